@@ -1,0 +1,344 @@
+"""Plotly figures for attention maps, positional encodings, training curves and benchmarks."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.colors import qualitative
+from plotly.subplots import make_subplots
+
+from .tables import as_array, check_labels, positional_frame, word
+
+WEIGHT_SCALE = "Blues"  # white = no attention, dark = much: reads like ink on paper
+SIGNED_SCALE = "RdBu"  # for values in [-1, 1] such as sin/cos
+MAX_GRID = 8  # layers and heads per attention grid; more panels are too small to read
+_KNOWN_METRICS = ("loss", "eval_loss", "token_accuracy", "exact_match", "lr", "seconds")
+
+
+def _esc(labels: Sequence[str]) -> list[str]:
+    # Plotly reads tick and hover text as pseudo-HTML, so "<eos>" would vanish as an unknown tag.
+    return [html.escape(s, quote=False) for s in labels]
+
+
+def _weight_trace(
+    w: np.ndarray, q: list[str], k: list[str], lang: str, show_values: bool = False, **kw: Any
+) -> go.Heatmap:
+    """Heatmap of a (n, m) matrix on integer positions, with token names in the hover."""
+    n, m = w.shape
+    # Integer x/y positions, not token strings: plotly merges repeated categories, so a sentence
+    # with "the" twice would lose a column. Tokens go on the ticks instead (see _token_axes).
+    hover = np.array(
+        [[f"{word('query', lang)}: {qi}<br>{word('key', lang)}: {kj}" for kj in _esc(k)]
+         for qi in _esc(q)]
+    )  # fmt: skip
+    return go.Heatmap(
+        z=w,
+        x=list(range(m)),
+        y=list(range(n)),
+        text=hover,
+        hovertemplate="%{text}<br>" + word("weight", lang) + ": %{z:.4f}<extra></extra>",
+        texttemplate="%{z:.2f}" if show_values else None,
+        **kw,
+    )
+
+
+def _token_axes(fig: go.Figure, q: list[str], k: list[str], **where: Any) -> None:
+    """Put token names on the ticks; queries read top to bottom like the rows of a matrix."""
+    fig.update_xaxes(tickmode="array", tickvals=list(range(len(k))), ticktext=_esc(k), **where)
+    fig.update_yaxes(
+        tickmode="array", tickvals=list(range(len(q))), ticktext=_esc(q), autorange="reversed",
+        **where,
+    )  # fmt: skip
+
+
+def attention_heatmap(
+    weights: Any,
+    query_labels: Sequence[Any] | None = None,
+    key_labels: Sequence[Any] | None = None,
+    title: str | None = None,
+    show_values: bool = False,
+    zmin: float = 0.0,
+    zmax: float = 1.0,
+    lang: str = "en",
+) -> go.Figure:
+    """One (n_queries, n_keys) attention matrix: row i = how query i spreads over the keys."""
+    w = as_array(weights, "weights", ndim=2)  # (n, m)
+    q = check_labels(query_labels, w.shape[0], "query_labels")
+    k = check_labels(key_labels, w.shape[1], "key_labels")
+    fig = go.Figure(_weight_trace(w, q, k, lang, show_values, zmin=zmin, zmax=zmax,
+                                  colorscale=WEIGHT_SCALE))  # fmt: skip
+    _token_axes(fig, q, k)
+    fig.update_layout(
+        title=word("attention", lang) if title is None else title,
+        xaxis_title=word("key", lang),
+        yaxis_title=word("query", lang),
+    )
+    return fig
+
+
+def attention_grid(
+    maps: Any,
+    query_labels: Sequence[Any] | None = None,
+    key_labels: Sequence[Any] | None = None,
+    title: str | None = None,
+    zmax: float | None = 1.0,
+    lang: str = "en",
+) -> go.Figure:
+    """Layers (rows) x heads (columns) of attention maps on one shared colour scale.
+
+    `maps` is a list with one (h, n, m) tensor per layer, or a (L, h, n, m) tensor. For a model's
+    `attention_maps(...)["cross"]` (each (B, h, T, S)) pick one example: `[a[0] for a in maps]`.
+    `zmax=None` scales the colours to the largest weight shown instead of 1.
+    """
+    if isinstance(maps, (list, tuple)):
+        if not maps:
+            raise ValueError("maps is empty: give at least one layer of attention weights.")
+        layers = [as_array(a, f"maps[{i}]") for i, a in enumerate(maps)]
+        for i, a in enumerate(layers):
+            if a.ndim != 3:
+                hint = " Pick one example first, e.g. [a[0] for a in maps]." if a.ndim == 4 else ""
+                raise ValueError(f"maps[{i}] must be (heads, n, m), got {a.shape}.{hint}")
+            if a.shape != layers[0].shape:
+                raise ValueError(f"All layers need the same shape: {layers[0].shape} vs {a.shape}.")
+        stack = np.stack(layers)  # (L, h, n, m)
+    else:
+        stack = as_array(maps, "maps", ndim=4)  # (L, h, n, m)
+    L, h, n, m = stack.shape
+    if not (1 <= L <= MAX_GRID and 1 <= h <= MAX_GRID):
+        raise ValueError(
+            f"A grid shows at most {MAX_GRID} layers x {MAX_GRID} heads, got {L} x {h}; "
+            "select some layers or heads first."
+        )
+    q = check_labels(query_labels, n, "query_labels")
+    k = check_labels(key_labels, m, "key_labels")
+    titles = [word("layer_head", lang).format(layer=i + 1, head=j + 1)
+              for i in range(L) for j in range(h)]  # fmt: skip
+    fig = make_subplots(rows=L, cols=h, subplot_titles=titles, shared_xaxes=True,
+                        shared_yaxes=True, horizontal_spacing=0.02,
+                        vertical_spacing=0.3 / max(L, 1))  # fmt: skip
+    for i in range(L):
+        for j in range(h):
+            fig.add_trace(_weight_trace(stack[i, j], q, k, lang, coloraxis="coloraxis"),
+                          row=i + 1, col=j + 1)  # fmt: skip
+    _token_axes(fig, q, k)
+    top = float(np.nanmax(stack)) if zmax is None else zmax
+    fig.update_layout(
+        title=word("attention", lang) if title is None else title,
+        coloraxis={"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": top},
+        width=160 + 170 * h,
+        height=140 + 170 * L,
+    )
+    return fig
+
+
+def positional_heatmap(table: Any, title: str | None = None, lang: str = "en") -> go.Figure:
+    """A (T, d) positional encoding table: positions down, dimensions across."""
+    arr = as_array(table, "table", ndim=2)  # (T, d)
+    fig = go.Figure(
+        go.Heatmap(z=arr, x=list(range(arr.shape[1])), y=list(range(arr.shape[0])),
+                   colorscale=SIGNED_SCALE, zmin=-1.0, zmax=1.0, zmid=0.0,
+                   hovertemplate=f"{word('position', lang)}: %{{y}}<br>{word('dimension', lang)}:"
+                   " %{x}<br>%{z:.4f}<extra></extra>")
+    )  # fmt: skip
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(
+        title=word("pe_title", lang) if title is None else title,
+        xaxis_title=word("dimension", lang),
+        yaxis_title=word("position", lang),
+    )
+    return fig
+
+
+def positional_curves(
+    table: Any, dims: Sequence[int] = (0, 1, 2, 3), title: str | None = None, lang: str = "en"
+) -> go.Figure:
+    """Chosen columns of a (T, d) encoding table as curves over positions."""
+    df = positional_frame(table, dims)
+    fig = go.Figure()
+    for dim, part in df.groupby("dimension", sort=False):
+        fig.add_trace(go.Scatter(x=part["position"], y=part["value"], mode="lines+markers",
+                                 name=word("dim_n", lang).format(dim=dim)))  # fmt: skip
+    fig.update_layout(
+        title=word("pe_curves", lang) if title is None else title,
+        xaxis_title=word("position", lang),
+        yaxis_title=word("value", lang),
+    )
+    return fig
+
+
+def _metric_name(metric: str, lang: str) -> str:
+    return word(metric, lang) if metric in _KNOWN_METRICS else metric
+
+
+def training_curves(
+    history: pd.DataFrame | None,
+    metrics: Sequence[str] = ("loss", "token_accuracy", "exact_match"),
+    compare: Mapping[str, pd.DataFrame] | None = None,
+    name: str = "run",
+    title: str | None = None,
+    lang: str = "en",
+) -> go.Figure:
+    """One panel per metric against `step`; several runs overlay with one colour each.
+
+    `history` is the training loop's DataFrame (may be None when `compare` is given). Evaluation
+    columns are NaN on rows without an evaluation: those rows are dropped per metric, so curves
+    do not break into dots. The "loss" panel also shows `eval_loss` (dashed) when present.
+    """
+    runs: dict[str, pd.DataFrame] = {}
+    if history is not None:
+        runs[name] = history
+    runs.update(compare or {})
+    if not runs:
+        raise ValueError("Nothing to plot: give a history DataFrame or a compare dict of runs.")
+    metrics = list(metrics)
+    if not metrics:
+        raise ValueError("metrics is empty: choose at least one column, e.g. ('loss',).")
+    for run, df in runs.items():
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"Run {run!r} must be a pandas DataFrame, got {type(df).__name__}.")
+        if len(df.columns) and "step" not in df.columns:
+            raise ValueError(f"Run {run!r} has no 'step' column; columns: {list(df.columns)}.")
+    for metric in metrics:
+        # Known metrics may be absent early in a live run (no evaluation yet): an empty panel.
+        if metric not in _KNOWN_METRICS and not any(metric in df for df in runs.values()):
+            raise ValueError(f"No run has a column {metric!r}; known metrics: {_KNOWN_METRICS}.")
+    fig = make_subplots(rows=1, cols=len(metrics),
+                        subplot_titles=[_metric_name(m, lang) for m in metrics])  # fmt: skip
+    palette = qualitative.Plotly
+    for r, (run, df) in enumerate(runs.items()):
+        colour = palette[r % len(palette)]
+        legend_shown = False
+        for c, metric in enumerate(metrics):
+            series = [(metric, "solid")]
+            if metric == "loss":
+                series.append(("eval_loss", "dash"))
+            for col, dash in series:
+                if col not in df.columns:
+                    continue
+                part = df[["step", col]].dropna()  # evaluation columns are NaN between evals
+                label = run if len(runs) > 1 else _metric_name(col, lang)
+                if col == "eval_loss" and len(runs) > 1:
+                    label = f"{run} · {_metric_name(col, lang)}"
+                show = len(runs) == 1 or col == "eval_loss" or not legend_shown
+                legend_shown = legend_shown or col != "eval_loss"
+                fig.add_trace(
+                    go.Scatter(x=part["step"], y=part[col], mode="lines", name=label,
+                               line={"color": colour, "dash": dash}, legendgroup=label,
+                               showlegend=show),
+                    row=1, col=c + 1,
+                )  # fmt: skip
+    fig.update_xaxes(title_text=word("step", lang))
+    fig.update_layout(title=word("curves", lang) if title is None else title,
+                      width=max(500, 360 * len(metrics)), height=380)  # fmt: skip
+    return fig
+
+
+def kernel_regression_figure(
+    x_train: Any,
+    y_train: Any,
+    x_test: Any,
+    y_true: Any | None,
+    y_pred: Any,
+    attention: Any,
+    title: str | None = None,
+    lang: str = "en",
+) -> go.Figure:
+    """Left: truth, prediction and training points. Right: the (n_test, n_train) weights."""
+    xtr, ytr = as_array(x_train, "x_train", 1), as_array(y_train, "y_train", 1)
+    xte, ypr = as_array(x_test, "x_test", 1), as_array(y_pred, "y_pred", 1)
+    att = as_array(attention, "attention", 2)  # (n_test, n_train)
+    yt = None if y_true is None else as_array(y_true, "y_true", 1)
+    if len(ytr) != len(xtr) or att.shape[1] != len(xtr):
+        raise ValueError(f"x_train ({len(xtr)}), y_train ({len(ytr)}) and the attention's "
+                         f"columns ({att.shape[1]}) must have the same length.")  # fmt: skip
+    lens = [len(ypr), att.shape[0]] + ([] if yt is None else [len(yt)])
+    if any(n != len(xte) for n in lens):
+        raise ValueError(f"x_test has {len(xte)} points but y_pred / y_true / attention rows "
+                         f"have {lens}; they must match.")  # fmt: skip
+    # Sort both axes by x so that a local kernel shows up as a band along the diagonal.
+    i_tr, i_te = np.argsort(xtr, kind="stable"), np.argsort(xte, kind="stable")
+    att = att[i_te][:, i_tr]  # (n_test, n_train), rows/cols in x order
+    fig = make_subplots(rows=1, cols=2, subplot_titles=[word("fit", lang), word("attention", lang)])
+    fig.add_trace(go.Scatter(x=xtr, y=ytr, mode="markers", name=word("train_points", lang),
+                             marker={"color": "gray", "size": 6, "opacity": 0.7}), 1, 1)
+    if yt is not None:
+        fig.add_trace(go.Scatter(x=xte[i_te], y=yt[i_te], mode="lines",
+                                 name=word("truth", lang)), 1, 1)
+    fig.add_trace(go.Scatter(x=xte[i_te], y=ypr[i_te], mode="lines", name=word("prediction", lang),
+                             line={"dash": "dash"}), 1, 1)
+    hover = np.array([[f"x_test = {a:.3f}<br>x_train = {b:.3f}" for b in xtr[i_tr]]
+                      for a in xte[i_te]])  # fmt: skip
+    fig.add_trace(go.Heatmap(z=att, text=hover, colorscale=WEIGHT_SCALE, zmin=0.0,
+                             hovertemplate="%{text}<br>" + word("weight", lang)
+                             + ": %{z:.4f}<extra></extra>"), 1, 2)  # fmt: skip
+    fig.update_xaxes(title_text="x", row=1, col=1)
+    fig.update_xaxes(title_text=word("train_sorted", lang), row=1, col=2)
+    fig.update_yaxes(title_text=word("test_sorted", lang), autorange="reversed", row=1, col=2)
+    fig.update_layout(title=word("kernel", lang) if title is None else title, width=980, height=440)
+    return fig
+
+
+def alignment_heatmap(
+    cross_attention: Any,
+    source_tokens: Sequence[Any],
+    output_tokens: Sequence[Any],
+    head: int | None = None,
+    title: str | None = None,
+    lang: str = "en",
+) -> go.Figure:
+    """Which source tokens each output token attended to, (T_out, S) or (h, T_out, S).
+
+    For several heads, `head` picks one; None averages them (each row still sums to 1).
+    """
+    att = as_array(cross_attention, "cross_attention", ndim=(2, 3))
+    if att.ndim == 3:  # (h, T_out, S)
+        if head is None:
+            att = att.mean(axis=0)
+        elif isinstance(head, int) and 0 <= head < att.shape[0]:
+            att = att[head]
+        else:
+            raise ValueError(f"head must be None or 0..{att.shape[0] - 1}, got {head!r}.")
+    fig = attention_heatmap(att, output_tokens, source_tokens, lang=lang,
+                            title=word("alignment", lang) if title is None else title)  # fmt: skip
+    fig.update_layout(xaxis_title=word("source", lang), yaxis_title=word("output", lang))
+    return fig
+
+
+def complexity_figure(df: pd.DataFrame, title: str | None = None, lang: str = "en") -> go.Figure:
+    """Measured time vs sequence length on log-log axes, one line per layer type (and width d).
+
+    The legend gives each line's fitted log-log slope: about 2 means quadratic in n, 1 linear.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}.")
+    missing = [c for c in ("layer", "n", "d", "ms") if c not in df.columns]
+    if missing:
+        raise ValueError(f"df lacks columns {missing}; it needs layer, n, d and ms.")
+    if (df["n"] <= 0).any() or (df["ms"] <= 0).any():
+        raise ValueError("n and ms must be positive to be drawn on log-log axes.")
+    keys = ["layer", "d"] if df["d"].nunique() > 1 else ["layer"]
+    fig = go.Figure()
+    for key, part in df.sort_values("n").groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        label = str(key[0]) + (f" (d={key[1]})" if len(key) > 1 else "")
+        slope = log_log_slope(part["n"], part["ms"])
+        if slope is not None:
+            label += f" · {word('slope', lang)} {slope:.2f}"
+        fig.add_trace(go.Scatter(x=part["n"], y=part["ms"], mode="lines+markers", name=label))
+    fig.update_xaxes(type="log", title_text=word("n", lang))
+    fig.update_yaxes(type="log", title_text=word("ms", lang))
+    fig.update_layout(title=word("complexity", lang) if title is None else title)
+    return fig
+
+
+def log_log_slope(n: Any, ms: Any) -> float | None:
+    """Least-squares slope of log(ms) against log(n); None with fewer than two distinct n."""
+    x, y = np.log(as_array(n, "n", 1)), np.log(as_array(ms, "ms", 1))
+    if len(np.unique(x)) < 2:
+        return None
+    return float(np.polyfit(x, y, 1)[0])

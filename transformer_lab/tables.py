@@ -1,0 +1,290 @@
+"""Tables (pandas DataFrames) behind the figures: matrices, layer complexity and tensor shapes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+# Learner-facing words, English and Simplified Chinese. Plotly figures and DataFrames are built
+# here, not in the browser, so Gradio's i18n cannot translate them: callers pass `lang`.
+TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "query": "query",
+        "key": "key",
+        "weight": "weight",
+        "corner": "query \\ key",
+        "layer": "layer",
+        "head": "head",
+        "position": "position",
+        "dimension": "dimension",
+        "value": "value",
+        "step": "step",
+        "shape": "shape",
+        "elements": "elements",
+        "per_layer": "complexity per layer",
+        "sequential": "sequential operations",
+        "path": "maximum path length",
+        "self-attention": "self-attention",
+        "recurrent": "recurrent",
+        "convolutional": "convolutional",
+        "restricted self-attention": "restricted self-attention",
+        "attention": "attention weights",
+        "layer_head": "layer {layer} · head {head}",
+        "pe_title": "sinusoidal positional encoding",
+        "pe_curves": "positional encoding over positions",
+        "dim_n": "dim {dim}",
+        "curves": "training curves",
+        "loss": "loss",
+        "eval_loss": "eval loss",
+        "token_accuracy": "token accuracy",
+        "exact_match": "exact match",
+        "lr": "learning rate",
+        "seconds": "seconds",
+        "kernel": "attention pooling (Nadaraya–Watson)",
+        "fit": "fit",
+        "truth": "truth",
+        "prediction": "prediction",
+        "train_points": "training points",
+        "train_sorted": "training inputs (sorted by x)",
+        "test_sorted": "test inputs (sorted by x)",
+        "alignment": "alignment (cross-attention)",
+        "source": "source",
+        "output": "output",
+        "complexity": "time per layer vs sequence length",
+        "n": "sequence length n",
+        "ms": "time (ms)",
+        "slope": "slope",
+    },
+    "zh": {
+        "query": "查询",
+        "key": "键",
+        "weight": "权重",
+        "corner": "查询 \\ 键",
+        "layer": "层",
+        "head": "头",
+        "position": "位置",
+        "dimension": "维度",
+        "value": "值",
+        "step": "步骤",
+        "shape": "形状",
+        "elements": "元素个数",
+        "per_layer": "每层计算复杂度",
+        "sequential": "顺序操作数",
+        "path": "最大路径长度",
+        "self-attention": "自注意力",
+        "recurrent": "循环（RNN）",
+        "convolutional": "卷积（CNN）",
+        "restricted self-attention": "受限自注意力",
+        "attention": "注意力权重",
+        "layer_head": "第 {layer} 层 · 第 {head} 头",
+        "pe_title": "正弦位置编码",
+        "pe_curves": "位置编码随位置的变化",
+        "dim_n": "第 {dim} 维",
+        "curves": "训练曲线",
+        "loss": "损失",
+        "eval_loss": "验证损失",
+        "token_accuracy": "词元准确率",
+        "exact_match": "完全匹配率",
+        "lr": "学习率",
+        "seconds": "秒",
+        "kernel": "注意力汇聚（Nadaraya–Watson）",
+        "fit": "拟合",
+        "truth": "真实函数",
+        "prediction": "预测",
+        "train_points": "训练样本",
+        "train_sorted": "训练输入（按 x 排序）",
+        "test_sorted": "测试输入（按 x 排序）",
+        "alignment": "对齐（交叉注意力）",
+        "source": "源序列",
+        "output": "输出序列",
+        "complexity": "每层耗时与序列长度",
+        "n": "序列长度 n",
+        "ms": "耗时（毫秒）",
+        "slope": "斜率",
+    },
+}
+
+
+def normalise_lang(lang: str) -> str:
+    """Map a language code ("en", "zh", "zh-CN", "zh_CN", ...) to a key of `TEXT`."""
+    if not isinstance(lang, str):
+        raise TypeError(f"lang must be a string such as 'en' or 'zh', got {type(lang).__name__}.")
+    code = lang.strip().lower().replace("_", "-")
+    if code == "en" or code.startswith("en-"):
+        return "en"
+    if code == "zh" or code.startswith("zh-"):
+        return "zh"
+    raise ValueError(f"Unsupported language {lang!r}: use 'en' (English) or 'zh' (简体中文).")
+
+
+def word(key: str, lang: str = "en") -> str:
+    """One learner-facing word in the requested language."""
+    return TEXT[normalise_lang(lang)][key]
+
+
+def as_array(x: Any, name: str, ndim: int | tuple[int, ...] | None = None) -> np.ndarray:
+    """Turn a tensor, array or nested list into a float numpy array, checking its rank.
+
+    Torch tensors are detached and moved to the CPU first, so weights straight out of a model
+    (on a GPU, with grad) can be plotted; torch itself is not imported here.
+    """
+    if hasattr(x, "detach"):  # a torch.Tensor, possibly bfloat16 / on a GPU / requiring grad
+        x = x.detach().cpu().float().numpy()
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{name} must be a tensor, a numpy array or a (nested) list of numbers; "
+            f"could not read a {type(x).__name__} ({exc})."
+        ) from None
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else ndim
+        if arr.ndim not in allowed:
+            want = " or ".join(f"{d}-D" for d in allowed)
+            raise ValueError(f"{name} must be {want}, but it has shape {tuple(arr.shape)}.")
+    return arr
+
+
+def check_labels(labels: Sequence[Any] | None, size: int, name: str, prefix: str = "") -> list[str]:
+    """Return `size` string labels: the given ones (checked) or `prefix0, prefix1, ...`."""
+    if labels is None:
+        return [f"{prefix}{i}" for i in range(size)]
+    if isinstance(labels, str):
+        raise TypeError(f"{name} must be a list of tokens, not one string ({labels!r}).")
+    labels = [str(tok) for tok in labels]
+    if len(labels) != size:
+        raise ValueError(
+            f"{name} has {len(labels)} labels but the matrix has {size} along that axis; "
+            "give exactly one label per row/column."
+        )
+    return labels
+
+
+def unique_labels(labels: Sequence[str]) -> list[str]:
+    """Make repeated tokens distinct ("the", "the" -> "the", "the (2)").
+
+    DataFrame columns with the same name are ambiguous (df["the"] returns two columns), and a
+    sentence often repeats a word, so later copies get their occurrence number.
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for tok in labels:
+        seen[tok] = seen.get(tok, 0) + 1
+        out.append(tok if seen[tok] == 1 else f"{tok} ({seen[tok]})")
+    return out
+
+
+def matrix_table(
+    matrix: Any,
+    row_labels: Sequence[Any] | None = None,
+    col_labels: Sequence[Any] | None = None,
+    decimals: int = 4,
+    lang: str = "en",
+) -> pd.DataFrame:
+    """A (n, m) matrix of scores or weights as a table, rounded to `decimals`.
+
+    The row labels form the first column (header "query \\ key") rather than the index, because
+    `gr.Dataframe` does not show a DataFrame's index. Numbers: `df.iloc[:, 1:].to_numpy()`.
+    """
+    arr = as_array(matrix, "matrix", ndim=2)  # (n, m)
+    if not isinstance(decimals, int) or decimals < 0:
+        raise ValueError(f"decimals must be a whole number >= 0, got {decimals!r}.")
+    n, m = arr.shape
+    rows = check_labels(row_labels, n, "row_labels", prefix="q")
+    cols = unique_labels(check_labels(col_labels, m, "col_labels", prefix="k"))
+    corner = word("corner", lang)
+    if corner in cols:
+        raise ValueError(f"A column label may not be {corner!r}: that is the row-label header.")
+    df = pd.DataFrame(np.round(arr, decimals), columns=cols)
+    df.insert(0, corner, rows)
+    return df
+
+
+def positional_frame(table: Any, dims: Sequence[int]) -> pd.DataFrame:
+    """Long table (position, dimension, value) of chosen columns of a (T, d) encoding table."""
+    arr = as_array(table, "table", ndim=2)  # (T, d)
+    T, d = arr.shape
+    dims = list(dims)
+    if not dims:
+        raise ValueError("dims is empty: choose at least one dimension to plot.")
+    for i in dims:
+        if not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not 0 <= i < d:
+            raise ValueError(f"dims must be whole numbers from 0 to {d - 1} (d = {d}); got {i!r}.")
+    return pd.DataFrame(
+        {
+            "position": np.tile(np.arange(T), len(dims)),
+            "dimension": np.repeat(np.asarray(dims, dtype=int), T),
+            "value": arr[:, dims].T.reshape(-1),  # (len(dims), T) -> one block per dimension
+        }
+    )
+
+
+# The lesson's table (Vaswani et al., table 1): n = length, d = width, k = kernel, r = window.
+_COMPLEXITY = [
+    ("self-attention", "O(n²·d)", "O(1)", "O(1)"),
+    ("recurrent", "O(n·d²)", "O(n)", "O(n)"),
+    ("convolutional", "O(k·n·d²)", "O(1)", "O(log_k n)"),
+    ("restricted self-attention", "O(r·n·d)", "O(1)", "O(n/r)"),
+]
+
+
+def complexity_table(lang: str = "en") -> pd.DataFrame:
+    """Per-layer cost, sequential operations and maximum path length of each layer type."""
+    rows = [(word(layer, lang), cost, seq, path) for layer, cost, seq, path in _COMPLEXITY]
+    cols = [word(k, lang) for k in ("layer", "per_layer", "sequential", "path")]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def shapes_table(steps: Sequence[tuple[str, tuple[int, ...]]], lang: str = "en") -> pd.DataFrame:
+    """One row per step: its name, the tensor shape as text and its number of elements."""
+    rows = []
+    for i, step in enumerate(steps):
+        if not (isinstance(step, (tuple, list)) and len(step) == 2):
+            raise ValueError(f"Step {i} must be a pair (name, shape), got {step!r}.")
+        name, shape = step
+        if not isinstance(name, str):
+            raise TypeError(f"Step {i}: the name must be a string, got {type(name).__name__}.")
+        if hasattr(shape, "shape") and not isinstance(shape, tuple):  # a tensor was passed
+            shape = tuple(shape.shape)
+        shape = tuple(shape)
+        if not all(isinstance(s, (int, np.integer)) and s >= 0 for s in shape):
+            raise ValueError(f"Step {i} ({name!r}): a shape is a tuple of sizes >= 0, got {shape}.")
+        rows.append((name, "(" + ", ".join(str(int(s)) for s in shape) + ")", int(np.prod(shape))))
+    return pd.DataFrame(rows, columns=[word(k, lang) for k in ("step", "shape", "elements")])
+
+
+_SHAPE_STEPS = {
+    "en": ["queries X_q", "project Q = X_q W_q", "project K = X_k W_k, V = X_v W_v",
+           "split Q into heads", "split K, V into heads", "scores Q Kᵀ / √d_k",
+           "attend: softmax(scores) V", "concatenate heads", "project output W_o"],
+    "zh": ["查询 X_q", "投影 Q = X_q W_q", "投影 K = X_k W_k, V = X_v W_v",
+           "把 Q 拆成多个头", "把 K、V 拆成多个头", "打分 Q Kᵀ / √d_k",
+           "注意力：softmax(分数) V", "拼接各个头", "输出投影 W_o"],
+}  # fmt: skip
+
+
+def multihead_shape_steps(
+    batch: int, n_queries: int, n_keys: int, num_hiddens: int, num_heads: int, lang: str = "en"
+) -> list[tuple[str, tuple[int, ...]]]:
+    """Shapes through multi-head attention in the library's (B, h, T, d_k) layout.
+
+    Feed the result to `shapes_table`. D2L folds heads into the batch instead, (B·h, T, d_k);
+    the numbers are the same, only the layout differs.
+    """
+    for name, v in [("batch", batch), ("n_queries", n_queries), ("n_keys", n_keys),
+                    ("num_hiddens", num_hiddens), ("num_heads", num_heads)]:  # fmt: skip
+        if not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {v!r}.")
+    if num_hiddens % num_heads:
+        raise ValueError(
+            f"num_hiddens ({num_hiddens}) must be divisible by num_heads ({num_heads}) "
+            "so that every head gets the same width d_k = num_hiddens / num_heads."
+        )
+    B, n, m, H, h = batch, n_queries, n_keys, num_hiddens, num_heads
+    d_k = H // h
+    shapes = [(B, n, H), (B, n, H), (B, m, H), (B, h, n, d_k), (B, h, m, d_k),
+              (B, h, n, m), (B, h, n, d_k), (B, n, H), (B, n, H)]  # fmt: skip
+    return list(zip(_SHAPE_STEPS[normalise_lang(lang)], shapes, strict=True))
