@@ -1,0 +1,284 @@
+"""Tests for transformer_lab.figures against numpy references and the lessons' numbers."""
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+import torch
+
+from transformer_lab import figures as F
+
+# Exercise 1 of the lesson: Q = K, scores Q Kᵀ / √4 and the published weights.
+Q = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], dtype=float)
+LESSON_WEIGHTS = np.array(
+    [[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223], [0.2119, 0.2119, 0.5761]]
+)
+
+
+def np_softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def heatmaps(fig):
+    return [t for t in fig.data if isinstance(t, go.Heatmap)]
+
+
+def test_heatmap_z_is_the_matrix_from_a_torch_tensor():
+    # The weights come from torch (with grad, as out of a model); numpy gives the reference.
+    scores = torch.tensor(Q @ Q.T / 2.0, requires_grad=True)
+    weights = torch.softmax(scores, dim=-1)
+    fig = F.attention_heatmap(weights, ["A", "B", "C"], ["A", "B", "C"])
+    (trace,) = heatmaps(fig)
+    z = np.asarray(trace.z)
+    np.testing.assert_allclose(z, np_softmax(Q @ Q.T / 2.0), atol=1e-6)
+    np.testing.assert_allclose(z, LESSON_WEIGHTS, atol=1e-4)
+    assert (trace.zmin, trace.zmax) == (0.0, 1.0)
+
+
+def test_heatmap_axes_carry_tokens_with_queries_top_to_bottom():
+    q, k = ["the", "cat", "the", "<eos>"], ["<bos>", "a", "b"]
+    w = np_softmax(np.arange(12.0).reshape(4, 3))
+    fig = F.attention_heatmap(w, q, k)
+    (trace,) = heatmaps(fig)
+    # Repeated "the" must keep two rows: positions are integers, names are tick labels.
+    assert list(trace.y) == [0, 1, 2, 3] and list(trace.x) == [0, 1, 2]
+    assert list(fig.layout.yaxis.tickvals) == [0, 1, 2, 3]
+    assert list(fig.layout.yaxis.ticktext) == ["the", "cat", "the", "&lt;eos&gt;"]
+    assert list(fig.layout.xaxis.ticktext) == ["&lt;bos&gt;", "a", "b"]
+    assert fig.layout.yaxis.autorange == "reversed"
+    assert fig.layout.xaxis.title.text == "key" and fig.layout.yaxis.title.text == "query"
+
+
+def test_heatmap_hover_names_query_key_and_weight():
+    fig = F.attention_heatmap(LESSON_WEIGHTS, ["q1", "q2", "q3"], ["k1", "k2", "k3"])
+    (trace,) = heatmaps(fig)
+    text = np.asarray(trace.text)
+    assert text.shape == (3, 3)
+    assert "q2" in text[1, 0] and "k1" in text[1, 0] and "k3" not in text[1, 0]
+    assert "%{z" in trace.hovertemplate and "weight" in trace.hovertemplate
+    assert trace.texttemplate is None
+    shown = heatmaps(F.attention_heatmap(LESSON_WEIGHTS, show_values=True))[0]
+    assert shown.texttemplate == "%{z:.2f}"
+
+
+def test_heatmap_chinese_labels():
+    fig = F.attention_heatmap(LESSON_WEIGHTS, lang="zh-CN")
+    assert fig.layout.yaxis.title.text == "查询" and fig.layout.xaxis.title.text == "键"
+    assert fig.layout.title.text == "注意力权重"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"query_labels": ["a", "b"]}, ValueError, "query_labels has 2 labels"),
+        ({"key_labels": ["a", "b", "c", "d"]}, ValueError, "key_labels has 4 labels"),
+        ({"key_labels": "abc"}, TypeError, "not one string"),
+        ({"lang": "fr"}, ValueError, "Unsupported language"),
+    ],
+)
+def test_heatmap_rejects_bad_labels(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        F.attention_heatmap(LESSON_WEIGHTS, **kwargs)
+
+
+def test_heatmap_rejects_a_batch():
+    with pytest.raises(ValueError, match="must be 2-D"):
+        F.attention_heatmap(np.zeros((2, 3, 3)))
+    with pytest.raises(TypeError, match="could not read"):
+        F.attention_heatmap([["a", "b"]])
+
+
+def test_grid_has_one_heatmap_per_layer_and_head_on_one_scale():
+    rng = np.random.default_rng(0)
+    maps = np_softmax(rng.normal(size=(2, 3, 4, 5)))  # (L, h, n, m)
+    fig = F.attention_grid(torch.tensor(maps), list("abcd"), list("vwxyz"))
+    traces = heatmaps(fig)
+    assert len(traces) == 2 * 3
+    for idx, trace in enumerate(traces):  # added layer by layer, head by head
+        np.testing.assert_allclose(np.asarray(trace.z), maps[idx // 3, idx % 3], atol=1e-6)
+        assert trace.coloraxis == "coloraxis"
+    assert (fig.layout.coloraxis.cmin, fig.layout.coloraxis.cmax) == (0.0, 1.0)
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles[0] == "layer 1 · head 1" and titles[-1] == "layer 2 · head 3"
+    # Every panel's y axis is reversed so each panel reads like the single heatmap.
+    yaxes = [fig.layout[f"yaxis{i}"] for i in ["", *range(2, 7)]]
+    assert all(ax.autorange == "reversed" for ax in yaxes)
+
+
+def test_grid_accepts_a_list_of_layers_and_auto_scale():
+    rng = np.random.default_rng(1)
+    layers = [np_softmax(rng.normal(size=(2, 3, 3))) for _ in range(3)]  # 3 x (h, n, m)
+    fig = F.attention_grid(layers, zmax=None)
+    assert len(heatmaps(fig)) == 6
+    assert fig.layout.coloraxis.cmax == pytest.approx(max(a.max() for a in layers))
+
+
+def test_grid_errors():
+    with pytest.raises(ValueError, match="at most 8 layers x 8 heads"):
+        F.attention_grid(np.zeros((9, 1, 2, 2)))
+    with pytest.raises(ValueError, match=r"Pick one example first"):
+        F.attention_grid([np.zeros((1, 2, 3, 3))])  # (B, h, n, m) straight from a model
+    with pytest.raises(ValueError, match="same shape"):
+        F.attention_grid([np.zeros((2, 3, 3)), np.zeros((2, 4, 4))])
+    with pytest.raises(ValueError, match="key_labels has 2"):
+        F.attention_grid(np.zeros((1, 1, 3, 3)), key_labels=["a", "b"])
+    with pytest.raises(ValueError, match="empty"):
+        F.attention_grid([])
+
+
+def sinusoid_reference(T, d):
+    """P[pos, 2i] = sin(pos / 10000^(2i/d)), P[pos, 2i+1] = cos(same), written independently."""
+    P = np.zeros((T, d))
+    for pos in range(T):
+        for i in range(d // 2):
+            angle = pos / 10000 ** (2 * i / d)
+            P[pos, 2 * i], P[pos, 2 * i + 1] = np.sin(angle), np.cos(angle)
+    return P
+
+
+WORKED_TABLE = np.array(  # SOURCES.md, d_model = 4
+    [
+        [0.0000, 1.0000, 0.0000, 1.0000],
+        [0.8415, 0.5403, 0.0100, 0.9999],
+        [0.9093, -0.4161, 0.0200, 0.9998],
+        [0.1411, -0.9900, 0.0300, 0.9996],
+        [-0.7568, -0.6536, 0.0400, 0.9992],
+    ]
+)
+
+
+def test_positional_heatmap_shows_the_table():
+    P = sinusoid_reference(5, 4)
+    np.testing.assert_allclose(P, WORKED_TABLE, atol=1e-4)  # our reference matches the lesson
+    (trace,) = heatmaps(F.positional_heatmap(P))
+    np.testing.assert_allclose(np.asarray(trace.z), WORKED_TABLE, atol=1e-4)
+    assert (trace.zmin, trace.zmax) == (-1.0, 1.0)
+    assert list(trace.y) == list(range(5)) and list(trace.x) == list(range(4))
+
+
+def test_positional_curves_follow_the_chosen_dimensions():
+    P = sinusoid_reference(30, 8)
+    fig = F.positional_curves(P, dims=(6, 1))
+    assert [t.name for t in fig.data] == ["dim 6", "dim 1"]
+    for trace, dim in zip(fig.data, (6, 1), strict=True):
+        assert list(trace.x) == list(range(30))
+        np.testing.assert_allclose(np.asarray(trace.y), P[:, dim])
+    with pytest.raises(ValueError, match="from 0 to 7"):
+        F.positional_curves(P, dims=(8,))
+    with pytest.raises(ValueError, match="dims is empty"):
+        F.positional_curves(P, dims=())
+
+
+def make_history(losses, evals):
+    """A history like the training loop's: eval columns only on evaluation rows, NaN elsewhere."""
+    steps = np.arange(1, len(losses) + 1) * 10
+    df = pd.DataFrame({"step": steps, "loss": losses, "lr": 1e-3, "seconds": steps / 100})
+    for col in ("eval_loss", "token_accuracy", "exact_match"):
+        df[col] = np.nan
+    for row, (el, acc, em) in evals.items():
+        df.loc[row, ["eval_loss", "token_accuracy", "exact_match"]] = [el, acc, em]
+    return df
+
+
+def test_training_curves_drop_rows_without_evaluation():
+    hist = make_history([3.0, 2.5, 2.0, 1.5, 1.0], {1: (2.6, 0.4, 0.1), 4: (1.1, 0.9, 0.7)})
+    fig = F.training_curves(hist)
+    by_name = {t.name: t for t in fig.data}
+    assert set(by_name) == {"loss", "eval loss", "token accuracy", "exact match"}
+    assert list(by_name["loss"].x) == [10, 20, 30, 40, 50]
+    assert list(by_name["eval loss"].x) == [20, 50]
+    assert list(by_name["token accuracy"].y) == [0.4, 0.9]
+    assert list(by_name["exact match"].x) == [20, 50]
+    assert not any(np.isnan(np.asarray(t.y, dtype=float)).any() for t in fig.data)
+    assert by_name["eval loss"].line.dash == "dash"
+    assert [a.text for a in fig.layout.annotations] == ["loss", "token accuracy", "exact match"]
+
+
+def test_training_curves_overlay_runs_with_one_colour_each():
+    with_pe = make_history([2.0, 1.0, 0.5], {2: (0.6, 0.95, 0.9)})
+    without = make_history([2.0, 1.8, 1.7], {2: (1.7, 0.26, 0.001)})
+    fig = F.training_curves(None, metrics=("loss", "exact_match"),
+                            compare={"with PE": with_pe, "without PE": without})  # fmt: skip
+    solid = [t for t in fig.data if t.line.dash == "solid"]
+    assert [t.name for t in solid] == ["with PE", "with PE", "without PE", "without PE"]
+    assert solid[0].line.color == solid[1].line.color != solid[2].line.color
+    # One legend entry per run for the solid curves.
+    assert [t.showlegend for t in solid] == [True, False, True, False]
+    assert list(solid[3].y) == [0.001]
+
+
+def test_training_curves_live_history_and_errors():
+    early = pd.DataFrame({"step": [1, 2], "loss": [3.0, 2.9], "lr": [0.0, 1e-5], "seconds": [0, 1]})
+    fig = F.training_curves(early)  # no evaluation yet: empty accuracy panels, no error
+    assert [t.name for t in fig.data] == ["loss"]
+    with pytest.raises(ValueError, match="no 'step' column"):
+        F.training_curves(pd.DataFrame({"loss": [1.0]}))
+    with pytest.raises(ValueError, match="No run has a column 'bleu'"):
+        F.training_curves(early, metrics=("bleu",))
+    with pytest.raises(ValueError, match="Nothing to plot"):
+        F.training_curves(None)
+    with pytest.raises(TypeError, match="must be a pandas DataFrame"):
+        F.training_curves(None, compare={"x": [1, 2]})
+
+
+def test_kernel_figure_sorts_points_and_shows_the_attention():
+    rng = np.random.default_rng(0)
+    x_train = rng.uniform(0, 5, 12)  # unsorted on purpose
+    y_train = 2 * np.sin(x_train) + x_train**0.8
+    x_test = np.array([3.0, 0.5, 4.0, 1.5])
+    attn = np_softmax(-0.5 * (x_test[:, None] - x_train[None, :]) ** 2)  # Nadaraya–Watson
+    y_pred = attn @ y_train
+    y_true = 2 * np.sin(x_test) + x_test**0.8
+    fig = F.kernel_regression_figure(x_train, y_train, x_test, y_true, y_pred, torch.tensor(attn))
+    (heat,) = heatmaps(fig)
+    z = np.asarray(heat.z)
+    np.testing.assert_allclose(z, attn[np.argsort(x_test)][:, np.argsort(x_train)])
+    np.testing.assert_allclose(z.sum(axis=1), 1.0)  # rows are still distributions
+    names = [t.name for t in fig.data if isinstance(t, go.Scatter)]
+    assert names == ["training points", "truth", "prediction"]
+    pred = fig.data[2]
+    np.testing.assert_allclose(np.asarray(pred.x), np.sort(x_test))
+    np.testing.assert_allclose(np.asarray(pred.y), y_pred[np.argsort(x_test)])
+    with pytest.raises(ValueError, match="must have the same length"):
+        F.kernel_regression_figure(x_train, y_train[:-1], x_test, y_true, y_pred, attn)
+    with pytest.raises(ValueError, match="x_test has 4 points"):
+        F.kernel_regression_figure(x_train, y_train, x_test, None, y_pred, attn[:3])
+
+
+def test_alignment_heatmap_labels_and_heads():
+    rng = np.random.default_rng(2)
+    cross = np_softmax(rng.normal(size=(2, 4, 3)))  # (h, T_out, S)
+    src, out = ["go", ".", "<eos>"], ["va", "!", "<eos>", "x"]
+    fig = F.alignment_heatmap(cross, src, out)
+    (trace,) = heatmaps(fig)
+    np.testing.assert_allclose(np.asarray(trace.z), cross.mean(axis=0))
+    assert list(fig.layout.xaxis.ticktext) == ["go", ".", "&lt;eos&gt;"]
+    assert fig.layout.xaxis.title.text == "source" and fig.layout.yaxis.title.text == "output"
+    one = heatmaps(F.alignment_heatmap(cross, src, out, head=1))[0]
+    np.testing.assert_allclose(np.asarray(one.z), cross[1])
+    with pytest.raises(ValueError, match="head must be"):
+        F.alignment_heatmap(cross, src, out, head=2)
+    with pytest.raises(ValueError, match="query_labels has 3"):
+        F.alignment_heatmap(cross, src, out[:3])
+
+
+def test_complexity_figure_log_log_with_slopes():
+    n = np.array([64, 128, 256, 512])
+    df = pd.concat([
+        pd.DataFrame({"layer": "self-attention", "n": n, "d": 128, "ms": 1e-4 * n**2}),
+        pd.DataFrame({"layer": "rnn", "n": n, "d": 128, "ms": 0.05 * n}),
+    ])  # fmt: skip
+    fig = F.complexity_figure(df)
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert [t.name for t in fig.data] == ["self-attention · slope 2.00", "rnn · slope 1.00"]
+    np.testing.assert_allclose(np.asarray(fig.data[0].y), 1e-4 * n**2)
+    with pytest.raises(ValueError, match=r"lacks columns \['ms'\]"):
+        F.complexity_figure(df.drop(columns="ms"))
+    with pytest.raises(ValueError, match="positive"):
+        F.complexity_figure(df.assign(ms=0.0))
+
+
+def test_log_log_slope():
+    assert F.log_log_slope([10, 100], [3.0, 3000.0]) == pytest.approx(3.0)
+    assert F.log_log_slope([10, 10], [1.0, 2.0]) is None
