@@ -1,0 +1,76 @@
+"""Transformer Lab's Gradio app: playground pages and exercises; `import app` gives `app.demo`."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+import gradio as gr
+
+from app_pages import basics, multihead, pooling, positional
+from app_pages.common import I18N, t
+
+log = logging.getLogger("transformer_lab.app")
+
+# Separate queue pools: a long training run never holds a slot that grading or the playground needs.
+POOLS = {"play": 4, "train": 1, "grade": 2}
+
+CSS = """
+#tl-title h1 { margin-bottom: 0.2em; }
+.tl-status:empty { display: none; }
+"""
+
+
+def _pages() -> list[tuple[str, object]]:
+    """(tab key, module with build()) in display order; later pages join as their modules land."""
+    pages = [("tab.basics", basics), ("tab.pooling", pooling), ("tab.multihead", multihead),
+             ("tab.positional", positional)]  # fmt: skip
+    return pages
+
+
+def build_demo() -> gr.Blocks:
+    """The whole app: a title and one tab per page. Nothing heavy runs here."""
+    with gr.Blocks(title="Transformer Lab") as blocks:
+        gr.Markdown(t("app.title"), elem_id="tl-title")
+        with gr.Tabs():
+            for key, page in _pages():
+                with gr.Tab(t(key), id=key.split(".")[1]):
+                    page.build()
+    for fn in blocks.fns.values():
+        # Every event names its pool; the limit is the pool's, whatever event comes first.
+        pool = fn.concurrency_id if fn.concurrency_id in POOLS else "play"
+        fn.concurrency_id, fn.concurrency_limit = pool, POOLS[pool]
+    blocks.queue(max_size=64, default_concurrency_limit=POOLS["play"])
+    return blocks
+
+
+demo = build_demo()
+
+
+def warm_up() -> None:
+    """Import torch and the library off the request path, so the first click is quick."""
+    import torch
+
+    # One intra-op thread: on a 2-vCPU Space the other core stays free for grading, and a
+    # single-threaded parent can fork the grader's workers without a libgomp deadlock.
+    torch.set_num_threads(int(os.environ.get("LAB_TORCH_THREADS", "1")))
+    import app_support.basics  # noqa: F401
+    import app_support.explore  # noqa: F401
+
+
+def launch(**kwargs) -> tuple:
+    """demo.launch with the app's translations and footer; kwargs go to Gradio (port, ...)."""
+    kwargs.setdefault("footer_links", ["api", "gradio", "settings"])
+    return demo.launch(i18n=I18N, css=CSS, **kwargs)
+
+
+def main() -> None:
+    """Serve on GRADIO_SERVER_NAME:GRADIO_SERVER_PORT (Gradio reads them; 127.0.0.1:7860 by default)."""
+    logging.basicConfig(level=logging.INFO)
+    threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+    launch()
+
+
+if __name__ == "__main__":
+    main()

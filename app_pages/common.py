@@ -1,0 +1,63 @@
+"""Shared pieces of the pages: translations, the request's language, friendly errors."""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+import gradio as gr
+
+from .text import EN, ZH
+
+# "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
+I18N = gr.I18n(en=EN, **{"zh-CN": ZH})
+t = I18N
+
+log = logging.getLogger("transformer_lab.app")
+
+
+def lang_of(request: gr.Request | None) -> str:
+    """'zh' when the browser's first language is Chinese, else 'en' (figures are drawn server-side)."""
+    header = ""
+    if request is not None:
+        header = request.headers.get("accept-language", "") or ""
+    first = header.split(",")[0].strip().lower()
+    return "zh" if first.startswith("zh") else "en"
+
+
+def _find_request(args, kwargs) -> gr.Request | None:
+    for value in list(args) + list(kwargs.values()):
+        if isinstance(value, gr.Request):
+            return value
+    return None
+
+
+def message(err: Exception, lang: str) -> str:
+    """The in-page text for a learner's input error."""
+    prefix = "⚠️ 输入有误：" if lang == "zh" else "⚠️ Please check the input: "
+    return prefix + str(err)
+
+
+def friendly(n_outputs: int):
+    """Turn ValueError/TypeError into a toast plus a message in the last output (a Markdown).
+
+    The other outputs keep their values (gr.skip()), so a typo never blanks the page. Any other
+    exception is logged and shown as a short generic message: never a stack trace.
+    """
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def inner(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (ValueError, TypeError) as err:
+                text = message(err, lang_of(_find_request(args, kwargs)))
+            except Exception:  # noqa: BLE001 - the page must stay alive
+                log.exception("callback %s failed", fn.__name__)
+                text = "⚠️ Something went wrong on our side; the error was logged."
+            gr.Warning(text)
+            return (*[gr.skip()] * (n_outputs - 1), text)
+
+        return inner
+
+    return wrap

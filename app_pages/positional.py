@@ -1,0 +1,92 @@
+"""Positional encoding page: heatmap, curves, the worked table and the permutation experiment."""
+
+from __future__ import annotations
+
+import re
+
+import gradio as gr
+
+from app_support.matrices import check_int
+from transformer_lab.figures import positional_curves, positional_heatmap
+from transformer_lab.tables import matrix_table
+
+from .common import friendly, lang_of, t
+
+MAX_LEN, MAX_D = 512, 512
+
+
+def parse_dims(text: str, d_model: int) -> list[int]:
+    """'0, 1, 4' → [0, 1, 4], each a dimension of the table."""
+    parts = [p for p in re.split(r"[,\s]+", text or "") if p]
+    if not parts:
+        raise ValueError("choose at least one dimension to plot, e.g. 0, 1, 2, 3")
+    if len(parts) > 12:
+        raise ValueError("plot at most 12 dimensions at once")
+    return [check_int(p, "dimension", 0, d_model - 1) for p in parts]
+
+
+def render(length, d_model, dims_text, lang="en"):
+    """Heatmap and curves of the sinusoidal table for the chosen size, plus the worked table."""
+    from transformer_lab.positional import sinusoidal_table
+
+    T = check_int(length, "length", 1, MAX_LEN)
+    d = check_int(d_model, "d_model", 2, MAX_D)
+    if d % 2:
+        raise ValueError(f"d_model must be even (each sine is paired with a cosine), got {d}")
+    table = sinusoidal_table(T, d)  # (T, d)
+    worked = sinusoidal_table(5, 4)  # the lesson's table: frequencies 1 and 0.01
+    cols = [f"dim {j}" for j in range(4)]
+    return (
+        positional_heatmap(table, lang=lang),
+        positional_curves(table, parse_dims(dims_text, d), lang=lang),
+        matrix_table(worked, [f"pos {i}" for i in range(5)], cols, lang=lang),
+        "",
+    )
+
+
+def render_permutation(d_model, seed, lang="en"):
+    """The exercise-2 experiment as a table (app_support.explore.permutation_experiment)."""
+    from app_support.explore import permutation_experiment
+
+    df = permutation_experiment(check_int(d_model, "d_model", 2, 64), check_int(seed, "seed", 0, 10**6))
+    names = {"order": "顺序" if lang == "zh" else "order",
+             "no_pe": "无位置编码" if lang == "zh" else "without PE",
+             "pe": "有位置编码" if lang == "zh" else "with PE"}  # fmt: skip
+    df[["no_pe", "pe"]] = df[["no_pe", "pe"]].map(lambda x: float(f"{x:.3g}"))
+    return df.rename(columns=names), ""
+
+
+def build() -> None:
+    """Lay out the page inside the current gr.Tab and wire its events."""
+    gr.Markdown(t("pe.intro"))
+    with gr.Row():
+        length = gr.Slider(1, MAX_LEN, value=60, step=1, label=t("pe.length"))
+        d_model = gr.Number(32, precision=0, label=t("pe.d_model"), elem_id="pe-d")
+        dims = gr.Textbox("4, 5, 6, 7", label=t("pe.dims"))
+    show = gr.Button(t("pe.show"), variant="primary", elem_id="pe-show")
+    status = gr.Markdown(elem_id="pe-status")
+    with gr.Row():
+        heat = gr.Plot(elem_id="pe-heatmap")
+        curves = gr.Plot()
+    worked = gr.Dataframe(label=t("pe.table"), interactive=False)
+    gr.Markdown(t("pe.perm_title"))
+    gr.Markdown(t("pe.perm_intro"))
+    with gr.Row():
+        perm_d = gr.Number(8, precision=0, label="d_model")
+        perm_seed = gr.Number(0, precision=0, label=t("seed"))
+        run = gr.Button(t("pe.run_perm"), elem_id="pe-perm-run")
+    perm = gr.Dataframe(label=t("pe.perm_table"), interactive=False, elem_id="pe-perm")
+    perm_status = gr.Markdown()
+
+    @friendly(4)
+    def on_show(length, d_model, dims, request: gr.Request):
+        return render(length, d_model, dims, lang_of(request))
+
+    @friendly(2)
+    def on_perm(d_model, seed, request: gr.Request):
+        return render_permutation(d_model, seed, lang_of(request))
+
+    show.click(on_show, [length, d_model, dims], [heat, curves, worked, status],
+               api_name="positional", concurrency_id="play")  # fmt: skip
+    run.click(on_perm, [perm_d, perm_seed], [perm, perm_status], api_name="permutation",
+              concurrency_id="play")  # fmt: skip

@@ -1,0 +1,101 @@
+"""Attention basics page: scores, weights and output of one small Q, K, V, step by step."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor
+
+from transformer_lab.attention import AdditiveAttention, causal_mask, masked_softmax
+
+from .matrices import LESSON_K, LESSON_Q, LESSON_V, format_matrix, parse_matrix
+
+__all__ = ["LESSON_K", "LESSON_Q", "LESSON_V", "BasicsResult", "attention_basics", "build_mask",
+           "random_qkv"]  # fmt: skip
+
+SCORINGS = ("dot", "additive")
+MASKS = ("none", "valid", "causal")
+ADDITIVE_HIDDENS = 8  # h of W_q ∈ R^{h×q}: small, the page is about the mechanism
+
+
+@dataclass
+class BasicsResult:
+    """Everything the page shows for one Q, K, V (float64 tensors, single example)."""
+
+    scores: Tensor  # (n, m) before masking and softmax
+    weights: Tensor  # (n, m), rows sum to 1
+    output: Tensor  # (n, d_v)
+    shapes: list[tuple[str, tuple[int, ...]]]
+    keep: Tensor | None  # (n, m) bool, True = may attend; None = no mask
+
+
+def random_qkv(n: int = 3, m: int = 3, d: int = 4, d_v: int = 4, seed: int = 0) -> tuple[str, ...]:
+    """Random Q (n×d), K (m×d), V (m×d_v) as text, rounded to one decimal so they stay readable."""
+    gen = torch.Generator().manual_seed(int(seed))
+    mats = [torch.randn(a, b, generator=gen, dtype=torch.float64).round(decimals=1)
+            for a, b in ((n, d), (m, d), (m, d_v))]  # fmt: skip
+    return tuple(format_matrix(x, decimals=1) for x in mats)
+
+
+def build_mask(kind: str, n: int, m: int, valid_len: int | None) -> Tensor | None:
+    """The (n, m) boolean mask for "none", "valid" (first valid_len keys) or "causal"."""
+    if kind not in MASKS:
+        raise ValueError(f"unknown mask {kind!r}; choose one of {', '.join(MASKS)}")
+    if kind == "none":
+        return None
+    if kind == "causal":
+        if n != m:
+            raise ValueError(
+                f"a causal mask lets query i see keys 0..i, so it needs as many queries as keys; "
+                f"got {n} queries and {m} keys"
+            )
+        return causal_mask(n)  # (n, n)
+    if valid_len is None or not 1 <= int(valid_len) <= m:
+        raise ValueError(f"the valid length must be a whole number from 1 to {m} (the number of keys)")
+    return (torch.arange(m) < int(valid_len)).expand(n, m)  # (n, m)
+
+
+def attention_basics(
+    q_text: str,
+    k_text: str,
+    v_text: str,
+    scoring: str = "dot",
+    scale: bool = True,
+    mask: str = "none",
+    valid_len: int | None = None,
+    seed: int = 0,
+) -> BasicsResult:
+    """Parse the three matrices and run one attention step, keeping every intermediate."""
+    if scoring not in SCORINGS:
+        raise ValueError(f"unknown scoring {scoring!r}; choose one of {', '.join(SCORINGS)}")
+    q = torch.tensor(parse_matrix(q_text, "Q"), dtype=torch.float64)  # (n, d)
+    k = torch.tensor(parse_matrix(k_text, "K"), dtype=torch.float64)  # (m, d_k)
+    v = torch.tensor(parse_matrix(v_text, "V"), dtype=torch.float64)  # (m, d_v)
+    if k.shape[0] != v.shape[0]:
+        raise ValueError(
+            f"K has {k.shape[0]} rows but V has {v.shape[0]}: every key needs exactly one value"
+        )
+    n, m = q.shape[0], k.shape[0]
+    keep = build_mask(mask, n, m, valid_len)
+    if scoring == "dot":
+        if q.shape[1] != k.shape[1]:
+            raise ValueError(
+                f"dot-product scoring needs queries and keys of the same width; Q has "
+                f"{q.shape[1]} columns and K has {k.shape[1]} (additive scoring allows different widths)"
+            )
+        scores = q @ k.T  # (n, m)
+        if scale:
+            scores = scores / math.sqrt(q.shape[1])  # keeps Var(q·k) near 1, softmax unsaturated
+    else:
+        torch.manual_seed(int(seed))  # the additive layer's W_q, W_k, w_v are random but repeatable
+        layer = AdditiveAttention(q.shape[1], k.shape[1], ADDITIVE_HIDDENS).double().eval()
+        with torch.no_grad():
+            scores = layer.w_v(torch.tanh(layer.W_q(q)[:, None] + layer.W_k(k)[None])).squeeze(-1)
+    weights = masked_softmax(scores[None], mask=None if keep is None else keep[None])[0]  # (n, m)
+    output = weights @ v  # (n, d_v)
+    shapes = [("Q", tuple(q.shape)), ("K", tuple(k.shape)), ("V", tuple(v.shape)),
+              ("scores", tuple(scores.shape)), ("weights", tuple(weights.shape)),
+              ("output", tuple(output.shape))]  # fmt: skip
+    return BasicsResult(scores.detach(), weights.detach(), output.detach(), shapes, keep)
