@@ -12,11 +12,16 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from .tables import as_array, check_labels, positional_frame, word
+from .tables import as_array, check_labels, check_timings, positional_frame, timing_slopes, word
 
 WEIGHT_SCALE = "Blues"  # white = no attention, dark = much: reads like ink on paper
 SIGNED_SCALE = "RdBu"  # for values in [-1, 1] such as sin/cos
 MAX_GRID = 8  # layers and heads per attention grid; more panels are too small to read
+# Figures set a height but no width: plotly (and gr.Plot, which renders responsively) then fills
+# the container's width, whereas a fixed width overflows a narrow Gradio column.
+# A horizontal legend under the panels: on the right it collides with colour bars and squeezes
+# the panels, which matters most in a Gradio column.
+_BELOW = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.22, "yanchor": "top"}
 _KNOWN_METRICS = ("loss", "eval_loss", "token_accuracy", "exact_match", "lr", "seconds")
 
 
@@ -130,7 +135,6 @@ def attention_grid(
     fig.update_layout(
         title=word("attention", lang) if title is None else title,
         coloraxis={"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": top},
-        width=160 + 170 * h,
         height=140 + 170 * L,
     )
     return fig
@@ -224,7 +228,12 @@ def training_curves(
                 label = run if len(runs) > 1 else _metric_name(col, lang)
                 if col == "eval_loss" and len(runs) > 1:
                     label = f"{run} · {_metric_name(col, lang)}"
-                show = len(runs) == 1 or col == "eval_loss" or not legend_shown
+                # One run: the panel titles name the metrics, so the legend only tells train
+                # loss (solid) from eval loss (dashed). Several runs: one entry per run.
+                if len(runs) == 1:
+                    show = col in ("loss", "eval_loss")
+                else:
+                    show = col == "eval_loss" or not legend_shown
                 legend_shown = legend_shown or col != "eval_loss"
                 fig.add_trace(
                     go.Scatter(x=part["step"], y=part[col], mode="lines", name=label,
@@ -234,7 +243,7 @@ def training_curves(
                 )  # fmt: skip
     fig.update_xaxes(title_text=word("step", lang))
     fig.update_layout(title=word("curves", lang) if title is None else title,
-                      width=max(500, 360 * len(metrics)), height=380)  # fmt: skip
+                      height=440, legend=_BELOW)  # fmt: skip
     return fig
 
 
@@ -279,7 +288,8 @@ def kernel_regression_figure(
     fig.update_xaxes(title_text="x", row=1, col=1)
     fig.update_xaxes(title_text=word("train_sorted", lang), row=1, col=2)
     fig.update_yaxes(title_text=word("test_sorted", lang), autorange="reversed", row=1, col=2)
-    fig.update_layout(title=word("kernel", lang) if title is None else title, width=980, height=440)
+    fig.update_layout(title=word("kernel", lang) if title is None else title, height=480,
+                      legend=_BELOW)  # fmt: skip
     return fig
 
 
@@ -314,31 +324,16 @@ def complexity_figure(df: pd.DataFrame, title: str | None = None, lang: str = "e
 
     The legend gives each line's fitted log-log slope: about 2 means quadratic in n, 1 linear.
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}.")
-    missing = [c for c in ("layer", "n", "d", "ms") if c not in df.columns]
-    if missing:
-        raise ValueError(f"df lacks columns {missing}; it needs layer, n, d and ms.")
-    if (df["n"] <= 0).any() or (df["ms"] <= 0).any():
-        raise ValueError("n and ms must be positive to be drawn on log-log axes.")
-    keys = ["layer", "d"] if df["d"].nunique() > 1 else ["layer"]
+    df = check_timings(df)
+    slopes = timing_slopes(df).set_index(["layer", "d"])["slope"]
+    several_d = df["d"].nunique() > 1
     fig = go.Figure()
-    for key, part in df.sort_values("n").groupby(keys, sort=False):
-        key = key if isinstance(key, tuple) else (key,)
-        label = str(key[0]) + (f" (d={key[1]})" if len(key) > 1 else "")
-        slope = log_log_slope(part["n"], part["ms"])
-        if slope is not None:
-            label += f" · {word('slope', lang)} {slope:.2f}"
+    for (layer, d), part in df.groupby(["layer", "d"], sort=False):
+        label = str(layer) + (f" (d={d})" if several_d else "")
+        if not np.isnan(slopes[(layer, d)]):
+            label += f" · {word('slope', lang)} {slopes[(layer, d)]:.2f}"
         fig.add_trace(go.Scatter(x=part["n"], y=part["ms"], mode="lines+markers", name=label))
     fig.update_xaxes(type="log", title_text=word("n", lang))
     fig.update_yaxes(type="log", title_text=word("ms", lang))
     fig.update_layout(title=word("complexity", lang) if title is None else title)
     return fig
-
-
-def log_log_slope(n: Any, ms: Any) -> float | None:
-    """Least-squares slope of log(ms) against log(n); None with fewer than two distinct n."""
-    x, y = np.log(as_array(n, "n", 1)), np.log(as_array(ms, "ms", 1))
-    if len(np.unique(x)) < 2:
-        return None
-    return float(np.polyfit(x, y, 1)[0])

@@ -288,3 +288,34 @@ def multihead_shape_steps(
     shapes = [(B, n, H), (B, n, H), (B, m, H), (B, h, n, d_k), (B, h, m, d_k),
               (B, h, n, m), (B, h, n, d_k), (B, n, H), (B, n, H)]  # fmt: skip
     return list(zip(_SHAPE_STEPS[normalise_lang(lang)], shapes, strict=True))
+
+
+def check_timings(df: pd.DataFrame) -> pd.DataFrame:
+    """Validate a benchmark table (columns layer, n, d, ms); return it sorted by layer order, n."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}.")
+    missing = [c for c in ("layer", "n", "d", "ms") if c not in df.columns]
+    if missing:
+        raise ValueError(f"df lacks columns {missing}; it needs layer, n, d and ms.")
+    if (df["n"] <= 0).any() or (df["ms"] <= 0).any():
+        raise ValueError("n and ms must be positive to be drawn on log-log axes.")
+    return df.sort_values("n", kind="stable")  # keeps the layers in the order they came
+
+
+def log_log_slope(n: Any, ms: Any) -> float:
+    """Least-squares slope of log(ms) against log(n): ~2 for quadratic growth, ~1 for linear.
+
+    NaN with fewer than two distinct n, where no slope can be fitted.
+    """
+    x, y = np.log(as_array(n, "n", 1)), np.log(as_array(ms, "ms", 1))
+    if len(np.unique(x)) < 2:
+        return float("nan")
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def timing_slopes(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (layer, d) of a benchmark table with its fitted log-log slope."""
+    df = check_timings(df)
+    rows = [(layer, d, log_log_slope(part["n"], part["ms"]))
+            for (layer, d), part in df.groupby(["layer", "d"], sort=False)]  # fmt: skip
+    return pd.DataFrame(rows, columns=["layer", "d", "slope"])

@@ -192,6 +192,7 @@ def test_training_curves_drop_rows_without_evaluation():
     assert list(by_name["exact match"].x) == [20, 50]
     assert not any(np.isnan(np.asarray(t.y, dtype=float)).any() for t in fig.data)
     assert by_name["eval loss"].line.dash == "dash"
+    assert [t.name for t in fig.data if t.showlegend] == ["loss", "eval loss"]
     assert [a.text for a in fig.layout.annotations] == ["loss", "token accuracy", "exact match"]
 
 
@@ -277,8 +278,3 @@ def test_complexity_figure_log_log_with_slopes():
         F.complexity_figure(df.drop(columns="ms"))
     with pytest.raises(ValueError, match="positive"):
         F.complexity_figure(df.assign(ms=0.0))
-
-
-def test_log_log_slope():
-    assert F.log_log_slope([10, 100], [3.0, 3000.0]) == pytest.approx(3.0)
-    assert F.log_log_slope([10, 10], [1.0, 2.0]) is None

@@ -1,6 +1,7 @@
 """Tests for transformer_lab.tables against the lessons' tables and hand-computed numbers."""
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -110,3 +111,18 @@ def test_language_codes(code, key):
 
 def test_both_languages_have_the_same_words():
     assert set(T.TEXT["en"]) == set(T.TEXT["zh"])
+
+
+def test_log_log_slope_and_timing_slopes():
+    assert T.log_log_slope([10, 100], [3.0, 3000.0]) == pytest.approx(3.0)
+    assert np.isnan(T.log_log_slope([10, 10], [1.0, 2.0]))
+    n = np.array([256, 1024])
+    # NOTES.md's measurement: naive attention 261 -> 4049 ms (x16 = quadratic), GRU 173 -> 675 ms.
+    df = pd.DataFrame({"layer": ["naive", "naive", "gru", "gru", "gru"],
+                       "n": [*n, *n, 512], "d": 128, "ms": [261, 4049, 173, 675, 340]})
+    slopes = T.timing_slopes(df)
+    assert slopes["layer"].tolist() == ["naive", "gru"]
+    assert slopes["slope"].iloc[0] == pytest.approx(np.log2(4049 / 261) / 2)
+    assert 1.8 < slopes["slope"].iloc[0] < 2.1 and 0.9 < slopes["slope"].iloc[1] < 1.1
+    with pytest.raises(ValueError, match="lacks columns"):
+        T.timing_slopes(df.drop(columns="d"))
