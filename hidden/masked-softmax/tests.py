@@ -1,0 +1,67 @@
+"""Hidden cases for masked-softmax: none/1-D/2-D valid lengths, both dtypes, large scores, errors."""
+
+import torch
+
+from grader.spec import Case, call, check
+
+TOL = {"rtol": 1e-5, "atol": 1e-6}
+
+
+def _lens(rng, shape, m):
+    """Random lengths in 1..m that include at least one L < m (so an off-by-one shows)."""
+    lens = torch.randint(1, m + 1, shape, generator=rng)
+    lens.view(-1)[0] = max(1, m - 2)
+    if lens.dim() == 2 and lens.shape[1] > 1:
+        lens[:, 1] = m  # rows with different lengths per query (so a 2-D mix-up shows)
+        lens[0, 0] = 1
+    return lens
+
+
+HINT_LARGE = {
+    "en": "Large scores must not overflow: use torch.softmax, or subtract the row maximum before exp.",
+    "zh": "分数很大时不能溢出：请使用 torch.softmax，或在取 exp 之前减去每行的最大值。",
+}
+
+
+def _large(rng, shape, dtype, offset):
+    """Scores around +offset / -offset (alternating batch rows): exp() overflows or underflows
+    in every row, whatever the seed, while a stable softmax is unaffected by the shift."""
+    sign = torch.tensor([1.0, -1.0], dtype=dtype).repeat(shape[0])[: shape[0]].view(-1, 1, 1)
+    return offset * sign + 10 * torch.randn(*shape, generator=rng, dtype=dtype)
+
+
+def _weights_case(name, X, lens, points=2.0, hint=None):
+    return Case(name, points, hint=hint, steps=[
+        call("masked_softmax", X, lens, check=check("allclose", label="weights", **TOL)),
+        call("masked_softmax", X, lens, check=check("dtype", label="weights")),
+    ])
+
+
+def build(rng: torch.Generator) -> list[Case]:
+    f32, f64 = torch.float32, torch.float64
+    cases = [
+        _weights_case("no mask (valid_lens=None), float32, B 2 < n 3",
+                      torch.randn(2, 3, 5, generator=rng, dtype=f32), None, points=1.0),
+        _weights_case("1-D valid lengths, float64, batch 5 > queries 3",
+                      torch.randn(5, 3, 4, generator=rng, dtype=f64), _lens(rng, (5,), 4)),
+        _weights_case("1-D valid lengths, float32, batch 2 < queries 6",
+                      torch.randn(2, 6, 7, generator=rng, dtype=f32), _lens(rng, (2,), 7)),
+        _weights_case("2-D valid lengths (one per query), float64, batch 3 < queries 4",
+                      torch.randn(3, 4, 5, generator=rng, dtype=f64), _lens(rng, (3, 4), 5)),
+        _weights_case("2-D valid lengths (one per query), float32, batch 6 > queries 2",
+                      torch.randn(6, 2, 6, generator=rng, dtype=f32), _lens(rng, (6, 2), 6)),
+        _weights_case("large scores (hundreds), float32, 2-D valid lengths",
+                      _large(rng, (3, 3, 5), f32, 150.0), _lens(rng, (3, 3), 5), hint=HINT_LARGE),
+        _weights_case("large scores (hundreds), float64, 1-D valid lengths",
+                      _large(rng, (4, 2, 6), f64, 800.0), _lens(rng, (4,), 6), hint=HINT_LARGE),
+        Case("bad input: X is not 3-D", 1.0, [
+            call("masked_softmax", torch.randn(4, 5, generator=rng), None, raises="ValueError"),
+        ]),
+        Case("bad input: valid_lens has the wrong length or shape", 1.0, [
+            call("masked_softmax", torch.randn(3, 2, 4, generator=rng), torch.tensor([1, 2]),
+                 raises="ValueError"),
+            call("masked_softmax", torch.randn(3, 2, 4, generator=rng),
+                 torch.ones(3, 3, dtype=torch.long), raises="ValueError"),
+        ]),
+    ]
+    return cases
