@@ -1,0 +1,49 @@
+"""`python -m grader gradebook ...`: print the gradebook as CSV or as a short summary."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from grader.gradebook.csv_export import number
+from grader.gradebook.model import GradebookError
+from grader.gradebook.store import open_gradebook
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m grader gradebook",
+        description="Read the gradebook ($DATABASE_URL, else SQLite in $LAB_DATA_DIR or ./data).")
+    p.add_argument("--csv", action="store_true",
+                   help="print every submission as CSV (header: id, learner, exercise, score, "
+                        "max_score, ..., submitted_at, grader_version)")
+    p.add_argument("--code", action="store_true", help="with --csv: add a column with the code")
+    p.add_argument("--url", default=None,
+                   help="database URL (postgresql://... or sqlite:///file.db); default $DATABASE_URL")
+    p.add_argument("-o", "--output", default=None, help="write to this file instead of stdout")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; ``argv`` excludes the word ``gradebook``. Returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        with open_gradebook(args.url) as book:
+            if args.csv:
+                text = book.to_csv(include_code=args.code)
+            else:
+                lines = [f"{book.count()} submissions from {len(book.learners())} learners "
+                         f"({book!r})", "best scores (learner, exercise, score/max, attempts):"]
+                for b in book.best_scores():
+                    lines.append(f"  {b.learner}\t{b.exercise}\t{number(b.score)}/"
+                                 f"{number(b.max_score)}\t{b.attempts}")
+                text = "\n".join(lines) + "\n"
+    except (GradebookError, ValueError) as exc:
+        print(f"gradebook: {exc}", file=sys.stderr)
+        return 1
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0

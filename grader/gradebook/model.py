@@ -1,0 +1,167 @@
+"""What a gradebook row is: the Submission record, its checks, and per-exercise best scores."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+PROJECT_VERSION = "0.1.0"
+MAX_STORED_CODE_CHARS = 1_000_000  # a hard backstop; limits.py refuses far smaller code first
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class GradebookError(RuntimeError):
+    """The gradebook itself failed (database unreachable, schema problem...), not the input."""
+
+
+def utc_now_iso() -> str:
+    """The current time as a UTC ISO-8601 string with microseconds, e.g. ``2026-08-01T12:00:00.000000+00:00``."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def normalise_timestamp(value: str | datetime) -> str:
+    """Any aware datetime (or ISO text) as the gradebook's one UTC text form."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"submitted_at must be an ISO-8601 time, got {value!r}") from None
+    if not isinstance(value, datetime):
+        raise TypeError(f"submitted_at must be text or a datetime, not {type(value).__name__}")
+    if value.tzinfo is None:
+        raise ValueError("submitted_at must carry a time zone (UTC), so rows from replicas compare")
+    return value.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+@lru_cache(maxsize=1)
+def grader_version() -> str:
+    """``$LAB_GRADER_VERSION``, else the project version plus a hash of the grader and hidden tests.
+
+    The hash changes whenever grading could change, so an instructor can tell scores from
+    different test sets apart.
+    """
+    env = os.environ.get("LAB_GRADER_VERSION", "").strip()
+    if env:
+        return env
+    digest = hashlib.sha256()
+    hidden = Path(os.environ.get("LAB_HIDDEN_DIR") or REPO_ROOT / "hidden")
+    files = sorted((REPO_ROOT / "grader").glob("*.py")) + sorted(hidden.glob("**/*.py"))
+    for path in files:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            continue
+    return f"{PROJECT_VERSION}+{digest.hexdigest()[:10]}"
+
+
+def _tests_json(tests: Any) -> str:
+    try:
+        return json.dumps(tests, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"tests must be plain JSON data (lists, dicts, numbers, text): {exc}") from None
+
+
+@dataclass
+class Submission:
+    """One graded submission. ``id`` is None until the gradebook has stored it."""
+
+    learner: str
+    exercise: str
+    code: str
+    score: float
+    max_score: float
+    tests: list[dict[str, Any]] = field(default_factory=list)  # one dict per test case
+    status: str = "graded"  # the grader's report status: graded, syntax_error, timeout, ...
+    submitted_at: str = field(default_factory=utc_now_iso)
+    grader_version: str = field(default_factory=grader_version)
+    id: int | None = None
+
+    def __post_init__(self) -> None:
+        # Check everything here, before any SQL, so bad input is never stored half-way.
+        for name in ("learner", "exercise", "status", "grader_version"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"{name} must be non-empty text, got {value!r}")
+            if "\x00" in value:
+                raise ValueError(f"{name} must not contain a NUL character")
+        if not isinstance(self.code, str):
+            raise TypeError(f"code must be text, not {type(self.code).__name__}")
+        if "\x00" in self.code:
+            raise ValueError("code must not contain a NUL character")
+        if len(self.code) > MAX_STORED_CODE_CHARS:
+            raise ValueError(f"code is longer than {MAX_STORED_CODE_CHARS} characters")
+        for name in ("score", "max_score"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
+            setattr(self, name, float(value))
+        if self.max_score < 0:
+            raise ValueError(f"max_score must be >= 0, got {self.max_score}")
+        if not isinstance(self.tests, list):
+            raise TypeError(f"tests must be a list of per-test results, not {type(self.tests).__name__}")
+        _tests_json(self.tests)
+        self.submitted_at = normalise_timestamp(self.submitted_at)
+
+    def tests_json(self) -> str:
+        """The per-test results as compact JSON text."""
+        return _tests_json(self.tests)
+
+    @classmethod
+    def from_report(cls, report: Any, code: str, learner: str | None = None,
+                    **overrides: Any) -> Submission:
+        """A Submission from a ``grader.report.Report`` (duck-typed: exercise_id, tests, score...)."""
+        tests = []
+        for t in getattr(report, "tests", []):
+            row = dataclasses.asdict(t) if dataclasses.is_dataclass(t) else dict(t)
+            tests.append(row)
+        who = learner if learner is not None else getattr(report, "learner", None)
+        values = dict(learner=who or "anonymous", exercise=report.exercise_id, code=code,
+                      score=report.score, max_score=report.max_score, tests=tests,
+                      status=getattr(report, "status", "graded") or "graded")
+        values.update(overrides)
+        return cls(**values)
+
+    def passed_count(self) -> int:
+        """How many test cases passed (per the stored per-test results)."""
+        return sum(1 for t in self.tests if isinstance(t, dict) and t.get("passed"))
+
+
+@dataclass(frozen=True)
+class BestScore:
+    """A learner's best result on one exercise (the first submission that reached it)."""
+
+    learner: str
+    exercise: str
+    score: float
+    max_score: float
+    attempts: int
+    best_id: int
+    best_at: str
+    last_at: str
+
+
+def best_of(rows: list[Submission]) -> list[BestScore]:
+    """Best score per (learner, exercise); ties go to the earliest submission. Sorted by both."""
+    groups: dict[tuple[str, str], list[Submission]] = {}
+    for row in rows:
+        groups.setdefault((row.learner, row.exercise), []).append(row)
+    out = []
+    for (learner, exercise), group in sorted(groups.items()):
+        group.sort(key=lambda r: r.id or 0)
+        best = max(group, key=lambda r: (_fraction(r), -(r.id or 0)))
+        out.append(BestScore(learner, exercise, best.score, best.max_score, len(group),
+                             best.id or 0, best.submitted_at, group[-1].submitted_at))
+    return out
+
+
+def _fraction(row: Submission) -> float:
+    # Compare fractions, not raw points: max_score can change when the hidden tests do.
+    return row.score / row.max_score if row.max_score > 0 else 0.0

@@ -1,0 +1,128 @@
+"""Admission control: a per-learner rate limit, a cap on gradings in flight, and their messages."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+
+class RateLimiter:
+    """At most ``per_learner`` accepted submissions per learner in any ``window_s`` seconds.
+
+    A fast grader invites brute force (guess, submit, read the hint, repeat); a sliding
+    window stops bursts without punishing steady work. The default, 10 a minute, is well
+    above a learner's honest pace. State lives in this process: app replicas each keep their
+    own, so the effective limit is per replica. Thread-safe.
+    """
+
+    def __init__(self, per_learner: int = 10, window_s: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic, max_tracked: int = 10_000) -> None:
+        if isinstance(per_learner, bool) or not isinstance(per_learner, int) or per_learner < 1:
+            raise ValueError(f"per_learner must be a positive integer, got {per_learner!r}")
+        if not (isinstance(window_s, (int, float)) and math.isfinite(window_s) and window_s > 0):
+            raise ValueError(f"window_s must be a positive number of seconds, got {window_s!r}")
+        self.per_learner = per_learner
+        self.window_s = float(window_s)
+        self._clock = clock
+        self._max_tracked = max_tracked
+        self._hits: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, learner: str) -> tuple[bool, float]:
+        """``(True, 0.0)`` and count this submission, or ``(False, seconds until allowed)``.
+
+        A refused attempt is not counted, so retrying early does not push the wait further.
+        """
+        now = self._clock()
+        with self._lock:
+            hits = self._hits.get(learner)
+            if hits is None:
+                if len(self._hits) >= self._max_tracked:
+                    self._sweep(now)
+                hits = self._hits[learner] = deque()
+            while hits and hits[0] <= now - self.window_s:
+                hits.popleft()
+            if len(hits) < self.per_learner:
+                hits.append(now)
+                return True, 0.0
+            return False, max(0.0, hits[0] + self.window_s - now)
+
+    def reset(self, learner: str | None = None) -> None:
+        """Forget one learner's submissions (an instructor's override), or everyone's."""
+        with self._lock:
+            if learner is None:
+                self._hits.clear()
+            else:
+                self._hits.pop(learner, None)
+
+    def _sweep(self, now: float) -> None:
+        # Bound memory when many distinct names come and go (anonymous sessions, a flood).
+        for key in [k for k, v in self._hits.items() if not v or v[-1] <= now - self.window_s]:
+            del self._hits[key]
+        if len(self._hits) >= self._max_tracked:  # all still active: drop the oldest quarter
+            oldest = sorted(self._hits, key=lambda k: self._hits[k][-1])
+            for key in oldest[: max(1, len(oldest) // 4)]:
+                del self._hits[key]
+
+
+class BusyGate:
+    """Admit at most ``max_in_flight`` gradings (running plus queued); refuse the rest at once.
+
+    Refusing with "busy, retry in N s" beats a hang: N is the queue ahead divided by the
+    ``slots`` that grade in parallel, times a running average of grading time. Thread-safe.
+    """
+
+    def __init__(self, max_in_flight: int = 16, slots: int = 2, typical_s: float = 2.0) -> None:
+        if max_in_flight < 1 or slots < 1 or typical_s <= 0:
+            raise ValueError("max_in_flight and slots must be >= 1 and typical_s > 0")
+        self.max_in_flight = max_in_flight
+        self.slots = slots
+        self.average_s = float(typical_s)
+        self._in_flight = 0
+        self._lock = threading.Lock()
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    def enter(self) -> tuple[bool, float]:
+        """``(True, 0.0)`` and hold a place (call :meth:`leave` after), or ``(False, retry_after_s)``."""
+        with self._lock:
+            if self._in_flight < self.max_in_flight:
+                self._in_flight += 1
+                return True, 0.0
+            rounds = math.ceil((self._in_flight - self.slots + 1) / self.slots)
+            return False, max(1.0, rounds * self.average_s)
+
+    def leave(self, elapsed_s: float | None = None) -> None:
+        """Give the place back; ``elapsed_s`` (grading time) refines the wait estimate."""
+        with self._lock:
+            if self._in_flight <= 0:
+                raise RuntimeError("BusyGate.leave() called more often than enter()")
+            self._in_flight -= 1
+            if elapsed_s is not None and math.isfinite(elapsed_s) and elapsed_s >= 0:
+                self.average_s = 0.8 * self.average_s + 0.2 * max(elapsed_s, 0.05)
+
+
+def wait_message(retry_after_s: float, per_learner: int, window_s: float) -> dict[str, str]:
+    """What to tell a learner who is over the limit, in English and Simplified Chinese."""
+    wait = max(1, math.ceil(retry_after_s))
+    window = f"{window_s:g}"
+    return {
+        "en": f"You have sent {per_learner} submissions in the last {window} s. "
+              f"Please try again in {wait} s; use the time to read the hints of your last result.",
+        "zh": f"你在最近 {window} 秒内已提交 {per_learner} 次。请在 {wait} 秒后再试，"
+              "这段时间可以先看看上一次结果中的提示。",
+    }
+
+
+def busy_message(retry_after_s: float) -> dict[str, str]:
+    """What to tell a learner when the grading queue is full, in English and Simplified Chinese."""
+    wait = max(1, math.ceil(retry_after_s))
+    return {
+        "en": f"The grader is busy right now. Please retry in {wait} s; nothing was stored.",
+        "zh": f"评分器当前繁忙，请在 {wait} 秒后重试；本次提交未被保存。",
+    }
