@@ -280,10 +280,17 @@ def kernel_regression_figure(
                                  name=word("truth", lang)), 1, 1)
     fig.add_trace(go.Scatter(x=xte[i_te], y=ypr[i_te], mode="lines", name=word("prediction", lang),
                              line={"dash": "dash"}), 1, 1)
-    hover = np.array([[f"x_test = {a:.3f}<br>x_train = {b:.3f}" for b in xtr[i_tr]]
-                      for a in xte[i_te]])  # fmt: skip
-    fig.add_trace(go.Heatmap(z=att, text=hover, colorscale=WEIGHT_SCALE, zmin=0.0,
-                             hovertemplate="%{text}<br>" + word("weight", lang)
+    # Cells sit at the inputs' own x values, so %{x}/%{y} hover shows them without a per-cell
+    # text array (with 500 training points that array made the figure ~1.5 MB). Repeated x
+    # values cannot be cell centres: fall back to ranks then.
+    xs, ys = xtr[i_tr], xte[i_te]
+    if (np.diff(xs) > 0).all() and (np.diff(ys) > 0).all():
+        hover = "x_test = %{y:.3f}<br>x_train = %{x:.3f}"
+    else:
+        xs, ys = np.arange(len(xs)), np.arange(len(ys))
+        hover = "test #%{y}<br>train #%{x}"
+    fig.add_trace(go.Heatmap(z=att, x=xs, y=ys, colorscale=WEIGHT_SCALE, zmin=0.0,
+                             hovertemplate=hover + "<br>" + word("weight", lang)
                              + ": %{z:.4f}<extra></extra>"), 1, 2)  # fmt: skip
     fig.update_xaxes(title_text="x", row=1, col=1)
     fig.update_xaxes(title_text=word("train_sorted", lang), row=1, col=2)

@@ -1,5 +1,9 @@
 """Tests for transformer_lab.figures against numpy references and the lessons' numbers."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -236,11 +240,17 @@ def test_kernel_figure_sorts_points_and_shows_the_attention():
     z = np.asarray(heat.z)
     np.testing.assert_allclose(z, attn[np.argsort(x_test)][:, np.argsort(x_train)])
     np.testing.assert_allclose(z.sum(axis=1), 1.0)  # rows are still distributions
+    np.testing.assert_allclose(np.asarray(heat.x), np.sort(x_train))  # cells at the inputs' x
+    np.testing.assert_allclose(np.asarray(heat.y), np.sort(x_test))
+    assert heat.text is None  # hover reads %{x}/%{y}: no per-cell strings to ship
     names = [t.name for t in fig.data if isinstance(t, go.Scatter)]
     assert names == ["training points", "truth", "prediction"]
     pred = fig.data[2]
     np.testing.assert_allclose(np.asarray(pred.x), np.sort(x_test))
     np.testing.assert_allclose(np.asarray(pred.y), y_pred[np.argsort(x_test)])
+    tied = heatmaps(F.kernel_regression_figure([1.0, 1.0, 2.0], [0, 1, 2], [0.0, 3.0], None,
+                                               [0, 0], np.full((2, 3), 1 / 3)))[0]  # fmt: skip
+    assert list(tied.x) == [0, 1, 2] and "train #" in tied.hovertemplate  # ranks for repeats
     with pytest.raises(ValueError, match="must have the same length"):
         F.kernel_regression_figure(x_train, y_train[:-1], x_test, y_true, y_pred, attn)
     with pytest.raises(ValueError, match="x_test has 4 points"):
@@ -278,3 +288,12 @@ def test_complexity_figure_log_log_with_slopes():
         F.complexity_figure(df.drop(columns="ms"))
     with pytest.raises(ValueError, match="positive"):
         F.complexity_figure(df.assign(ms=0.0))
+
+
+def test_figures_do_not_import_gradio():
+    # The library stays UI-free: app.py alone builds Gradio components around these figures.
+    code = "import sys, transformer_lab.figures; print('gradio' in sys.modules)"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=root)  # fmt: skip
+    assert out.stdout.strip() == "False"
