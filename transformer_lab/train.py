@@ -1,0 +1,255 @@
+"""The one training loop: Adam with warm-up, label smoothing, clipping, callbacks, stop flag, history."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+import torch
+from torch import nn
+
+from .device import pick_device
+from .metrics import is_finite
+from .objectives import Objective
+
+__all__ = [
+    "HISTORY_COLUMNS",
+    "SCHEDULES",
+    "Callback",
+    "TrainConfig",
+    "TrainResult",
+    "Trainer",
+    "lr_at",
+    "make_optimizer",
+    "noam_lr",
+    "train",
+]
+
+SCHEDULES = ("noam", "constant", "cosine")
+# One row per training step (phase "train") and per validation check (phase "eval").
+# token_acc / exact_acc are nan for the kernel task; "decoded" says whether the eval row's
+# scores come from greedy decoding (True) or from one teacher-forced pass (False).
+HISTORY_COLUMNS = ("phase", "step", "loss", "token_acc", "exact_acc", "lr", "seconds", "decoded")
+STOP_REASONS = ("max_steps", "target", "callback", "stop_flag", "diverged")
+
+Callback = Callable[[dict], "bool | None"]  # gets every record; returning False stops training
+
+
+@dataclass
+class TrainConfig:
+    """Optimiser, schedule and loop settings; Adam's defaults are the paper's."""
+
+    steps: int = 1000  # most optimiser steps (fewer if a target or a stop ends training early)
+    batch_size: int = 64
+    lr: float = 1e-3  # peak learning rate, reached at the end of warm-up
+    warmup: int = 100  # linear warm-up steps (0: start at the peak)
+    schedule: str = "noam"  # noam: then ∝ 1/√step (the paper) | constant | cosine (to 0)
+    beta1: float = 0.9
+    beta2: float = 0.98
+    eps: float = 1e-9
+    weight_decay: float = 0.0
+    label_smoothing: float = 0.0  # the paper uses 0.1
+    clip_norm: float | None = 1.0  # max global gradient norm; None switches clipping off
+    eval_every: int = 50  # steps between validation checks (and always at the end)
+    target: float | None = None  # stop once the greedy validation target_metric reaches this
+    target_metric: str = "exact_acc"
+    decode_final: bool = True  # score the last validation check by greedy decoding
+    seed: int = 0
+    device: str = "auto"  # auto (cuda → mps → cpu) | cpu | cuda | mps
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first bad field, before any work is done."""
+        for name in ("steps", "batch_size", "eval_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if isinstance(self.warmup, bool) or not isinstance(self.warmup, int) or self.warmup < 0:
+            raise ValueError(f"warmup must be a whole number of steps >= 0, got {self.warmup!r}")
+        if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and self.lr > 0):
+            raise ValueError(f"the learning rate lr must be a positive number, got {self.lr!r}")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"unknown schedule {self.schedule!r}; choose one of "
+                             f"{', '.join(SCHEDULES)}")
+        for name in ("beta1", "beta2"):
+            if not 0.0 <= getattr(self, name) < 1.0:
+                raise ValueError(f"{name} must lie in [0, 1), got {getattr(self, name)}")
+        if not self.eps > 0:
+            raise ValueError(f"eps must be positive, got {self.eps}")
+        if not 0.0 <= self.label_smoothing < 1.0:
+            raise ValueError(f"label_smoothing must lie in [0, 1), got {self.label_smoothing}")
+        if self.clip_norm is not None and not self.clip_norm > 0:
+            raise ValueError(f"clip_norm must be positive or None, got {self.clip_norm}")
+        if self.target is not None and not 0.0 < self.target <= 1.0:
+            raise ValueError(f"target is a score in (0, 1], got {self.target}")
+        if self.target_metric not in ("exact_acc", "token_acc"):
+            raise ValueError(f"target_metric must be exact_acc or token_acc, "
+                             f"got {self.target_metric!r}")
+
+
+def noam_lr(step: int, d_model: int, warmup: int, factor: float = 1.0) -> float:
+    """The paper's schedule: factor · d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)."""
+    if step < 1:
+        raise ValueError(f"steps count from 1, got {step}")
+    return factor * d_model**-0.5 * min(step**-0.5, step * warmup**-1.5)
+
+
+def lr_at(step: int, cfg: TrainConfig) -> float:
+    """Learning rate of optimiser step ``step`` (counted from 1) under ``cfg``.
+
+    "noam" is the paper's formula rescaled so that its peak (at step = warmup) equals
+    cfg.lr: lr · min(step / warmup, √(warmup / step)) = noam_lr(step, d, warmup,
+    factor = lr·√(d·warmup)) for any d. Rising linearly, then falling as 1/√step.
+    """
+    if step < 1:
+        raise ValueError(f"steps count from 1, got {step}")
+    ramp = min(1.0, step / cfg.warmup) if cfg.warmup > 0 else 1.0
+    if cfg.schedule == "noam":
+        return cfg.lr * min(ramp, math.sqrt(cfg.warmup / step)) if cfg.warmup else \
+            cfg.lr / math.sqrt(step)
+    if cfg.schedule == "constant":
+        return cfg.lr * ramp
+    # cosine: after warm-up, half a cosine wave from lr down to 0 at the last step
+    done = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
+    return cfg.lr * ramp if step <= cfg.warmup else \
+        cfg.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, done)))
+
+
+def make_optimizer(model: nn.Module, cfg: TrainConfig) -> torch.optim.Adam:
+    """Adam with the paper's β₁ = 0.9, β₂ = 0.98, ε = 1e-9 (unless cfg overrides them)."""
+    params = [p for p in model.parameters() if p.requires_grad]
+    if not params:
+        raise ValueError("the model has no trainable parameters: nothing to train")
+    return torch.optim.Adam(params, lr=lr_at(1, cfg), betas=(cfg.beta1, cfg.beta2),
+                            eps=cfg.eps, weight_decay=cfg.weight_decay)
+
+
+@dataclass
+class TrainResult:
+    """What train() hands back: the history table and how the run ended."""
+
+    history: pd.DataFrame  # HISTORY_COLUMNS
+    steps: int  # optimiser steps actually taken
+    train_seconds: float  # wall time of the loop, validation checks included
+    stopped: str  # one of STOP_REASONS
+    device: str
+    final: dict  # the last eval record
+
+    def to_dict(self) -> dict:
+        return {"steps": self.steps, "train_seconds": self.train_seconds,
+                "stopped": self.stopped, "device": self.device, "final": self.final}
+
+
+class Trainer:
+    """Runs one model on one objective; iterate `run()` to stream records (a UI does that).
+
+    Each record is a dict with the keys of HISTORY_COLUMNS. Training stops at cfg.steps,
+    when the greedy validation score reaches cfg.target, when the loss stops being finite,
+    when a callback returns False, or when ``stop`` (a threading.Event) is set: the flag is
+    read before every step, so at most the step in progress still finishes.
+    """
+
+    def __init__(self, model: nn.Module, objective: Objective, cfg: TrainConfig | None = None,
+                 stop: threading.Event | None = None) -> None:
+        self.cfg = cfg if cfg is not None else TrainConfig()
+        if not isinstance(self.cfg, TrainConfig):
+            raise TypeError(f"cfg must be a TrainConfig, got {type(self.cfg).__name__}")
+        self.cfg.validate()
+        if not isinstance(model, nn.Module):
+            raise TypeError(f"model must be a torch.nn.Module, got {type(model).__name__}")
+        self.device = pick_device(self.cfg.device)
+        self.model, self.objective, self.stop = model.to(self.device), objective, stop
+        self.records: list[dict] = []
+        self.steps, self.train_seconds, self.stopped = 0, 0.0, "max_steps"
+
+    def _eval_record(self, step: int, lr: float, start: float, final: bool) -> dict:
+        cfg, obj = self.cfg, self.objective
+        scores = obj.evaluate(self.model, self.device, decode=False)
+        decoded = False
+        reached = cfg.target is not None and scores[cfg.target_metric] >= cfg.target
+        if reached or (final and cfg.decode_final):
+            # Teacher forcing hands the model every correct previous token, so it over-states
+            # what free-running decoding achieves: only a decoded score may stop training.
+            scores, decoded = obj.evaluate(self.model, self.device, decode=True), True
+        return {"phase": "eval", "step": step, **scores, "lr": lr,
+                "seconds": time.perf_counter() - start, "decoded": decoded}
+
+    def run(self) -> Iterator[dict]:
+        """Train, yielding a record after every step and every validation check."""
+        cfg, model = self.cfg, self.model
+        torch.manual_seed(cfg.seed)  # dropout masks
+        gen = torch.Generator().manual_seed(cfg.seed)  # training batches, on the CPU
+        opt = make_optimizer(model, cfg)
+        model.train()
+        start = time.perf_counter()
+        lr = lr_at(1, cfg)
+        for step in range(1, cfg.steps + 1):
+            if self.stop is not None and self.stop.is_set():
+                self.stopped = "stop_flag"
+                break
+            lr = lr_at(step, cfg)
+            for group in opt.param_groups:
+                group["lr"] = lr
+            batch = self.objective.sample(cfg.batch_size, gen, self.device)
+            loss, scores = self.objective.loss(model, batch, cfg.label_smoothing)
+            opt.zero_grad(set_to_none=True)
+            if not is_finite(loss):
+                self.stopped = "diverged"
+            else:
+                loss.backward()
+                if cfg.clip_norm is not None:
+                    nn.utils.clip_grad_norm_(model.parameters(), cfg.clip_norm)
+                opt.step()
+            self.steps = step
+            rec = {"phase": "train", "step": step, "loss": float(loss.detach()), **scores,
+                   "lr": lr, "seconds": time.perf_counter() - start, "decoded": False}
+            if not (yield from self._emit(rec)) or self.stopped == "diverged":
+                break
+            if step % cfg.eval_every == 0 or step == cfg.steps:
+                ev = self._eval_record(step, lr, start, final=step == cfg.steps)
+                reached = (ev["decoded"] and cfg.target is not None
+                           and ev[cfg.target_metric] >= cfg.target)
+                if reached:
+                    self.stopped = "target"
+                if not (yield from self._emit(ev)) or reached:
+                    break
+        last_eval = self.records[-1]["phase"] == "eval" if self.records else True
+        if self.steps and not last_eval and self.stopped != "diverged":
+            # Stopped between checks: close the history with a validation row.
+            yield from self._emit(self._eval_record(self.steps, lr, start, final=True))
+        self.train_seconds = time.perf_counter() - start
+
+    def _emit(self, rec: dict) -> Iterator[dict]:
+        """Store and yield one record; afterwards tell run() whether to go on."""
+        self.records.append(rec)
+        keep_going = yield rec
+        return keep_going is not False and self.stopped not in ("callback", "stop_flag")
+
+    def history(self) -> pd.DataFrame:
+        """All records so far as a DataFrame with HISTORY_COLUMNS."""
+        return pd.DataFrame(self.records, columns=list(HISTORY_COLUMNS))
+
+    def result(self) -> TrainResult:
+        evals = [r for r in self.records if r["phase"] == "eval"]
+        return TrainResult(self.history(), self.steps, self.train_seconds, self.stopped,
+                           str(self.device), evals[-1] if evals else {})
+
+
+def train(model: nn.Module, objective: Objective, cfg: TrainConfig | None = None,
+          callbacks: Sequence[Callback] = (), stop: threading.Event | None = None) -> TrainResult:
+    """Train ``model`` on ``objective``; every callback sees every record (see Trainer)."""
+    trainer = Trainer(model, objective, cfg, stop)
+    records = trainer.run()
+    for rec in records:
+        answers = [cb(rec) for cb in callbacks]  # every callback sees every record
+        if any(a is False for a in answers):
+            trainer.stopped = "callback"
+    return trainer.result()
+
+
+def config_dict(cfg: TrainConfig) -> dict:
+    """The config as plain JSON-ready values."""
+    return asdict(cfg)
