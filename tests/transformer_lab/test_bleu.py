@@ -115,6 +115,13 @@ def test_corpus_bleu_keeps_our_tokens():
     assert corpus_bleu(["j' ai perdu mon chat ."], ["j'ai perdu mon chat ."]) < 100
 
 
+def test_corpus_bleu_on_many_tokenised_lines_is_quiet(caplog):
+    refs = [f"il a {i} ans ." for i in range(150)]
+    with caplog.at_level("WARNING"):
+        assert corpus_bleu(refs, refs) == pytest.approx(100.0)
+    assert "detokenize" not in caplog.text
+
+
 def test_corpus_bleu_errors():
     with pytest.raises(ValueError, match="one reference per prediction"):
         corpus_bleu(["va !"], ["va !", "salut !"])
