@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -187,7 +186,3 @@ class TranslationTask:
             f"num_steps={self.cfg.num_steps})"
         )
 
-
-def corpus_path() -> str:
-    """Path of the bundled corpus, for display and for tools that read it directly."""
-    return os.fspath(BUNDLED_CORPUS)
