@@ -12,17 +12,25 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from .tables import as_array, check_labels, check_timings, positional_frame, timing_slopes, word
+from .tables import (
+    as_array,
+    check_labels,
+    check_timings,
+    collect_runs,
+    positional_frame,
+    timing_slopes,
+    word,
+)
 
 WEIGHT_SCALE = "Blues"  # white = no attention, dark = much: reads like ink on paper
 SIGNED_SCALE = "RdBu"  # for values in [-1, 1] such as sin/cos
 MAX_GRID = 8  # layers and heads per attention grid; more panels are too small to read
-# Figures set a height but no width: plotly (and gr.Plot, which renders responsively) then fills
-# the container's width, whereas a fixed width overflows a narrow Gradio column.
-# A horizontal legend under the panels: on the right it collides with colour bars and squeezes
-# the panels, which matters most in a Gradio column.
+# Figures set a height but no width: plotly (and gr.Plot, responsive) then fill the container,
+# where a fixed width overflows a narrow Gradio column. Legends go below the panels: on the
+# right they collide with colour bars and squeeze the panels.
 _BELOW = {"orientation": "h", "x": 0.0, "xanchor": "left", "y": -0.22, "yanchor": "top"}
 _KNOWN_METRICS = ("loss", "eval_loss", "token_accuracy", "exact_match", "lr", "seconds")
+_ALIASES = {"token_acc": "token_accuracy", "exact_acc": "exact_match"}  # train.py's names
 
 
 def _esc(labels: Sequence[str]) -> list[str]:
@@ -189,42 +197,34 @@ def training_curves(
 ) -> go.Figure:
     """One panel per metric against `step`; several runs overlay with one colour each.
 
-    `history` is the training loop's DataFrame (may be None when `compare` is given). Evaluation
-    columns are NaN on rows without an evaluation: those rows are dropped per metric, so curves
-    do not break into dots. The "loss" panel also shows `eval_loss` (dashed) when present.
+    `history` is train.py's history or a wide table (see `tables.history_frame`); it may be None
+    when `compare` maps run names to histories. Evaluation columns are NaN between evaluations:
+    those rows are dropped per metric, so curves do not break into dots. The "loss" panel also
+    shows `eval_loss` (dashed). Scores measured by free-running decoding (`decoded` True) are
+    drawn as diamonds, apart from the teacher-forced line, because they are a different measure.
     """
-    runs: dict[str, pd.DataFrame] = {}
-    if history is not None:
-        runs[name] = history
-    runs.update(compare or {})
-    if not runs:
-        raise ValueError("Nothing to plot: give a history DataFrame or a compare dict of runs.")
-    metrics = list(metrics)
+    runs = collect_runs(history, compare, name)
+    metrics = [_ALIASES.get(m, m) for m in metrics]
     if not metrics:
         raise ValueError("metrics is empty: choose at least one column, e.g. ('loss',).")
-    for run, df in runs.items():
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"Run {run!r} must be a pandas DataFrame, got {type(df).__name__}.")
-        if len(df.columns) and "step" not in df.columns:
-            raise ValueError(f"Run {run!r} has no 'step' column; columns: {list(df.columns)}.")
     for metric in metrics:
         # Known metrics may be absent early in a live run (no evaluation yet): an empty panel.
         if metric not in _KNOWN_METRICS and not any(metric in df for df in runs.values()):
             raise ValueError(f"No run has a column {metric!r}; known metrics: {_KNOWN_METRICS}.")
     fig = make_subplots(rows=1, cols=len(metrics),
                         subplot_titles=[_metric_name(m, lang) for m in metrics])  # fmt: skip
-    palette = qualitative.Plotly
+    decoded_shown = False
     for r, (run, df) in enumerate(runs.items()):
-        colour = palette[r % len(palette)]
+        colour = qualitative.Plotly[r % len(qualitative.Plotly)]
+        decoded = df["decoded"].eq(True) if "decoded" in df.columns else df["step"].isna()
         legend_shown = False
         for c, metric in enumerate(metrics):
-            series = [(metric, "solid")]
-            if metric == "loss":
-                series.append(("eval_loss", "dash"))
+            series = [(metric, "solid")] + ([("eval_loss", "dash")] if metric == "loss" else [])
             for col, dash in series:
                 if col not in df.columns:
                     continue
-                part = df[["step", col]].dropna()  # evaluation columns are NaN between evals
+                split = col in ("token_accuracy", "exact_match")  # loss is the same either way
+                part = df.loc[~decoded if split else slice(None), ["step", col]].dropna()
                 label = run if len(runs) > 1 else _metric_name(col, lang)
                 if col == "eval_loss" and len(runs) > 1:
                     label = f"{run} · {_metric_name(col, lang)}"
@@ -241,7 +241,17 @@ def training_curves(
                                showlegend=show),
                     row=1, col=c + 1,
                 )  # fmt: skip
-    fig.update_xaxes(title_text=word("step", lang))
+                dec = df.loc[decoded, ["step", col]].dropna() if split else df.iloc[:0]
+                if len(dec):
+                    fig.add_trace(
+                        go.Scatter(x=dec["step"], y=dec[col], mode="markers",
+                                   name=word("decoded", lang), legendgroup="decoded",
+                                   marker={"color": colour, "symbol": "diamond", "size": 9},
+                                   showlegend=not decoded_shown),
+                        row=1, col=c + 1,
+                    )  # fmt: skip
+                    decoded_shown = True
+    fig.update_xaxes(title_text=word("train_step", lang))
     fig.update_layout(title=word("curves", lang) if title is None else title,
                       height=440, legend=_BELOW)  # fmt: skip
     return fig

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -10,101 +10,57 @@ import pandas as pd
 
 # Learner-facing words, English and Simplified Chinese. Plotly figures and DataFrames are built
 # here, not in the browser, so Gradio's i18n cannot translate them: callers pass `lang`.
+_WORDS: dict[str, tuple[str, str]] = {  # key: (English, 简体中文)
+    "query": ("query", "查询"),
+    "key": ("key", "键"),
+    "weight": ("weight", "权重"),
+    "corner": ("query \\ key", "查询 \\ 键"),
+    "layer": ("layer", "层"),
+    "head": ("head", "头"),
+    "position": ("position", "位置"),
+    "dimension": ("dimension", "维度"),
+    "value": ("value", "值"),
+    "step": ("step", "步骤"),
+    "train_step": ("training step", "训练步数"),
+    "shape": ("shape", "形状"),
+    "elements": ("elements", "元素个数"),
+    "per_layer": ("complexity per layer", "每层计算复杂度"),
+    "sequential": ("sequential operations", "顺序操作数"),
+    "path": ("maximum path length", "最大路径长度"),
+    "self-attention": ("self-attention", "自注意力"),
+    "recurrent": ("recurrent", "循环（RNN）"),
+    "convolutional": ("convolutional", "卷积（CNN）"),
+    "restricted self-attention": ("restricted self-attention", "受限自注意力"),
+    "attention": ("attention weights", "注意力权重"),
+    "layer_head": ("layer {layer} · head {head}", "第 {layer} 层 · 第 {head} 头"),
+    "pe_title": ("sinusoidal positional encoding", "正弦位置编码"),
+    "pe_curves": ("positional encoding over positions", "位置编码随位置的变化"),
+    "dim_n": ("dim {dim}", "第 {dim} 维"),
+    "curves": ("training curves", "训练曲线"),
+    "loss": ("loss", "损失"),
+    "eval_loss": ("eval loss", "验证损失"),
+    "token_accuracy": ("token accuracy", "词元准确率"),
+    "exact_match": ("exact match", "完全匹配率"),
+    "lr": ("learning rate", "学习率"),
+    "seconds": ("seconds", "秒"),
+    "decoded": ("decoded (free-running)", "自由解码结果"),
+    "kernel": ("attention pooling (Nadaraya–Watson)", "注意力汇聚（Nadaraya–Watson）"),
+    "fit": ("fit", "拟合"),
+    "truth": ("truth", "真实函数"),
+    "prediction": ("prediction", "预测"),
+    "train_points": ("training points", "训练样本"),
+    "train_sorted": ("x of the training points", "训练样本的 x"),
+    "test_sorted": ("x of the test points", "测试点的 x"),
+    "alignment": ("alignment (cross-attention)", "对齐（交叉注意力）"),
+    "source": ("source", "源序列"),
+    "output": ("output", "输出序列"),
+    "complexity": ("time per layer vs sequence length", "每层耗时与序列长度"),
+    "n": ("sequence length n", "序列长度 n"),
+    "ms": ("time (ms)", "耗时（毫秒）"),
+    "slope": ("slope", "斜率"),
+}
 TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "query": "query",
-        "key": "key",
-        "weight": "weight",
-        "corner": "query \\ key",
-        "layer": "layer",
-        "head": "head",
-        "position": "position",
-        "dimension": "dimension",
-        "value": "value",
-        "step": "step",
-        "shape": "shape",
-        "elements": "elements",
-        "per_layer": "complexity per layer",
-        "sequential": "sequential operations",
-        "path": "maximum path length",
-        "self-attention": "self-attention",
-        "recurrent": "recurrent",
-        "convolutional": "convolutional",
-        "restricted self-attention": "restricted self-attention",
-        "attention": "attention weights",
-        "layer_head": "layer {layer} · head {head}",
-        "pe_title": "sinusoidal positional encoding",
-        "pe_curves": "positional encoding over positions",
-        "dim_n": "dim {dim}",
-        "curves": "training curves",
-        "loss": "loss",
-        "eval_loss": "eval loss",
-        "token_accuracy": "token accuracy",
-        "exact_match": "exact match",
-        "lr": "learning rate",
-        "seconds": "seconds",
-        "kernel": "attention pooling (Nadaraya–Watson)",
-        "fit": "fit",
-        "truth": "truth",
-        "prediction": "prediction",
-        "train_points": "training points",
-        "train_sorted": "x of the training points",
-        "test_sorted": "x of the test points",
-        "alignment": "alignment (cross-attention)",
-        "source": "source",
-        "output": "output",
-        "complexity": "time per layer vs sequence length",
-        "n": "sequence length n",
-        "ms": "time (ms)",
-        "slope": "slope",
-    },
-    "zh": {
-        "query": "查询",
-        "key": "键",
-        "weight": "权重",
-        "corner": "查询 \\ 键",
-        "layer": "层",
-        "head": "头",
-        "position": "位置",
-        "dimension": "维度",
-        "value": "值",
-        "step": "步骤",
-        "shape": "形状",
-        "elements": "元素个数",
-        "per_layer": "每层计算复杂度",
-        "sequential": "顺序操作数",
-        "path": "最大路径长度",
-        "self-attention": "自注意力",
-        "recurrent": "循环（RNN）",
-        "convolutional": "卷积（CNN）",
-        "restricted self-attention": "受限自注意力",
-        "attention": "注意力权重",
-        "layer_head": "第 {layer} 层 · 第 {head} 头",
-        "pe_title": "正弦位置编码",
-        "pe_curves": "位置编码随位置的变化",
-        "dim_n": "第 {dim} 维",
-        "curves": "训练曲线",
-        "loss": "损失",
-        "eval_loss": "验证损失",
-        "token_accuracy": "词元准确率",
-        "exact_match": "完全匹配率",
-        "lr": "学习率",
-        "seconds": "秒",
-        "kernel": "注意力汇聚（Nadaraya–Watson）",
-        "fit": "拟合",
-        "truth": "真实函数",
-        "prediction": "预测",
-        "train_points": "训练样本",
-        "train_sorted": "训练样本的 x",
-        "test_sorted": "测试点的 x",
-        "alignment": "对齐（交叉注意力）",
-        "source": "源序列",
-        "output": "输出序列",
-        "complexity": "每层耗时与序列长度",
-        "n": "序列长度 n",
-        "ms": "耗时（毫秒）",
-        "slope": "斜率",
-    },
+    lang: {k: pair[i] for k, pair in _WORDS.items()} for i, lang in enumerate(("en", "zh"))
 }
 
 
@@ -220,6 +176,50 @@ def positional_frame(table: Any, dims: Sequence[int]) -> pd.DataFrame:
             "value": arr[:, dims].T.reshape(-1),  # (len(dims), T) -> one block per dimension
         }
     )
+
+
+# train.py's long history (one row per step, phase "train", plus phase "eval" rows) -> the wide
+# table the curves use: eval rows contribute their loss as eval_loss and their held-out scores.
+_EVAL_RENAME = {"loss": "eval_loss", "token_acc": "token_accuracy", "exact_acc": "exact_match"}
+
+
+def history_frame(history: pd.DataFrame) -> pd.DataFrame:
+    """One row per step: step, loss, lr, seconds and, on evaluated steps, eval_loss,
+    token_accuracy, exact_match (NaN elsewhere) and decoded (True = free-running decoding).
+
+    Accepts train.py's history (a "phase" column with "train"/"eval" rows); a table that is
+    already wide is returned unchanged. Training-batch accuracies are dropped: the curves show
+    held-out scores.
+    """
+    if not isinstance(history, pd.DataFrame):
+        raise TypeError(f"history must be a pandas DataFrame, got {type(history).__name__}.")
+    if "phase" not in history.columns:
+        return history
+    if "step" not in history.columns:
+        raise ValueError(f"history has no 'step' column; columns: {list(history.columns)}.")
+    train = history[history["phase"] == "train"]
+    train = train[[c for c in ("step", "loss", "lr", "seconds") if c in train.columns]]
+    evals = history[history["phase"] == "eval"].rename(columns=_EVAL_RENAME)
+    evals = evals[[c for c in ("step", *_EVAL_RENAME.values(), "decoded") if c in evals.columns]]
+    evals = evals.drop_duplicates("step", keep="last")  # a final check may repeat the last step
+    return train.merge(evals, on="step", how="outer").sort_values("step", ignore_index=True)
+
+
+def collect_runs(
+    history: pd.DataFrame | None, compare: Mapping[str, pd.DataFrame] | None, name: str = "run"
+) -> dict[str, pd.DataFrame]:
+    """Name -> wide history (see `history_frame`) for `history` and every run in `compare`."""
+    runs = {} if history is None else {name: history}
+    runs.update(compare or {})
+    if not runs:
+        raise ValueError("Nothing to plot: give a history DataFrame or a compare dict of runs.")
+    for run, df in runs.items():
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"Run {run!r} must be a pandas DataFrame, got {type(df).__name__}.")
+        runs[run] = df = history_frame(df)
+        if len(df.columns) and "step" not in df.columns:
+            raise ValueError(f"Run {run!r} has no 'step' column; columns: {list(df.columns)}.")
+    return runs
 
 
 # The lesson's table (Vaswani et al., table 1): n = length, d = width, k = kernel, r = window.

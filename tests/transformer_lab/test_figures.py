@@ -297,3 +297,42 @@ def test_figures_do_not_import_gradio():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=root)  # fmt: skip
     assert out.stdout.strip() == "False"
+
+
+def long_history():
+    """A history in train.py's long format: train rows, eval rows, a decoded final eval."""
+    rows = [("train", s, 3.0 - 0.5 * s, 0.1 * s, 0.0, 1e-3, 0.1 * s, False) for s in range(1, 5)]
+    rows += [("eval", 2, 2.2, 0.5, 0.2, 1e-3, 0.25, False), ("eval", 4, 1.2, 0.9, 0.6, 1e-3, 0.45,
+             False), ("eval", 4, 1.2, 0.8, 0.4, 1e-3, 0.5, True)]  # fmt: skip
+    cols = ["phase", "step", "loss", "token_acc", "exact_acc", "lr", "seconds", "decoded"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_training_curves_read_the_long_history_of_train_py():
+    fig = F.training_curves(long_history(), metrics=("loss", "exact_acc"))
+    lines = {t.name: t for t in fig.data if t.mode == "lines"}
+    assert list(lines["loss"].x) == [1, 2, 3, 4] and list(lines["loss"].y) == [2.5, 2.0, 1.5, 1.0]
+    assert list(lines["eval loss"].x) == [2, 4] and list(lines["eval loss"].y) == [2.2, 1.2]
+    # The final check was decoded (last row per step wins): a diamond, not part of the line.
+    assert list(lines["exact match"].x) == [2] and list(lines["exact match"].y) == [0.2]
+    (diamond,) = [t for t in fig.data if t.mode == "markers"]
+    assert list(diamond.x) == [4] and list(diamond.y) == [0.4]
+    assert diamond.marker.symbol == "diamond" and diamond.name == "decoded (free-running)"
+
+
+def test_training_curves_on_a_real_training_run():
+    # The contract with train.py: its history (phase/step/loss/... columns) plots without edits.
+    from transformer_lab.kernel import NWKernelRegression
+    from transformer_lab.objectives import KernelObjective
+    from transformer_lab.train import TrainConfig, train
+
+    torch.manual_seed(0)
+    cfg = TrainConfig(steps=6, eval_every=3, lr=0.5, warmup=1, schedule="constant", device="cpu")
+    result = train(NWKernelRegression(1.0), KernelObjective(), cfg)
+    hist = result.history
+    fig = F.training_curves(hist, metrics=("loss",))
+    lines = {t.name: t for t in fig.data}
+    train_rows = hist[hist["phase"] == "train"]
+    eval_rows = hist[hist["phase"] == "eval"]
+    assert list(lines["loss"].x) == train_rows["step"].tolist() == list(range(1, 7))
+    np.testing.assert_allclose(np.asarray(lines["eval loss"].y), eval_rows["loss"].to_numpy())

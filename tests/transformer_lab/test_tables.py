@@ -109,8 +109,11 @@ def test_language_codes(code, key):
     assert T.normalise_lang(code) == key
 
 
-def test_both_languages_have_the_same_words():
-    assert set(T.TEXT["en"]) == set(T.TEXT["zh"])
+def test_every_word_is_translated():
+    # A Chinese entry equal to the English one is an untranslated copy.
+    untranslated = [k for k, en in T.TEXT["en"].items() if not T.TEXT["zh"][k] or T.TEXT["zh"][k] == en]
+    assert untranslated == []
+    assert T.word("train_step", "zh-CN") == "训练步数"
 
 
 def test_log_log_slope_and_timing_slopes():
@@ -126,3 +129,21 @@ def test_log_log_slope_and_timing_slopes():
     assert 1.8 < slopes["slope"].iloc[0] < 2.1 and 0.9 < slopes["slope"].iloc[1] < 1.1
     with pytest.raises(ValueError, match="lacks columns"):
         T.timing_slopes(df.drop(columns="d"))
+
+
+def test_history_frame_widens_train_py_history():
+    rows = [("train", 1, 2.0, 1e-3), ("train", 2, 1.5, 1e-3), ("eval", 2, 1.7, 1e-3),
+            ("train", 3, 1.0, 1e-3)]  # fmt: skip
+    long = pd.DataFrame(rows, columns=["phase", "step", "loss", "lr"])
+    long["token_acc"] = [0.1, 0.2, 0.55, 0.3]  # train rows: batch scores, dropped
+    long["exact_acc"], long["seconds"], long["decoded"] = 0.0, 1.0, False
+    wide = T.history_frame(long)
+    assert wide["step"].tolist() == [1, 2, 3]
+    assert wide["loss"].tolist() == [2.0, 1.5, 1.0]
+    np.testing.assert_array_equal(wide["eval_loss"], [np.nan, 1.7, np.nan])
+    np.testing.assert_array_equal(wide["token_accuracy"], [np.nan, 0.55, np.nan])
+    assert "token_acc" not in wide and "phase" not in wide
+    already = wide.drop(columns="decoded")
+    assert T.history_frame(already) is already  # a wide table passes through
+    with pytest.raises(TypeError, match="pandas DataFrame"):
+        T.history_frame([1, 2])
