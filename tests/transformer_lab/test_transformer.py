@@ -259,7 +259,7 @@ def test_learns_to_reverse_a_fixed_batch():
     lens = torch.full((32,), 6)
     target = torch.cat([src.flip(1), torch.full((32, 1), 2)], dim=1)  # y ... <eos>
     tgt_in = torch.cat([torch.ones(32, 1, dtype=torch.long), target[:, :-1]], dim=1)
-    opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+    opt = torch.optim.Adam(model.parameters(), lr=3e-3, fused=True)
     for _ in range(80):
         loss = nn.functional.cross_entropy(model(src, lens, tgt_in).reshape(-1, 10), target.reshape(-1))
         opt.zero_grad()
