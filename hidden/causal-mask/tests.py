@@ -1,0 +1,49 @@
+"""Hidden cases for causal-mask: exact masks, 3-D and 4-D attention in both dtypes, errors."""
+
+import torch
+
+from grader.spec import Case, call, check
+
+
+def _tol(dtype):
+    return {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
+
+
+def _mask_case(name, sizes, points=1.0):
+    return Case(name, points, [
+        call("causal_mask", n, check=check("equal", label=f"causal_mask({n})")) for n in sizes
+    ])
+
+
+def _attn_case(name, Q, K, V, points=2.0, hint=None):
+    tol = _tol(Q.dtype)
+    return Case(name, points, hint=hint, steps=[
+        call("causal_attention", Q, K, V, check=check(label="weights", select=1, **tol)),
+        call("causal_attention", Q, K, V, check=check(label="output", select=0, **tol)),
+        call("causal_attention", Q, K, V, check=check("dtype", label="output", select=0)),
+    ])
+
+
+def build(rng: torch.Generator) -> list[Case]:
+    def randn(*shape, dtype=torch.float32, scale=1.0):
+        return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)
+
+    f64 = torch.float64
+    return [
+        _mask_case("mask for n = 2 and n = 5", [2, 5]),
+        _mask_case("mask for n = 1, 9 and 16", [1, 9, 16]),
+        _attn_case("3-D, float32, batch 5 > n 3", randn(5, 3, 4), randn(5, 3, 4), randn(5, 3, 4)),
+        _attn_case("3-D, float64, batch 2 < n 6, d_v != d", randn(2, 6, 8, dtype=f64),
+                   randn(2, 6, 8, dtype=f64), randn(2, 6, 3, dtype=f64)),
+        _attn_case("4-D (batch, heads, n, d), float32", randn(2, 3, 5, 4), randn(2, 3, 5, 4),
+                   randn(2, 3, 5, 6)),
+        _attn_case("large scores, float64", randn(3, 4, 16, dtype=f64, scale=20.0),
+                   randn(3, 4, 16, dtype=f64, scale=20.0), randn(3, 4, 2, dtype=f64),
+                   hint={"en": "Large dot products: remember the 1/√d scale and use torch.softmax.",
+                         "zh": "点积很大：别忘了 1/√d 缩放，并使用 torch.softmax。"}),
+        Case("bad input: n < 1", 1.0, [call("causal_mask", 0, raises="ValueError")]),
+        Case("bad input: Q, K, V of different lengths", 1.0, [
+            call("causal_attention", randn(2, 4, 3), randn(2, 5, 3), randn(2, 5, 3),
+                 raises="ValueError"),
+        ]),
+    ]
