@@ -1,0 +1,15 @@
+"""Known mistake for nadaraya-watson: softmax as exp/sum, which gives 0/0 when every key is far."""
+
+import torch
+
+
+def nw_predict(x_query, x_keys, y_values, w=1.0):
+    """Return (pred (n,), attention (n, m)) of Gaussian-kernel attention pooling."""
+    if x_query.dim() != 1 or x_keys.dim() != 1 or y_values.dim() != 1:
+        raise ValueError("x_query, x_keys and y_values must all be 1-D tensors")
+    if x_keys.shape[0] != y_values.shape[0]:
+        raise ValueError("x_keys and y_values must have the same length (one y per x)")
+    diff = x_query[:, None] - x_keys[None, :]  # (n, m)
+    e = torch.exp(-0.5 * (diff * w) ** 2)  # mistake: all 0 when every key is far away
+    attention = e / e.sum(dim=-1, keepdim=True)  # (n, m), 0/0 = NaN then
+    return attention @ y_values, attention  # (n,), (n, m)

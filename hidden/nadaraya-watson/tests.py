@@ -1,0 +1,59 @@
+"""Hidden cases for nadaraya-watson: several widths w, both dtypes, far-away queries, errors."""
+
+import torch
+
+from grader.spec import Case, call, check
+
+
+def _tol(dtype):
+    return {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
+
+
+def build(rng: torch.Generator) -> list[Case]:
+    def rand(*shape, dtype, lo=0.0, hi=5.0):
+        return (lo + (hi - lo) * torch.rand(*shape, generator=rng, dtype=torch.float64)).to(dtype)
+
+    def toy(m, dtype):
+        """D2L-style data: sorted x in [0, 5), y = 2 sin x + x^0.8 plus a little noise."""
+        x = torch.sort(rand(m, dtype=torch.float64)).values
+        y = 2 * torch.sin(x) + x ** 0.8 + 0.5 * torch.randn(m, generator=rng, dtype=torch.float64)
+        return x.to(dtype), y.to(dtype)
+
+    def nw_case(name, xq, xk, yv, w, points=2.0, hint=None):
+        tol = _tol(xq.dtype)
+        args = (xq, xk, yv) if w is None else (xq, xk, yv, w)
+        return Case(name, points, hint=hint, steps=[
+            call("nw_predict", *args, check=check(label="attention", select=1, **tol)),
+            call("nw_predict", *args, check=check(label="pred", select=0, **tol)),
+            call("nw_predict", *args, check=check("dtype", label="pred", select=0)),
+        ])
+
+    f32, f64 = torch.float32, torch.float64
+    xk64, yv64 = toy(12, f64)
+    xk32, yv32 = toy(5, f32)
+    # Far queries: keys 10 apart, queries about halfway between, w = 10, so (d*w)^2 / 2 is
+    # above 1000 for every key and exp() underflows to exactly 0 in float32 and float64.
+    far_keys = 10.0 * torch.arange(6, dtype=f64) + rand(6, dtype=f64, lo=-0.5, hi=0.5)
+    far_q = far_keys[:-1] + 5.0 + rand(5, dtype=f64, lo=-0.5, hi=0.5)
+    far_y = torch.randn(6, generator=rng, dtype=f64)
+    return [
+        nw_case("default w = 1, float64, 6 queries < 12 keys", rand(6, dtype=f64), xk64, yv64, None),
+        nw_case("w = 2.5, float32, 9 queries > 5 keys", rand(9, dtype=f32), xk32, yv32, 2.5),
+        nw_case("w = 0.7, float64, queries outside the data range", rand(4, dtype=f64, lo=-2, hi=7),
+                xk64, yv64, 0.7),
+        nw_case("w given as a 0-d tensor, float64", rand(3, dtype=f64), xk64, yv64,
+                torch.tensor(1.8, dtype=f64)),
+        nw_case("queries far from every key, w = 10, float64", far_q, far_keys, far_y, 10.0,
+                hint={"en": "exp() of a very negative score is 0 for every key: use torch.softmax "
+                            "(it subtracts the row maximum) instead of exp / sum.",
+                      "zh": "分数极小时每个键的 exp() 都是 0：请用 torch.softmax（它会先减去每行"
+                            "最大值），不要手写 exp / sum。"}),
+        nw_case("queries far from every key, w = 10, float32", far_q.float(), far_keys.float(),
+                far_y.float(), 10.0, points=1.0),
+        Case("bad input: x_keys and y_values of different lengths", 1.0, [
+            call("nw_predict", rand(3, dtype=f64), xk64, yv64[:-1], raises="ValueError"),
+        ]),
+        Case("bad input: a 2-D x_query", 1.0, [
+            call("nw_predict", rand(3, 1, dtype=f64), xk64, yv64, raises="ValueError"),
+        ]),
+    ]
