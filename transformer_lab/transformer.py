@@ -14,6 +14,7 @@ from .multihead import MultiHeadAttention, check_heads
 from .positional import PE_KINDS, make_positional_encoding
 
 __all__ = [
+    "DecoderCache",
     "DecoderLayer",
     "EncoderLayer",
     "EncoderState",
@@ -179,15 +180,19 @@ class DecoderLayer(nn.Module):
         src_keep: Tensor | None,
         need_weights: bool = False,
         cross_query: int | None = None,
+        self_kv: Tensor | None = None,
     ) -> tuple[Tensor, Tensor | None, Tensor | None]:
         """x (B, T, d), memory (B, S, d) → (B, T, d), self (B, h, T, T), cross (B, h, T, S).
 
         With ``cross_query=i`` (and need_weights False) everything runs fused and only the
         cross-attention of query i comes back, (B, h, 1, S): what one decoding step needs.
+        ``self_kv`` (B, W, d) replaces x as the self-attention keys/values (the layer inputs
+        of the whole prefix when x is only the newest position).
         """
         pre = self.norm_first
         h = self.norm1(x) if pre else x
-        a, w_self = self.self_attn(h, h, h, mask=tgt_keep, need_weights=need_weights)
+        kv = h if self_kv is None else (self.norm1(self_kv) if pre else self_kv)
+        a, w_self = self.self_attn(h, kv, kv, mask=tgt_keep, need_weights=need_weights)
         x = x + self.dropout1(a) if pre else self.norm1(x + self.dropout1(a))
         # Queries come from the decoder, keys and values from the encoder output.
         q = self.norm2(x) if pre else x  # (B, T, d)
@@ -209,6 +214,17 @@ class EncoderState:
     src_keep: Tensor  # (B, 1, 1, S'), True for real (non-pad) source tokens
     src_lens: Tensor  # (B,)
     src_width: int  # S, the width of the caller's src
+    cache: DecoderCache | None = None  # filled by decode_step under no_grad
+
+
+@dataclass
+class DecoderCache:
+    """Each decoder layer's inputs for the prefix decoded so far, so that the next
+    decode_step only computes the newest position (outputs at earlier positions cannot
+    change: the decoder is causal)."""
+
+    tokens: Tensor  # (B, t), the prefix these inputs belong to
+    inputs: list[Tensor]  # per layer (B, W, d), positions < t filled, W >= t
 
 
 class Transformer(nn.Module):
@@ -262,7 +278,7 @@ class Transformer(nn.Module):
 
     # ---- decoder -----------------------------------------------------------------------
     def _decode(self, tgt: Tensor, state: EncoderState, need_weights: bool, last_cross=False):
-        """Run the decoder stack on tgt (B, T) → (B, T, d), self maps, cross maps.
+        """Run the decoder stack on tgt (B, T) → (B, T, d), self maps, cross maps, layer inputs.
 
         need_weights: every layer's weights; last_cross: only the last layer's cross-attention
         of the last query (B, h, 1, S), for one decoding step.
@@ -278,15 +294,16 @@ class Transformer(nn.Module):
         # never sees a pad key, and the loss ignores outputs at pad positions.
         tgt_keep = causal_mask(tgt.shape[1], device=tgt.device)  # (T', T')
         x = self.tgt_pe(self.tgt_embed(tgt) * self.scale)  # (B, T', d)
-        self_maps, cross_maps = [], []
+        self_maps, cross_maps, inputs = [], [], []
         last = len(self.decoder) - 1
         for i, layer in enumerate(self.decoder):
+            inputs.append(x)
             probe = t - 1 if (last_cross and i == last) else None
             x, w_self, w_cross = layer(x, state.memory, tgt_keep, state.src_keep,
                                        need_weights, cross_query=probe)
             self_maps.append(w_self[:, :, :t, :t] if w_self is not None else None)
             cross_maps.append(w_cross[:, :, :t, :s] if w_cross is not None else None)
-        return self.dec_norm(x[:, :t]), self_maps, cross_maps  # (B, T, d)
+        return self.dec_norm(x[:, :t]), self_maps, cross_maps, inputs  # (B, T, d), ...
 
     def forward(self, src: Tensor, src_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing: src (B, S), src_lens (B,), tgt_in (B, T) → logits (B, T, V)."""
@@ -294,9 +311,38 @@ class Transformer(nn.Module):
         return self.out(self._decode(tgt_in, state, need_weights=False)[0])
 
     def decode_step(self, tgt_prefix: Tensor, state: EncoderState) -> tuple[Tensor, Tensor]:
-        """tgt_prefix (B, t) → logits (B, V) for the next token, last-layer cross-attn (B, h, S)."""
-        x, _, cross = self._decode(tgt_prefix, state, need_weights=False, last_cross=True)
+        """tgt_prefix (B, t) → logits (B, V) for the next token, last-layer cross-attn (B, h, S).
+
+        Under no_grad the state caches the decoder's layer inputs: when the next call's prefix
+        extends the cached one by a token, only the new position is computed. Any other prefix
+        (e.g. beam search reordering rows) is detected and recomputed in full.
+        """
+        cache, t = state.cache, tgt_prefix.shape[1]
+        if (cache is not None and not torch.is_grad_enabled()
+                and cache.tokens.shape == (tgt_prefix.shape[0], t - 1)
+                and torch.equal(cache.tokens, tgt_prefix[:, :-1])):
+            return self._extend(tgt_prefix, state, cache)
+        x, _, cross, inputs = self._decode(tgt_prefix, state, need_weights=False, last_cross=True)
+        state.cache = None if torch.is_grad_enabled() else DecoderCache(tgt_prefix, inputs)
         return self.out(x[:, -1]), cross[-1][:, :, 0]  # (B, V), (B, h, S)
+
+    def _extend(self, prefix: Tensor, state: EncoderState, cache: DecoderCache):
+        """Run only the newest position of ``prefix`` (B, t) through the decoder, using cache."""
+        check_tokens("tgt_prefix", prefix, self.cfg.tgt_vocab, self.cfg.max_len)
+        t = prefix.shape[1]
+        padded = _pad_right(prefix, self.cfg.pad_id, self.cfg.max_len)
+        x = self.tgt_pe(self.tgt_embed(padded) * self.scale)[:, t - 1 : t]  # (B, 1, d)
+        if cache.inputs[0].shape[1] < t:  # room for MIN_ATTN_LEN more positions
+            cache.inputs = [F.pad(buf, (0, 0, 0, MIN_ATTN_LEN)) for buf in cache.inputs]
+        width = cache.inputs[0].shape[1]
+        keep = (torch.arange(width, device=prefix.device) < t)[None, :]  # (1, W): keys 0..t-1
+        last = len(self.decoder) - 1
+        for i, layer in enumerate(self.decoder):
+            cache.inputs[i][:, t - 1] = x[:, 0]
+            x, _, cross = layer(x, state.memory, keep, state.src_keep, False,
+                                cross_query=0 if i == last else None, self_kv=cache.inputs[i])
+        cache.tokens = prefix
+        return self.out(self.dec_norm(x[:, 0])), cross[:, :, 0, : state.src_width]
 
     @torch.no_grad()
     def attention_maps(self, src: Tensor, src_lens: Tensor, tgt_in: Tensor) -> dict[str, list]:
@@ -309,7 +355,7 @@ class Transformer(nn.Module):
         self.eval()
         try:
             state, enc_maps = self._encode(src, src_lens, need_weights=True)
-            _, self_maps, cross_maps = self._decode(tgt_in, state, need_weights=True)
+            _, self_maps, cross_maps, _ = self._decode(tgt_in, state, need_weights=True)
         finally:
             self.train(was_training)
         return {"encoder_self": enc_maps, "decoder_self": self_maps, "cross": cross_maps}

@@ -186,6 +186,31 @@ def test_padded_source_tokens_do_not_matter():
     assert not torch.allclose(shorter[1], base[1]), "the valid length must matter"
 
 
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_cached_decode_steps_equal_full_recomputation(norm_first):
+    torch.manual_seed(10)
+    model = Transformer(small_cfg(norm_first=norm_first)).eval()
+    src, lens = torch.randint(3, 11, (3, 6)), torch.tensor([6, 4, 2])
+    tgt = torch.randint(1, 9, (3, 20))  # past 16 positions: the cache has to grow once
+    full = model(src, lens, tgt)  # teacher forcing: the independent reference
+    with torch.no_grad():
+        state = model.encode(src, lens)
+        for t in range(1, 21):
+            logits, cross = model.decode_step(tgt[:, :t], state)
+            torch.testing.assert_close(logits, full[:, t - 1], atol=1e-5, rtol=1e-5)
+            assert state.cache is not None and state.cache.tokens.shape == (3, t)
+        maps = model.attention_maps(src, lens, tgt)["cross"][-1]
+        torch.testing.assert_close(cross, maps[:, :, -1], atol=1e-5, rtol=1e-5)
+        # Beam search: one source repeated, prefix rows reordered between steps. The stale
+        # cache must be detected and not used.
+        rep_src, rep_lens, order = src[:1].expand(3, -1), lens[:1].expand(3), torch.tensor([2, 0, 1])
+        expected = model(rep_src, rep_lens, tgt[order, :6])[:, 5]
+        state = model.encode(rep_src, rep_lens)
+        model.decode_step(tgt[:, :5], state)
+        logits, _ = model.decode_step(tgt[order, :6], state)
+        torch.testing.assert_close(logits, expected, atol=1e-5, rtol=1e-5)
+
+
 def test_attention_maps_shapes_rows_and_masks():
     torch.manual_seed(5)
     model = Transformer(small_cfg(dropout=0.3, layers=3))
