@@ -1,0 +1,26 @@
+"""Known mistake for positional-table: each column gets its own frequency 10000^(j/d) instead of one per sin/cos pair."""
+
+import math
+
+import torch
+
+
+def positional_encoding(max_len, d_model, dtype=torch.float32):
+    """Sinusoidal table (max_len, d_model): sin in even columns, cos in odd ones."""
+    if max_len < 1:
+        raise ValueError(f"max_len must be at least 1, got {max_len}")
+    if d_model < 2 or d_model % 2:
+        raise ValueError(f"d_model must be even and >= 2 (sin/cos pairs), got {d_model}")
+    pos = torch.arange(max_len, dtype=torch.float64)[:, None]  # (max_len, 1)
+    j = torch.arange(d_model, dtype=torch.float64)  # mistake: the column index, not 2i
+    angles = pos / 10000.0 ** (j / d_model)  # (max_len, d_model)
+    P = torch.empty(max_len, d_model, dtype=torch.float64)
+    P[:, 0::2] = torch.sin(angles[:, 0::2])
+    P[:, 1::2] = torch.cos(angles[:, 1::2])
+    return P.to(dtype)
+
+
+def add_positions(X):
+    """X (B, T, d_model) -> X * sqrt(d_model) + P[:T], broadcast over the batch."""
+    B, T, d_model = X.shape
+    return X * math.sqrt(d_model) + positional_encoding(T, d_model, dtype=X.dtype)
