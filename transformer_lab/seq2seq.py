@@ -43,6 +43,10 @@ class Seq2SeqState:
     enc_outputs: Tensor  # (B, S, H)
     src_keep: Tensor  # (B, 1, S), True for real source tokens
     hidden: Tensor  # (L, B, H), the encoder's final hidden state at each row's true length
+    # Filled by decode_step under no_grad: the prefix consumed so far and the hidden state
+    # after it, so that a prefix longer by one token costs one GRU step, not a replay.
+    cache_tokens: Tensor | None = None  # (B, t)
+    cache_hidden: Tensor | None = None  # (L, B, H)
 
 
 class BahdanauSeq2Seq(nn.Module):
@@ -92,8 +96,8 @@ class BahdanauSeq2Seq(nn.Module):
         out, hidden = self.decoder(x, hidden)  # (B, 1, H), (L, B, H)
         return out, hidden, weights
 
-    def _decode(self, tgt: Tensor, state: Seq2SeqState) -> tuple[Tensor, Tensor]:
-        """Teacher-forced decoder over tgt (B, T) → top outputs (B, T, H), weights (B, T, S)."""
+    def _decode(self, tgt: Tensor, state: Seq2SeqState):
+        """Teacher-forced decoder over tgt (B, T) → outputs (B, T, H), weights (B, T, S), hidden."""
         check_tokens("tgt_in", tgt, self.cfg.tgt_vocab)
         if tgt.shape[0] != state.enc_outputs.shape[0]:
             raise ValueError(
@@ -105,20 +109,31 @@ class BahdanauSeq2Seq(nn.Module):
             out, hidden, w = self._step(tgt[:, t], hidden, state)
             outs.append(out)
             maps.append(w)
-        return torch.cat(outs, dim=1), torch.cat(maps, dim=1)
+        return torch.cat(outs, dim=1), torch.cat(maps, dim=1), hidden
 
     def forward(self, src: Tensor, src_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing: src (B, S), src_lens (B,), tgt_in (B, T) → logits (B, T, V)."""
-        return self.out(self._decode(tgt_in, self.encode(src, src_lens))[0])
+        return self.out(self._decode(tgt_in, self.encode(src, src_lens))[0])  # (B, T, V)
 
     def decode_step(self, tgt_prefix: Tensor, state: Seq2SeqState) -> tuple[Tensor, Tensor]:
         """tgt_prefix (B, t) → logits (B, V) of the next token, cross-attention (B, 1, S).
 
-        The whole prefix is replayed from the encoder state, so the state stays immutable
-        and beam search may reorder rows freely; for toy lengths this costs little.
+        Under no_grad, a prefix that extends the previous call's prefix by one token costs a
+        single GRU step (the state caches the hidden state); any other prefix, such as beam
+        search's reordered rows, is replayed from the encoder state.
         """
-        outs, maps = self._decode(tgt_prefix, state)
-        return self.out(outs[:, -1]), maps[:, -1:]  # (B, V), (B, 1, S)
+        t, cached = tgt_prefix.shape[1], state.cache_tokens
+        if (cached is not None and not torch.is_grad_enabled()
+                and cached.shape == (tgt_prefix.shape[0], t - 1)
+                and torch.equal(cached, tgt_prefix[:, :-1])):
+            check_tokens("tgt_prefix", tgt_prefix[:, -1:], self.cfg.tgt_vocab)
+            out, hidden, w = self._step(tgt_prefix[:, -1], state.cache_hidden, state)
+        else:
+            out, w, hidden = self._decode(tgt_prefix, state)
+            out, w = out[:, -1:], w[:, -1:]
+        if not torch.is_grad_enabled():
+            state.cache_tokens, state.cache_hidden = tgt_prefix, hidden
+        return self.out(out[:, -1]), w  # (B, V), (B, 1, S)
 
     @torch.no_grad()
     def attention_maps(self, src: Tensor, src_lens: Tensor, tgt_in: Tensor) -> dict[str, list]:
@@ -126,7 +141,7 @@ class BahdanauSeq2Seq(nn.Module):
         was_training = self.training
         self.eval()
         try:
-            _, maps = self._decode(tgt_in, self.encode(src, src_lens))
+            _, maps, _ = self._decode(tgt_in, self.encode(src, src_lens))
         finally:
             self.train(was_training)
         return {"cross": [maps.unsqueeze(1)]}  # (B, 1, T, S)

@@ -112,6 +112,20 @@ def test_decode_step_equals_teacher_forcing_at_the_last_position():
             torch.testing.assert_close(attn.sum(-1), torch.ones(2, 1))
 
 
+def test_cached_steps_survive_reordered_rows():
+    model = make_model(seed=5)
+    src, lens = torch.tensor([[4, 5, 6, 7]]).expand(3, -1), torch.tensor([4, 4, 4])
+    tgt = torch.tensor([[1, 3, 4, 5], [1, 9, 8, 7], [1, 6, 6, 6]])
+    order = torch.tensor([1, 2, 0])
+    with torch.no_grad():
+        expected = model(src, lens, tgt[order])[:, -1]
+        state = model.encode(src, lens)
+        for t in range(1, 4):
+            model.decode_step(tgt[:, :t], state)  # fills the cache for the original order
+        logits, _ = model.decode_step(tgt[order], state)  # beam search reorders its rows
+    torch.testing.assert_close(logits, expected, atol=1e-6, rtol=1e-5)
+
+
 def test_attention_maps_use_eval_mode_and_restore_training():
     model = make_model(seed=3, dropout=0.5)
     model.train()
