@@ -8,7 +8,7 @@ import threading
 
 import gradio as gr
 
-from app_pages import basics, multihead, pooling, positional
+from app_pages import basics, exercises, multihead, pooling, positional, train
 from app_pages.common import I18N, t
 
 log = logging.getLogger("transformer_lab.app")
@@ -25,7 +25,7 @@ CSS = """
 def _pages() -> list[tuple[str, object]]:
     """(tab key, module with build()) in display order; later pages join as their modules land."""
     pages = [("tab.basics", basics), ("tab.pooling", pooling), ("tab.multihead", multihead),
-             ("tab.positional", positional)]  # fmt: skip
+             ("tab.positional", positional), ("tab.train", train), ("tab.exercises", exercises)]  # fmt: skip
     return pages
 
 
@@ -57,6 +57,9 @@ def warm_up() -> None:
     torch.set_num_threads(int(os.environ.get("LAB_TORCH_THREADS", "1")))
     import app_support.basics  # noqa: F401
     import app_support.explore  # noqa: F401
+    from grader import api
+
+    api.default_grader()  # starts the sandbox worker: it imports torch once, then is reused
 
 
 def launch(**kwargs) -> tuple:
