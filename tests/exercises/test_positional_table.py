@@ -1,0 +1,60 @@
+"""Exercise positional-table: the reference gives the lesson's table; the exercise grades soundly."""
+
+import importlib.util
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+EX = "positional-table"
+ROOT = Path(__file__).resolve().parents[2]
+
+# SOURCES.md, worked table (d_model = 4; frequencies 1 and 0.01)
+LESSON_TABLE = [
+    [0.0000, 1.0000, 0.0000, 1.0000],
+    [0.8415, 0.5403, 0.0100, 0.9999],
+    [0.9093, -0.4161, 0.0200, 0.9998],
+    [0.1411, -0.9900, 0.0300, 0.9996],
+    [-0.7568, -0.6536, 0.0400, 0.9992],
+]
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(f"ref_{path.parent.name.replace('-', '_')}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ref = _load(ROOT / "hidden" / EX / "reference.py")
+
+
+def test_reference_gives_the_lesson_table():
+    P = ref.positional_encoding(5, 4)
+    assert P.dtype == torch.float32 and P.shape == (5, 4)
+    np.testing.assert_allclose(P.numpy(), LESSON_TABLE, atol=5e-5)
+
+
+@pytest.mark.parametrize("max_len, d_model", [(9, 2), (50, 16), (300, 64)])
+def test_reference_matches_the_formula_entry_by_entry(max_len, d_model):
+    P = ref.positional_encoding(max_len, d_model, dtype=torch.float64).numpy()
+    for pos in (0, 1, max_len // 2, max_len - 1):
+        for i in range(d_model // 2):
+            angle = pos / 10000 ** (2 * i / d_model)
+            assert P[pos, 2 * i] == pytest.approx(math.sin(angle), abs=1e-12)
+            assert P[pos, 2 * i + 1] == pytest.approx(math.cos(angle), abs=1e-12)
+
+
+def test_add_positions_scales_then_adds():
+    X = torch.randn(3, 5, 8, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
+    P = ref.positional_encoding(5, 8, dtype=torch.float64)
+    np.testing.assert_allclose(ref.add_positions(X).numpy(), (X * math.sqrt(8) + P).numpy(),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("max_len, d_model", [(5, 7), (0, 8), (4, 0)])
+def test_bad_sizes_raise(max_len, d_model):
+    with pytest.raises(ValueError):
+        ref.positional_encoding(max_len, d_model)
