@@ -8,7 +8,7 @@ import threading
 
 import gradio as gr
 
-from app_pages import basics, exercises, multihead, pooling, positional, train
+from app_pages import basics, complexity, exercises, multihead, pooling, positional, train
 from app_pages.common import I18N, t
 
 log = logging.getLogger("transformer_lab.app")
@@ -25,7 +25,8 @@ CSS = """
 def _pages() -> list[tuple[str, object]]:
     """(tab key, module with build()) in display order; later pages join as their modules land."""
     pages = [("tab.basics", basics), ("tab.pooling", pooling), ("tab.multihead", multihead),
-             ("tab.positional", positional), ("tab.train", train), ("tab.exercises", exercises)]  # fmt: skip
+             ("tab.positional", positional), ("tab.train", train), ("tab.complexity", complexity),
+             ("tab.exercises", exercises)]  # fmt: skip
     return pages
 
 

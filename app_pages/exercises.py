@@ -15,11 +15,11 @@ from app_support.report_view import (
 from .common import friendly, lang_of, t
 
 
-def grade_report(exercise_id: str, code: str, lang: str = "both") -> dict:
+def grade_report(exercise_id: str, code: str, lang: str = "both", learner: str | None = None) -> dict:
     """The grader's Gradescope-shaped JSON report for one submission (the `grade` API)."""
     from grader import api  # imports torch: first use only
 
-    return api.grade(exercise_id, check_code(code)).to_gradescope(lang)
+    return api.grade(exercise_id, check_code(code), learner).to_gradescope(lang)
 
 
 def examples_report(exercise_id: str, code: str, lang: str = "both") -> dict:
@@ -29,10 +29,12 @@ def examples_report(exercise_id: str, code: str, lang: str = "both") -> dict:
     return api.run_examples(exercise_id, check_code(code)).to_gradescope(lang)
 
 
-def grade(exercise_id: str, code: str) -> dict:
-    """Grade `code` for `exercise_id` against the hidden tests; returns the Gradescope JSON."""
+def grade(exercise_id: str, code: str, learner: str | None = None) -> dict:
+    """Grade `code` for `exercise_id` against the hidden tests; returns the Gradescope JSON.
+
+    `learner` (optional) is a name kept in the report's extra_data."""
     try:
-        return grade_report(exercise_id, code)
+        return grade_report(exercise_id, code, "both", learner)
     except (ValueError, TypeError, KeyError) as err:  # UnknownExercise is a KeyError
         raise gr.Error(str(err).strip("'\"")) from None
 

@@ -56,6 +56,7 @@ def settings(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: i
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ValueError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
     s["eval_every"] = max(1, min(s["eval_every"], steps // 4 or 1))  # a few points on short runs
+    s["val_size"] = min(s["val_size"], 256)  # validation stays a fraction of a second per check
     check_settings(task, s)
     return s
 

@@ -1,0 +1,41 @@
+"""Complexity page: a benchmark small enough for seconds, as the long table complexity_figure reads."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pandas as pd
+
+MAX_N = 1024
+MAX_POINTS = 6
+
+
+def parse_sizes(text: str) -> list[int]:
+    """'64, 128, 256' → [64, 128, 256]: increasing lengths between 2 and MAX_N."""
+    parts = [p for p in re.split(r"[,\s]+", text or "") if p]
+    if len(parts) < 2:
+        raise ValueError("give at least two sequence lengths, e.g. 64, 128, 256, 512")
+    if len(parts) > MAX_POINTS:
+        raise ValueError(f"give at most {MAX_POINTS} sequence lengths, so the run takes seconds")
+    try:
+        sizes = [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"sequence lengths must be whole numbers, got {text!r}") from None
+    if any(not 2 <= n <= MAX_N for n in sizes):
+        raise ValueError(f"every sequence length must lie between 2 and {MAX_N}")
+    return sorted(set(sizes))
+
+
+def run_complexity(sizes: list[int], d: int = 64, batch: int = 8, repeats: int = 3) -> pd.DataFrame:
+    """Median forward time of one layer of each kind: columns layer, n, d, ms."""
+    from transformer_lab.bench import bench_complexity
+
+    if not 8 <= d <= 256:
+        raise ValueError(f"the width d must lie between 8 and 256, got {d}")
+    result = bench_complexity(sizes, [d], batch, repeats, io.StringIO())
+    rows = []
+    for key, ms in result["times_ms"].items():
+        layer, n, width = key.split("|")  # "self-attention|n=64|d=32"
+        rows.append((layer, int(n[2:]), int(width[2:]), ms))
+    return pd.DataFrame(rows, columns=["layer", "n", "d", "ms"])
