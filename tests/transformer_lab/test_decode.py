@@ -1,5 +1,6 @@
 """Greedy decoding and beam search against naive references and a hand-built model."""
 
+import copy
 import math
 
 import pytest
@@ -7,6 +8,7 @@ import torch
 from torch import nn
 
 from transformer_lab.decode import beam_search, greedy_decode
+from transformer_lab.device import available_devices
 from transformer_lab.seq2seq import BahdanauSeq2Seq, Seq2SeqConfig
 from transformer_lab.transformer import Transformer, TransformerConfig
 
@@ -232,3 +234,18 @@ def test_bad_arguments_raise_clear_errors(call, message):
     with pytest.raises(ValueError, match=message):
         torch.manual_seed(0)
         call(Transformer(TransformerConfig(12, 9, d_model=16, heads=2)), src, lens)
+
+
+@pytest.mark.skipif(available_devices() == ["cpu"], reason="no accelerator on this machine")
+def test_decoding_on_an_accelerator_matches_cpu(trained_transformer, trained_bahdanau):
+    device = available_devices()[0]
+    src, lens = batch(seed=6, n=16)
+    for model in (trained_transformer, trained_bahdanau):
+        on_cpu = greedy_decode(model, src, lens, max_len=8)
+        moved = copy.deepcopy(model).to(device)
+        on_dev = greedy_decode(moved, src, lens, max_len=8)  # CPU inputs, moved by greedy_decode
+        assert on_dev.tokens.device.type == device
+        assert torch.equal(on_dev.tokens.cpu(), on_cpu.tokens)
+        torch.testing.assert_close(on_dev.attention.cpu(), on_cpu.attention, atol=1e-4, rtol=1e-3)
+        hyps = beam_search(moved, src[:1], lens[:1], beam_size=3, max_len=8)
+        assert hyps[0].tokens == beam_search(model, src[:1], lens[:1], beam_size=3, max_len=8)[0].tokens
