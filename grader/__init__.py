@@ -1,0 +1,1 @@
+"""Transformer Lab auto-grader: hidden tests run against sandboxed submissions."""

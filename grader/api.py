@@ -1,0 +1,122 @@
+"""Public API of the grader, for the web app and the command line. Never imports gradio."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader import exercises as _ex
+from grader import grading
+from grader.exercises import Exercise, UnknownExercise, deployment_seed, hidden_root
+from grader.pool import REPO_ROOT, WorkerPool
+from grader.report import Report, TestResult
+from grader.spec import Case
+from grader.submission import SubmissionError, read_submission
+
+__all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SubmissionError", "TestResult",
+           "UnknownExercise", "default_grader", "get_exercise", "grade", "list_exercises",
+           "run_examples", "sandbox_level"]
+
+
+@dataclass
+class ExerciseInfo:
+    """What a learner may see of an exercise."""
+
+    id: str
+    number: int
+    title: dict[str, str]
+    statement: dict[str, str]
+    starter_code: str
+    examples: list[Case]
+    max_score: float | None
+
+
+def list_exercises() -> list[ExerciseInfo]:
+    """Every exercise, in lesson order."""
+    return [get_exercise(i) for i in _ex.all_exercises()]
+
+
+def get_exercise(exercise_id: str) -> ExerciseInfo:
+    """Statement (en/zh), starter code and public examples of one exercise."""
+    ex = _ex.get(exercise_id)
+    max_score = sum(c.points for c in ex.hidden_cases(deployment_seed())) if ex.has_hidden() else None
+    return ExerciseInfo(ex.id, ex.number, ex.title, ex.statement, ex.starter, ex.examples(), max_score)
+
+
+class Grader:
+    """A warm grader: start it once (workers import torch once), then grade from any thread."""
+
+    def __init__(self, workers: int = 1, seed: int | None = None, debug: bool = False) -> None:
+        self.seed = deployment_seed() if seed is None else seed
+        protected = [REPO_ROOT, hidden_root()]
+        self.pool = WorkerPool(size=workers, protected=[str(p) for p in protected], debug=debug)
+
+    def start(self) -> Grader:
+        self.pool.start()
+        return self
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def __enter__(self) -> Grader:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def sandbox_level(self) -> dict:
+        """What confinement the host allowed (user, landlock ABI, seccomp...) and a summary."""
+        return self.pool.level
+
+    def _expected(self, ex: Exercise, kind: str, cases: list[Case]) -> dict:
+        return ex.cached(("ref", kind, self.seed), lambda: grading.trusted_records(
+            ex.reference_source(), cases))
+
+    def _mistakes(self, ex: Exercise, cases: list[Case]) -> list[tuple[str, dict, dict]]:
+        return ex.cached(("mistakes", self.seed), lambda: [
+            (m.name, m.message, grading.trusted_records(m.source, cases)) for m in ex.mistakes()])
+
+    def grade(self, exercise_id: str, source: str | Path, learner: str | None = None) -> Report:
+        """Grade a submission (text, .py or .ipynb path) against the hidden tests."""
+        ex = _ex.get(exercise_id)
+        text = read_submission(source)
+        cases = ex.hidden_cases(self.seed)
+        report = grading.grade_cases(ex, text, cases, self.pool, self._expected(ex, "hidden", cases),
+                                     self._mistakes(ex, cases))
+        report.learner = learner
+        return report
+
+    def run_examples(self, exercise_id: str, source: str | Path) -> Report:
+        """Run only the public examples (their expected values are written in examples.py)."""
+        ex = _ex.get(exercise_id)
+        text = read_submission(source)
+        return grading.grade_cases(ex, text, ex.examples(), self.pool, None, [])
+
+
+_DEFAULT: Grader | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_grader() -> Grader:
+    """A process-wide warm grader, started on first use."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = Grader().start()
+        return _DEFAULT
+
+
+def grade(exercise_id: str, source: str | Path, learner: str | None = None) -> Report:
+    """Grade with the process-wide warm grader."""
+    return default_grader().grade(exercise_id, source, learner)
+
+
+def run_examples(exercise_id: str, source: str | Path) -> Report:
+    """Run the public examples with the process-wide warm grader."""
+    return default_grader().run_examples(exercise_id, source)
+
+
+def sandbox_level() -> dict:
+    """The confinement level of the process-wide grader's workers."""
+    return default_grader().sandbox_level()

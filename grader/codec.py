@@ -1,0 +1,178 @@
+"""Framing and value encoding between trusted side, worker and sandbox: JSON plus raw bytes, never pickle."""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from typing import Any
+
+import numpy as np
+
+from grader.spec import Ref
+
+# Only plain numeric dtypes cross the boundary; anything else is described, not sent.
+DTYPES = {
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+}
+MAX_DEPTH = 32
+_HEADER = struct.Struct(">I")
+
+
+class CodecError(ValueError):
+    """Raised when bytes from the other side are not a well-formed message."""
+
+
+class TooLarge(ValueError):
+    """Raised when an encoded value would exceed the size budget."""
+
+
+def _encode(value: Any, blobs: list[bytes], budget: list[int], depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        return {"__obj": "too deeply nested"}
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int) and type(value) in (int,):
+        return value if abs(value) < 2**63 else {"__obj": "int too large"}
+    if isinstance(value, float) and type(value) is float:
+        return value if math.isfinite(value) else {"__float": repr(value)}
+    if isinstance(value, Ref):
+        return {"__ref": value.name}
+    arr = _as_array(value)
+    if arr is not None:
+        data = arr.tobytes()
+        budget[0] -= len(data)
+        if budget[0] < 0:
+            raise TooLarge("value too large to send back")
+        blobs.append(data)
+        return {"__t": len(blobs) - 1, "dtype": arr.dtype.name, "shape": list(arr.shape),
+                "kind": "numpy" if isinstance(value, np.ndarray) else "torch"}
+    if isinstance(value, (list, tuple)):
+        items = [_encode(v, blobs, budget, depth + 1) for v in list(value)[:100_000]]
+        return {"__tuple": items} if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        out = {}
+        for k, v in list(value.items())[:10_000]:
+            out[str(k)] = _encode(v, blobs, budget, depth + 1)
+        return {"__dict": out}
+    if isinstance(value, (np.generic,)):
+        return _encode(value.item(), blobs, budget, depth + 1)
+    return {"__obj": type(value).__name__[:100]}
+
+
+def _as_array(value: Any) -> np.ndarray | None:
+    """Return a contiguous numpy copy of a tensor or array, or None for other values."""
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is always present here
+        torch = None
+    if torch is not None and isinstance(value, torch.Tensor):
+        t = value.detach().to("cpu")
+        if t.dtype == torch.bfloat16:
+            t = t.to(torch.float32)
+        if t.is_complex() or t.dtype.is_floating_point is False and t.dtype not in (
+            torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool,
+        ):
+            return None
+        return np.ascontiguousarray(t.contiguous().numpy())
+    if isinstance(value, np.ndarray):
+        if value.dtype.name not in DTYPES:
+            return None
+        return np.ascontiguousarray(value)
+    return None
+
+
+def pack(obj: Any, budget: int = 1 << 30) -> bytes:
+    """Encode ``obj`` as one frame: 4-byte header length, JSON header, raw tensor bytes."""
+    blobs: list[bytes] = []
+    body = _encode(obj, blobs, [budget], 0)
+    header = json.dumps({"body": body, "blobs": [len(b) for b in blobs]}).encode()
+    return _HEADER.pack(len(header)) + header + b"".join(blobs)
+
+
+def split_frames(data: bytes, limit: int = 100_000) -> list[bytes]:
+    """Split a byte stream of concatenated frames; a truncated tail is dropped."""
+    frames, pos = [], 0
+    while pos + 4 <= len(data) and len(frames) < limit:
+        (hlen,) = _HEADER.unpack_from(data, pos)
+        try:
+            header = json.loads(data[pos + 4 : pos + 4 + hlen])
+            total = 4 + hlen + sum(int(n) for n in header["blobs"])
+        except Exception:
+            break
+        if pos + total > len(data):
+            break
+        frames.append(data[pos : pos + total])
+        pos += total
+    return frames
+
+
+def unpack(frame: bytes, as_torch: bool = False) -> Any:
+    """Decode one frame. Tensors come back as numpy arrays, or torch tensors if asked."""
+    try:
+        (hlen,) = _HEADER.unpack_from(frame, 0)
+        header = json.loads(frame[4 : 4 + hlen])
+        sizes = header["blobs"]
+        if not isinstance(sizes, list) or not all(isinstance(n, int) and n >= 0 for n in sizes):
+            raise CodecError("bad blob table")
+        blobs, pos = [], 4 + hlen
+        for n in sizes:
+            blobs.append(frame[pos : pos + n])
+            pos += n
+        if pos != len(frame):
+            raise CodecError("frame length does not match its header")
+        return _decode(header["body"], blobs, as_torch, 0)
+    except CodecError:
+        raise
+    except Exception as exc:  # malformed JSON, wrong types, recursion...
+        raise CodecError(f"malformed frame: {type(exc).__name__}") from None
+
+
+def _decode(node: Any, blobs: list[bytes], as_torch: bool, depth: int) -> Any:
+    if depth > MAX_DEPTH + 2:
+        raise CodecError("too deeply nested")
+    if isinstance(node, list):
+        return [_decode(v, blobs, as_torch, depth + 1) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if "__t" in node:
+        dtype, shape = node["dtype"], node["shape"]
+        if dtype not in DTYPES or not all(isinstance(s, int) and s >= 0 for s in shape):
+            raise CodecError("bad tensor header")
+        raw = blobs[node["__t"]]
+        arr = np.frombuffer(raw, dtype=np.dtype(dtype))
+        if arr.size != math.prod(shape):
+            raise CodecError("tensor size does not match its shape")
+        arr = arr.reshape(shape).copy()
+        if as_torch:
+            import torch
+
+            return torch.from_numpy(arr)
+        return arr
+    if "__tuple" in node:
+        return tuple(_decode(v, blobs, as_torch, depth + 1) for v in node["__tuple"])
+    if "__dict" in node:
+        return {str(k): _decode(v, blobs, as_torch, depth + 1) for k, v in node["__dict"].items()}
+    if "__float" in node:
+        return float(node["__float"]) if node["__float"] in ("nan", "inf", "-inf") else None
+    if "__ref" in node:
+        return Ref(str(node["__ref"]))
+    if "__obj" in node:
+        return Opaque(str(node["__obj"])[:100])
+    raise CodecError("unknown tag")
+
+
+class Opaque:
+    """A value the sandbox could not send as data; only its type name crossed."""
+
+    def __init__(self, type_name: str) -> None:
+        self.type_name = type_name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Opaque) and other.type_name == self.type_name
+
+    def __hash__(self) -> int:
+        return hash(self.type_name)
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} object>"

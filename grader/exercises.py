@@ -1,0 +1,160 @@
+"""Loads exercises: the public part from exercises/, the private part from the hidden directory."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from grader.spec import Case, Limits
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PUBLIC_DIR = REPO_ROOT / "exercises"
+DEFAULT_SEED = 20260101
+
+
+def hidden_root() -> Path:
+    """Where hidden tests live: ``$LAB_HIDDEN_DIR`` or ``hidden/`` at the repository top."""
+    return Path(os.environ.get("LAB_HIDDEN_DIR") or REPO_ROOT / "hidden").resolve()
+
+
+def deployment_seed() -> int:
+    """The per-deployment seed for hidden inputs (``$LAB_GRADER_SEED``)."""
+    raw = os.environ.get("LAB_GRADER_SEED", "")
+    try:
+        return int(raw) if raw else DEFAULT_SEED
+    except ValueError:
+        raise ValueError(f"LAB_GRADER_SEED must be an integer, got {raw!r}") from None
+
+
+class UnknownExercise(KeyError):
+    """No exercise with that id."""
+
+    def __str__(self) -> str:
+        return f"unknown exercise {self.args[0]!r}; run `python -m grader list` to see them"
+
+
+def _load_module(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _build_cases(path: Path, name: str, seed: int, visible: bool) -> list[Case]:
+    module = _load_module(path, name)
+    rng = torch.Generator().manual_seed(seed)
+    cases = module.build(rng)
+    for case in cases:
+        case.visible = visible
+    return cases
+
+
+@dataclass
+class Mistake:
+    """A known-wrong variant: its name, bilingual message and source."""
+
+    name: str
+    message: dict[str, str]
+    source: str
+
+
+@dataclass
+class Exercise:
+    """One exercise: public metadata and text; hidden material loaded on demand."""
+
+    id: str
+    number: int
+    title: dict[str, str]
+    entry_points: list[str]
+    limits: Limits
+    statement: dict[str, str]
+    starter: str
+    public_dir: Path
+    _cache: dict = field(default_factory=dict, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    @property
+    def hidden_dir(self) -> Path:
+        return hidden_root() / self.id
+
+    def has_hidden(self) -> bool:
+        return (self.hidden_dir / "tests.py").is_file()
+
+    def _cached(self, key, make):
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = make()
+            return self._cache[key]
+
+    def examples(self) -> list[Case]:
+        """Public example cases (fixed inputs, literal expected values)."""
+        path = self.public_dir / "examples.py"
+        if not path.is_file():
+            return []
+        return self._cached(("examples",), lambda: _build_cases(
+            path, f"_lab_examples_{self.id.replace('-', '_')}", 0, True))
+
+    def hidden_cases(self, seed: int) -> list[Case]:
+        if not self.has_hidden():
+            raise FileNotFoundError(
+                f"hidden tests for {self.id!r} not found in {self.hidden_dir} (set LAB_HIDDEN_DIR)")
+        return self._cached(("hidden", seed), lambda: _build_cases(
+            self.hidden_dir / "tests.py", f"_lab_hidden_{self.id.replace('-', '_')}", seed, False))
+
+    def reference_source(self) -> str:
+        return (self.hidden_dir / "reference.py").read_text(encoding="utf-8")
+
+    def mistakes(self) -> list[Mistake]:
+        def load() -> list[Mistake]:
+            index = self.hidden_dir / "mistakes.json"
+            if not index.is_file():
+                return []
+            table = json.loads(index.read_text(encoding="utf-8"))
+            return [Mistake(name, msg, (self.hidden_dir / "mistakes" / f"{name}.py").read_text(
+                encoding="utf-8")) for name, msg in table.items()]
+
+        return self._cached(("mistakes",), load)
+
+    def cached(self, key, make):
+        """Memoise derived data (reference outputs) per exercise, thread-safely."""
+        return self._cached(key, make)
+
+
+def _load_exercise(folder: Path) -> Exercise:
+    meta = json.loads((folder / "exercise.json").read_text(encoding="utf-8"))
+    if meta.get("id") != folder.name:
+        raise ValueError(f"{folder}/exercise.json: id {meta.get('id')!r} differs from the folder")
+    statement = {lang: (folder / f"statement.{lang}.md").read_text(encoding="utf-8")
+                 for lang in ("en", "zh")}
+    return Exercise(id=meta["id"], number=int(meta.get("number", 99)), title=meta["title"],
+                    entry_points=list(meta.get("entry_points", [])),
+                    limits=Limits.from_dict(meta.get("limits")), statement=statement,
+                    starter=(folder / "starter.py").read_text(encoding="utf-8"), public_dir=folder)
+
+
+_REGISTRY: dict[str, Exercise] = {}
+_REGISTRY_LOCK = threading.Lock()
+
+
+def all_exercises() -> dict[str, Exercise]:
+    """Every exercise folder with an exercise.json, ordered by number."""
+    with _REGISTRY_LOCK:
+        if not _REGISTRY:
+            found = [_load_exercise(d) for d in sorted(PUBLIC_DIR.iterdir())
+                     if (d / "exercise.json").is_file()]
+            for ex in sorted(found, key=lambda e: (e.number, e.id)):
+                _REGISTRY[ex.id] = ex
+        return dict(_REGISTRY)
+
+
+def get(exercise_id: str) -> Exercise:
+    exercises = all_exercises()
+    if exercise_id not in exercises:
+        raise UnknownExercise(exercise_id)
+    return exercises[exercise_id]

@@ -1,0 +1,190 @@
+"""Turns sandbox results into a report: expected values from the reference, mistakes named."""
+
+from __future__ import annotations
+
+import signal as _signal
+import time
+
+from grader import compare, runner
+from grader.exercises import Exercise
+from grader.pool import RawResult, WorkerPool
+from grader.report import Report, TestResult
+from grader.spec import Case, Job
+
+_m = compare._msg
+
+
+def _public_steps(steps: list[dict]) -> list[dict]:
+    """What the sandbox may see of a case: inputs only, never expected values."""
+    out = []
+    for step in steps:
+        step = dict(step)
+        if "check" in step:
+            step["check"] = {}
+        out.append(step)
+    return out
+
+
+def trusted_records(source: str, cases: list[Case]) -> dict:
+    """Run trusted code (reference or mistake) in-process: {"cases": {i: records}, "load": msg}."""
+    messages = runner.run_trusted(source, [c.steps for c in cases])
+    return _index(messages)
+
+
+def _index(messages: list) -> dict:
+    out = {"cases": {}, "load": None, "sandbox": None, "done": False}
+    for msg in messages:
+        if not isinstance(msg, dict):
+            continue
+        kind = msg.get("kind")
+        if kind == "case" and isinstance(msg.get("index"), int) and msg["index"] not in out["cases"]:
+            records = msg.get("records")
+            if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+                out["cases"][msg["index"]] = records
+        elif kind in ("syntax", "load_error") and out["load"] is None:
+            out["load"] = msg
+        elif kind == "sandbox" and out["sandbox"] is None:
+            out["sandbox"] = msg.get("level")
+        elif kind == "done":
+            out["done"] = True
+    return out
+
+
+def judge_case(case: Case, got: list[dict], expected: list[dict] | None) -> tuple[bool, dict | None]:
+    """Pass/fail for one case and the first problem found."""
+    for i, step in enumerate(case.steps):
+        spec = step.get("check")
+        if spec is None:
+            if i < len(got) and "error" in got[i]:
+                return False, compare.check_record({"kind": "allclose"}, got[i], None, _name(step))
+            continue
+        if i >= len(got):
+            return False, _m("This test did not finish.", "该测试没有运行完。")
+        ref = expected[i] if expected is not None and i < len(expected) else None
+        problem = compare.check_record(spec, got[i], compare.expected_of(spec, ref), _name(step),
+                                       literal="expected" in spec)
+        if problem:
+            return False, problem
+    return True, None
+
+
+def _name(step: dict) -> str:
+    fn = step.get("fn") or step.get("cls") or step.get("name") or step.get("op")
+    return getattr(fn, "name", fn)
+
+
+def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
+    for i, step in enumerate(case.steps):
+        spec = step.get("check") or ({"kind": "allclose"} if i < len(got) and "error" in got[i] else None)
+        if spec is None:
+            continue
+        if i >= len(got) or i >= len(other):
+            return i >= len(got) and i >= len(other)
+        if not compare.records_match(spec, got[i], other[i]):
+            return False
+    return True
+
+
+def _crash_message(raw: RawResult, limits) -> dict[str, str]:
+    if raw.status == "timeout" or raw.signal in (_signal.SIGXCPU, ):
+        return _m(f"Time limit reached ({limits.wall_s:g} s wall clock, {limits.cpu_s} s CPU): look "
+                  "for an infinite loop or very slow code.",
+                  f"超出时间限制（{limits.wall_s:g} 秒墙钟时间，{limits.cpu_s} 秒 CPU）：请检查死循环或过慢的代码。")
+    if raw.status == "output_limit":
+        return _m(f"Your code printed too much (more than {limits.output_hard_bytes // 2**20} MiB); "
+                  "it was stopped.", f"你的代码输出过多（超过 {limits.output_hard_bytes // 2**20} MiB），已被终止。")
+    if raw.status == "result_limit":
+        return _m("Your code returned values far larger than the tests need; it was stopped.",
+                  "你的代码返回的数据远大于测试所需，已被终止。")
+    if raw.signal is not None:
+        name = _signal.Signals(raw.signal).name if raw.signal in iter(_signal.Signals) else raw.signal
+        if raw.signal == _signal.SIGXFSZ:
+            return _m("Your code wrote a file larger than allowed.", "你的代码写入的文件超出了允许的大小。")
+        return _m(f"Your code crashed the Python process (signal {name}), e.g. through ctypes or "
+                  "native code; no result could be collected.",
+                  f"你的代码使 Python 进程崩溃（信号 {name}），例如通过 ctypes 或原生代码；无法收集结果。")
+    if raw.exit_code is not None:
+        return _m(f"Your code ended the process early (exit code {raw.exit_code}, e.g. os._exit or "
+                  "sys.exit) before all tests ran.",
+                  f"你的代码提前结束了进程（退出码 {raw.exit_code}，例如 os._exit 或 sys.exit），测试未全部运行。")
+    return _m("The test run stopped unexpectedly.", "测试运行意外停止。")
+
+
+def _error_message(err: dict, memory_mib: int) -> tuple[dict[str, str], str]:
+    kind = err.get("type", "Error")
+    if kind == "MemoryError":
+        return _m(f"Your code ran out of memory (limit about {memory_mib} MiB above the worker).",
+                  f"你的代码内存不足（限制约为 {memory_mib} MiB）。"), err.get("traceback", "")
+    if kind == "SystemExit":
+        return _m("Your code called sys.exit(); the tests need it to return normally.",
+                  "你的代码调用了 sys.exit()；测试需要它正常返回。"), err.get("traceback", "")
+    if kind in ("PermissionError",) or "Operation not permitted" in err.get("message", ""):
+        return _m("Your code tried something the grader does not allow (network, new processes, "
+                  "signals, or files outside its own folder).",
+                  "你的代码尝试了评分器不允许的操作（网络、新进程、信号或访问自身目录以外的文件）。"), err.get("traceback", "")
+    return _m(f"Your code raised {kind}: {err.get('message', '')[:300]}",
+              f"你的代码抛出了 {kind}：{err.get('message', '')[:300]}"), err.get("traceback", "")
+
+
+def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
+                expected: dict | None, mistakes: list[tuple[str, dict, dict]]) -> Report:
+    """Run ``cases`` on ``source`` in the sandbox and judge them."""
+    t0 = time.perf_counter()
+    report = Report(exercise_id=exercise.id)
+    job = Job(source=source, cases=[_public_steps(c.steps) for c in cases], limits=exercise.limits)
+    raw = pool.run(job)
+    got = _index(raw.messages)
+    report.output = raw.output
+    level = got["sandbox"] or {}
+    report.sandbox = level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
+    load = got["load"]
+    crash = None if (got["done"] and raw.status == "ok") else _crash_message(raw, exercise.limits)
+    if load is not None:
+        report.status = "syntax_error" if load["kind"] == "syntax" else "load_error"
+        err = load["error"]
+        if report.status == "syntax_error":
+            msg = _m(f"Syntax error: {err['message']}", f"语法错误：{err['message']}")
+        else:
+            msg, _ = _error_message(err, exercise.limits.memory_mib)
+            msg = {k: v + (" (while loading your code)" if k == "en" else "（加载代码时）")
+                   for k, v in msg.items()}
+        crash, details = msg, err.get("traceback", "")
+    else:
+        details = ""
+        if crash is not None:
+            report.status = {"timeout": "timeout", "output_limit": "output_limit"}.get(
+                raw.status, "crashed")
+    for index, case in enumerate(cases):
+        records = got["cases"].get(index)
+        if records is None or load is not None:
+            report.tests.append(TestResult(case.name, 0.0, case.points, False,
+                                           crash or _m("Not run.", "未运行。"), details=details,
+                                           visible=case.visible))
+            continue
+        exp = expected["cases"].get(index) if expected else None
+        passed, problem = judge_case(case, records, exp)
+        result = TestResult(case.name, case.points if passed else 0.0, case.points, passed,
+                            _m("Passed.", "通过。") if passed else problem, visible=case.visible)
+        if not passed:
+            err = next((r["error"] for r in records if "error" in r), None)
+            if err is not None:
+                result.message, result.details = _error_message(err, exercise.limits.memory_mib)
+                if err["type"] not in ("MemoryError", "SystemExit", "PermissionError"):
+                    result.message = problem
+            for name, message, other in mistakes:
+                o = other["cases"].get(index)
+                if o is not None and not judge_case(case, o, exp)[0] and _matches(case, records, o):
+                    result.mistake, result.message = name, message
+                    break
+            else:
+                if case.hint:
+                    result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip()
+                                      for k, v in result.message.items()}
+        report.tests.append(result)
+    passed = sum(t.passed for t in report.tests)
+    report.summary = _m(f"{passed} of {len(report.tests)} tests passed; score {report.score:g}/{report.max_score:g}.",
+                        f"通过 {passed}/{len(report.tests)} 项测试；得分 {report.score:g}/{report.max_score:g}。")
+    if crash is not None:
+        report.summary = {k: report.summary[k] + "\n" + crash[k] for k in ("en", "zh")}
+    report.elapsed_s = time.perf_counter() - t0
+    return report

@@ -1,0 +1,87 @@
+"""Grading results: per-test results, the report, and its Gradescope results.json form."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+
+def render(message: dict[str, str], lang: str = "both") -> str:
+    """Pick one language of a bilingual message, or both on two lines."""
+    if lang == "both":
+        parts = [message.get("en", ""), message.get("zh", "")]
+        return "\n".join(p for p in parts if p)
+    return message.get(lang) or message.get("en", "")
+
+
+@dataclass
+class TestResult:
+    """The outcome of one case."""
+
+    name: str
+    score: float
+    max_score: float
+    passed: bool
+    message: dict[str, str]
+    mistake: str | None = None
+    details: str = ""  # the learner's own traceback, when there is one
+    visible: bool = False
+
+    @property
+    def status(self) -> str:
+        return "passed" if self.passed else "failed"
+
+
+@dataclass
+class Report:
+    """Everything a learner (or the app) needs about one graded submission."""
+
+    exercise_id: str
+    tests: list[TestResult] = field(default_factory=list)
+    status: str = "graded"  # graded | syntax_error | load_error | timeout | crashed | ...
+    summary: dict[str, str] = field(default_factory=dict)
+    output: str = ""  # what the submission printed (capped)
+    learner: str | None = None
+    sandbox: str = ""
+    elapsed_s: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return round(sum(t.score for t in self.tests), 6)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(t.max_score for t in self.tests), 6)
+
+    @property
+    def full_marks(self) -> bool:
+        return bool(self.tests) and all(t.passed for t in self.tests)
+
+    def mistakes(self) -> list[str]:
+        """Names of the known mistakes recognised in this submission."""
+        return sorted({t.mistake for t in self.tests if t.mistake})
+
+    def to_gradescope(self, lang: str = "both") -> dict:
+        """The Gradescope results.json shape."""
+        tests = []
+        for t in self.tests:
+            text = render(t.message, lang)
+            if t.details:
+                text += "\n\n" + t.details
+            tests.append({"name": t.name, "score": t.score, "max_score": t.max_score,
+                          "status": t.status, "output": text, "visibility": "visible"})
+        return {"score": self.score, "max_score": self.max_score,
+                "output": render(self.summary, lang), "stdout_visibility": "visible",
+                "tests": tests,
+                "extra_data": {"exercise": self.exercise_id, "status": self.status,
+                               "learner": self.learner, "stdout": self.output,
+                               "mistakes": self.mistakes(), "sandbox": self.sandbox,
+                               "elapsed_s": round(self.elapsed_s, 4)}}
+
+    def to_json(self, lang: str = "both") -> str:
+        return json.dumps(self.to_gradescope(lang), ensure_ascii=False, indent=2)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.update(score=self.score, max_score=self.max_score)
+        return d

@@ -1,0 +1,149 @@
+"""Data types and helpers that hidden tests and public examples use to describe cases."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to an object saved by an earlier step of the same case."""
+
+    name: str
+
+
+def ref(name: str) -> Ref:
+    """Refer to the object an earlier step saved under ``name``."""
+    return Ref(name)
+
+
+@dataclass
+class Case:
+    """One graded test: a name the learner sees, points, and steps run in the sandbox."""
+
+    name: str
+    points: float
+    steps: list[dict]
+    hint: dict[str, str] | None = None
+    visible: bool = False
+
+    def __post_init__(self) -> None:
+        if self.points < 0:
+            raise ValueError(f"case {self.name!r}: points must be >= 0")
+        if not any("check" in s for s in self.steps):
+            raise ValueError(f"case {self.name!r}: no step carries a check, so it cannot fail")
+
+
+CHECK_KINDS = ("allclose", "equal", "dtype", "raises")
+
+
+def check(
+    kind: str = "allclose",
+    *,
+    label: str = "result",
+    select: int | list[int] | None = None,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    expected: Any = None,
+    has_expected: bool | None = None,
+) -> dict:
+    """Describe how a step's output is compared (see FORMAT.md, "Checks")."""
+    if kind not in CHECK_KINDS:
+        raise ValueError(f"unknown check kind {kind!r}; use one of {CHECK_KINDS}")
+    spec: dict = {"kind": kind, "label": label, "rtol": rtol, "atol": atol}
+    if select is not None:
+        spec["select"] = [select] if isinstance(select, int) else list(select)
+    if has_expected or (has_expected is None and expected is not None):
+        spec["expected"] = expected
+    return spec
+
+
+def _step(op: str, save: str | None, raises: str | None, chk: dict | None, **body) -> dict:
+    step = {"op": op, **body}
+    if save is not None:
+        step["save"] = save
+    if raises is not None:
+        step["raises"] = raises
+        if chk is None:
+            chk = check("raises", label=body.get("fn") or body.get("cls") or op)
+    if chk is not None:
+        step["check"] = chk
+    return step
+
+
+def get(name: str, *, save: str | None = None, check: dict | None = None) -> dict:
+    """Read a module-level name of the submission."""
+    return _step("get", save, None, check, name=name)
+
+
+def call(
+    fn: str | Ref,
+    *args: Any,
+    save: str | None = None,
+    raises: str | None = None,
+    check: dict | None = None,
+    **kwargs: Any,
+) -> dict:
+    """Call a module-level function of the submission, or a saved object."""
+    return _step("call", save, raises, check, fn=fn, args=list(args), kwargs=kwargs)
+
+
+def new(
+    cls: str,
+    *args: Any,
+    save: str | None = None,
+    raises: str | None = None,
+    check: dict | None = None,
+    **kwargs: Any,
+) -> dict:
+    """Construct a module-level class of the submission."""
+    return _step("new", save, raises, check, cls=cls, args=list(args), kwargs=kwargs)
+
+
+def set_params(obj: str, params: dict[str, Any], *, dtype: str | None = None,
+               check: dict | None = None) -> dict:
+    """Copy tensors into the parameters of a saved module, by dotted name (after ``.to(dtype)``)."""
+    extra = {"dtype": dtype} if dtype else {}
+    return _step("set_params", None, None, check, obj=obj, params=params, **extra)
+
+
+def describe(obj: str, attrs: list[str], *, check: dict | None = None) -> dict:
+    """Describe attributes of a saved object (``"Linear(8, 8, bias=True)"``, ``"missing"``)."""
+    return _step("describe", None, None, check, obj=obj, attrs=list(attrs))
+
+
+def fixture(name: str, *, save: str, **kwargs: Any) -> dict:
+    """Build a trusted helper object from ``grader/fixtures.py`` inside the sandbox."""
+    return _step("fixture", save, None, None, name=name, kwargs=kwargs)
+
+
+@dataclass
+class Limits:
+    """Resource limits for one submission's sandboxed run."""
+
+    wall_s: float = 10.0
+    cpu_s: int = 10
+    memory_mib: int = 768
+    output_bytes: int = 64 * 1024
+    output_hard_bytes: int = 8 * 1024 * 1024
+    result_bytes: int = 64 * 1024 * 1024
+    files: int = 64
+    file_bytes: int = 16 * 1024 * 1024
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> Limits:
+        d = d or {}
+        unknown = set(d) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown limits {sorted(unknown)}")
+        return cls(**d)
+
+
+@dataclass
+class Job:
+    """What the sandbox receives: source text, the steps of every case, and limits."""
+
+    source: str
+    cases: list[list[dict]] = field(default_factory=list)
+    limits: Limits = field(default_factory=Limits)

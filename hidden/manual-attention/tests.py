@@ -1,0 +1,49 @@
+"""Hidden tests for manual-attention."""
+
+import torch
+
+from grader.spec import Case, call, check, get
+
+SCORES = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
+
+
+def _attn_case(name, points, Q, K, V, mask=None, tol=1e-5, dtype_check=False):
+    kw = {} if mask is None else {"mask": mask}
+    atol = 1e-6 if Q.dtype == torch.float64 else 1e-5
+    steps = [
+        call("attention", Q, K, V, **kw, check=check(label="weights", select=1, rtol=tol, atol=atol)),
+        call("attention", Q, K, V, **kw, check=check(label="context", select=0, rtol=tol, atol=atol)),
+    ]
+    if dtype_check:
+        steps.append(call("attention", Q, K, V, **kw, check=check("dtype", label="context", select=0)))
+    return Case(name, points, steps)
+
+
+def build(rng: torch.Generator) -> list[Case]:
+    def randn(*shape, dtype=torch.float32, scale=1.0):
+        return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)
+
+    f64 = torch.float64
+    cases = [
+        Case("Part A: scores", 1, [get("scores", check=check(label="scores", atol=1e-3, expected=SCORES))]),
+        Case("Part A: weights", 1, [get("weights", check=check(label="weights", atol=1e-3))]),
+        Case("Part A: first context vector", 1, [get("context", check=check(label="context", atol=1e-3))]),
+        _attn_case("2-D inputs, n != m, d_v != d_k", 1, randn(4, 8), randn(6, 8), randn(6, 5)),
+        _attn_case("batched, float64, batch 5 > seq 3", 1, randn(5, 3, 4, dtype=f64),
+                   randn(5, 3, 4, dtype=f64), randn(5, 3, 2, dtype=f64), dtype_check=True),
+        _attn_case("batch and heads (2, 3, 4, 16) x (2, 3, 7, 16)", 1, randn(2, 3, 4, 16),
+                   randn(2, 3, 7, 16), randn(2, 3, 7, 6)),
+    ]
+    # Masks: True = may attend; every query keeps at least one key.
+    lengths = torch.tensor([2, 5, 1])
+    pad = (torch.arange(5).view(1, 1, 5) < lengths.view(3, 1, 1))  # (3, 1, 5) broadcasts over queries
+    cases.append(_attn_case("key-padding mask (B, 1, m)", 1, randn(3, 4, 8), randn(3, 5, 8),
+                            randn(3, 5, 3), mask=pad))
+    causal = torch.tril(torch.ones(6, 6, dtype=torch.bool))  # (n, m) broadcasts over the batch
+    cases.append(_attn_case("causal mask (n, n), float64, batch 2 < seq 6", 1,
+                            randn(2, 6, 4, dtype=f64), randn(2, 6, 4, dtype=f64),
+                            randn(2, 6, 4, dtype=f64), mask=causal))
+    q = randn(2, 3, 16, scale=30.0)
+    cases.append(_attn_case("large scores stay finite", 1, q, q + randn(2, 3, 16), randn(2, 3, 5),
+                            tol=1e-4))
+    return cases
