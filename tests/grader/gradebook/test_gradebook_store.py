@@ -6,6 +6,7 @@ import csv
 import io
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -240,3 +241,34 @@ def test_sqlite_is_in_wal_mode_with_full_sync(tmp_path):
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # persistent in the file
     conn.close()
+
+
+def test_from_report_keeps_the_graders_numbers(book):
+    from grader.report import Report, TestResult
+
+    report = Report("masked-softmax", [
+        TestResult("rows sum to one", 2.0, 2.0, True, {"en": "ok", "zh": "好"}),
+        TestResult("padding gets zero", 0.0, 3.0, False, {"en": "no", "zh": "不"},
+                   mistake="mask-after-softmax", details="Traceback ..."),
+    ], status="graded", learner="ada")
+    s = Submission.from_report(report, "def f(): ...\n")
+    got = book.get(book.record(s))
+    assert (got.learner, got.exercise, got.score, got.max_score) == ("ada", "masked-softmax", 2.0, 5.0)
+    assert got.passed_count() == 1 and got.tests[1]["mistake"] == "mask-after-softmax"
+    assert Submission.from_report(report, "x\n", learner="bob", status="timeout").learner == "bob"
+    report.learner = None
+    assert Submission.from_report(report, "x\n").learner == "anonymous"
+
+
+def test_grader_version_comes_from_the_environment_when_set(monkeypatch):
+    from grader.gradebook import model
+
+    model.grader_version.cache_clear()
+    monkeypatch.setenv("LAB_GRADER_VERSION", "course-2026-v3")
+    try:
+        assert sub().grader_version == "course-2026-v3"
+        model.grader_version.cache_clear()
+        monkeypatch.delenv("LAB_GRADER_VERSION")
+        assert re.fullmatch(r"\d+\.\d+\.\d+\+[0-9a-f]{10}", model.grader_version())
+    finally:
+        model.grader_version.cache_clear()
