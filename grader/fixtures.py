@@ -68,7 +68,21 @@ class SequenceMean(nn.Module):
         return x.mean(dim=1, keepdim=True).expand_as(x)
 
 
+class NearlyEquivariant(nn.Module):
+    """Per-token linear map plus a tiny position-dependent offset: equal only within a tolerance."""
+
+    def __init__(self, weight: torch.Tensor, eps: float = 1e-7) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(weight.clone(), requires_grad=False)
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        pos = torch.arange(x.shape[1], dtype=x.dtype).view(1, -1, 1)  # (1, T, 1)
+        return x @ self.weight.T + self.eps * pos
+
+
 _BUILDERS = {
+    "nearly_equivariant": NearlyEquivariant,
     "token_linear": TokenLinear,
     "self_attention": SelfAttention,
     "add_positions": AddPositions,

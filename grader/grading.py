@@ -126,6 +126,45 @@ def _error_message(err: dict, memory_mib: int) -> tuple[dict[str, str], str]:
               f"你的代码抛出了 {kind}：{err.get('message', '')[:300]}"), err.get("traceback", "")
 
 
+def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: dict | None,
+                   mistakes: list[tuple[str, dict, dict]]) -> None:
+    """Name each failed case after the known mistake that best explains the whole submission.
+
+    A mistake explains a failed case when it fails that case too, with the same outputs. Booleans
+    and errors are coarse, so several mistakes can match one case: prefer the mistake that matches
+    the most failed cases and is contradicted least (it fails a case the learner passed).
+    """
+    if not failed or not mistakes:
+        for index, result, _records in failed:
+            _add_hint(cases[index], result)
+        return
+    passed = [i for i, t in enumerate(report.tests) if t.passed]
+    exp = (expected or {}).get("cases", {})
+    matches: dict[str, set[int]] = {}
+    rank: dict[str, float] = {}
+    for order, (name, _msg, other) in enumerate(mistakes):
+        oc = other["cases"]
+        matches[name] = {index for index, _r, records in failed
+                         if index in oc and not judge_case(cases[index], oc[index], exp.get(index))[0]
+                         and _matches(cases[index], records, oc[index])}
+        contradicted = sum(1 for i in passed
+                           if i in oc and not judge_case(cases[i], oc[i], exp.get(i))[0])
+        rank[name] = len(matches[name]) - 2 * contradicted - order * 1e-3
+    messages = {name: msg for name, msg, _ in mistakes}
+    for index, result, _records in failed:
+        candidates = [n for n in matches if index in matches[n]]
+        if candidates:
+            best = max(candidates, key=lambda n: rank[n])
+            result.mistake, result.message = best, messages[best]
+        else:
+            _add_hint(cases[index], result)
+
+
+def _add_hint(case: Case, result: TestResult) -> None:
+    if case.hint:
+        result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip() for k, v in result.message.items()}
+
+
 def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
                 expected: dict | None, mistakes: list[tuple[str, dict, dict]]) -> Report:
     """Run ``cases`` on ``source`` in the sandbox and judge them."""
@@ -154,6 +193,7 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
         if crash is not None:
             report.status = {"timeout": "timeout", "output_limit": "output_limit"}.get(
                 raw.status, "crashed")
+    failed: list = []
     for index, case in enumerate(cases):
         records = got["cases"].get(index)
         if records is None or load is not None:
@@ -171,16 +211,9 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
                 result.message, result.details = _error_message(err, exercise.limits.memory_mib)
                 if err["type"] not in ("MemoryError", "SystemExit", "PermissionError"):
                     result.message = problem
-            for name, message, other in mistakes:
-                o = other["cases"].get(index)
-                if o is not None and not judge_case(case, o, exp)[0] and _matches(case, records, o):
-                    result.mistake, result.message = name, message
-                    break
-            else:
-                if case.hint:
-                    result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip()
-                                      for k, v in result.message.items()}
+            failed.append((index, result, records))
         report.tests.append(result)
+    _name_mistakes(cases, failed, report, expected, mistakes)
     passed = sum(t.passed for t in report.tests)
     report.summary = _m(f"{passed} of {len(report.tests)} tests passed; score {report.score:g}/{report.max_score:g}.",
                         f"通过 {passed}/{len(report.tests)} 项测试；得分 {report.score:g}/{report.max_score:g}。")

@@ -1,0 +1,64 @@
+"""Hidden tests for permutation-invariance."""
+
+import torch
+
+from grader.spec import Case, call, check, fixture, ref
+
+
+def build(rng: torch.Generator) -> list[Case]:
+    def randn(*shape, dtype=torch.float32):
+        return torch.randn(*shape, generator=rng, dtype=torch.float64).to(dtype)
+
+    def perm(n):  # a random permutation that is not its own inverse (so "inverse" mistakes show)
+        while True:
+            p = torch.randperm(n, generator=rng)
+            if not torch.equal(p[p], torch.arange(n)):
+                return p
+
+    def equiv_case(name, make, x, p, **kw):
+        return Case(name, 1, [make, call("is_permutation_equivariant", ref("layer"), x, p, **kw,
+                                         check=check("equal", label="answer"))])
+
+    f64 = torch.float64
+    cases = [
+        equiv_case("per-token linear layer, perm as a list",
+                   fixture("token_linear", save="layer", weight=randn(5, 4), bias=randn(5)),
+                   randn(3, 6, 4), perm(6).tolist()),
+        equiv_case("self-attention returning (output, weights), float64, perm as LongTensor",
+                   fixture("self_attention", save="layer", in_proj_weight=randn(24, 8, dtype=f64),
+                           out_proj_weight=randn(8, 8, dtype=f64), num_heads=2),
+                   randn(2, 5, 8, dtype=f64), perm(5)),
+        equiv_case("self-attention, batch 6 > seq 4",
+                   fixture("self_attention", save="layer", in_proj_weight=randn(12, 4),
+                           out_proj_weight=randn(4, 4), num_heads=1),
+                   randn(6, 4, 4), perm(4)),
+        equiv_case("swapping two positions (a permutation that is its own inverse)",
+                   fixture("token_linear", save="layer", weight=randn(2, 3), bias=randn(2)),
+                   randn(3, 5, 3), [0, 3, 2, 1, 4]),
+        equiv_case("a layer that adds positions",
+                   fixture("add_positions", save="layer"), randn(4, 5, 3), perm(5)),
+        equiv_case("causal self-attention",
+                   fixture("self_attention", save="layer", in_proj_weight=randn(12, 4),
+                           out_proj_weight=randn(4, 4), causal=True),
+                   randn(2, 5, 4), perm(5).tolist()),
+        equiv_case("running sum, batch 7 > seq 4",
+                   fixture("cumulative_sum", save="layer"), randn(7, 4, 2), perm(4)),
+        equiv_case("every token gets the mean",
+                   fixture("sequence_mean", save="layer"), randn(2, 6, 3), perm(6)),
+        equiv_case("equal only up to rounding: needs a tolerance",
+                   fixture("nearly_equivariant", save="layer", weight=randn(3, 3, dtype=f64), eps=1e-7),
+                   randn(2, 6, 3, dtype=f64), perm(6)),
+        equiv_case("the atol argument is honoured",
+                   fixture("nearly_equivariant", save="layer", weight=randn(3, 3, dtype=f64), eps=1e-7),
+                   randn(2, 6, 3, dtype=f64), perm(6), atol=1e-9),
+        equiv_case("a difference far above atol",
+                   fixture("nearly_equivariant", save="layer", weight=randn(3, 3, dtype=f64), eps=1e-3),
+                   randn(2, 6, 3, dtype=f64), perm(6)),
+    ]
+    for seq_len, d_model in ((7, 16), (50, 64), (1, 2), (12, 6)):
+        cases.append(Case(f"positional table ({seq_len}, {d_model})", 1, [
+            call("sinusoidal_positional_encoding", seq_len, d_model,
+                 check=check(label="table", rtol=1e-4, atol=1e-5))]))
+    cases.append(Case("odd d_model raises ValueError", 1, [
+        call("sinusoidal_positional_encoding", 5, 7, raises="ValueError")]))
+    return cases
