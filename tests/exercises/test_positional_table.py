@@ -37,21 +37,24 @@ def test_reference_gives_the_lesson_table():
     np.testing.assert_allclose(P.numpy(), LESSON_TABLE, atol=5e-5)
 
 
-@pytest.mark.parametrize("max_len, d_model", [(9, 2), (50, 16), (300, 64)])
+@pytest.mark.parametrize("max_len, d_model", [(9, 2), (50, 16), (100, 64)])
 def test_reference_matches_the_formula_entry_by_entry(max_len, d_model):
-    P = ref.positional_encoding(max_len, d_model, dtype=torch.float64).numpy()
+    P = ref.positional_encoding(max_len, d_model)
+    assert P.dtype == torch.float32 and P.shape == (max_len, d_model)
+    P = P.double().numpy()
     for pos in (0, 1, max_len // 2, max_len - 1):
         for i in range(d_model // 2):
             angle = pos / 10000 ** (2 * i / d_model)
-            assert P[pos, 2 * i] == pytest.approx(math.sin(angle), abs=1e-12)
-            assert P[pos, 2 * i + 1] == pytest.approx(math.cos(angle), abs=1e-12)
+            assert P[pos, 2 * i] == pytest.approx(math.sin(angle), abs=1e-7)
+            assert P[pos, 2 * i + 1] == pytest.approx(math.cos(angle), abs=1e-7)
 
 
 def test_add_positions_scales_then_adds():
     X = torch.randn(3, 5, 8, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
-    P = ref.positional_encoding(5, 8, dtype=torch.float64)
-    np.testing.assert_allclose(ref.add_positions(X).numpy(), (X * math.sqrt(8) + P).numpy(),
-                               atol=1e-12)
+    P = ref.positional_encoding(5, 8).double()
+    out = ref.add_positions(X)
+    assert out.dtype == torch.float64
+    np.testing.assert_allclose(out.numpy(), (X * math.sqrt(8) + P).numpy(), atol=1e-12)
 
 
 @pytest.mark.parametrize("max_len, d_model", [(5, 7), (0, 8), (4, 0)])
