@@ -69,6 +69,8 @@ import socket, sys
 want = int(sys.argv[1]) if sys.argv[1].isdigit() else 0
 for port in (want, 0):
     s = socket.socket()
+    # As the server itself does: a port left in TIME_WAIT by the last run is free to reuse.
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         s.bind(("127.0.0.1", port))
     except OSError:

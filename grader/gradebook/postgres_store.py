@@ -38,7 +38,8 @@ class PostgresGradebook(Gradebook):
     ``record`` returns after the INSERT's transaction has committed; with PostgreSQL's
     default ``synchronous_commit=on`` that means the WAL is flushed on the server. Threads
     borrow connections from a pool of at most ``pool_size``; a connection that died (server
-    restart, idle timeout) is checked and replaced when borrowed.
+    restart, idle timeout) is checked and replaced when borrowed, and while the pool is still
+    reconnecting after an outage a statement uses a direct connection instead.
     """
 
     backend = "postgresql"
@@ -53,6 +54,9 @@ class PostgresGradebook(Gradebook):
             raise ValueError(f"pool_size must be at least 1, got {pool_size}")
         self.url = url
         self.timeout_s = connect_timeout_s
+        # Waiting for a free pooled connection: statements take milliseconds, so a long wait
+        # means the pool has no live connection (an outage) rather than a busy one.
+        self.borrow_timeout_s = min(3.0, connect_timeout_s)
         self._pool = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=False, name="gradebook",
             kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
@@ -67,28 +71,40 @@ class PostgresGradebook(Gradebook):
             raise GradebookError(f"cannot open the PostgreSQL gradebook at {redact(url)}: "
                                  f"{type(exc).__name__}: {exc}") from exc
 
+    def _run(self, sql: str, params: tuple) -> list[tuple]:
+        """One statement in its own transaction, committed before this returns."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        try:
+            # The pool's context manager commits when the block ends without an exception
+            # (and rolls back otherwise).
+            with self._pool.connection(timeout=self.borrow_timeout_s) as conn:
+                return conn.execute(sql, params).fetchall()
+        except PoolTimeout:
+            # No connection was borrowed, so nothing ran. After an outage the pool retries
+            # with growing back-off; the server may be back already, so try once directly.
+            pass
+        with psycopg.connect(self.url, connect_timeout=max(1, int(self.timeout_s))) as conn:
+            return conn.execute(sql, params).fetchall()  # committed when the block closes
+
     def _insert(self, sub: Submission) -> int:
         from psycopg.types.json import Jsonb
 
         params = (sub.learner, sub.exercise, sub.code, sub.score, sub.max_score, Jsonb(sub.tests),
                   sub.status, sub.submitted_at, sub.grader_version)
         try:
-            # The pool's context manager commits when the block ends without an exception
-            # (and rolls back otherwise), so returning the id means the row is committed.
-            with self._pool.connection() as conn:
-                row = conn.execute(
-                    "INSERT INTO submissions (learner, exercise, code, score, max_score, tests, "
-                    "status, submitted_at, grader_version) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id", params).fetchone()
+            rows = self._run(
+                "INSERT INTO submissions (learner, exercise, code, score, max_score, tests, "
+                "status, submitted_at, grader_version) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id", params)
         except Exception as exc:
             raise GradebookError(f"could not store the submission: {type(exc).__name__}: {exc}") from exc
-        return int(row[0])
+        return int(rows[0][0])
 
     def _query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        sql = sql.replace("?", "%s")
         try:
-            with self._pool.connection() as conn:
-                return conn.execute(sql, params).fetchall()
+            return self._run(sql.replace("?", "%s"), params)
         except Exception as exc:
             raise GradebookError(f"could not read the gradebook: {type(exc).__name__}: {exc}") from exc
 
