@@ -30,7 +30,7 @@ class Seq2SeqConfig:
         """Raise ValueError naming the bad field."""
         for name in ("src_vocab", "tgt_vocab", "embed_size", "num_hiddens", "num_layers"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError(f"dropout must lie in [0, 1), got {self.dropout}")

@@ -49,7 +49,7 @@ class TransformerConfig:
     d_model: int = 32
     heads: int = 4
     layers: int = 2  # encoder layers = decoder layers
-    d_ff: int = 64  # paper: 4 * d_model; 2 * d_model trains the toy tasks as well and faster
+    d_ff: int = 64  # paper: 4 * d_model; 2 * d_model keeps the toy model small and quick
     dropout: float = 0.0
     pe: str = "sinusoidal"  # "sinusoidal" | "learned" | "none"
     max_len: int = 256
@@ -62,7 +62,7 @@ class TransformerConfig:
         """Raise ValueError naming the bad field, before any tensor is built."""
         for name in ("src_vocab", "tgt_vocab", "d_model", "heads", "layers", "d_ff", "max_len"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         check_heads(self.d_model, self.heads)
         if self.pe not in PE_KINDS:
@@ -87,16 +87,15 @@ def check_tokens(name: str, ids: Tensor, vocab_size: int, max_len: int | None = 
     """Raise a clear error unless ``ids`` is a non-empty (B, T) integer batch of valid ids."""
     if not isinstance(ids, Tensor):
         raise TypeError(f"{name} must be a torch tensor of token ids, got {type(ids).__name__}")
-    if ids.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8):
+    if ids.is_floating_point() or ids.is_complex() or ids.dtype == torch.bool:
         raise TypeError(f"{name} must hold integer token ids, got dtype {ids.dtype}")
     if ids.dim() != 2:
         raise ValueError(f"{name} must have shape (batch, length), got {tuple(ids.shape)}")
     if ids.shape[0] == 0 or ids.shape[1] == 0:
         raise ValueError(f"{name} is empty (shape {tuple(ids.shape)}): give at least one token")
     if max_len is not None and ids.shape[1] > max_len:
-        raise ValueError(
-            f"{name} has length {ids.shape[1]}, longer than the model's max_len={max_len}"
-        )
+        raise ValueError(f"{name} has length {ids.shape[1]}, longer than the model's "
+                         f"max_len={max_len}")
     lo, hi = int(ids.min()), int(ids.max())
     if lo < 0 or hi >= vocab_size:
         bad = hi if hi >= vocab_size else lo
