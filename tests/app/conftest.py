@@ -1,0 +1,42 @@
+"""The app launched once in this process on a free loopback port, shared by the app tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts" / "app"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Launch app.demo in-process (as Gradio's own tests do); yield its URL; close it."""
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    import app
+
+    app.warm_up()  # torch + the grader's worker, as `python app.py` does in the background
+    app.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=free_port(),
+               quiet=True)  # fmt: skip
+    yield app.demo.local_url
+    app.demo.close()
+    from grader import api
+
+    if api._DEFAULT is not None:
+        api._DEFAULT.close()
+
+
+@pytest.fixture(scope="session")
+def client(app_url):
+    from gradio_client import Client
+
+    return Client(app_url, verbose=False)
