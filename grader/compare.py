@@ -59,6 +59,13 @@ def compare(spec: dict, got: Any, expected: Any) -> dict | None:
             return None
         return _msg(f"`{label}` has dtype {g}, expected {e} (keep the dtype of the inputs).",
                     f"`{label}` 的 dtype 是 {g}，应为 {e}（请保持与输入相同的 dtype）。")
+    if kind == "shape":
+        want = tuple(expected.shape) if isinstance(expected, np.ndarray) else tuple(expected)
+        have = tuple(got.shape) if isinstance(got, np.ndarray) else None
+        if have == want:
+            return None
+        return _msg(f"`{label}` should be a tensor of shape {want}, got {_kind(got)}.",
+                    f"`{label}` 应为形状 {want} 的张量，实际得到 {_kind(got)}。")
     # allclose
     g_arr, e_arr = as_float_array(got), as_float_array(expected)
     if e_arr is None:

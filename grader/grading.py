@@ -61,10 +61,11 @@ def judge_case(case: Case, got: list[dict], expected: list[dict] | None) -> tupl
         if i >= len(got):
             return False, _m("This test did not finish.", "该测试没有运行完。")
         ref = expected[i] if expected is not None and i < len(expected) else None
-        problem = compare.check_record(spec, got[i], compare.expected_of(spec, ref), _name(step),
-                                       literal="expected" in spec)
-        if problem:
-            return False, problem
+        for one in spec if isinstance(spec, list) else [spec]:
+            problem = compare.check_record(one, got[i], compare.expected_of(one, ref), _name(step),
+                                           literal="expected" in one)
+            if problem:
+                return False, problem
     return True, None
 
 
@@ -80,7 +81,8 @@ def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
             continue
         if i >= len(got) or i >= len(other):
             return i >= len(got) and i >= len(other)
-        if not compare.records_match(spec, got[i], other[i]):
+        if not all(compare.records_match(one, got[i], other[i])
+                   for one in (spec if isinstance(spec, list) else [spec])):
             return False
     return True
 

@@ -31,11 +31,11 @@ class Case:
     def __post_init__(self) -> None:
         if self.points < 0:
             raise ValueError(f"case {self.name!r}: points must be >= 0")
-        if not any("check" in s for s in self.steps):
+        if not any(s.get("check") for s in self.steps):
             raise ValueError(f"case {self.name!r}: no step carries a check, so it cannot fail")
 
 
-CHECK_KINDS = ("allclose", "equal", "dtype", "raises")
+CHECK_KINDS = ("allclose", "equal", "dtype", "shape", "raises")
 
 
 def check(
@@ -68,7 +68,7 @@ def _step(op: str, save: str | None, raises: str | None, chk: dict | None, **bod
         if chk is None:
             chk = check("raises", label=body.get("fn") or body.get("cls") or op)
     if chk is not None:
-        step["check"] = chk
+        step["check"] = chk  # one check dict, or a list of them on the same output
     return step
 
 
