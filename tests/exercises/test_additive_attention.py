@@ -66,3 +66,16 @@ def test_statement_example():
                             torch.tensor([[1.0, 0.0]]), torch.tensor([[1.0]]), torch.tensor([2.0]))
     np.testing.assert_allclose(s.numpy(), [[[2 * math.tanh(1.0), 2 * math.tanh(3.0)]]], atol=1e-6)
     np.testing.assert_allclose(s.numpy(), [[[1.5232, 1.9901]]], atol=1e-4)
+
+
+def test_exercise_is_sound():
+    """Through the sandboxed grader: reference full, starter less, every known mistake named.
+
+    Inline until tests/exercises/conftest.py::assert_exercise_sound exists; it runs the same
+    grader.selfcheck.check_exercise.
+    """
+    from grader import api
+    from grader.selfcheck import check_exercise
+
+    with api.Grader() as grader:
+        assert check_exercise(grader, EX) == []

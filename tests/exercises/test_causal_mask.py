@@ -52,3 +52,16 @@ def test_statement_example_running_means():
     np.testing.assert_allclose(out.numpy(), [[[3.0], [4.5], [6.0]]], atol=1e-6)
     np.testing.assert_allclose(w.numpy(), [[[1, 0, 0], [0.5, 0.5, 0], [1 / 3, 1 / 3, 1 / 3]]],
                                atol=1e-7)
+
+
+def test_exercise_is_sound():
+    """Through the sandboxed grader: reference full, starter less, every known mistake named.
+
+    Inline until tests/exercises/conftest.py::assert_exercise_sound exists; it runs the same
+    grader.selfcheck.check_exercise.
+    """
+    from grader import api
+    from grader.selfcheck import check_exercise
+
+    with api.Grader() as grader:
+        assert check_exercise(grader, EX) == []

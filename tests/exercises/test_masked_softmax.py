@@ -56,3 +56,16 @@ def test_reference_gives_the_statement_example():
                                [[[1, 0, 0, 0], [third, third, third, 0]],
                                 [[0.5, 0.5, 0, 0], [0.25] * 4]], atol=1e-7)
     assert math.isclose(float(ref.masked_softmax(X, None).sum()), 4.0)
+
+
+def test_exercise_is_sound():
+    """Through the sandboxed grader: reference full, starter less, every known mistake named.
+
+    Inline until tests/exercises/conftest.py::assert_exercise_sound exists; it runs the same
+    grader.selfcheck.check_exercise.
+    """
+    from grader import api
+    from grader.selfcheck import check_exercise
+
+    with api.Grader() as grader:
+        assert check_exercise(grader, EX) == []
