@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader import exercises as _ex
@@ -47,8 +47,10 @@ def get_exercise(exercise_id: str) -> ExerciseInfo:
 class Grader:
     """A warm grader: start it once (workers import torch once), then grade from any thread."""
 
-    def __init__(self, workers: int = 1, seed: int | None = None, debug: bool = False) -> None:
+    def __init__(self, workers: int = 1, seed: int | None = None, debug: bool = False,
+                 max_wall_s: float | None = None) -> None:
         self.seed = deployment_seed() if seed is None else seed
+        self.max_wall_s = max_wall_s  # caps every exercise's time limits (tests, busy servers)
         protected = [REPO_ROOT, hidden_root()]
         self.pool = WorkerPool(size=workers, protected=[str(p) for p in protected], debug=debug)
 
@@ -83,7 +85,7 @@ class Grader:
         text = read_submission(source)
         cases = ex.hidden_cases(self.seed)
         report = grading.grade_cases(ex, text, cases, self.pool, self._expected(ex, "hidden", cases),
-                                     self._mistakes(ex, cases))
+                                     self._mistakes(ex, cases), self._limits(ex))
         report.learner = learner
         return report
 
@@ -91,7 +93,13 @@ class Grader:
         """Run only the public examples (their expected values are written in examples.py)."""
         ex = _ex.get(exercise_id)
         text = read_submission(source)
-        return grading.grade_cases(ex, text, ex.examples(), self.pool, None, [])
+        return grading.grade_cases(ex, text, ex.examples(), self.pool, None, [], self._limits(ex))
+
+    def _limits(self, ex: Exercise):
+        if self.max_wall_s is None:
+            return ex.limits
+        wall = min(ex.limits.wall_s, self.max_wall_s)
+        return replace(ex.limits, wall_s=wall, cpu_s=max(1, min(ex.limits.cpu_s, int(wall))))
 
 
 _DEFAULT: Grader | None = None

@@ -9,7 +9,7 @@ from grader import compare, runner
 from grader.exercises import Exercise
 from grader.pool import RawResult, WorkerPool
 from grader.report import Report, TestResult
-from grader.spec import Case, Job
+from grader.spec import Case, Job, Limits
 
 _m = compare._msg
 
@@ -88,6 +88,9 @@ def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
 
 
 def _crash_message(raw: RawResult, limits) -> dict[str, str]:
+    if raw.malformed:
+        return _m("Your code wrote into the grader's private result channel; the run cannot be trusted "
+                  "and scores nothing.", "你的代码向评分器的内部结果通道写入了数据；本次运行不可信，记 0 分。")
     if raw.status == "timeout" or raw.signal in (_signal.SIGXCPU, ):
         return _m(f"Time limit reached ({limits.wall_s:g} s wall clock, {limits.cpu_s} s CPU): look "
                   "for an infinite loop or very slow code.",
@@ -120,7 +123,8 @@ def _error_message(err: dict, memory_mib: int) -> tuple[dict[str, str], str]:
     if kind == "SystemExit":
         return _m("Your code called sys.exit(); the tests need it to return normally.",
                   "你的代码调用了 sys.exit()；测试需要它正常返回。"), err.get("traceback", "")
-    if kind in ("PermissionError",) or "Operation not permitted" in err.get("message", ""):
+    if kind == "BlockingIOError" or (kind in ("PermissionError",) or
+                                     "Operation not permitted" in err.get("message", "")):
         return _m("Your code tried something the grader does not allow (network, new processes, "
                   "signals, or files outside its own folder).",
                   "你的代码尝试了评分器不允许的操作（网络、新进程、信号或访问自身目录以外的文件）。"), err.get("traceback", "")
@@ -168,25 +172,28 @@ def _add_hint(case: Case, result: TestResult) -> None:
 
 
 def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
-                expected: dict | None, mistakes: list[tuple[str, dict, dict]]) -> Report:
+                expected: dict | None, mistakes: list[tuple[str, dict, dict]],
+                limits: Limits | None = None) -> Report:
     """Run ``cases`` on ``source`` in the sandbox and judge them."""
     t0 = time.perf_counter()
     report = Report(exercise_id=exercise.id)
-    job = Job(source=source, cases=[_public_steps(c.steps) for c in cases], limits=exercise.limits)
+    limits = limits or exercise.limits
+    job = Job(source=source, cases=[_public_steps(c.steps) for c in cases], limits=limits)
     raw = pool.run(job)
     got = _index(raw.messages)
     report.output = raw.output
     level = got["sandbox"] or {}
     report.sandbox = level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
     load = got["load"]
-    crash = None if (got["done"] and raw.status == "ok") else _crash_message(raw, exercise.limits)
+    crash = None if (got["done"] and raw.status == "ok" and not raw.malformed) else _crash_message(
+        raw, limits)
     if load is not None:
         report.status = "syntax_error" if load["kind"] == "syntax" else "load_error"
         err = load["error"]
         if report.status == "syntax_error":
             msg = _m(f"Syntax error: {err['message']}", f"语法错误：{err['message']}")
         else:
-            msg, _ = _error_message(err, exercise.limits.memory_mib)
+            msg, _ = _error_message(err, limits.memory_mib)
             msg = {k: v + (" (while loading your code)" if k == "en" else "（加载代码时）")
                    for k, v in msg.items()}
         crash, details = msg, err.get("traceback", "")
@@ -198,7 +205,7 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     failed: list = []
     for index, case in enumerate(cases):
         records = got["cases"].get(index)
-        if records is None or load is not None:
+        if records is None or load is not None or raw.malformed:
             report.tests.append(TestResult(case.name, 0.0, case.points, False,
                                            crash or _m("Not run.", "未运行。"), details=details,
                                            visible=case.visible))
@@ -210,7 +217,7 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
         if not passed:
             err = next((r["error"] for r in records if "error" in r), None)
             if err is not None:
-                result.message, result.details = _error_message(err, exercise.limits.memory_mib)
+                result.message, result.details = _error_message(err, limits.memory_mib)
                 if err["type"] not in ("MemoryError", "SystemExit", "PermissionError"):
                     result.message = problem
             failed.append((index, result, records))
