@@ -70,14 +70,8 @@ def test_far_queries_stay_finite():
     assert pred.item() == pytest.approx(1.0)
 
 
-def test_exercise_is_sound():
-    """Through the sandboxed grader: reference full, starter less, every known mistake named.
+def test_exercise_is_sound(grader):
+    """Through the sandboxed grader: reference full, starter less, every known mistake named."""
+    from conftest import assert_exercise_sound
 
-    Inline until tests/exercises/conftest.py::assert_exercise_sound exists; it runs the same
-    grader.selfcheck.check_exercise.
-    """
-    from grader import api
-    from grader.selfcheck import check_exercise
-
-    with api.Grader() as grader:
-        assert check_exercise(grader, EX) == []
+    assert_exercise_sound(grader, EX)
