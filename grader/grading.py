@@ -120,6 +120,10 @@ def _error_message(err: dict, memory_mib: int) -> tuple[dict[str, str], str]:
     if kind == "MemoryError":
         return _m(f"Your code ran out of memory (limit about {memory_mib} MiB above the worker).",
                   f"你的代码内存不足（限制约为 {memory_mib} MiB）。"), err.get("traceback", "")
+    if kind in ("ModuleNotFoundError", "ImportError"):
+        return _m(f"This module is not available in the grader: {err.get('message', '')[:200]}. "
+                  "Use torch, numpy, math and the common standard library.",
+                  f"评分器中没有这个模块：{err.get('message', '')[:200]}。请使用 torch、numpy、math 和常用标准库。"), err.get("traceback", "")
     if kind == "SystemExit":
         return _m("Your code called sys.exit(); the tests need it to return normally.",
                   "你的代码调用了 sys.exit()；测试需要它正常返回。"), err.get("traceback", "")
@@ -218,7 +222,8 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
             err = next((r["error"] for r in records if "error" in r), None)
             if err is not None:
                 result.message, result.details = _error_message(err, limits.memory_mib)
-                if err["type"] not in ("MemoryError", "SystemExit", "PermissionError"):
+                if err["type"] not in ("MemoryError", "SystemExit", "PermissionError", "BlockingIOError",
+                                       "ModuleNotFoundError", "ImportError"):
                     result.message = problem
             failed.append((index, result, records))
         report.tests.append(result)

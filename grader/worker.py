@@ -28,6 +28,31 @@ torch.softmax(torch.ones(2, 3) @ torch.ones(3, 2), dim=-1).sum().item()
 import numpy  # noqa: E402,F401 - imported once here so children do not pay for it
 
 from grader import codec, fixtures, runner, sandbox  # noqa: E402,F401
+
+# Modules a submission may import. Loaded here once: children start with them in memory, and
+# when the child runs as `nobody` it may not be able to read the interpreter's files at all
+# (e.g. a Python installed under /root), so anything not preloaded may be unimportable there.
+PRELOAD = (
+    "abc", "array", "bisect", "cmath", "collections", "collections.abc", "contextlib", "copy",
+    "ctypes", "dataclasses", "datetime", "decimal", "encodings.idna", "enum", "fractions",
+    "functools", "heapq", "inspect", "io", "itertools", "json", "math", "numbers", "operator",
+    "pprint", "random", "re", "signal", "socket", "statistics", "string", "struct", "subprocess",
+    "textwrap", "time", "traceback", "typing", "warnings", "numpy.fft", "numpy.linalg",
+    "numpy.random", "torch.nn.functional", "torch.nn.init", "torch.optim", "torch.utils.data",
+)
+
+
+def preload() -> list[str]:
+    """Import PRELOAD; return the names that could not be imported."""
+    import importlib
+
+    missing = []
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            missing.append(name)
+    return missing
 from grader.spec import Limits  # noqa: E402
 
 _RAW = struct.Struct(">Q")
@@ -180,6 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--protect", action="append", default=[])
     args = parser.parse_args(argv)
     protected = [os.path.realpath(p) for p in args.protect] or [os.getcwd()]
+    missing = preload()
     ro_paths = sandbox.read_only_paths(protected)
     # Keep the protocol on private fds; stray prints from this process go to stderr.
     fin, fout = os.dup(0), os.dup(1)
@@ -195,6 +221,7 @@ def main(argv: list[str] | None = None) -> None:
         first = codec.unpack(frames[0])
         level = first.get("level", {}) if isinstance(first, dict) else {}
     level["summary"] = sandbox.summarize(level)
+    level["preload_missing"] = missing
     send(fout, {"type": "ready", "pid": os.getpid(), "level": level, "probe": probe["status"]})
     while True:
         try:

@@ -1,6 +1,7 @@
-"""Shared fixture and soundness check for every exercise (see grader/FORMAT.md)."""
+"""Shared warm grader and soundness check for every exercise (see grader/FORMAT.md)."""
 
 import pytest
+from soundness import assert_exercise_sound  # noqa: F401 - re-exported for older tests
 
 
 @pytest.fixture(scope="session")
@@ -12,23 +13,7 @@ def grader():
     g.close()
 
 
-def assert_exercise_sound(grader, exercise_id: str) -> None:
-    """Reference full, starter less, public examples pass on the reference, every mistake named."""
-    from grader.exercises import get
-
-    ex = get(exercise_id)
-    ref = grader.grade(exercise_id, ex.reference_source())
-    assert ref.full_marks, [(t.name, t.message["en"]) for t in ref.tests if not t.passed]
-    starter = grader.grade(exercise_id, ex.starter)
-    assert starter.status == "graded" and starter.score < starter.max_score
-    examples = grader.run_examples(exercise_id, ex.reference_source())
-    assert examples.full_marks, [(t.name, t.message["en"]) for t in examples.tests if not t.passed]
-    assert ex.mistakes(), "an exercise needs known mistakes to name"
-    for m in ex.mistakes():
-        rep = grader.grade(exercise_id, m.source)
-        assert rep.score < rep.max_score, f"mistake {m.name} scores full marks"
-        named = [t for t in rep.tests if t.mistake == m.name]
-        assert named, f"mistake {m.name} is named {rep.mistakes()}"
-        assert named[0].message == m.message
-    for lang in ("en", "zh"):
-        assert len(ex.statement[lang]) > 200
+@pytest.fixture
+def exercise_sound(grader):
+    """Call with an exercise id: asserts reference full, starter less, each mistake named."""
+    return lambda exercise_id: assert_exercise_sound(grader, exercise_id)

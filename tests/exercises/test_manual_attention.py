@@ -28,7 +28,5 @@ def test_reference_matches_the_lesson_and_torch():
     assert math.isclose(float(w[0, 0, 0, 1]), 0.0)
 
 
-def test_exercise_is_sound(grader):
-    from conftest import assert_exercise_sound
-
-    assert_exercise_sound(grader, "manual-attention")
+def test_exercise_is_sound(exercise_sound):
+    exercise_sound("manual-attention")

@@ -37,7 +37,5 @@ def test_reference_equals_nn_multihead_attention():
         raise AssertionError("embed_dim 10 with 3 heads must raise ValueError")
 
 
-def test_exercise_is_sound(grader):
-    from conftest import assert_exercise_sound
-
-    assert_exercise_sound(grader, "multi-head-attention")
+def test_exercise_is_sound(exercise_sound):
+    exercise_sound("multi-head-attention")

@@ -19,7 +19,5 @@ def test_reference_table_and_equivariance():
                                                 [4, 0, 1, 2, 3])
 
 
-def test_exercise_is_sound(grader):
-    from conftest import assert_exercise_sound
-
-    assert_exercise_sound(grader, "permutation-invariance")
+def test_exercise_is_sound(exercise_sound):
+    exercise_sound("permutation-invariance")

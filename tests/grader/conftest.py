@@ -15,3 +15,9 @@ def grader():
     g = Grader(max_wall_s=2.0).start()
     yield g
     g.close()
+
+
+@pytest.fixture(scope="session")
+def secret(grader) -> str:
+    """A value in the trusted process's environment that no submission may see."""
+    return SECRET
