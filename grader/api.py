@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader import exercises as _ex
-from grader import grading
 from grader.exercises import Exercise, UnknownExercise, deployment_seed, hidden_root
 from grader.pool import REPO_ROOT, WorkerPool
 from grader.report import Report, TestResult
@@ -40,7 +39,10 @@ def list_exercises() -> list[ExerciseInfo]:
 def get_exercise(exercise_id: str) -> ExerciseInfo:
     """Statement (en/zh), starter code and public examples of one exercise."""
     ex = _ex.get(exercise_id)
-    max_score = sum(c.points for c in ex.hidden_cases(deployment_seed())) if ex.has_hidden() else None
+    from grader import bundle
+
+    max_score = (sum(c.points for c in bundle.load(ex, deployment_seed()).cases)
+                 if ex.has_hidden() else None)
     return ExerciseInfo(ex.id, ex.number, ex.title, ex.statement, ex.starter, ex.examples(), max_score)
 
 
@@ -48,11 +50,10 @@ class Grader:
     """A warm grader: start it once (workers import torch once), then grade from any thread."""
 
     def __init__(self, workers: int = 1, seed: int | None = None, debug: bool = False,
-                 max_wall_s: float | None = None) -> None:
+                 max_wall_s: float | None = None, pool: WorkerPool | None = None) -> None:
         self.seed = deployment_seed() if seed is None else seed
         self.max_wall_s = max_wall_s  # caps every exercise's time limits (tests, busy servers)
-        protected = [REPO_ROOT, hidden_root()]
-        self.pool = WorkerPool(size=workers, protected=[str(p) for p in protected], debug=debug)
+        self.pool = pool or WorkerPool(size=workers, protected=protected_paths(), debug=debug)
 
     def start(self) -> Grader:
         self.pool.start()
@@ -71,21 +72,15 @@ class Grader:
         """What confinement the host allowed (user, landlock ABI, seccomp...) and a summary."""
         return self.pool.level
 
-    def _expected(self, ex: Exercise, kind: str, cases: list[Case]) -> dict:
-        return ex.cached(("ref", kind, self.seed), lambda: grading.trusted_records(
-            ex.reference_source(), cases))
-
-    def _mistakes(self, ex: Exercise, cases: list[Case]) -> list[tuple[str, dict, dict]]:
-        return ex.cached(("mistakes", self.seed), lambda: [
-            (m.name, m.message, grading.trusted_records(m.source, cases)) for m in ex.mistakes()])
-
     def grade(self, exercise_id: str, source: str | Path, learner: str | None = None) -> Report:
         """Grade a submission (text, .py or .ipynb path) against the hidden tests."""
+        from grader import bundle, grading  # torch only when a bundle must be built
+
         ex = _ex.get(exercise_id)
         text = read_submission(source)
-        cases = ex.hidden_cases(self.seed)
-        report = grading.grade_cases(ex, text, cases, self.pool, self._expected(ex, "hidden", cases),
-                                     self._mistakes(ex, cases), self._limits(ex))
+        b = bundle.load(ex, self.seed)
+        report = grading.grade_cases(ex, text, b.cases, self.pool, b.expected, b.mistakes,
+                                     self._limits(ex))
         report.learner = learner
         return report
 
@@ -93,6 +88,8 @@ class Grader:
         """Run only the public examples (their expected values are written in examples.py)."""
         ex = _ex.get(exercise_id)
         text = read_submission(source)
+        from grader import grading
+
         return grading.grade_cases(ex, text, ex.examples(), self.pool, None, [], self._limits(ex))
 
     def _limits(self, ex: Exercise):
@@ -100,6 +97,11 @@ class Grader:
             return ex.limits
         wall = min(ex.limits.wall_s, self.max_wall_s)
         return replace(ex.limits, wall_s=wall, cpu_s=max(1, min(ex.limits.cpu_s, int(wall))))
+
+
+def protected_paths() -> list[str]:
+    """What sandboxed code must never read: the repository (tests, solutions) and the hidden dir."""
+    return [str(REPO_ROOT), str(hidden_root())]
 
 
 _DEFAULT: Grader | None = None

@@ -7,6 +7,7 @@ import json
 import sys
 
 from grader import api
+from grader.pool import WorkerPool
 from grader.report import render
 
 
@@ -43,7 +44,10 @@ def cmd_grade(args) -> int:
     except (api.UnknownExercise, api.SubmissionError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    with api.Grader(debug=args.verbose) as grader:
+    # Launch the worker first: it imports torch while this process does the same.
+    pool = WorkerPool(protected=api.protected_paths(), debug=args.verbose)
+    pool.spawn()
+    with api.Grader(pool=pool) as grader:
         if args.verbose:
             print(f"sandbox: {json.dumps(grader.sandbox_level())}", file=sys.stderr)
         if args.examples:

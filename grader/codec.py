@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import struct
+import sys
 from typing import Any
 
 import numpy as np
@@ -62,10 +63,7 @@ def _encode(value: Any, blobs: list[bytes], budget: list[int], depth: int) -> An
 
 def _as_array(value: Any) -> np.ndarray | None:
     """Return a contiguous numpy copy of a tensor or array, or None for other values."""
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is always present here
-        torch = None
+    torch = sys.modules.get("torch")  # a tensor can only exist if torch was imported
     if torch is not None and isinstance(value, torch.Tensor):
         t = value.detach().to("cpu")
         if t.dtype == torch.bfloat16:

@@ -9,8 +9,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import torch
-
 from grader.spec import Case, Limits
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +45,8 @@ def _load_module(path: Path, name: str):
 
 
 def _build_cases(path: Path, name: str, seed: int, visible: bool) -> list[Case]:
+    import torch
+
     module = _load_module(path, name)
     rng = torch.Generator().manual_seed(seed)
     cases = module.build(rng)

@@ -176,7 +176,7 @@ def _add_hint(case: Case, result: TestResult) -> None:
 
 
 def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
-                expected: dict | None, mistakes: list[tuple[str, dict, dict]],
+                expected: dict | None, mistakes,
                 limits: Limits | None = None) -> Report:
     """Run ``cases`` on ``source`` in the sandbox and judge them."""
     t0 = time.perf_counter()
@@ -227,7 +227,9 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
                     result.message = problem
             failed.append((index, result, records))
         report.tests.append(result)
-    _name_mistakes(cases, failed, report, expected, mistakes)
+    if failed and callable(mistakes):
+        mistakes = mistakes()
+    _name_mistakes(cases, failed, report, expected, mistakes if failed else [])
     passed = sum(t.passed for t in report.tests)
     report.summary = _m(f"{passed} of {len(report.tests)} tests passed; score {report.score:g}/{report.max_score:g}.",
                         f"通过 {passed}/{len(report.tests)} 项测试；得分 {report.score:g}/{report.max_score:g}。")

@@ -52,6 +52,16 @@ class Worker:
         self.restarts = -1
 
     def start(self) -> None:
+        """Start the process (if not already spawned) and wait until it reports ready."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.spawn()
+        ready = self._read_message()
+        if not isinstance(ready, dict) or ready.get("type") != "ready":
+            raise WorkerError("worker did not start")
+        self.level = ready.get("level", {})
+
+    def spawn(self) -> None:
+        """Launch the worker process without waiting for it (it imports torch meanwhile)."""
         env = dict(SAFE_ENV, PATH=os.environ.get("PATH", "/usr/bin:/bin"))
         cmd = [sys.executable, "-E", "-s", "-m", "grader.worker"]
         for p in self.protected:
@@ -61,10 +71,6 @@ class Worker:
             stderr=None if self.debug else subprocess.DEVNULL, bufsize=0, close_fds=True,
         )
         self.restarts += 1
-        ready = self._read_message()
-        if not isinstance(ready, dict) or ready.get("type") != "ready":
-            raise WorkerError("worker did not start")
-        self.level = ready.get("level", {})
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -99,6 +105,7 @@ class Worker:
         """Run one job; restart the worker and retry once if it died."""
         for attempt in (0, 1):
             if not self.alive():
+                self.close()
                 self.start()
             try:
                 return self._run_once(job)
@@ -140,6 +147,13 @@ class WorkerPool:
         self._free: queue.Queue[Worker] = queue.Queue()
         self._lock = threading.Lock()
         self._started = False
+
+    def spawn(self) -> None:
+        """Launch every worker process now; ``start`` later waits for them."""
+        with self._lock:
+            for w in self.workers:
+                if w.proc is None:
+                    w.spawn()
 
     def start(self) -> None:
         with self._lock:

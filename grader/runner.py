@@ -7,7 +7,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from grader import codec, fixtures
+from grader import codec
 from grader.spec import Ref
 
 FILENAME = "submission.py"
@@ -112,6 +112,8 @@ def run_step(namespace: dict, step: dict, saved: dict) -> Any:
         obj = saved[step["obj"]]
         return {name: describe_attr(obj, name) for name in step["attrs"]}
     if op == "fixture":
+        from grader import fixtures  # torch; preloaded in the worker
+
         return fixtures.build(step["name"], **kwargs)
     raise ValueError(f"internal: unknown step op {op!r}")
 

@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from grader.exercises import REPO_ROOT, hidden_root
 
 EX = "manual-attention"

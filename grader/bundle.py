@@ -1,0 +1,97 @@
+"""Hidden cases with their expected and known-wrong outputs, cached in memory and on disk.
+
+Building a bundle runs the reference and every mistake file on the trusted side (that needs
+torch). The result is plain data, so it is also written next to the hidden tests
+(``<hidden>/.cache/``, private like them) and later processes, such as the cold CLI, load it
+without importing torch at all. Any change to the hidden files or the engine changes the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader import codec
+from grader.exercises import Exercise
+from grader.spec import Case
+
+ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py")
+
+
+@dataclass
+class Bundle:
+    """Hidden cases, the reference's records, and each mistake's records (all trusted data)."""
+
+    cases: list[Case]
+    expected: dict
+    mistakes: list[tuple[str, dict, dict]]
+
+
+def _digest(ex: Exercise, seed: int) -> str:
+    h = hashlib.sha256(f"{ex.id}:{seed}".encode())
+    engine = Path(__file__).parent
+    files = [engine / f for f in ENGINE_FILES] + sorted(ex.hidden_dir.rglob("*.py")) + sorted(
+        ex.hidden_dir.rglob("*.json"))
+    for f in files:
+        h.update(str(f.name).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def _cache_path(ex: Exercise, seed: int) -> Path:
+    return ex.hidden_dir.parent / ".cache" / f"{ex.id}-{seed}-{_digest(ex, seed)}.bin"
+
+
+def _to_data(b: Bundle) -> dict:
+    cases = [{"name": c.name, "points": c.points, "steps": c.steps, "hint": c.hint} for c in b.cases]
+    exp = [b.expected["cases"].get(i) for i in range(len(b.cases))]
+    mistakes = [[name, msg, [rec["cases"].get(i) for i in range(len(b.cases))]]
+                for name, msg, rec in b.mistakes]
+    return {"cases": cases, "expected": exp, "mistakes": mistakes}
+
+
+def _index(records: list) -> dict:
+    return {"cases": {i: r for i, r in enumerate(records) if r is not None}}
+
+
+def _from_data(d: dict) -> Bundle:
+    cases = [Case(c["name"], c["points"], c["steps"], c["hint"]) for c in d["cases"]]
+    return Bundle(cases, _index(d["expected"]),
+                  [(name, msg, _index(recs)) for name, msg, recs in d["mistakes"]])
+
+
+def build(ex: Exercise, seed: int) -> Bundle:
+    """Run the reference and every mistake on the hidden cases (trusted, in this process)."""
+    from grader import grading
+
+    cases = ex.hidden_cases(seed)
+    expected = grading.trusted_records(ex.reference_source(), cases)
+    mistakes = [(m.name, m.message, grading.trusted_records(m.source, cases)) for m in ex.mistakes()]
+    return Bundle(cases, expected, mistakes)
+
+
+def load(ex: Exercise, seed: int) -> Bundle:
+    """The bundle from memory, else from the disk cache, else built (and cached when possible)."""
+    return ex.cached(("bundle", seed), lambda: _load_or_build(ex, seed))
+
+
+def _load_or_build(ex: Exercise, seed: int) -> Bundle:
+    path = _cache_path(ex, seed)
+    if path.is_file():
+        try:
+            return _from_data(codec.unpack(path.read_bytes()))
+        except (codec.CodecError, KeyError, TypeError, ValueError):
+            pass  # stale or damaged: rebuild
+    bundle = build(ex, seed)
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(codec.pack(_to_data(bundle)))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only hidden dir only costs the rebuild next time
+    return bundle
