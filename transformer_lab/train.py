@@ -6,7 +6,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import pandas as pd
 import torch
@@ -178,13 +178,23 @@ class Trainer:
                 "seconds": time.perf_counter() - start, "decoded": decoded}
 
     def run(self) -> Iterator[dict]:
-        """Train, yielding a record after every step and every validation check."""
+        """Train, yielding a record after every step and every validation check.
+
+        A consumer may also simply stop iterating (close the generator): the trainer then
+        keeps the steps done so far, and train_seconds counts up to that moment.
+        """
+        start = time.perf_counter()
+        try:
+            yield from self._loop(start)
+        finally:
+            self.train_seconds = time.perf_counter() - start
+
+    def _loop(self, start: float) -> Iterator[dict]:
         cfg, model = self.cfg, self.model
         torch.manual_seed(cfg.seed)  # dropout masks
         gen = torch.Generator().manual_seed(cfg.seed)  # training batches, on the CPU
         opt = make_optimizer(model, cfg)
         model.train()
-        start = time.perf_counter()
         lr = lr_at(1, cfg)
         for step in range(1, cfg.steps + 1):
             if self.stop is not None and self.stop.is_set():
@@ -220,7 +230,6 @@ class Trainer:
         if self.steps and not last_eval and self.stopped != "diverged":
             # Stopped between checks: close the history with a validation row.
             yield from self._emit(self._eval_record(self.steps, lr, start, final=True))
-        self.train_seconds = time.perf_counter() - start
 
     def _emit(self, rec: dict) -> Iterator[dict]:
         """Store and yield one record; afterwards tell run() whether to go on."""
@@ -248,8 +257,3 @@ def train(model: nn.Module, objective: Objective, cfg: TrainConfig | None = None
         if any(a is False for a in answers):
             trainer.stopped = "callback"
     return trainer.result()
-
-
-def config_dict(cfg: TrainConfig) -> dict:
-    """The config as plain JSON-ready values."""
-    return asdict(cfg)

@@ -247,3 +247,15 @@ def test_kernel_regression_goes_through_the_same_loop():
     assert train_loss.iloc[-1] < 0.7 * train_loss.iloc[0]
     assert h.query("phase == 'eval'").token_acc.isna().all()  # no tokens in regression
     assert float(model.w.detach()) > 0.2  # the kernel narrowed: D2L's fit moves w up as well
+
+
+def test_a_consumer_may_stop_iterating_and_keep_the_progress():
+    model, obj = toy_setup()
+    trainer = Trainer(model, obj, quick_cfg(steps=50))
+    records = trainer.run()
+    for rec in records:
+        if rec["step"] == 6:
+            break  # a UI generator that was cancelled
+    records.close()
+    assert trainer.steps == 6 and trainer.train_seconds > 0
+    assert len(trainer.history()) == 6
