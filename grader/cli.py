@@ -40,7 +40,7 @@ def cmd_grade(args) -> int:
         from grader.submission import read_submission
 
         get(args.exercise)
-        read_submission(args.file if args.file.endswith((".py", ".ipynb")) else _as_path(args.file))
+        read_submission(_as_path(args.file))
     except (api.UnknownExercise, api.SubmissionError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

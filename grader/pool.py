@@ -9,7 +9,6 @@ import struct
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -188,13 +187,6 @@ class WorkerPool:
             w.close()
         self._started = False
         self._free = queue.Queue()
-
-
-def time_call(fn, *args) -> tuple[float, object]:
-    """Seconds taken by ``fn(*args)`` and its result (used by the benchmark)."""
-    t0 = time.perf_counter()
-    out = fn(*args)
-    return time.perf_counter() - t0, out
 
 
 __all__ = ["Limits", "RawResult", "Worker", "WorkerError", "WorkerPool"]
