@@ -120,13 +120,15 @@ def build() -> None:
 
     settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed]
 
-    def on_train(*args, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
+    def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed,
+                 request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
+        args = (task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed)
         lang, flag = lang_of(request), threading.Event()
         _STOPS[request.session_hash] = flag
         try:
             run = None
             for fraction, run in run_training(*args, stop=flag):
-                progress(fraction, desc=t("train.start"))
+                progress(fraction, desc="训练中" if lang == "zh" else "training")
                 yield training_curves(run.history, lang=lang), gr.skip(), run
             yield training_curves(run.history, lang=lang), _status(run, lang), run
         except (ValueError, TypeError) as err:
