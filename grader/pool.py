@@ -43,8 +43,10 @@ class WorkerError(RuntimeError):
 class Worker:
     """One warm worker process. Not thread-safe on its own: ``WorkerPool`` serialises access."""
 
-    def __init__(self, protected: list[str] | None = None, debug: bool = False) -> None:
+    def __init__(self, protected: list[str] | None = None, debug: bool = False,
+                 without: tuple[str, ...] = ()) -> None:
         self.protected = [str(p) for p in (protected or [REPO_ROOT])]
+        self.without = tuple(without)  # sandbox layers to leave off (tests only)
         self.debug = debug
         self.proc: subprocess.Popen | None = None
         self.level: dict = {}
@@ -65,6 +67,8 @@ class Worker:
         cmd = [sys.executable, "-E", "-s", "-m", "grader.worker"]
         for p in self.protected:
             cmd += ["--protect", p]
+        for layer in self.without:
+            cmd += ["--without", layer]
         self.proc = subprocess.Popen(
             cmd, env=env, cwd=str(REPO_ROOT), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=None if self.debug else subprocess.DEVNULL, bufsize=0, close_fds=True,
@@ -139,10 +143,11 @@ class Worker:
 class WorkerPool:
     """A fixed set of warm workers shared by threads; each job borrows one worker."""
 
-    def __init__(self, size: int = 1, protected: list[str] | None = None, debug: bool = False):
+    def __init__(self, size: int = 1, protected: list[str] | None = None, debug: bool = False,
+                 without: tuple[str, ...] = ()):
         if size < 1:
             raise ValueError("a worker pool needs at least one worker")
-        self.workers = [Worker(protected, debug) for _ in range(size)]
+        self.workers = [Worker(protected, debug, without) for _ in range(size)]
         self._free: queue.Queue[Worker] = queue.Queue()
         self._lock = threading.Lock()
         self._started = False

@@ -222,6 +222,12 @@ def read_only_paths(protected: list[str]) -> list[str]:
     return keep
 
 
+# Layers switched off on purpose (``--without`` on the worker): to test the level reporting and
+# to mimic hosts that refuse them. Never set in production.
+DISABLED: set[str] = set()
+LAYERS = ("user", "landlock", "seccomp")
+
+
 def confine(limits: Limits, workdir: str, protected: list[str], ro_paths: list[str]) -> dict:
     """Apply every layer the host allows, in order; return what was reached."""
     level = {"setsid": False, "rlimits": False, "user": "unchanged", "landlock": 0, "seccomp": False}
@@ -232,16 +238,21 @@ def confine(limits: Limits, workdir: str, protected: list[str], ro_paths: list[s
     level["rlimits"] = True
     os.chdir(workdir)
     try:
-        level["user"] = "nobody" if drop_root() else f"uid {os.geteuid()} (not root)"
+        if "user" in DISABLED:
+            level["user"] = f"uid {os.geteuid()} (switch disabled)"
+        else:
+            level["user"] = "nobody" if drop_root() else f"uid {os.geteuid()} (not root)"
     except OSError as exc:
-        level["user"] = f"root (drop failed: {exc.strerror})"
+        level["user"] = f"uid {os.geteuid()} (drop failed: {exc.strerror})"
     try:
-        level["landlock"] = apply_landlock(ro_paths, [workdir])
+        if "landlock" not in DISABLED:
+            level["landlock"] = apply_landlock(ro_paths, [workdir])
     except OSError as exc:
         level["landlock_error"] = str(exc)
     try:
-        apply_seccomp()
-        level["seccomp"] = True
+        if "seccomp" not in DISABLED:
+            apply_seccomp()
+            level["seccomp"] = True
     except OSError as exc:
         level["seccomp_error"] = str(exc)
     return level
@@ -249,7 +260,8 @@ def confine(limits: Limits, workdir: str, protected: list[str], ro_paths: list[s
 
 def summarize(level: dict) -> str:
     """One word for a level: full, partial, or minimal."""
-    non_root = level.get("user", "").startswith(("nobody", "uid"))
+    user = level.get("user", "")
+    non_root = user.startswith("nobody") or (user.startswith("uid") and not user.startswith("uid 0 "))
     if level.get("landlock") and level.get("seccomp") and non_root:
         return "full"
     if level.get("landlock") or level.get("seccomp"):

@@ -203,7 +203,9 @@ def run_job(control: dict, payload: bytes, protected: list[str], ro_paths: list[
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m grader.worker")
     parser.add_argument("--protect", action="append", default=[])
+    parser.add_argument("--without", action="append", default=[], choices=sandbox.LAYERS)
     args = parser.parse_args(argv)
+    sandbox.DISABLED.update(args.without)
     protected = [os.path.realpath(p) for p in args.protect] or [os.getcwd()]
     missing = preload()
     ro_paths = sandbox.read_only_paths(protected)
