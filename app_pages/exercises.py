@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gradio as gr
 
 from app_support.report_view import (
@@ -47,7 +49,7 @@ def read_upload(path: str | None) -> str:
         raise ValueError("no file was uploaded")
     if not str(path).endswith((".py", ".ipynb")):
         raise ValueError("upload a .py file or a Jupyter notebook (.ipynb)")
-    return read_submission(str(path))
+    return read_submission(Path(path))
 
 
 def build() -> None:

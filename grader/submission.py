@@ -32,10 +32,12 @@ def notebook_to_source(text: str) -> str:
 
 
 def read_submission(source: str | Path) -> str:
-    """Source text from text, or from a path to a .py / .ipynb file."""
-    if isinstance(source, Path) or (
-        isinstance(source, str) and "\n" not in source and source.endswith((".py", ".ipynb"))
-    ):
+    """Source text from text, or from a ``Path`` to a .py / .ipynb file.
+
+    A ``str`` is always source text, never a path: otherwise a learner who pastes the
+    one line ``hidden/<id>/reference.py`` would have the server's reference graded as theirs.
+    """
+    if isinstance(source, Path):
         path = Path(source)
         if not path.is_file():
             raise SubmissionError(f"no such file: {path}")

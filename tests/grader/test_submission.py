@@ -26,8 +26,14 @@ def test_notebook_keeps_code_cells_and_drops_magics(tmp_path):
 def test_py_file_and_text(tmp_path):
     path = tmp_path / "a.py"
     path.write_text("x = 3\n")
-    assert read_submission(path) == "x = 3\n" == read_submission(str(path))
+    assert read_submission(path) == "x = 3\n"
     assert read_submission("x = 3\n") == "x = 3\n"
+
+
+def test_a_pasted_path_is_text_not_a_file_on_the_server(tmp_path):
+    secret = tmp_path / "reference.py"
+    secret.write_text("answer = 42\n")
+    assert read_submission(str(secret)) == str(secret)
 
 
 def test_missing_file_and_bad_types_are_clear(tmp_path):
