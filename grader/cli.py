@@ -88,9 +88,15 @@ def cmd_bench(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["gradebook"]:  # `python -m grader gradebook --csv`: the gradebook's own CLI
+        from grader.gradebook.cli import main as gradebook_main
+
+        return gradebook_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="list the exercises").set_defaults(fn=cmd_list)
+    sub.add_parser("gradebook", help="the gradebook: `gradebook --csv` prints every submission as CSV")
     g = sub.add_parser("grade", help="grade a .py or .ipynb file")
     g.add_argument("exercise")
     g.add_argument("file")

@@ -1,7 +1,7 @@
 """Shared warm grader and soundness check for every exercise (see grader/FORMAT.md)."""
 
 import pytest
-from soundness import assert_exercise_sound  # noqa: F401 - re-exported for older tests
+from soundness import assert_exercise_sound
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,3 @@
-import math
 
 import torch
 
@@ -6,9 +5,9 @@ import torch
 def is_permutation_equivariant(layer, x, perm, atol=1e-5):
     perm = torch.as_tensor(perm, dtype=torch.long)
     out = layer(x)
-    
+
     out_perm = layer(x[:, perm])
-    
+
     return bool(torch.allclose(out_perm, out[:, perm], rtol=0.0, atol=atol))
 
 
