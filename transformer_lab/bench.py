@@ -22,13 +22,13 @@ __all__ = ["SECTIONS", "TorchTransformer", "bench_attention", "bench_complexity"
 SECTIONS = ("attention", "complexity", "reverse")
 
 
-def interleaved_medians(fns: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+def interleaved_medians(fns: dict, repeats: int) -> dict:
     """Median seconds of each function, timed in turns (a, b, a, b, ...) after one warm-up.
 
     Taking turns spreads any background load over all contenders alike, so the ratios
     stay meaningful on a shared machine even when the absolute times wander.
     """
-    times: dict[str, list[float]] = {name: [] for name in fns}
+    times: dict = {name: [] for name in fns}
     for fn in fns.values():
         fn()  # warm-up: first calls pay for allocation and kernel selection
     for _ in range(repeats):
@@ -127,15 +127,17 @@ def bench_complexity(ns: Sequence[int], ds: Sequence[int], batch: int, repeats: 
                      out: TextIO) -> dict:
     """Forward time of one layer of each kind on a grid of n and d, and its growth ratios."""
     heads = 4
-    grid: dict[tuple[str, int, int], float] = {}
+    # Every (layer, n, d) cell is timed in one round-robin, so a change in background load
+    # hits all cells alike instead of skewing the ratios between sizes.
+    fns: dict[tuple[str, int, int], Callable[[], object]] = {}
+    for d in ds:
+        layers = _layers(d, heads)
+        for n in ns:
+            x = torch.randn(batch, n, d)  # (B, n, d)
+            for name, layer in layers.items():
+                fns[(name, n, d)] = _layer_call(name, layer, x)
     with torch.no_grad():
-        for d in ds:
-            for n in ns:
-                x = torch.randn(batch, n, d)  # (B, n, d)
-                fns = {name: _layer_call(name, layer, x)
-                       for name, layer in _layers(d, heads).items()}
-                for name, sec in interleaved_medians(fns, repeats).items():
-                    grid[(name, n, d)] = sec
+        grid = interleaved_medians(fns, repeats)
     rows, growth = [], []
     for name in THEORY:
         for d in ds:
