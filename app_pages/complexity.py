@@ -26,7 +26,7 @@ def build() -> None:
     gr.Markdown(t("cx.intro"))
     gr.Dataframe(complexity_table(), label=t("cx.table"), interactive=False)
     with gr.Row():
-        sizes = gr.Textbox("64, 128, 256, 512", label=t("cx.sizes"))
+        sizes = gr.Textbox("128, 256, 512, 1024", label=t("cx.sizes"))
         d = gr.Number(64, precision=0, label=t("cx.d"))
         run = gr.Button(t("cx.run"), variant="primary", elem_id="cx-run")
     status = gr.Markdown(elem_id="cx-status")

@@ -66,7 +66,7 @@ def build() -> None:
                    label=t("ex.code"), elem_id="ex-code")  # fmt: skip
     with gr.Row():
         upload = gr.File(label=t("ex.upload"), file_types=[".py", ".ipynb"], type="filepath",
-                         height=90)  # fmt: skip
+                         height=140)  # fmt: skip
         with gr.Column():
             examples = gr.Button(t("ex.examples"), elem_id="ex-examples")
             submit = gr.Button(t("ex.submit"), variant="primary", elem_id="ex-submit")

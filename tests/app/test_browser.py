@@ -127,5 +127,6 @@ def test_readme_screenshots(page, app_url):
     open_tab(page, "Exercises")
     page.locator("#ex-submit").click()
     expect(page.locator("#ex-score")).to_contain_text("Score", timeout=60_000)
+    page.locator("#ex-tests").scroll_into_view_if_needed()
     page.screenshot(path=str(out / "exercises.png"))
     assert all(p.stat().st_size < 300_000 for p in out.glob("*.png"))
