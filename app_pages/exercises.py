@@ -10,8 +10,8 @@ from app_support.report_view import (
     check_code,
     exercise_choices,
     public_text,
+    results_frame,
     score_markdown,
-    tests_frame,
 )
 
 from .common import friendly, lang_of, t
@@ -91,7 +91,7 @@ def build() -> None:
         @friendly(2)
         def inner(ex_id, code, request: gr.Request):
             report = fn(ex_id, code, lang_of(request))
-            return tests_frame(report, lang_of(request)), score_markdown(report, lang_of(request))
+            return results_frame(report, lang_of(request)), score_markdown(report, lang_of(request))
 
         return inner
 

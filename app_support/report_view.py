@@ -61,7 +61,7 @@ def score_markdown(report: dict, lang: str = "en") -> str:
     return "\n\n".join(lines)
 
 
-def tests_frame(report: dict, lang: str = "en") -> pd.DataFrame:
+def results_frame(report: dict, lang: str = "en") -> pd.DataFrame:
     """One row per test: name, pass/fail, points and the message shown to the learner."""
     zh = lang == "zh"
     cols = ["测试", "结果", "得分", "满分", "说明"] if zh else ["test", "result", "score", "max", "message"]

@@ -113,6 +113,17 @@ def test_permutation_experiment(client):
     assert all(r[2] > 1e-3 for r in rows[1:])  # with PE: position changes the outputs
 
 
+def test_pooling_and_complexity(client):
+    fixed, learned, history, status = client.predict(30, 0.5, 1.0, 3, 0.5, 0, api_name="/pooling")
+    assert status == "" and [r[0] for r in history["data"]] == [0, 1, 2, 3]
+    *_, status = client.predict(30, 0.5, 1.0, 3, "fast", 0, api_name="/pooling")
+    assert "learning rate" in status
+    plot, table, status = client.predict("32, 64", 16, api_name="/complexity")
+    assert status == "" and len(table["data"]) == 3  # self-attention, GRU, convolution
+    *_, status = client.predict("32, lots", 16, api_name="/complexity")
+    assert "whole numbers" in status
+
+
 def test_grade_correct_and_wrong(client):
     good = client.predict(EXERCISE, hidden_file(EXERCISE, "reference.py"), api_name="/grade")
     assert good["score"] == good["max_score"] > 0

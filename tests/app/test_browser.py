@@ -81,6 +81,18 @@ def test_train_tiny_model_shows_heatmap(page, app_url):
     shot(page, "train")
 
 
+def test_stop_ends_a_long_run_early(page, app_url):
+    page.goto(app_url)
+    open_tab(page, "Train")
+    page.locator("#train-steps input").fill("5000")
+    page.locator("#train-start").click()
+    page.locator("#train-curves .js-plotly-plot").wait_for(timeout=60_000)  # first streamed curves
+    page.locator("#train-stop").click()
+    expect(page.locator("#train-status")).to_contain_text("stop_flag", timeout=60_000)
+    steps = int(page.locator("#train-status").inner_text().split("Done:")[1].split()[0])
+    assert steps < 5000
+
+
 @pytest.mark.browser_context_args(locale="zh-CN")
 def test_chinese_interface(page, app_url):
     page.goto(app_url)

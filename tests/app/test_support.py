@@ -1,0 +1,117 @@
+"""app_support without a server: parsing, the basics computation, pooling, training helpers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from app_support.basics import attention_basics, build_mask
+from app_support.complexity import parse_sizes
+from app_support.explore import attention_pooling, multihead_weights
+from app_support.matrices import LESSON_Q, LESSON_V, check_int, format_matrix, parse_matrix
+from app_support.report_view import exercise_choices, results_frame, score_markdown
+
+
+def test_parse_matrix_accepts_text_and_python_lists():
+    assert parse_matrix("1 2\n3 4") == [[1, 2], [3, 4]]
+    assert parse_matrix("1, 2; 3, 4") == [[1, 2], [3, 4]]
+    assert parse_matrix("[[1, 2], [3, 4]]") == [[1, 2], [3, 4]]
+    assert parse_matrix(format_matrix([[0.5, 2.0], [-1.25, 3.0]])) == [[0.5, 2], [-1.25, 3]]
+
+
+@pytest.mark.parametrize(("text", "expected"),
+                         [("", "empty"), ("1 x", "not a number"), ("1 2\n3", "same number"),
+                          ("nan", "finite"), ("\n".join(["1"] * 17), "at most")])  # fmt: skip
+def test_parse_matrix_errors_name_the_problem(text, expected):
+    with pytest.raises(ValueError, match=expected):
+        parse_matrix(text, "Q")
+
+
+def test_check_int_range_and_type():
+    assert check_int("3", "heads", 1, 8) == 3
+    for bad in ("", "2.5", "abc", 0, 9):
+        with pytest.raises(ValueError, match="heads"):
+            check_int(bad, "heads", 1, 8)
+
+
+def test_unscaled_scores_are_plain_dot_products():
+    r = attention_basics(LESSON_Q, LESSON_Q, LESSON_V, scale=False)
+    q = torch.tensor(parse_matrix(LESSON_Q), dtype=torch.float64)
+    assert torch.equal(r.scores, q @ q.T)  # the lesson's scores times √4
+    assert torch.allclose(r.weights, torch.softmax(q @ q.T, dim=-1))
+
+
+def test_additive_scores_match_the_formula_with_the_layers_weights():
+    torch.manual_seed(3)
+    from transformer_lab.attention import AdditiveAttention
+
+    layer = AdditiveAttention(4, 4, 8).double()  # the same seed → the same weights as the page
+    q = torch.tensor(parse_matrix(LESSON_Q), dtype=torch.float64)
+    v = torch.tensor(parse_matrix(LESSON_V), dtype=torch.float64)
+    _, expected = layer(q[None], q[None], v[None])  # the library's own forward, (1, n, m)
+    r = attention_basics(LESSON_Q, LESSON_Q, LESSON_V, scoring="additive", seed=3)
+    assert torch.allclose(r.weights, expected[0])
+
+
+def test_valid_length_mask_hides_keys():
+    assert build_mask("valid", 2, 3, 1).tolist() == [[True, False, False]] * 2
+    r = attention_basics(LESSON_Q, LESSON_Q, LESSON_V, mask="valid", valid_len=2)
+    assert torch.all(r.weights[:, 2] == 0) and torch.allclose(r.weights.sum(-1), torch.ones(3, dtype=torch.float64))
+
+
+def test_multihead_weights_rows_sum_to_one_and_respect_causality():
+    w = multihead_weights(16, 4, 5, "causal")  # (h, n, n)
+    assert w.shape == (4, 5, 5)
+    assert torch.allclose(w.sum(-1), torch.ones(4, 5))
+    assert torch.all(w.triu(diagonal=1) == 0)
+
+
+def test_pooling_fixed_w_is_the_gaussian_softmax():
+    r = attention_pooling(n_train=20, noise=0.1, w=2.0, steps=3, seed=1)
+    d = (r.x_test[:, None] - r.x_train[None, :]) * 2.0
+    expected = torch.softmax(-0.5 * d**2, dim=-1)  # SOURCES.md: softmax(-½((x − x_i)w)²)
+    assert torch.allclose(r.fixed_attn, expected, atol=1e-6)
+    assert torch.allclose(r.fixed_pred, expected @ r.y_train, atol=1e-5)
+    assert len(r.history) == 4 and r.history["loss"].iloc[-1] < r.history["loss"].iloc[0]
+
+
+def test_parse_sizes():
+    assert parse_sizes("256, 64 128") == [64, 128, 256]
+    for bad, msg in (("64", "at least two"), ("64, x", "whole numbers"), ("64, 4096", "between")):
+        with pytest.raises(ValueError, match=msg):
+            parse_sizes(bad)
+
+
+def test_exercise_list_and_report_view():
+    choices = exercise_choices()
+    assert choices and all(isinstance(i, str) for _, i in choices)
+    report = {"score": 1.0, "max_score": 3.0, "output": "1 of 2", "extra_data": {"mistakes": ["no-scale"]},
+              "tests": [{"name": "a", "status": "passed", "score": 1.0, "max_score": 1.0, "output": ""},
+                        {"name": "b", "status": "failed", "score": 0.0, "max_score": 2.0, "output": "x"}]}  # fmt: skip
+    assert "1 / 3" in score_markdown(report) and "`no-scale`" in score_markdown(report)
+    assert results_frame(report)["result"].tolist() == ["✅", "❌"]
+    assert list(results_frame(report, "zh").columns)[0] == "测试"
+
+
+def test_training_helpers_translate_reports_unknown_words():
+    from app_support import training
+
+    s = training.settings("translate", heads=2, d_model=16, layers=1, d_ff=32, steps=5)
+    run = training.new_run("translate", s)
+    for msg in training.stream(run):
+        training.apply(run, msg)
+    assert run.summary["steps"] == 5 and len(run.history) >= 5
+    out = training.translate(run, "i lost zebraquux .")
+    assert out["unknown"] == ["zebraquux"]
+    assert out["reference"] is None and out["bleu"] is None
+    known = training.translate(run, "i lost .")
+    assert known["reference"] == "j'ai perdu ." and 0.0 <= known["bleu"] <= 1.0
+    assert np.allclose(known["cross"].sum(-1).numpy(), 1.0, atol=1e-5)  # rows of weights
+    with pytest.raises(ValueError, match="empty"):
+        training.translate(run, "   ")
+    maps, q, k = training.attention_for(run, 0, "encoder_self")
+    assert len(maps) == 1 and maps[0].shape == (2, len(q), len(k))
+    assert math.isfinite(run.summary["loss"])
