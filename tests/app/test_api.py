@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -147,6 +148,18 @@ def test_short_training_run(client):
     assert out["summary"]["steps"] == 12 and out["summary"]["stopped"] == "max_steps"
     assert out["settings"]["d_model"] == 16 and out["settings"]["heads"] == 2
     assert out["eval"] and all(math.isfinite(r["loss"]) for r in out["eval"])
+
+
+def test_grading_does_not_wait_for_training(client):
+    """Separate queue pools: a grade submitted during a training run comes back before it ends."""
+    training = client.submit("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 800, "cpu", 1,
+                             api_name="/train")  # fmt: skip
+    deadline = time.time() + 30
+    while training.status().code.name not in ("PROCESSING", "ITERATING") and time.time() < deadline:
+        time.sleep(0.1)
+    report = client.predict(EXERCISE, "x = 1", api_name="/grade")
+    assert report["score"] == 0 and not training.done()  # graded while training still ran
+    assert training.result(timeout=300)["summary"]["steps"] > 0
 
 
 @pytest.mark.parametrize(("kwargs", "expected"),
