@@ -99,7 +99,7 @@ def build() -> None:
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
         stop = gr.Button(t("train.stop"), variant="stop", elem_id="train-stop")
-        keep = gr.Button(t("train.compare"))
+        keep = gr.Button(t("train.compare"), elem_id="train-keep")
         clear = gr.Button(t("train.clear"))
     status = gr.Markdown(elem_id="train-status")
     curves = gr.Plot(label=t("train.curves"), elem_id="train-curves")
@@ -115,7 +115,7 @@ def build() -> None:
         translate = gr.Button(t("train.translate"), elem_id="train-translate")
     translation = gr.Markdown(elem_id="train-translation")
     alignment = gr.Plot(label=t("train.alignment"))
-    compare = gr.Plot(label=t("train.compare_plot"))
+    compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare")
     run_state, kept = gr.State(None), gr.State({})
 
     settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed]
@@ -169,7 +169,8 @@ def build() -> None:
     def after_train(run, index, kind, request: gr.Request):
         if run is None:  # training failed: its message stays in the status line
             return gr.skip(), gr.skip(), gr.skip()
-        return on_show(run, index, kind, request)
+        grid, table, problem = on_show(run, index, kind, request)
+        return grid, table, problem or gr.skip()  # keep the "Done" line unless showing failed
 
     @friendly(3)
     def on_keep(run, kept, request: gr.Request):
@@ -178,7 +179,8 @@ def build() -> None:
         s = run.settings
         name = f"{run.task_name} · pe={s['pe']} · h={s['heads']} · d={s['d_model']} #{len(kept) + 1}"
         kept = {**kept, name: run.history}
-        return kept, training_curves(None, compare=kept, lang=lang_of(request)), ""
+        title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
+        return kept, training_curves(None, compare=kept, title=title, lang=lang_of(request)), ""
 
     event = start.click(on_train, settings, [curves, status, run_state], concurrency_id="train",
                         api_visibility="private")  # fmt: skip

@@ -78,6 +78,9 @@ def test_train_tiny_model_shows_heatmap(page, app_url):
     page.locator("#train-curves .js-plotly-plot").wait_for(timeout=30_000)
     page.locator("#train-maps .js-plotly-plot").wait_for(timeout=30_000)
     assert page.locator("#train-maps .heatmaplayer image, #train-maps g.hm image").count() > 0
+    page.locator("#train-keep").click()  # kept runs are drawn together, one colour per run
+    page.locator("#train-compare .js-plotly-plot").wait_for(timeout=30_000)
+    expect(page.locator("#train-compare")).to_contain_text("reverse · pe=sinusoidal")
     shot(page, "train")
 
 
