@@ -58,8 +58,10 @@ def warm_up() -> None:
     torch.set_num_threads(int(os.environ.get("LAB_TORCH_THREADS", "1")))
     import app_support.basics  # noqa: F401
     import app_support.explore  # noqa: F401
+    from app_support.hidden import ensure_hidden_tests
     from grader import api
 
+    ensure_hidden_tests()  # on a Space: hidden tests from a private dataset (LAB_HIDDEN_REPO)
     api.default_grader()  # starts the sandbox worker: it imports torch once, then is reused
 
 

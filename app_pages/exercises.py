@@ -19,8 +19,10 @@ from .common import friendly, lang_of, t
 
 def grade_report(exercise_id: str, code: str, lang: str = "both", learner: str | None = None) -> dict:
     """The grader's Gradescope-shaped JSON report for one submission (the `grade` API)."""
+    from app_support.hidden import ensure_hidden_tests
     from grader import api  # imports torch: first use only
 
+    ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
     return api.grade(exercise_id, check_code(code), learner).to_gradescope(lang)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -115,3 +116,25 @@ def test_training_helpers_translate_reports_unknown_words():
     maps, q, k = training.attention_for(run, 0, "encoder_self")
     assert len(maps) == 1 and maps[0].shape == (2, len(q), len(k))
     assert math.isfinite(run.summary["loss"])
+
+
+def test_hidden_tests_download_only_when_a_repo_is_named(monkeypatch, tmp_path):
+    import huggingface_hub
+
+    from app_support import hidden
+
+    calls = []
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda **kw: calls.append(kw))
+    monkeypatch.setattr(hidden, "_DONE", False)
+    monkeypatch.delenv("LAB_HIDDEN_REPO", raising=False)
+    monkeypatch.delenv("LAB_HIDDEN_DIR", raising=False)
+    assert hidden.ensure_hidden_tests() is None and calls == []  # local checkout: hidden/
+    monkeypatch.setattr(hidden, "_DONE", False)
+    monkeypatch.setenv("LAB_HIDDEN_REPO", "someone/private-tests")
+    monkeypatch.setenv("HF_TOKEN", "secret")
+    folder = hidden.ensure_hidden_tests()
+    assert calls == [{"repo_id": "someone/private-tests", "repo_type": "dataset",
+                      "local_dir": folder, "token": "secret"}]  # fmt: skip
+    assert os.environ["LAB_HIDDEN_DIR"] == folder
+    hidden.ensure_hidden_tests()
+    assert len(calls) == 1  # once per process

@@ -1,0 +1,33 @@
+"""Hidden tests on a public Space: fetch them from a private dataset repo at start-up."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+
+_LOCK = threading.Lock()
+_DONE = False
+
+
+def ensure_hidden_tests() -> str | None:
+    """If LAB_HIDDEN_REPO names a private HF dataset and LAB_HIDDEN_DIR is unset, download it
+    once (token: HF_TOKEN, a Space secret) and point LAB_HIDDEN_DIR at it. Returns the folder.
+
+    A public Space shows its files to everyone, so hidden tests must not live in its repo. The
+    grader's workers start with a scrubbed environment, so the token never reaches learner code.
+    """
+    global _DONE
+    with _LOCK:
+        repo = os.environ.get("LAB_HIDDEN_REPO")
+        if _DONE or not repo or os.environ.get("LAB_HIDDEN_DIR"):
+            _DONE = True
+            return os.environ.get("LAB_HIDDEN_DIR")
+        from huggingface_hub import snapshot_download
+
+        target = tempfile.mkdtemp(prefix="lab-hidden-")
+        snapshot_download(repo_id=repo, repo_type="dataset", local_dir=target,
+                          token=os.environ.get("HF_TOKEN"))  # fmt: skip
+        os.environ["LAB_HIDDEN_DIR"] = target
+        _DONE = True
+        return target
