@@ -103,6 +103,8 @@ class MultiHeadAttention(nn.Module):
         ``valid_lens`` is D2L's 1-D (B,) or 2-D (B, n) key lengths, shared by the heads.
         """
         self._check(queries, keys, values)
+        if self._inference_fast_path_ok(queries, keys, values, mask, valid_lens, need_weights):
+            return self._inference_fast_path(queries), None
         b, n, m = queries.shape[0], queries.shape[1], keys.shape[1]
         keep = None
         if valid_lens is not None:
@@ -127,6 +129,27 @@ class MultiHeadAttention(nn.Module):
             )  # (B, h, n, d_k)
         out = out.transpose(1, 2).reshape(b, n, self.num_hiddens)  # (B, n, H)
         return self.W_o(out), weights
+
+    def _inference_fast_path_ok(self, queries, keys, values, mask, valid_lens, need_weights) -> bool:
+        """Unmasked self-attention in eval mode without autograd: torch's fused kernel fits."""
+        return (
+            not need_weights and mask is None and valid_lens is None and not self.training
+            and queries is keys and keys is values and self.W_q.bias is not None
+            and self.W_q.in_features == self.num_hiddens
+            and not (torch.is_grad_enabled() and (queries.requires_grad or any(
+                p.requires_grad for p in self.parameters())))
+        )
+
+    def _inference_fast_path(self, x: Tensor) -> Tensor:
+        # The same kernel torch.nn.MultiheadAttention uses for inference: projections,
+        # attention and output projection in one native call (no per-op Python overhead).
+        weight = torch.cat([self.W_q.weight, self.W_k.weight, self.W_v.weight])  # (3H, H)
+        bias = torch.cat([self.W_q.bias, self.W_k.bias, self.W_v.bias])  # (3H,)
+        out, _ = torch._native_multi_head_attention(
+            x, x, x, self.num_hiddens, self.num_heads, weight, bias,
+            self.W_o.weight, self.W_o.bias, None, False, False, None,
+        )
+        return out  # (B, n, H)
 
     @torch.no_grad()
     def load_from_torch(self, mha: nn.MultiheadAttention) -> MultiHeadAttention:
