@@ -1,0 +1,201 @@
+"""The app's submit path: check, rate-limit, grade with the warm grader, store, then answer (no gradio)."""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from grader.gradebook import (
+    ANONYMOUS,
+    BusyGate,
+    Gradebook,
+    GradebookError,
+    RateLimiter,
+    Submission,
+    SubmissionRejected,
+    busy_message,
+    clean_learner,
+    open_gradebook,
+    validate_submission,
+    wait_message,
+)
+from grader.report import render
+
+log = logging.getLogger("transformer_lab.app")
+
+# A typed name is unverified: the suffix keeps it from passing as a signed-in Hugging Face user
+# (HF usernames cannot contain spaces or parentheses, so no real account ends like this).
+GUEST_SUFFIX = " (guest)"
+
+
+def _env_number(name: str, default: float, cast=float) -> Any:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = cast(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number, got {raw!r}")
+    return value
+
+
+@dataclass
+class GlueConfig:
+    """Admission settings; each may be overridden by the environment variable in its comment."""
+
+    per_learner: int = 10  # LAB_RATE_LIMIT: accepted submissions per learner per window
+    window_s: float = 60.0  # LAB_RATE_WINDOW_S
+    max_in_flight: int = 16  # LAB_MAX_IN_FLIGHT: gradings running or waiting; more are refused
+    slots: int = 1  # LAB_GRADING_SLOTS: gradings that run at once (the grader's worker count)
+
+    @classmethod
+    def from_env(cls) -> GlueConfig:
+        d = cls()
+        return cls(per_learner=_env_number("LAB_RATE_LIMIT", d.per_learner, int),
+                   window_s=_env_number("LAB_RATE_WINDOW_S", d.window_s),
+                   max_in_flight=_env_number("LAB_MAX_IN_FLIGHT", d.max_in_flight, int),
+                   slots=_env_number("LAB_GRADING_SLOTS", d.slots, int))  # fmt: skip
+
+
+class _State:
+    """The process-wide gradebook, limiter and gate, created on first use."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.book: Gradebook | None = None
+        self.limiter: RateLimiter | None = None
+        self.gate: BusyGate | None = None
+
+    def ensure(self) -> _State:
+        with self.lock:
+            if self.limiter is None or self.gate is None:
+                cfg = GlueConfig.from_env()
+                self.limiter = self.limiter or RateLimiter(cfg.per_learner, cfg.window_s)
+                self.gate = self.gate or BusyGate(cfg.max_in_flight, cfg.slots)
+            if self.book is None:
+                self.book = open_gradebook()  # $DATABASE_URL, else SQLite in $LAB_DATA_DIR
+        return self
+
+
+_STATE = _State()
+
+
+def configure(book: Gradebook | None = None, limiter: RateLimiter | None = None,
+              gate: BusyGate | None = None) -> None:
+    """Replace the gradebook, limiter or gate (tests, or an app with its own settings)."""
+    with _STATE.lock:
+        if book is not None:
+            _STATE.book = book
+        if limiter is not None:
+            _STATE.limiter = limiter
+        if gate is not None:
+            _STATE.gate = gate
+
+
+def gradebook() -> Gradebook:
+    """The app's gradebook (opened on first use)."""
+    return _STATE.ensure().book  # type: ignore[return-value]
+
+
+def limiter() -> RateLimiter:
+    """The app's per-learner rate limiter."""
+    return _STATE.ensure().limiter  # type: ignore[return-value]
+
+
+def exercise_ids() -> list[str]:
+    """Ids the app offers, read from the public exercise.json files (no torch import)."""
+    from app_support.report_view import exercise_choices
+
+    return [ex_id for _, ex_id in exercise_choices()]
+
+
+def learner_name(typed: str | None, signed_in: bool = False) -> str:
+    """The name stored for a submission: a signed-in HF username as is, a typed name with
+    " (guest)" appended, no name at all as "anonymous". Raises SubmissionRejected for odd names."""
+    name = clean_learner(typed)
+    if name == ANONYMOUS or signed_in or name.endswith(GUEST_SUFFIX):
+        return name
+    return clean_learner(name + GUEST_SUFFIX)  # re-checked: the suffix must fit the length cap
+
+
+def rate_key(learner: str, session_key: str | None) -> str:
+    """Who the rate limit counts: the learner, or the browser session for anonymous learners
+    (they all share the stored name "anonymous")."""
+    if learner == ANONYMOUS:
+        return f"anon:{session_key or 'no-session'}"
+    return f"name:{learner}"
+
+
+def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
+            retry_after_s: float | None = None, lang: str = "both") -> dict:
+    """A Gradescope-shaped answer with no score, saying why nothing was graded or stored."""
+    return {"score": 0.0, "max_score": 0.0, "tests": [], "output": render(message, lang),
+            "stdout_visibility": "hidden", "refused": True, "reason": reason, "message": message,
+            "retry_after_s": None if retry_after_s is None else max(1, math.ceil(retry_after_s)),
+            "extra_data": {"exercise": exercise_id if isinstance(exercise_id, str) else None,
+                           "status": "refused", "stored": False}}  # fmt: skip
+
+
+def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
+                     session_key: str | None, *, signed_in: bool = False, lang: str = "both",
+                     filename: str | None = None) -> dict:
+    """Grade one submission and store it; return the Gradescope JSON once the row is durable.
+
+    Order matters: input checks and the rate limit come first (cheap, nothing stored), then
+    the busy gate (a full queue answers "retry in N s" at once instead of hanging), then the
+    warm grader, then the gradebook. A refusal returns ``refusal(...)`` (``refused: True``,
+    ``message`` in en/zh, ``retry_after_s`` when waiting helps) and leaves no row.
+    """
+    state = _STATE.ensure()
+    try:
+        clean = validate_submission(code, exercise_ids(), exercise_id, learner, filename=filename)
+        who = learner_name(clean.learner, signed_in)
+    except SubmissionRejected as err:
+        return refusal(err.reason, err.message, exercise_id, lang=lang)
+    ok, wait = state.limiter.check(rate_key(who, session_key))
+    if not ok:
+        msg = wait_message(wait, state.limiter.per_learner, state.limiter.window_s)
+        return refusal("rate_limited", msg, clean.exercise_id, wait, lang)
+    ok, wait = state.gate.enter()
+    if not ok:
+        return refusal("busy", busy_message(wait), clean.exercise_id, wait, lang)
+    t0 = time.monotonic()
+    try:
+        from app_support.hidden import ensure_hidden_tests
+        from grader import api  # imports torch on first use only
+
+        ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
+        report = api.grade(clean.exercise_id, clean.code, who)
+    except Exception:  # noqa: BLE001 - the grader itself failed: say so, store nothing
+        log.exception("grading %s failed", clean.exercise_id)
+        return refusal("grader_error", {
+            "en": "The grader failed on our side; nothing was stored. Please submit again.",
+            "zh": "评分器在服务器端出错，本次提交未被保存。请重新提交。"}, clean.exercise_id, lang=lang)
+    finally:
+        state.gate.leave(time.monotonic() - t0)
+    sub = Submission.from_report(report, clean.code, who)
+    try:
+        sub_id = state.book.record(sub)  # returns only once the row is committed
+    except (GradebookError, ValueError, TypeError):
+        log.exception("storing a submission for %s failed", clean.exercise_id)
+        return refusal("not_stored", {
+            "en": "Your code was graded but the result could not be saved. Please submit again.",
+            "zh": "代码已评分，但结果未能保存。请重新提交。"}, clean.exercise_id, lang=lang)
+    out = report.to_gradescope(lang)
+    out["extra_data"].update(learner=who, submission_id=sub_id, submitted_at=sub.submitted_at,
+                             grader_version=sub.grader_version, stored=True)
+    return out
+
+
+def refusal_text(result: dict, lang: str = "both") -> str | None:
+    """The message of a refused submission in ``lang`` ('en', 'zh' or 'both'); None if graded."""
+    if not result.get("refused"):
+        return None
+    return render(result.get("message") or {}, lang)
