@@ -127,7 +127,9 @@ def test_hidden_tests_download_only_when_a_repo_is_named(monkeypatch, tmp_path):
     monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda **kw: calls.append(kw))
     monkeypatch.setattr(hidden, "_DONE", False)
     monkeypatch.delenv("LAB_HIDDEN_REPO", raising=False)
-    monkeypatch.delenv("LAB_HIDDEN_DIR", raising=False)
+    # setenv first so monkeypatch restores the variable: ensure_hidden_tests() sets it.
+    monkeypatch.setenv("LAB_HIDDEN_DIR", "")
+    monkeypatch.delenv("LAB_HIDDEN_DIR")
     assert hidden.ensure_hidden_tests() is None and calls == []  # local checkout: hidden/
     monkeypatch.setattr(hidden, "_DONE", False)
     monkeypatch.setenv("LAB_HIDDEN_REPO", "someone/private-tests")
