@@ -8,7 +8,8 @@ import threading
 
 import gradio as gr
 
-from app_pages import basics, complexity, exercises, multihead, pooling, positional, train
+from app_pages import (basics, complexity, exercises, identity, instructor, multihead, pooling,
+                       positional, progress, train)  # fmt: skip
 from app_pages.common import I18N, t
 
 log = logging.getLogger("transformer_lab.app")
@@ -26,7 +27,8 @@ def _pages() -> list[tuple[str, object]]:
     """(tab key, module with build()) in display order; later pages join as their modules land."""
     pages = [("tab.basics", basics), ("tab.pooling", pooling), ("tab.multihead", multihead),
              ("tab.positional", positional), ("tab.train", train), ("tab.complexity", complexity),
-             ("tab.exercises", exercises)]  # fmt: skip
+             ("tab.exercises", exercises), ("tab.progress", progress),
+             ("tab.instructor", instructor)]  # fmt: skip
     return pages
 
 
@@ -34,10 +36,13 @@ def build_demo() -> gr.Blocks:
     """The whole app: a title and one tab per page. Nothing heavy runs here."""
     with gr.Blocks(title="Transformer Lab") as blocks:
         gr.Markdown(t("app.title"), elem_id="tl-title")
-        with gr.Tabs():
+        identity.build()  # who is submitting: read by Exercises and Progress
+        built = {}
+        with gr.Tabs() as tabs:
             for key, page in _pages():
                 with gr.Tab(t(key), id=key.split(".")[1]):
-                    page.build()
+                    built[key] = page.build()
+        progress.connect_editor(*built["tab.exercises"], tabs=tabs)
     for fn in blocks.fns.values():
         # Every event names its pool; the limit is the pool's, whatever event comes first.
         pool = fn.concurrency_id if fn.concurrency_id in POOLS else "play"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from app_support import gradebook_glue
 from app_support.report_view import (
     check_code,
     exercise_choices,
@@ -14,6 +15,7 @@ from app_support.report_view import (
     score_markdown,
 )
 
+from . import identity
 from .common import friendly, lang_of, t
 
 
@@ -33,14 +35,20 @@ def examples_report(exercise_id: str, code: str, lang: str = "both") -> dict:
     return api.run_examples(exercise_id, check_code(code)).to_gradescope(lang)
 
 
-def grade(exercise_id: str, code: str, learner: str | None = None) -> dict:
-    """Grade `code` for `exercise_id` against the hidden tests; returns the Gradescope JSON.
+def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.Request = None,
+          profile: gr.OAuthProfile | None = None) -> dict:
+    """Grade `code` for `exercise_id` against the hidden tests, store it in the gradebook, and
+    return the Gradescope JSON (its extra_data names the stored submission).
 
-    `learner` (optional) is a name kept in the report's extra_data."""
-    try:
-        return grade_report(exercise_id, code, "both", learner)
-    except (ValueError, TypeError, KeyError) as err:  # UnknownExercise is a KeyError
-        raise gr.Error(str(err).strip("'\"")) from None
+    `learner` (optional): a display name, stored as "name (guest)"; a signed-in Hugging Face
+    user is stored under their username; no name means "anonymous"."""
+    name, signed_in = identity.resolve(learner, profile)
+    result = gradebook_glue.grade_and_record(exercise_id, code, name,
+                                             getattr(request, "session_hash", None),
+                                             signed_in=signed_in)  # fmt: skip
+    if result.get("refused"):  # nothing was graded or stored; the reason leads the message
+        raise gr.Error(f"{result['reason']}: {gradebook_glue.refusal_text(result)}")
+    return result
 
 
 def read_upload(path: str | None) -> str:
@@ -54,8 +62,8 @@ def read_upload(path: str | None) -> str:
     return read_submission(Path(path))
 
 
-def build() -> None:
-    """Lay out the page inside the current gr.Tab and wire its events."""
+def build() -> tuple[gr.Dropdown, gr.Code]:
+    """Lay out the page inside the current gr.Tab and wire its events; returns (exercise, code)."""
     choices = exercise_choices()
     first = choices[0][1] if choices else None
     gr.Markdown(t("ex.intro"))
@@ -97,13 +105,27 @@ def build() -> None:
 
         return inner
 
+    def on_submit(ex_id, code, typed, request: gr.Request, profile: gr.OAuthProfile | None):
+        lang = lang_of(request)
+        name, signed_in = identity.resolve(typed, profile)
+        report = gradebook_glue.grade_and_record(ex_id, code, name, request.session_hash,
+                                                 signed_in=signed_in, lang=lang)  # fmt: skip
+        refused = gradebook_glue.refusal_text(report, lang)
+        if refused:  # keep the last result on screen; say why this one was not graded
+            gr.Warning(refused)
+            return gr.skip(), "⚠️ " + refused
+        return results_frame(report, lang), score_markdown(report, lang)
+
+    who = [identity.CURRENT.name] if identity.CURRENT is not None else [gr.Textbox(visible=False)]
     ui = dict(api_visibility="private")
     exercise.change(on_statement, [exercise, lang], [statement], **ui)
-    exercise.change(on_choose, [exercise], [code, score], **ui)
+    # .input (a user's choice), not .change: the Progress page sets the dropdown and code together.
+    exercise.input(on_choose, [exercise], [code, score], **ui)
     lang.change(on_statement, [exercise, lang], [statement], **ui)
     reset.click(on_choose, [exercise], [code, score], **ui)
     upload.upload(on_upload, [upload], [code, score], **ui)
-    submit.click(run(grade_report), [exercise, code], [tests, score], concurrency_id="grade", **ui)
+    submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="grade", **ui)
     examples.click(run(examples_report), [exercise, code], [tests, score], concurrency_id="grade",
                    **ui)  # fmt: skip
     gr.api(grade, api_name="grade", concurrency_id="grade")
+    return exercise, code  # for the Progress page's "load into the editor"
