@@ -8,8 +8,18 @@ import threading
 
 import gradio as gr
 
-from app_pages import (basics, complexity, exercises, identity, instructor, multihead, pooling,
-                       positional, progress, train)  # fmt: skip
+from app_pages import (
+    basics,
+    complexity,
+    exercises,
+    identity,
+    instructor,
+    multihead,
+    pooling,
+    positional,
+    progress,
+    train,
+)
 from app_pages.common import I18N, t
 
 log = logging.getLogger("transformer_lab.app")

@@ -74,11 +74,13 @@ def build() -> Identity:
         login = gr.LoginButton(scale=1) if oauth_available() else None
         name = gr.Textbox(label=t("who.name"), placeholder=t("who.placeholder"), max_length=64,
                           scale=2, elem_id="who-name")  # fmt: skip
-        status = gr.Markdown(elem_id="who-status")
+        status = gr.Markdown(t("who.anonymous"), elem_id="who-status")
     stored = gr.BrowserState("", storage_key=STORAGE_KEY)
 
     def on_load(saved, request: gr.Request, profile: gr.OAuthProfile | None):
-        return saved or "", describe(saved, profile, lang_of(request))
+        if not saved and profile is None:  # nothing to restore: never clobber what is typed
+            return gr.skip(), gr.skip()
+        return (saved or gr.skip()), describe(saved, profile, lang_of(request))
 
     def on_name(typed, request: gr.Request, profile: gr.OAuthProfile | None):
         # Keep what was typed even when refused: the status line says what to change.
