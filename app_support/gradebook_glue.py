@@ -61,7 +61,9 @@ class GlueConfig:
         return cls(per_learner=_env_number("LAB_RATE_LIMIT", d.per_learner, int),
                    window_s=_env_number("LAB_RATE_WINDOW_S", d.window_s),
                    max_in_flight=_env_number("LAB_MAX_IN_FLIGHT", d.max_in_flight, int),
-                   slots=_env_number("LAB_GRADING_SLOTS", d.slots, int))  # fmt: skip
+                   # The grader's worker count when the deployment sets it: that many grade at once.
+                   slots=_env_number("LAB_GRADING_SLOTS",
+                                     _env_number("LAB_GRADER_WORKERS", d.slots, int), int))  # fmt: skip
 
 
 class _State:

@@ -166,3 +166,15 @@ def test_pages_build_without_a_password_or_oauth(monkeypatch):
     assert who.login is None  # no gr.LoginButton off a Space: Gradio would need an HF token
     assert "instructor-disabled" in ids and "instructor-password" not in ids
     assert {"progress-load", "progress-history", "who-name"} <= ids
+
+
+def test_admission_settings_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("LAB_RATE_LIMIT", "3")
+    monkeypatch.setenv("LAB_GRADER_WORKERS", "2")
+    cfg = glue.GlueConfig.from_env()
+    assert (cfg.per_learner, cfg.window_s, cfg.slots) == (3, 60.0, 2)
+    monkeypatch.setenv("LAB_GRADING_SLOTS", "4")  # an explicit slot count wins
+    assert glue.GlueConfig.from_env().slots == 4
+    monkeypatch.setenv("LAB_RATE_WINDOW_S", "soon")
+    with pytest.raises(ValueError, match="LAB_RATE_WINDOW_S must be a number"):
+        glue.GlueConfig.from_env()
