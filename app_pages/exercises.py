@@ -52,14 +52,20 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
 
 
 def read_upload(path: str | None) -> str:
-    """Source text of an uploaded .py or the code cells of an .ipynb."""
-    from grader.submission import read_submission
+    """Source text of an uploaded .py or the code cells of an .ipynb (binary, damaged or huge
+    files are refused here with the gradebook's bilingual message, before reaching the editor)."""
+    from grader.gradebook import DEFAULT_LIMITS, SubmissionRejected, clean_code
 
     if not path:
         raise ValueError("no file was uploaded")
     if not str(path).endswith((".py", ".ipynb")):
         raise ValueError("upload a .py file or a Jupyter notebook (.ipynb)")
-    return read_submission(Path(path))
+    if Path(path).stat().st_size > DEFAULT_LIMITS.max_upload_bytes:  # never read a huge file
+        raise ValueError(f"the file is larger than {DEFAULT_LIMITS.max_upload_bytes // 1_000_000} MB")
+    try:
+        return clean_code(Path(path).read_bytes(), filename=str(path))
+    except SubmissionRejected as err:
+        raise ValueError(str(err)) from None
 
 
 def build() -> tuple[gr.Dropdown, gr.Code]:

@@ -178,3 +178,21 @@ def test_admission_settings_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("LAB_RATE_WINDOW_S", "soon")
     with pytest.raises(ValueError, match="LAB_RATE_WINDOW_S must be a number"):
         glue.GlueConfig.from_env()
+
+
+def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
+    from app_pages.exercises import read_upload
+
+    png = tmp_path / "solution.py"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text('{"cells": [{"cell_type": "code", "source": "x', encoding="utf-8")
+    good = tmp_path / "good.ipynb"
+    good.write_text('{"cells": [{"cell_type": "code", "id": "a", "source": "x = 2", "metadata": {},'
+                    ' "outputs": [], "execution_count": null}], "metadata": {}, "nbformat": 4,'
+                    ' "nbformat_minor": 5}', encoding="utf-8")  # fmt: skip
+    with pytest.raises(ValueError, match="binary"):
+        read_upload(str(png))
+    with pytest.raises(ValueError, match="damaged"):
+        read_upload(str(broken))
+    assert read_upload(str(good)) == "x = 2\n"
