@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 import math
 import os
+import statistics
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +55,7 @@ class GlueConfig:
     per_learner: int = 10  # LAB_RATE_LIMIT: accepted submissions per learner per window
     window_s: float = 60.0  # LAB_RATE_WINDOW_S
     max_in_flight: int = 16  # LAB_MAX_IN_FLIGHT: gradings running or waiting; more are refused
+    max_wait_s: float = 15.0  # LAB_MAX_WAIT_S: refuse ("busy, retry in N s") past this expected wait
     slots: int = 1  # LAB_GRADING_SLOTS: gradings that run at once (the grader's worker count)
 
     @classmethod
@@ -61,9 +64,63 @@ class GlueConfig:
         return cls(per_learner=_env_number("LAB_RATE_LIMIT", d.per_learner, int),
                    window_s=_env_number("LAB_RATE_WINDOW_S", d.window_s),
                    max_in_flight=_env_number("LAB_MAX_IN_FLIGHT", d.max_in_flight, int),
+                   max_wait_s=_env_number("LAB_MAX_WAIT_S", d.max_wait_s),
                    # The grader's worker count when the deployment sets it: that many grade at once.
                    slots=_env_number("LAB_GRADING_SLOTS",
                                      _env_number("LAB_GRADER_WORKERS", d.slots, int), int))  # fmt: skip
+
+
+class WaitGate:
+    """Admit a grading while its expected wait stays under ``max_wait_s``; refuse the rest at once.
+
+    Same interface as grader.gradebook.BusyGate (enter / leave / in_flight), but the estimate
+    uses the *median* of recent grading times: one submission that runs to its wall limit must
+    not turn everyone away, while a flood of them (every recent grading slow) does. At most
+    ``max_in_flight`` gradings run or wait in any case. Thread-safe.
+    """
+
+    def __init__(self, max_in_flight: int = 16, slots: int = 1, max_wait_s: float = 15.0,
+                 typical_s: float = 0.5, window: int = 20) -> None:
+        if max_in_flight < 1 or slots < 1 or max_wait_s <= 0 or typical_s <= 0:
+            raise ValueError("max_in_flight and slots must be >= 1; max_wait_s and typical_s > 0")
+        self.max_in_flight, self.slots, self.max_wait_s = max_in_flight, slots, float(max_wait_s)
+        # typical_s counts as five earlier gradings, so the first slow one cannot swing the median.
+        self._recent: deque[float] = deque([float(typical_s)] * 5, maxlen=max(window, 5))
+        self._in_flight = 0
+        self._lock = threading.Lock()
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    @property
+    def typical_s(self) -> float:
+        """Median of recent grading times (seconds)."""
+        return statistics.median(self._recent)
+
+    def expected_wait(self, ahead: int) -> float:
+        """Seconds before a new grading starts with ``ahead`` others running or waiting."""
+        return math.ceil(max(0, ahead - self.slots + 1) / self.slots) * self.typical_s
+
+    def enter(self) -> tuple[bool, float]:
+        """``(True, 0.0)`` and hold a place (call leave() after), or ``(False, retry_after_s)``."""
+        with self._lock:
+            wait = self.expected_wait(self._in_flight)
+            if self._in_flight < self.max_in_flight and wait <= self.max_wait_s:
+                self._in_flight += 1
+                return True, 0.0
+            # Retry after the rounds of gradings that bring the expected wait back into budget.
+            typical = self.typical_s
+            return False, max(1.0, math.ceil((wait - self.max_wait_s) / typical) * typical)
+
+    def leave(self, elapsed_s: float | None = None) -> None:
+        """Give the place back; ``elapsed_s`` (grading time) refines the wait estimate."""
+        with self._lock:
+            if self._in_flight <= 0:
+                raise RuntimeError("WaitGate.leave() called more often than enter()")
+            self._in_flight -= 1
+            if elapsed_s is not None and math.isfinite(elapsed_s) and elapsed_s >= 0:
+                self._recent.append(max(float(elapsed_s), 0.01))
 
 
 class _State:
@@ -73,14 +130,15 @@ class _State:
         self.lock = threading.Lock()
         self.book: Gradebook | None = None
         self.limiter: RateLimiter | None = None
-        self.gate: BusyGate | None = None
+        self.gate: BusyGate | WaitGate | None = None
+        self.slots: threading.Semaphore | None = None  # one permit per grader worker
 
     def ensure(self) -> _State:
         with self.lock:
             if self.limiter is None or self.gate is None:
                 cfg = GlueConfig.from_env()
                 self.limiter = self.limiter or RateLimiter(cfg.per_learner, cfg.window_s)
-                self.gate = self.gate or BusyGate(cfg.max_in_flight, cfg.slots)
+                self.gate = self.gate or WaitGate(cfg.max_in_flight, cfg.slots, cfg.max_wait_s)
             if self.book is None:
                 self.book = open_gradebook()  # $DATABASE_URL, else SQLite in $LAB_DATA_DIR
         return self
@@ -89,8 +147,24 @@ class _State:
 _STATE = _State()
 
 
+def _grading_slots(state: _State, api: Any) -> threading.Semaphore:
+    """A semaphore with one permit per worker of the warm grader (sized on first use).
+
+    Gradings beyond the workers wait on it rather than inside the grader's pool, so the time
+    measured inside is the grading alone: what the gate's wait estimate needs.
+    """
+    if state.slots is None:
+        n = len(getattr(getattr(api.default_grader(), "pool", None), "workers", ()) or [0])
+        with state.lock:
+            if state.slots is None:
+                state.slots = threading.Semaphore(n)
+                if state.gate is not None:
+                    state.gate.slots = n
+    return state.slots
+
+
 def configure(book: Gradebook | None = None, limiter: RateLimiter | None = None,
-              gate: BusyGate | None = None) -> None:
+              gate: BusyGate | WaitGate | None = None) -> None:
     """Replace the gradebook, limiter or gate (tests, or an app with its own settings)."""
     with _STATE.lock:
         if book is not None:
@@ -168,20 +242,23 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
     ok, wait = state.gate.enter()
     if not ok:
         return refusal("busy", busy_message(wait), clean.exercise_id, wait, lang)
-    t0 = time.monotonic()
+    service_s = None
     try:
         from app_support.hidden import ensure_hidden_tests
         from grader import api  # imports torch on first use only
 
         ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
-        report = api.grade(clean.exercise_id, clean.code, who)
+        with _grading_slots(state, api):  # waits here, so the time inside is grading alone
+            t0 = time.monotonic()
+            report = api.grade(clean.exercise_id, clean.code, who)
+            service_s = time.monotonic() - t0
     except Exception:  # noqa: BLE001 - the grader itself failed: say so, store nothing
         log.exception("grading %s failed", clean.exercise_id)
         return refusal("grader_error", {
             "en": "The grader failed on our side; nothing was stored. Please submit again.",
             "zh": "评分器在服务器端出错，本次提交未被保存。请重新提交。"}, clean.exercise_id, lang=lang)
     finally:
-        state.gate.leave(time.monotonic() - t0)
+        state.gate.leave(service_s)
     sub = Submission.from_report(report, clean.code, who)
     try:
         sub_id = state.book.record(sub)  # returns only once the row is committed

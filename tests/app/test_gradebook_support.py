@@ -196,3 +196,26 @@ def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
     with pytest.raises(ValueError, match="damaged"):
         read_upload(str(broken))
     assert read_upload(str(good)) == "x = 2\n"
+
+
+def test_wait_gate_admits_by_expected_wait():
+    gate = glue.WaitGate(max_in_flight=10, slots=2, max_wait_s=1.0, typical_s=0.5)
+    # By hand: the k-th newcomer waits ceil((k - 2 + 1) / 2) rounds of 0.5 s; 1.0 s still fits.
+    assert [gate.expected_wait(k) for k in range(7)] == [0, 0, 0.5, 0.5, 1.0, 1.0, 1.5]
+    assert [gate.enter()[0] for _ in range(7)] == [True] * 6 + [False]
+    ok, retry = gate.enter()
+    assert not ok and retry == 1.0  # one 0.5 s round brings 1.5 s back under 1.0 s; at least 1 s
+    gate.leave(10.0)  # one submission ran to its wall limit: the median does not move
+    assert gate.typical_s == 0.5 and gate.enter()[0]
+    for _ in range(5):
+        gate.leave(10.0)  # most recent gradings slow: the estimate follows
+    assert gate.typical_s == 10.0 and gate.in_flight == 1
+    assert gate.enter() == (True, 0.0)  # a free slot is always taken, however slow the grader
+    ok, retry = gate.enter()  # but nobody queues behind a 10 s grading with 1 s of budget
+    assert not ok and retry == pytest.approx(10.0)  # one 10 s round: then a slot is free
+    for _ in range(gate.in_flight):
+        gate.leave()
+    with pytest.raises(RuntimeError, match="more often"):
+        gate.leave()
+    capped = glue.WaitGate(max_in_flight=1, slots=4, max_wait_s=100)
+    assert capped.enter()[0] and not capped.enter()[0]  # the hard cap holds too
