@@ -91,7 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="always train for --steps (no stop at the validation target)")
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--device", choices=DEVICE_CHOICES, default="auto")
-    tr.add_argument("--threads", type=_positive_int, help="torch CPU threads")
+    # One thread by default: these models are small enough that a second thread gains little
+    # on a quiet 2-core machine, and under load two spinning OpenMP threads made runs 3-5x
+    # slower (reverse: 74 s vs 11-23 s for one thread, measured here).
+    tr.add_argument("--threads", type=_positive_int, default=1,
+                    help="torch CPU threads (default 1)")
     tr.add_argument("--json", action="store_true", help="end with one JSON line on stdout")
     tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     be = sub.add_parser("bench", help="time attention, layers and training (medians)")
