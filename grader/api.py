@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -113,7 +114,9 @@ def default_grader() -> Grader:
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:
-            _DEFAULT = Grader().start()
+            # Two workers by default: one submission running to its wall limit must not stall
+            # everyone behind it (load test, 50 mixed submissions: p95 12.4 s with 1, 3.4-4.7 s with 2).
+            _DEFAULT = Grader(workers=int(os.environ.get("LAB_GRADER_WORKERS", "2"))).start()
         return _DEFAULT
 
 

@@ -373,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="PostgreSQL URL for the app's gradebook (default: fresh SQLite in a temp dir)")
     p.add_argument("--timeout", type=float, default=180.0, help="seconds the burst may take in all")
     p.add_argument("--start-timeout", type=float, default=120.0, help="seconds for the app to start")
-    p.add_argument("--settle", type=float, default=3.0, help="seconds between trainings and burst")
+    p.add_argument("--settle", type=float, default=20.0,
+                   help="seconds between starting the trainings and the burst (the app warms up meanwhile)")
     p.add_argument("--p95-goal", type=float, default=5.0)
     p.add_argument("--bad-input", action="store_true",
                    help="also send one of each bad input (empty, 1 MB, binary, broken notebook, "

@@ -19,9 +19,11 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def app_url():
+def app_url(tmp_path_factory):
     """Launch app.demo in-process (as Gradio's own tests do); yield its URL; close it."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    # The app records every graded submission: keep the tests' gradebook out of ./data.
+    os.environ.setdefault("LAB_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     import app
 
     app.warm_up()  # torch + the grader's worker, as `python app.py` does in the background
