@@ -11,11 +11,10 @@ from typing import Any
 import pandas as pd
 import torch
 
-from transformer_lab.cli import PRESETS, check_settings
+from transformer_lab.cli import PRESETS, build_model, check_settings, task_parts, train_config
 from transformer_lab.decode import greedy_decode
-from transformer_lab.objectives import Seq2SeqObjective, validation_seed
-from transformer_lab.train import HISTORY_COLUMNS, TrainConfig, Trainer
-from transformer_lab.transformer import Transformer, TransformerConfig
+from transformer_lab.train import HISTORY_COLUMNS, Trainer
+from transformer_lab.transformer import Transformer
 
 TASKS = ("copy", "reverse", "sort", "translate")
 KINDS = ("encoder_self", "decoder_self", "cross")
@@ -61,30 +60,12 @@ def settings(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: i
     return s
 
 
-def _task(task_name: str, s: dict):
-    if task_name == "translate":
-        from transformer_lab.tasks.translation import TranslationConfig, TranslationTask
-
-        return TranslationTask(TranslationConfig(seed=s["seed"]))
-    from transformer_lab.tasks.toy import ToyTask, ToyTaskConfig
-
-    return ToyTask(ToyTaskConfig(kind=task_name, seed=s["seed"]))
-
-
 def new_run(task_name: str, s: dict, stop: threading.Event | None = None) -> Run:
-    """Build task, model and trainer (nothing trained yet)."""
-    task = _task(task_name, s)
-    src_vocab = len(task.src_vocab) if task_name == "translate" else len(task.vocab)
-    tgt_vocab = len(task.tgt_vocab) if task_name == "translate" else len(task.vocab)
-    val = task.sample(s["val_size"], torch.Generator().manual_seed(validation_seed(s["seed"])))
-    torch.manual_seed(s["seed"])
-    model = Transformer(TransformerConfig(src_vocab, tgt_vocab, d_model=s["d_model"],
-                                          heads=s["heads"], layers=s["layers"], d_ff=s["d_ff"],
-                                          dropout=s["dropout"], pe=s["pe"]))  # fmt: skip
-    keys = ("steps", "batch_size", "lr", "warmup", "schedule", "label_smoothing", "eval_every",
-            "target", "seed", "device")  # fmt: skip
-    cfg = TrainConfig(**{k: s[k] for k in keys}, decode_final=True)
-    return Run(task_name, s, task, model, Trainer(model, Seq2SeqObjective(task, val), cfg, stop))
+    """Build task, model and trainer (nothing trained yet), exactly as the CLI does."""
+    task, src_vocab, tgt_vocab, objective = task_parts(task_name, s)
+    model = build_model(src_vocab, tgt_vocab, s)
+    cfg = train_config(s, decode_final=True)
+    return Run(task_name, s, task, model, Trainer(model, objective, cfg, stop))
 
 
 def stream(run: Run) -> Iterator[dict]:

@@ -35,7 +35,8 @@ PRESETS: dict[str, dict] = {
 }
 MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe")
 
-__all__ = ["PRESETS", "TASKS", "build_model", "build_parser", "main", "run_task", "settings_for"]
+__all__ = ["PRESETS", "TASKS", "build_model", "build_parser", "main", "run_task", "settings_for",
+           "task_parts", "train_config"]
 
 
 def _positive_int(text: str) -> int:
@@ -164,6 +165,11 @@ def _translate_parts(s: dict):
     return task, len(task.src_vocab), len(task.tgt_vocab), Seq2SeqObjective(task, val)
 
 
+def task_parts(task_name: str, s: dict):
+    """(task, source vocab size, target vocab size, objective) for a seq2seq task's settings."""
+    return _translate_parts(s) if task_name == "translate" else _toy_parts(task_name, s)
+
+
 def build_model(src_vocab: int, tgt_vocab: int, s: dict) -> torch.nn.Module:
     """The Transformer of the settings ``s``, initialised from s["seed"]."""
     from .transformer import Transformer, TransformerConfig
@@ -207,12 +213,13 @@ def score_translate(model: torch.nn.Module, task) -> dict:
                          for p, (en, fr) in zip(examples, D2L_EXAMPLES, strict=True)]}
 
 
-def _train_config(s: dict):
+def train_config(s: dict, decode_final: bool = False):
+    """The TrainConfig of settings ``s`` (decode_final: score the last check by greedy decoding)."""
     from .train import TrainConfig
 
     keys = ("steps", "batch_size", "lr", "warmup", "schedule", "label_smoothing", "eval_every",
             "target", "seed", "device")
-    return TrainConfig(**{k: s[k] for k in keys}, decode_final=False)
+    return TrainConfig(**{k: s[k] for k in keys}, decode_final=decode_final)
 
 
 def check_settings(task_name: str, s: dict) -> None:
@@ -220,7 +227,7 @@ def check_settings(task_name: str, s: dict) -> None:
     from .device import pick_device
     from .transformer import TransformerConfig
 
-    _train_config(s).validate()
+    train_config(s).validate()
     pick_device(s["device"])
     if task_name != "kernel":  # vocabulary sizes do not matter for these checks
         TransformerConfig(16, 16, **{k: s[k] for k in MODEL_FIELDS}).validate()
@@ -244,10 +251,9 @@ def run_task(task_name: str, s: dict, progress: bool = False,
         torch.manual_seed(s["seed"])
         model, objective = NWKernelRegression(w_init=1.0), KernelObjective(seed=s["seed"])
     else:
-        task, v_src, v_tgt, objective = (_translate_parts(s) if task_name == "translate"
-                                         else _toy_parts(task_name, s))
+        task, v_src, v_tgt, objective = task_parts(task_name, s)
         model = (model_builder or build_model)(v_src, v_tgt, s)
-    cfg = _train_config(s)
+    cfg = train_config(s)
     bar, callback = _progress(cfg.steps, progress)
     try:
         result = train(model, objective, cfg, callbacks=[callback])
