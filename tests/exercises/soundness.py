@@ -21,3 +21,15 @@ def assert_exercise_sound(grader, exercise_id: str) -> None:
         assert named[0].message == m.message
     for lang in ("en", "zh"):
         assert len(ex.statement[lang]) > 200
+
+
+def load_reference(exercise_id: str):
+    """The exercise's private reference solution (hidden/<id>/reference.py) as a module."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "hidden" / exercise_id / "reference.py"
+    spec = importlib.util.spec_from_file_location(f"ref_{exercise_id.replace('-', '_')}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

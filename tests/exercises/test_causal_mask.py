@@ -1,25 +1,14 @@
 """Exercise causal-mask: the reference agrees with torch's causal SDPA; the exercise grades soundly."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from soundness import load_reference
 
 EX = "causal-mask"
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(f"ref_{path.parent.name.replace('-', '_')}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-ref = _load(ROOT / "hidden" / EX / "reference.py")
+ref = load_reference(EX)
 
 
 @pytest.mark.parametrize("n", [1, 2, 7])

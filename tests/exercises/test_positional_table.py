@@ -1,15 +1,13 @@
 """Exercise positional-table: the reference gives the lesson's table; the exercise grades soundly."""
 
-import importlib.util
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from soundness import load_reference
 
 EX = "positional-table"
-ROOT = Path(__file__).resolve().parents[2]
 
 # SOURCES.md, worked table (d_model = 4; frequencies 1 and 0.01)
 LESSON_TABLE = [
@@ -21,14 +19,7 @@ LESSON_TABLE = [
 ]
 
 
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(f"ref_{path.parent.name.replace('-', '_')}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-ref = _load(ROOT / "hidden" / EX / "reference.py")
+ref = load_reference(EX)
 
 
 def test_reference_gives_the_lesson_table():
