@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,17 @@ def client(app_url):
     from gradio_client import Client
 
     return Client(app_url, verbose=False)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """pytest-playwright has no option for a browser path: point it at the system chromium."""
+    os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="chromium-config-"))
+    from browser_support import CHROMIUM
+
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "locale": "en-US", "viewport": {"width": 1280, "height": 900}}

@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright pytest-playwright")
+from browser_support import needs_chromium  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "app"
 REPO = Path(__file__).resolve().parents[2]
-# Skip on a developer machine without chromium; under CI (.ci/run installs it) never skip.
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-    reason=f"{CHROMIUM} is absent (apt-get install chromium)",
-)
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """pytest-playwright has no option for a browser path: point it at the system chromium."""
-    os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="chromium-config-"))
-    return {**browser_type_launch_args, "executable_path": CHROMIUM}
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args):
-    return {**browser_context_args, "locale": "en-US", "viewport": {"width": 1280, "height": 900}}
+pytestmark = needs_chromium
 
 
 def shot(page, name: str) -> None:
