@@ -89,8 +89,9 @@ def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
 
 def _crash_message(raw: RawResult, limits) -> dict[str, str]:
     if raw.malformed:
-        return _m("Your code wrote into the grader's private result channel; the run cannot be trusted "
-                  "and scores nothing.", "你的代码向评分器的内部结果通道写入了数据；本次运行不可信，记 0 分。")
+        return _m("Your code wrote into the grader's private result channel (malformed output); the "
+                  "run cannot be trusted and scores 0.",
+                  "你的代码向评分器的内部结果通道写入了数据（输出格式不合法）；本次运行不可信，记 0 分。")
     if raw.status == "timeout" or raw.signal in (_signal.SIGXCPU, ):
         return _m(f"Time limit reached ({limits.wall_s:g} s wall clock, {limits.cpu_s} s CPU): look "
                   "for an infinite loop or very slow code.",
@@ -204,8 +205,8 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     else:
         details = ""
         if crash is not None:
-            report.status = {"timeout": "timeout", "output_limit": "output_limit"}.get(
-                raw.status, "crashed")
+            report.status = "malformed" if raw.malformed else {
+                "timeout": "timeout", "output_limit": "output_limit"}.get(raw.status, "crashed")
     failed: list = []
     for index, case in enumerate(cases):
         records = got["cases"].get(index)

@@ -36,7 +36,7 @@ HOSTILE = {
     "write into the project": (f"open({str(PWNED)!r}, 'w').write('x')\n", "load_error", "not allow"),
     "segfault through ctypes": ("import ctypes\nctypes.string_at(0)\n", "crashed", "SIGSEGV"),
     "write fake frames to the result pipe": (
-        REF + "\nimport os\nos.write(3, b'\\x00\\x00\\x00\\x10garbagegarbage!!')\n", "crashed", "result channel"),
+        REF + "\nimport os\nos.write(3, b'\\x00\\x00\\x00\\x10garbagegarbage!!')\n", "malformed", "result channel"),
 }
 
 
