@@ -72,11 +72,11 @@ def _as_array(value: Any) -> np.ndarray | None:
             torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool,
         ):
             return None
-        return np.ascontiguousarray(t.contiguous().numpy())
+        return t.contiguous().numpy().copy()  # keeps 0-d as 0-d (ascontiguousarray makes it 1-d)
     if isinstance(value, np.ndarray):
         if value.dtype.name not in DTYPES:
             return None
-        return np.ascontiguousarray(value)
+        return np.array(value, order="C", copy=True)
     return None
 
 
@@ -119,10 +119,20 @@ def unpack(frame: bytes, as_torch: bool = False) -> Any:
             pos += n
         if pos != len(frame):
             raise CodecError("frame length does not match its header")
-        return _decode(header["body"], blobs, as_torch, 0)
+        return decode_body(header["body"], blobs, as_torch)
     except CodecError:
         raise
     except Exception as exc:  # malformed JSON, wrong types, recursion...
+        raise CodecError(f"malformed frame: {type(exc).__name__}") from None
+
+
+def decode_body(body: Any, blobs: list[bytes], as_torch: bool = False) -> Any:
+    """Turn a parsed frame body back into values; each blob may be used once."""
+    try:
+        return _decode(body, list(blobs), as_torch, 0)
+    except CodecError:
+        raise
+    except Exception as exc:  # wrong types, recursion...
         raise CodecError(f"malformed frame: {type(exc).__name__}") from None
 
 
@@ -137,7 +147,10 @@ def _decode(node: Any, blobs: list[bytes], as_torch: bool, depth: int) -> Any:
         dtype, shape = node["dtype"], node["shape"]
         if dtype not in DTYPES or not all(isinstance(s, int) and s >= 0 for s in shape):
             raise CodecError("bad tensor header")
-        raw = blobs[node["__t"]]
+        index = node["__t"]
+        if type(index) is not int or not 0 <= index < len(blobs) or blobs[index] is None:
+            raise CodecError("bad or reused tensor blob")  # a shared blob would multiply memory
+        raw, blobs[index] = blobs[index], None
         arr = np.frombuffer(raw, dtype=np.dtype(dtype))
         if arr.size != math.prod(shape):
             raise CodecError("tensor size does not match its shape")

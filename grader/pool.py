@@ -1,25 +1,29 @@
-"""Trusted-side handle on warm workers: start with a scrubbed environment, send jobs, restart on death."""
+"""Trusted-side handle on warm zygotes: start them scrubbed, hand each job its own pipes, read back
+what the child wrote within fixed bounds, and never retry a job that killed its worker."""
 
 from __future__ import annotations
 
 import json
 import os
 import queue
-import struct
+import select
+import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import codec
+from grader import codec, messages, sandbox
 from grader.spec import Job, Limits
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-_RAW = struct.Struct(">Q")
-# The only variables a worker gets: no tokens or secrets can reach its memory.
+# The only variables a worker gets: no tokens, secrets or host PATH can reach its memory.
 SAFE_ENV = {"LANG": "C.UTF-8", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1"}
+MAX_CONTROL = 1 << 16
+HANG_GRACE_S = 10.0  # past the wall limit plus this, the worker itself is judged hung
 
 
 @dataclass
@@ -34,14 +38,20 @@ class RawResult:
     signal: int | None = None
     wall_s: float = 0.0
     malformed: bool = False
+    malformed_reason: str = ""
+    worker_died: bool = False
 
 
 class WorkerError(RuntimeError):
     """The worker process itself failed (not the submission)."""
 
 
+class SandboxRefused(RuntimeError):
+    """The host's confinement is below the required level: the grader will not run learner code."""
+
+
 class Worker:
-    """One warm worker process. Not thread-safe on its own: ``WorkerPool`` serialises access."""
+    """One warm zygote process. Not thread-safe on its own: ``WorkerPool`` serialises access."""
 
     def __init__(self, protected: list[str] | None = None, debug: bool = False,
                  without: tuple[str, ...] = ()) -> None:
@@ -49,95 +59,170 @@ class Worker:
         self.without = tuple(without)  # sandbox layers to leave off (tests only)
         self.debug = debug
         self.proc: subprocess.Popen | None = None
+        self.sock: socket.socket | None = None
         self.level: dict = {}
         self.restarts = -1
+        self._seq = 0
 
     def start(self) -> None:
         """Start the process (if not already spawned) and wait until it reports ready."""
         if self.proc is None or self.proc.poll() is not None:
             self.spawn()
-        ready = self._read_message()
+        try:
+            ready = json.loads(self.sock.recv(MAX_CONTROL) or b"null")
+        except (OSError, ValueError):
+            ready = None
         if not isinstance(ready, dict) or ready.get("type") != "ready":
+            self.close()
             raise WorkerError("worker did not start")
         self.level = ready.get("level", {})
 
     def spawn(self) -> None:
         """Launch the worker process without waiting for it (it imports torch meanwhile)."""
-        env = dict(SAFE_ENV, PATH=os.environ.get("PATH", "/usr/bin:/bin"))
-        cmd = [sys.executable, "-E", "-s", "-m", "grader.worker"]
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        cmd = [sys.executable, "-E", "-s", "-m", "grader.worker", "--control-fd", str(theirs.fileno())]
         for p in self.protected:
             cmd += ["--protect", p]
         for layer in self.without:
             cmd += ["--without", layer]
-        self.proc = subprocess.Popen(
-            cmd, env=env, cwd=str(REPO_ROOT), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=None if self.debug else subprocess.DEVNULL, bufsize=0, close_fds=True,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                cmd, env=dict(SAFE_ENV), cwd=str(REPO_ROOT), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=None if self.debug else subprocess.DEVNULL,
+                close_fds=True, pass_fds=(theirs.fileno(),),
+            )
+        finally:
+            theirs.close()
+        self.sock = ours
         self.restarts += 1
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
     def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()  # the zygote ends itself (and any job) when its socket closes
+            self.sock = None
         if self.proc is not None:
             try:
-                self.proc.stdin.close()
                 self.proc.wait(timeout=2)
-            except Exception:
+            except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
 
-    def _read_exact(self, n: int) -> bytes:
-        data = self.proc.stdout.read(n) if n else b""
-        while len(data) < n:
-            more = self.proc.stdout.read(n - len(data))
-            if not more:
-                raise WorkerError("worker closed its pipe")
-            data += more
-        return data
-
-    def _read_message(self):
-        head = self._read_exact(4)
-        (hlen,) = struct.unpack(">I", head)
-        header = self._read_exact(hlen)
-        blobs = json.loads(header)["blobs"]
-        return codec.unpack(head + header + self._read_exact(sum(blobs)))
-
-    def run(self, job: Job) -> RawResult:
-        """Run one job; restart the worker and retry once if it died."""
-        for attempt in (0, 1):
-            if not self.alive():
+    def run(self, job: Job, minimum: str) -> tuple[RawResult, bytes]:
+        """Run one job. A worker that was already dead is restarted first; a job during which
+        the worker died is judged crashed and never retried (it may be what killed it)."""
+        if not self.alive():
+            self.close()
+            self.start()
+        pipes = [os.pipe() for _ in range(3)]  # payload, result, output
+        theirs = (pipes[0][0], pipes[1][1], pipes[2][1])
+        self._seq += 1
+        msg = {"type": "job", "id": self._seq, "limits": job.limits.__dict__, "minimum": minimum}
+        try:
+            try:
+                socket.send_fds(self.sock, [json.dumps(msg).encode()], list(theirs))
+            except OSError:  # died while idle: no child ran, so one fresh start is fair
                 self.close()
                 self.start()
-            try:
-                return self._run_once(job)
-            except (WorkerError, BrokenPipeError, OSError, codec.CodecError):
-                self.close()
-                if attempt:
-                    raise WorkerError("the grading worker failed twice on this submission") from None
-        raise AssertionError("unreachable")
-
-    def _run_once(self, job: Job) -> RawResult:
-        control = codec.pack({"limits": job.limits.__dict__})
+                socket.send_fds(self.sock, [json.dumps(msg).encode()], list(theirs))
+        except OSError:
+            for r, w in pipes:
+                os.close(r)
+                os.close(w)
+            self.close()
+            raise WorkerError("the grading worker could not be started") from None
+        for fd in theirs:
+            os.close(fd)
         payload = codec.pack({"source": job.source, "cases": job.cases})
-        self.proc.stdin.write(control + _RAW.pack(len(payload)) + payload)
-        info = self._read_message()
-        (n,) = _RAW.unpack(self._read_exact(8))
-        raw = self._read_exact(n)
-        result = RawResult(status=info["status"], output=info["output"],
-                           output_bytes=info["output_bytes"], exit_code=info["exit_code"],
-                           signal=info["signal"], wall_s=info["wall_s"])
-        frames = codec.split_frames(raw)
-        consumed = sum(len(f) for f in frames)
-        result.malformed = consumed != len(raw)
-        for frame in frames:
-            try:
-                result.messages.append(codec.unpack(frame))
-            except codec.CodecError:
-                result.malformed = True
+        raw, data = _collect(self.sock, self._seq, payload, pipes[0][1], pipes[1][0], pipes[2][0],
+                             job.limits)
+        if raw.worker_died:
+            self.close()
+            self.spawn()  # warm up the replacement while nobody waits
+        return raw, data
+
+
+def _collect(sock: socket.socket, job_id: int, payload: bytes, payload_w: int, result_r: int,
+             out_r: int, limits: Limits) -> tuple[RawResult, bytes]:
+    """Feed the payload and read the child's bytes within their caps until the zygote says the
+    child has ended. Memory held here never exceeds result_bytes + output_bytes."""
+    os.set_blocking(payload_w, False)
+    pending = memoryview(payload)
+    result, output = bytearray(), bytearray()
+    out_total, status, exit_info = 0, "ok", None
+    reading = {result_r, out_r}
+    hard_deadline = time.monotonic() + limits.wall_s + HANG_GRACE_S
+    drain_until = None
+
+    def kill(reason: str) -> None:
+        try:
+            sock.send(json.dumps({"type": "kill", "id": job_id, "reason": reason}).encode())
+        except OSError:
+            pass
+
+    try:
+        while exit_info is None or (reading and time.monotonic() < drain_until):
+            now = time.monotonic()
+            if exit_info is None and now > hard_deadline:
+                exit_info = {"status": "hung"}
                 break
-        return result
+            writers = [payload_w] if pending else []
+            watch = list(reading) + ([sock] if exit_info is None else [])
+            limit = (drain_until or hard_deadline) - now
+            ready_r, ready_w, _ = select.select(watch, writers, [], max(0.0, min(limit, 1.0)))
+            if ready_w:
+                try:
+                    pending = pending[os.write(payload_w, pending[: 1 << 16]):]
+                except BrokenPipeError:
+                    pending = pending[:0]
+                if not pending:
+                    os.close(payload_w)
+                    payload_w = -1
+            for fd in ready_r:
+                if fd is sock:
+                    data = sock.recv(MAX_CONTROL)
+                    if not data:
+                        exit_info = {"status": "worker_died"}
+                        drain_until = time.monotonic() + 0.5
+                        continue
+                    info = json.loads(data)
+                    if info.get("type") == "exit" and info.get("id") == job_id:
+                        exit_info = info
+                        drain_until = time.monotonic() + 0.5
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    reading.discard(fd)
+                elif fd == result_r:
+                    if len(result) + len(chunk) > limits.result_bytes:
+                        status = "result_limit"
+                        reading.discard(fd)
+                        kill(status)
+                    else:
+                        result += chunk
+                else:
+                    out_total += len(chunk)
+                    if len(output) < limits.output_bytes:
+                        output += chunk[: limits.output_bytes - len(output)]
+                    if out_total > limits.output_hard_bytes:
+                        status = "output_limit"
+                        reading.discard(fd)
+                        kill(status)
+    finally:
+        for fd in (payload_w, result_r, out_r):
+            if fd >= 0:
+                os.close(fd)
+    exit_info = exit_info or {}
+    died = exit_info.get("status") in ("worker_died", "hung")
+    if status == "ok":
+        status = "crashed" if died else str(exit_info.get("status", "ok"))
+    raw = RawResult(status=status, output=output.decode("utf-8", "replace"), output_bytes=out_total,
+                    exit_code=exit_info.get("exit_code"), signal=exit_info.get("signal"),
+                    wall_s=float(exit_info.get("wall_s", 0.0)), worker_died=died)
+    return raw, bytes(result)
 
 
 class WorkerPool:
@@ -151,6 +236,7 @@ class WorkerPool:
         self._free: queue.Queue[Worker] = queue.Queue()
         self._lock = threading.Lock()
         self._started = False
+        self.minimum = sandbox.FLOOR
 
     def spawn(self) -> None:
         """Launch every worker process now; ``start`` later waits for them."""
@@ -172,20 +258,35 @@ class WorkerPool:
                 if not w.alive():
                     raise WorkerError("a grading worker failed to start")
                 self._free.put(w)
+            self.minimum = sandbox.required_level(self.workers[0].level.get("offered", "basic"))
             self._started = True
 
     @property
     def level(self) -> dict:
         self.start()
-        return dict(self.workers[0].level)
+        return dict(self.workers[0].level, required=self.minimum)
+
+    def refusal(self) -> str | None:
+        """Why this pool must not grade (its level is below the required one), or None."""
+        level = self.level
+        if sandbox.at_least(level.get("summary", "basic"), self.minimum):
+            return None
+        missing = "; ".join(sandbox.missing_layers(level)) or "unknown"
+        return (f"Grading is switched off: the sandbox reaches level {level.get('summary')!r} but "
+                f"{self.minimum!r} is required. Missing: {missing}. To grade anyway with weaker "
+                f"isolation, set LAB_SANDBOX_MIN to one of {', '.join(sandbox.LEVELS)} knowingly.")
 
     def run(self, job: Job) -> RawResult:
         self.start()
+        reason = self.refusal()
+        if reason:
+            raise SandboxRefused(reason)
         worker = self._free.get()
         try:
-            return worker.run(job)
+            raw, data = worker.run(job, self.minimum)
         finally:
             self._free.put(worker)
+        return _decode(raw, data, job, self.minimum)
 
     def close(self) -> None:
         for w in self.workers:
@@ -194,4 +295,20 @@ class WorkerPool:
         self._free = queue.Queue()
 
 
-__all__ = ["Limits", "RawResult", "Worker", "WorkerError", "WorkerPool"]
+def _decode(raw: RawResult, data: bytes, job: Job, minimum: str) -> RawResult:
+    """Attach the child's checked messages; any deviation marks the run malformed."""
+    if raw.status == "result_limit":
+        return raw
+    try:
+        raw.messages = messages.decode(data, [len(steps) for steps in job.cases])
+    except messages.Malformed as exc:
+        if data or raw.status == "ok":
+            raw.malformed, raw.malformed_reason = True, str(exc)[:200]
+        return raw
+    level = raw.messages[0]["level"]
+    if not sandbox.at_least(str(level.get("summary", "basic")), minimum):
+        raise SandboxRefused(f"a grading child reached only level {level.get('summary')!r}")
+    return raw
+
+
+__all__ = ["Limits", "RawResult", "SandboxRefused", "Worker", "WorkerError", "WorkerPool"]

@@ -1,15 +1,16 @@
-"""Kernel-level confinement applied inside a forked child: rlimits, non-root user, Landlock, seccomp."""
+"""Kernel-level confinement of a forked child: namespaces, rlimits, non-root user, Landlock, seccomp."""
 
 from __future__ import annotations
 
 import ctypes
 import errno
 import os
-import platform
 import resource
+import signal
 import struct
 import sys
 
+from grader import seccomp
 from grader.spec import Limits
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -17,8 +18,8 @@ _libc.syscall.restype = ctypes.c_long
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 
 PR_SET_NO_NEW_PRIVS = 38
-PR_SET_SECCOMP = 22
-SECCOMP_MODE_FILTER = 2
+PR_SET_DUMPABLE = 4
+PR_SET_PDEATHSIG = 1
 NOBODY = 65534
 
 # Landlock (include/uapi/linux/landlock.h); the syscall numbers are the same on x86_64 and arm64.
@@ -79,98 +80,6 @@ def apply_landlock(read_only: list[str], read_write: list[str]) -> int:
     return abi
 
 
-# --- seccomp -------------------------------------------------------------------------------
-AUDIT_ARCH_X86_64 = 0xC000003E
-RET_ALLOW = 0x7FFF0000
-RET_KILL_PROCESS = 0x80000000
-
-
-def _ret_errno(e: int) -> int:
-    return 0x00050000 | e
-
-
-# x86_64 numbers of the calls a learner's code never needs and a hostile one would use.
-X86_64_DENY = {
-    "socket": 41, "connect": 42, "accept": 43, "bind": 49, "listen": 50, "socketpair": 53,
-    "accept4": 288, "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311,
-    "execve": 59, "execveat": 322, "fork": 57, "vfork": 58, "setsid": 112, "setpgid": 109,
-    "mount": 165, "umount2": 166, "unshare": 272, "setns": 308, "pivot_root": 155, "chroot": 161,
-    "keyctl": 250, "add_key": 248, "request_key": 249, "bpf": 321, "perf_event_open": 298,
-    "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
-    "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424, "open_by_handle_at": 304,
-    "name_to_handle_at": 303, "mknod": 133, "mknodat": 259, "personality": 135,
-    "kexec_load": 246, "init_module": 175, "finit_module": 313, "delete_module": 176,
-    "reboot": 169, "swapon": 167, "swapoff": 168, "acct": 163, "quotactl": 179,
-}
-X86_64 = {"clone": 56, "clone3": 435, "kill": 62, "tkill": 200, "tgkill": 234,
-          "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297}
-CLONE_THREAD = 0x00010000
-
-
-def _ins(code: int, jt: int, jf: int, k: int) -> bytes:
-    return struct.pack("<HBBI", code, jt, jf, k & 0xFFFFFFFF)
-
-
-LD_NR = _ins(0x20, 0, 0, 0)
-LD_ARCH = _ins(0x20, 0, 0, 4)
-LD_ARG0 = _ins(0x20, 0, 0, 16)
-
-
-def _jeq(k: int, jt: int, jf: int) -> bytes:
-    return _ins(0x15, jt, jf, k)
-
-
-def _ret(k: int) -> bytes:
-    return _ins(0x06, 0, 0, k)
-
-
-def seccomp_program(pid: int) -> bytes:
-    """BPF: deny network, exec, new processes, tracing, namespaces and signals to other processes."""
-    eperm = _ret_errno(errno.EPERM)
-    prog = [LD_ARCH, _jeq(AUDIT_ARCH_X86_64, 1, 0), _ret(RET_KILL_PROCESS), LD_NR,
-            _ins(0x35, 0, 1, 0x40000000), _ret(eperm)]  # x32 syscalls: refuse
-    for nr in X86_64_DENY.values():
-        prog += [_jeq(nr, 0, 1), _ret(eperm)]
-    prog += [_jeq(X86_64["clone3"], 0, 1), _ret(_ret_errno(errno.ENOSYS))]  # glibc falls back to clone
-    # clone: threads only (CLONE_THREAD set); a new process is refused.
-    prog += [_jeq(X86_64["clone"], 0, 4), LD_ARG0, _ins(0x45, 0, 1, CLONE_THREAD), _ret(RET_ALLOW),
-             _ret(_ret_errno(errno.EAGAIN))]
-    own = [pid, 0, (-pid) & 0xFFFFFFFF]
-    for name, allowed in (("kill", own), ("tkill", [pid]), ("tgkill", [pid]),
-                          ("rt_sigqueueinfo", [pid]), ("rt_tgsigqueueinfo", [pid])):
-        n = len(allowed)
-        prog += [_jeq(X86_64[name], 0, n + 3), LD_ARG0]
-        prog += [_jeq(v, n - i, 0) for i, v in enumerate(allowed)]
-        prog += [_ret(eperm), _ret(RET_ALLOW)]
-        # Reload the syscall number for the next test (arg0 is in the accumulator now).
-        prog += [LD_NR]
-    prog.append(_ret(RET_ALLOW))
-    return b"".join(prog)
-
-
-def apply_seccomp() -> None:
-    """Install the filter for this process and its threads."""
-    if platform.machine() != "x86_64":
-        raise OSError(errno.ENOSYS, f"no seccomp table for {platform.machine()}")
-    code = seccomp_program(os.getpid())
-    n = len(code) // 8
-    buf = ctypes.create_string_buffer(code, len(code))
-
-    class SockFprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    prog = SockFprog(n, ctypes.cast(buf, ctypes.c_void_p))
-    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise _fail("prctl(NO_NEW_PRIVS)")
-    _libc.prctl.argtypes = None
-    try:
-        if _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
-            raise _fail("prctl(SECCOMP)")
-    finally:
-        _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
-                                ctypes.c_ulong]
-
-
 # --- rlimits and user -----------------------------------------------------------------------
 def vm_size_bytes() -> int:
     """This process's virtual size (the base for RLIMIT_AS)."""
@@ -222,48 +131,161 @@ def read_only_paths(protected: list[str]) -> list[str]:
     return keep
 
 
-# Layers switched off on purpose (``--without`` on the worker): to test the level reporting and
-# to mimic hosts that refuse them. Never set in production.
+# --- namespaces, capabilities, dumpability ---------------------------------------------------
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER = 0x00020000, 0x08000000, 0x10000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, PR_CAPBSET_DROP = 47, 4, 24
+# The job's only writable place: a tmpfs that dies with the child's mount namespace.
+TMPFS_BYTES = 16 << 20
+TMPFS_INODES = 1024
+_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
+                        ctypes.c_char_p]
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def private_namespaces(mount_point: str, owner: int) -> None:
+    """Enter private mount and IPC namespaces (in a user namespace when not root) and mount a
+    size- and inode-capped tmpfs on ``mount_point``. Everything the job writes there, and every
+    IPC object it could make, vanishes with its last thread: nothing is left to clean up."""
+    uid, gid = os.getuid(), os.getgid()
+    flags = CLONE_NEWNS | CLONE_NEWIPC | (CLONE_NEWUSER if os.geteuid() != 0 else 0)
+    if _libc.unshare(ctypes.c_int(flags)) != 0:
+        raise _fail("unshare")
+    if flags & CLONE_NEWUSER:  # keep the same ids inside: nothing changes but who owns the mounts
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", f"{uid} {uid} 1")
+        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    if _libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        raise _fail("mount --make-rprivate /")
+    opts = f"size={TMPFS_BYTES},nr_inodes={TMPFS_INODES},mode=0700,uid={owner},gid={owner}"
+    if _libc.mount(b"lab-job", mount_point.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                   opts.encode()) != 0:
+        raise _fail("mount tmpfs")
+
+
+def drop_capabilities() -> bool:
+    """Clear every capability (ambient, bounding where allowed, effective/permitted/inheritable);
+    True when none is left in effect."""
+    prctl = _libc.prctl
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for cap in range(64):
+        if prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            break  # past the last capability, or not allowed (then the capset below still runs)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()
+    _libc.capset(header, data)
+    with open("/proc/self/status") as f:
+        eff = next((line.split()[1] for line in f if line.startswith("CapEff:")), "1")
+    return int(eff, 16) == 0
+
+
+def set_undumpable() -> None:
+    """Make this process's /proc files (environ, mem, maps...) root-only and refuse ptrace, so a
+    same-uid sandboxed child cannot read the app's or the worker's secrets through them."""
+    _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+# --- levels ----------------------------------------------------------------------------------
+# Weakest to strongest. "isolated" is the floor: no network, no exec, no IPC, no reads outside
+# the job. "full" adds a non-root uid; "strict" adds private namespaces (capped tmpfs workdir).
+LEVELS = ("basic", "isolated", "full", "strict")
+FLOOR = "isolated"
+# Layers switched off on purpose (``--without`` on the worker): to test that the grader refuses,
+# and to mimic hosts that lack them. Never set in production.
 DISABLED: set[str] = set()
-LAYERS = ("user", "landlock", "seccomp")
+LAYERS = ("user", "landlock", "seccomp", "namespaces")
 
 
-def confine(limits: Limits, workdir: str, protected: list[str], ro_paths: list[str]) -> dict:
+def level_name(level: dict) -> str:
+    """The strongest of LEVELS that ``level`` (as ``confine`` reports it) reaches."""
+    if not (level.get("landlock") and level.get("seccomp")):
+        return "basic"
+    user = str(level.get("user", ""))
+    if not (user.startswith("nobody") or (user.startswith("uid") and not user.startswith("uid 0 "))):
+        return "isolated"
+    return "strict" if level.get("namespaces") else "full"
+
+
+def at_least(name: str, minimum: str) -> bool:
+    return LEVELS.index(name) >= LEVELS.index(minimum)
+
+
+def required_level(offered: str) -> str:
+    """LAB_SANDBOX_MIN if set (a deliberate choice, may be weaker), else what the host offers
+    but never below FLOOR."""
+    raw = os.environ.get("LAB_SANDBOX_MIN", "").strip().lower()
+    if raw:
+        if raw not in LEVELS:
+            raise ValueError(f"LAB_SANDBOX_MIN must be one of {', '.join(LEVELS)}; got {raw!r}")
+        return raw
+    return offered if at_least(offered, FLOOR) else FLOOR
+
+
+def missing_layers(level: dict) -> list[str]:
+    """What a level lacks, in words an operator can act on."""
+    out = []
+    if not level.get("landlock"):
+        out.append("Landlock (file-system confinement): " + level.get("landlock_error", "switched off"))
+    if not level.get("seccomp"):
+        out.append("seccomp (no network, exec or IPC): " + level.get("seccomp_error", "switched off"))
+    if level_name({**level, "namespaces": False}) == "isolated":
+        out.append(f"a non-root user for learner code ({level.get('user')})")
+    if not level.get("namespaces"):
+        out.append("private mount/IPC namespaces: " + level.get("namespaces_error", "switched off"))
+    return out
+
+
+def confine(limits: Limits, mount_point: str, protected: list[str], ro_paths: list[str],
+            disabled: set[str] | frozenset[str] = frozenset()) -> dict:
     """Apply every layer the host allows, in order; return what was reached."""
-    level = {"setsid": False, "rlimits": False, "user": "unchanged", "landlock": 0, "seccomp": False}
+    parent = os.getppid()
+    level: dict = {"setsid": False, "rlimits": False, "user": "unchanged", "landlock": 0,
+                   "seccomp": False, "namespaces": False, "caps": False}
     os.setsid()
     level["setsid"] = True
     as_root = os.geteuid() == 0
+    if "namespaces" not in disabled:
+        try:
+            private_namespaces(mount_point, NOBODY if as_root and "user" not in disabled else os.getuid())
+            level["namespaces"] = True
+        except OSError as exc:
+            level["namespaces_error"] = str(exc)
+    os.chdir(mount_point)  # the tmpfs, or (without namespaces) an empty read-only folder
     apply_rlimits(limits, as_root)
     level["rlimits"] = True
-    os.chdir(workdir)
     try:
-        if "user" in DISABLED:
+        if "user" in disabled:
             level["user"] = f"uid {os.geteuid()} (switch disabled)"
         else:
             level["user"] = "nobody" if drop_root() else f"uid {os.geteuid()} (not root)"
     except OSError as exc:
         level["user"] = f"uid {os.geteuid()} (drop failed: {exc.strerror})"
+    # Die with the zygote (set after the uid change, which clears it): no orphan outlives a job.
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(70)
     try:
-        if "landlock" not in DISABLED:
-            level["landlock"] = apply_landlock(ro_paths, [workdir])
+        level["caps"] = drop_capabilities()
+    except OSError:
+        pass
+    try:
+        if "landlock" not in disabled:
+            # Writable: the job's tmpfs only; without one, nothing at all.
+            level["landlock"] = apply_landlock(ro_paths, [mount_point] if level["namespaces"] else [])
     except OSError as exc:
         level["landlock_error"] = str(exc)
     try:
-        if "seccomp" not in DISABLED:
-            apply_seccomp()
+        if "seccomp" not in disabled:
+            seccomp.apply()
             level["seccomp"] = True
     except OSError as exc:
         level["seccomp_error"] = str(exc)
+    level["summary"] = level_name(level)
     return level
-
-
-def summarize(level: dict) -> str:
-    """One word for a level: full, partial, or minimal."""
-    user = level.get("user", "")
-    non_root = user.startswith("nobody") or (user.startswith("uid") and not user.startswith("uid 0 "))
-    if level.get("landlock") and level.get("seccomp") and non_root:
-        return "full"
-    if level.get("landlock") or level.get("seccomp"):
-        return "partial"
-    return "minimal"

@@ -1,9 +1,11 @@
-"""The warm worker: imports torch once, then forks one confined child per submission.
+"""The zygote: imports torch and the allowed modules once, then forks one confined child per job.
 
-Run as ``python -m grader.worker --protect PATH ...`` with a scrubbed environment (see pool.py).
-It never sees hidden tests, references or expected values: only a submission and the inputs
-of its cases. Protocol on fds 0/1: frames from ``codec``; raw child bytes are relayed, never
-decoded here.
+Run as ``python -m grader.worker --control-fd N --protect PATH ...`` with a scrubbed environment
+(see pool.py). The zygote never holds job data, now or earlier: for each job the trusted side
+passes three fresh pipe ends over the control socket (SCM_RIGHTS), the forked child reads its
+payload from one and writes its results and output straight back on the others. The zygote
+only learns the limits, forks, enforces the wall clock and reports how the child ended. A child
+that walks frames, the GC or the heap it inherited finds nothing of any other learner.
 """
 
 from __future__ import annotations
@@ -12,9 +14,8 @@ import argparse
 import json
 import os
 import select
-import shutil
 import signal
-import struct
+import socket
 import sys
 import tempfile
 import time
@@ -28,6 +29,7 @@ torch.softmax(torch.ones(2, 3) @ torch.ones(3, 2), dim=-1).sum().item()
 import numpy  # noqa: E402,F401 - imported once here so children do not pay for it
 
 from grader import codec, fixtures, runner, sandbox  # noqa: E402,F401
+from grader.spec import Limits  # noqa: E402
 
 # Modules a submission may import. Loaded here once: children start with them in memory, and
 # when the child runs as `nobody` it may not be able to read the interpreter's files at all
@@ -40,6 +42,8 @@ PRELOAD = (
     "textwrap", "time", "traceback", "typing", "warnings", "numpy.fft", "numpy.linalg",
     "numpy.random", "torch.nn.functional", "torch.nn.init", "torch.optim", "torch.utils.data",
 )
+MAX_CONTROL = 1 << 16
+REFUSED_EXIT = 3  # the child's confinement fell below the required level: no learner code ran
 
 
 def preload() -> list[str]:
@@ -53,67 +57,39 @@ def preload() -> list[str]:
         except Exception:
             missing.append(name)
     return missing
-from grader.spec import Limits  # noqa: E402
-
-_RAW = struct.Struct(">Q")
-PROBE_SOURCE = ""
 
 
-def read_exact(fd: int, n: int) -> bytes:
-    chunks, got = [], 0
-    while got < n:
-        chunk = os.read(fd, min(n - got, 1 << 20))
-        if not chunk:
-            raise EOFError("trusted side closed the pipe")
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_to_eof(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
-        got += len(chunk)
     return b"".join(chunks)
 
 
-def read_frame(fd: int) -> bytes:
-    """One codec frame (header length, header, blobs) from ``fd``."""
-    head = read_exact(fd, 4)
-    (hlen,) = struct.unpack(">I", head)
-    header = read_exact(fd, hlen)
-    total = sum(json.loads(header)["blobs"])
-    return head + header + read_exact(fd, total)
-
-
-def read_raw(fd: int) -> bytes:
-    (n,) = _RAW.unpack(read_exact(fd, 8))
-    return read_exact(fd, n)
-
-
-def write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
-
-
-def send(fd: int, msg: dict, raw: bytes | None = None) -> None:
-    data = codec.pack(msg)
-    if raw is not None:
-        data += _RAW.pack(len(raw)) + raw
-    write_all(fd, data)
-
-
-def _child(payload: bytes, limits: Limits, workdir: str, result_w: int, out_w: int,
-           protected: list[str], ro_paths: list[str]) -> None:
-    """Runs in the forked child: confine, then run the submission. Never returns."""
+def _child(fds: tuple[int, int, int], limits: Limits, minimum: str, ctx: dict) -> None:
+    """Runs in the forked child: read the payload, confine, refuse or run. Never returns."""
     try:
+        payload_r, result_w, out_w = fds
+        payload = _read_to_eof(payload_r)  # before any learner code: straight from the trusted side
         devnull = os.open("/dev/null", os.O_RDONLY)
         os.dup2(devnull, 0)
         os.dup2(out_w, 1)
         os.dup2(out_w, 2)
         os.dup2(result_w, 3)
-        os.closerange(4, 65536)  # protocol pipes to the trusted side must not be reachable
+        os.closerange(4, 65536)  # the control socket and every other fd of the zygote
         sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
         sys.stderr = sys.stdout
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        level = sandbox.confine(limits, workdir, protected, ro_paths)
+        level = sandbox.confine(limits, ctx["mount_point"], ctx["protected"], ctx["ro_paths"],
+                                ctx["disabled"])
         try:
-            os.listdir(protected[0])
+            os.listdir(ctx["protected"][0])
             level["repo_blocked"] = False
         except OSError:
             level["repo_blocked"] = True
@@ -122,117 +98,141 @@ def _child(payload: bytes, limits: Limits, workdir: str, result_w: int, out_w: i
         def emit(msg: dict) -> None:
             data = codec.pack(msg, budget=budget[0])
             budget[0] -= len(data)
-            write_all(3, data)
+            _write_all(3, data)
 
         emit({"kind": "sandbox", "level": level})
-        job = codec.unpack(payload, as_torch=True)
-        try:
-            runner.run_job(job, emit)
-        except codec.TooLarge:
-            emit({"kind": "too_large"})
+        if not sandbox.at_least(level["summary"], minimum):
+            os._exit(REFUSED_EXIT)
+        if payload:
+            job = codec.unpack(payload, as_torch=True)
+            del payload
+            try:
+                runner.run_job(job, emit)
+            except codec.TooLarge:
+                emit({"kind": "too_large"})
         sys.stdout.flush()
     except BaseException:  # noqa: BLE001 - nothing may escape a forked child
         os._exit(70)
     os._exit(0)
 
 
-def run_job(control: dict, payload: bytes, protected: list[str], ro_paths: list[str]) -> tuple[dict, bytes]:
-    """Fork a child for one job; collect its result bytes and capped output."""
-    limits = Limits.from_dict(control.get("limits"))
-    workdir = tempfile.mkdtemp(prefix="lab-job-")
-    if os.geteuid() == 0:
-        os.chown(workdir, sandbox.NOBODY, sandbox.NOBODY)
-    result_r, result_w = os.pipe()
-    out_r, out_w = os.pipe()
-    start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        _child(payload, limits, workdir, result_w, out_w, protected, ro_paths)
-    os.close(result_w)
-    os.close(out_w)
-    result, output = bytearray(), bytearray()
-    out_total, status, deadline = 0, "ok", start + limits.wall_s
-    open_fds = {result_r, out_r}
-    exit_status = None
-    while open_fds:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            status = "timeout"
-            break
-        ready, _, _ = select.select(list(open_fds), [], [], min(remaining, 0.05))
-        for fd in ready:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                open_fds.discard(fd)
-            elif fd == result_r:
-                result += chunk
-                if len(result) > limits.result_bytes:
-                    status = "result_limit"
-            else:
-                out_total += len(chunk)
-                if len(output) < limits.output_bytes:
-                    output += chunk[: limits.output_bytes - len(output)]
-                if out_total > limits.output_hard_bytes:
-                    status = "output_limit"
-        if status != "ok":
-            break
-        if not ready and exit_status is None:
-            done, st = os.waitpid(pid, os.WNOHANG)
-            if done:
-                exit_status = st
-                deadline = min(deadline, time.monotonic() + 0.2)  # drain what is left, briefly
+def _kill(pid: int) -> None:
     for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
             target()
         except OSError:
             pass
-    if exit_status is None:
-        _, exit_status = os.waitpid(pid, 0)
-    elif status == "timeout":
-        status = "ok"  # the child had already exited; we were only draining
-    os.close(result_r)
-    os.close(out_r)
-    shutil.rmtree(workdir, ignore_errors=True)
-    info = {"type": "result", "status": status, "wall_s": time.monotonic() - start,
-            "output": output.decode("utf-8", "replace"), "output_bytes": out_total,
-            "exit_code": os.WEXITSTATUS(exit_status) if os.WIFEXITED(exit_status) else None,
-            "signal": os.WTERMSIG(exit_status) if os.WIFSIGNALED(exit_status) else None}
-    return info, bytes(result)
+
+
+def _wait(pid: int, deadline: float, control: socket.socket | None, job_id: int) -> tuple[str, int]:
+    """Wait for the child until ``deadline``, or a kill request for this job; reap it."""
+    status = "ok"
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:  # kernels before 5.3: poll instead
+        pidfd = None
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                status = "timeout"
+                break
+            watch = [fd for fd in (pidfd, control) if fd is not None]
+            ready, _, _ = select.select(watch, [], [], remaining if pidfd is not None else min(remaining, 0.005))
+            if (pidfd is None or pidfd in ready) and os.waitid(
+                    os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                break  # exited; not reaped yet, so its process group cannot be reused
+            if control is not None and control in ready:
+                data = control.recv(MAX_CONTROL)
+                if not data:  # the trusted side is gone: end the job and then ourselves
+                    _kill(pid)
+                    os.waitpid(pid, 0)
+                    os._exit(0)
+                msg = json.loads(data)
+                if msg.get("type") == "kill" and msg.get("id") == job_id:
+                    status = str(msg.get("reason", "killed"))[:32]
+                    break
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+    _kill(pid)  # the whole session: its threads and anything it managed to start
+    _, st = os.waitpid(pid, 0)
+    return status, st
+
+
+def run_job(fds: tuple[int, int, int], limits: Limits, minimum: str, ctx: dict,
+            control: socket.socket | None = None, job_id: int = 0) -> dict:
+    """Fork a child on the given pipe ends, wait for it within the wall limit, say how it ended."""
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        _child(fds, limits, minimum, ctx)
+    for fd in fds:
+        os.close(fd)
+    status, st = _wait(pid, start + limits.wall_s, control, job_id)
+    return {"type": "exit", "id": job_id, "status": status, "wall_s": time.monotonic() - start,
+            "exit_code": os.WEXITSTATUS(st) if os.WIFEXITED(st) else None,
+            "signal": os.WTERMSIG(st) if os.WIFSIGNALED(st) else None}
+
+
+def probe(ctx: dict) -> dict:
+    """Confine a child that runs nothing and return the level it reached."""
+    p_r, p_w = os.pipe()
+    r_r, r_w = os.pipe()
+    o_r, o_w = os.pipe()
+    os.close(p_w)  # empty payload: the child only confines and reports
+    run_job((p_r, r_w, o_w), Limits(wall_s=10.0), sandbox.LEVELS[0], ctx)
+    raw = _read_to_eof(r_r)
+    os.close(r_r)
+    os.close(o_r)
+    frames = codec.split_frames(raw)
+    first = codec.unpack(frames[0]) if frames else {}
+    return first.get("level", {}) if isinstance(first, dict) else {}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m grader.worker")
+    parser.add_argument("--control-fd", type=int, required=True)
     parser.add_argument("--protect", action="append", default=[])
     parser.add_argument("--without", action="append", default=[], choices=sandbox.LAYERS)
     args = parser.parse_args(argv)
-    sandbox.DISABLED.update(args.without)
+    sandbox.set_undumpable()
+    control = socket.socket(fileno=args.control_fd)
+    devnull = os.open("/dev/null", os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)  # stray prints go nowhere; the protocol lives on the control socket
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     protected = [os.path.realpath(p) for p in args.protect] or [os.getcwd()]
     missing = preload()
-    ro_paths = sandbox.read_only_paths(protected)
-    # Keep the protocol on private fds; stray prints from this process go to stderr.
-    fin, fout = os.dup(0), os.dup(1)
-    os.dup2(2, 1)
-    devnull = os.open("/dev/null", os.O_RDONLY)
-    os.dup2(devnull, 0)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    probe, _ = run_job({"limits": {}}, codec.pack({"source": PROBE_SOURCE, "cases": []}),
-                       protected, ro_paths)
-    level = {}
-    frames = codec.split_frames(_)
-    if frames:
-        first = codec.unpack(frames[0])
-        level = first.get("level", {}) if isinstance(first, dict) else {}
-    level["summary"] = sandbox.summarize(level)
-    level["preload_missing"] = missing
-    send(fout, {"type": "ready", "pid": os.getpid(), "level": level, "probe": probe["status"]})
-    while True:
-        try:
-            control = codec.unpack(read_frame(fin))
-            payload = read_raw(fin)
-        except EOFError:
-            return
-        info, raw = run_job(control, payload, protected, ro_paths)
-        send(fout, info, raw)
+    # An empty folder that is only ever a mount point (or, without namespaces, a read-only cwd).
+    base = tempfile.mkdtemp(prefix="lab-zygote-")
+    mount_point = os.path.join(base, "job")
+    os.mkdir(mount_point, 0o555)
+    os.chmod(base, 0o755)
+    ctx = {"mount_point": mount_point, "protected": protected, "disabled": frozenset(),
+           "ro_paths": sandbox.read_only_paths(protected)}
+    try:
+        offered = probe(ctx)  # what the host allows, every layer tried
+        ctx["disabled"] = frozenset(args.without)
+        reached = probe(ctx) if args.without else dict(offered)
+        reached["offered"] = offered.get("summary", "basic")
+        reached["preload_missing"] = missing
+        control.sendall(json.dumps({"type": "ready", "pid": os.getpid(), "level": reached}).encode())
+        while True:
+            data, fds, _flags, _addr = socket.recv_fds(control, MAX_CONTROL, 3)
+            if not data:
+                return
+            msg = json.loads(data)
+            if msg.get("type") != "job" or len(fds) != 3:
+                for fd in fds:
+                    os.close(fd)
+                continue  # e.g. a late kill for a job that already ended
+            info = run_job(tuple(fds), Limits.from_dict(msg.get("limits")), str(msg["minimum"]),
+                           ctx, control, int(msg["id"]))
+            control.sendall(json.dumps(info).encode())
+    finally:
+        os.rmdir(mount_point)
+        os.rmdir(base)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,37 @@
-"""The worker reports which confinement layers it reached; a weaker host is reported as such."""
+"""The worker reports which confinement layers it reached, and a weaker host refuses to grade."""
 
-from grader import sandbox
+import pytest
+
+from grader import sandbox, seccomp
 from grader.api import Grader, protected_paths
 from grader.exercises import get
-from grader.pool import WorkerPool
+from grader.pool import SandboxRefused, WorkerPool
 
 
-def test_summary_words():
-    full = {"user": "nobody", "landlock": 7, "seccomp": True}
-    assert sandbox.summarize(full) == "full"
-    assert sandbox.summarize({**full, "landlock": 0}) == "partial"
-    assert sandbox.summarize({"user": "uid 0 (switch disabled)", "landlock": 0, "seccomp": False}) == "minimal"
-    assert sandbox.summarize({"user": "uid 1000 (not root)", "landlock": 6, "seccomp": True}) == "full"
+def test_level_names():
+    strict = {"user": "nobody", "landlock": 7, "seccomp": True, "namespaces": True}
+    assert sandbox.level_name(strict) == "strict"
+    assert sandbox.level_name({**strict, "namespaces": False}) == "full"
+    assert sandbox.level_name({**strict, "user": "uid 0 (switch disabled)"}) == "isolated"
+    assert sandbox.level_name({**strict, "landlock": 0}) == "basic"
+    assert sandbox.level_name({**strict, "seccomp": False}) == "basic"
+    assert sandbox.level_name({"user": "uid 1000 (not root)", "landlock": 6, "seccomp": True}) == "full"
+
+
+def test_required_level_defaults_to_what_the_host_offers_never_below_the_floor(monkeypatch):
+    monkeypatch.delenv("LAB_SANDBOX_MIN", raising=False)
+    assert sandbox.required_level("strict") == "strict"
+    assert sandbox.required_level("full") == "full"
+    assert sandbox.required_level("basic") == "isolated"  # a weak host refuses by default
+    monkeypatch.setenv("LAB_SANDBOX_MIN", "basic")  # a deliberate, weaker choice
+    assert sandbox.required_level("strict") == "basic"
+    monkeypatch.setenv("LAB_SANDBOX_MIN", "nonsense")
+    with pytest.raises(ValueError, match="LAB_SANDBOX_MIN"):
+        sandbox.required_level("strict")
 
 
 def test_seccomp_program_is_well_formed():
-    code = sandbox.seccomp_program(1234)
+    code = seccomp.program(1234)
     assert len(code) % 8 == 0 and len(code) // 8 < 4096  # BPF_MAXINSNS
 
 
@@ -26,12 +42,29 @@ def test_read_only_paths_never_expose_protected_folders(tmp_path):
             assert not (prot + "/").startswith(p.rstrip("/") + "/"), (p, prot)
 
 
-def test_layers_left_off_are_reported_and_grading_still_works():
-    pool = WorkerPool(protected=protected_paths(), without=("landlock", "seccomp"))
+@pytest.mark.parametrize("layers", [("landlock",), ("seccomp",), ("landlock", "seccomp")])
+def test_grader_refuses_when_a_layer_is_missing(layers, monkeypatch):
+    """Fail closed: without Landlock or seccomp nothing is graded, and the message says what is
+    missing and how to allow it knowingly. The hidden reference is never read by learner code."""
+    monkeypatch.delenv("LAB_SANDBOX_MIN", raising=False)
+    ex = get("manual-attention")
+    reader = f"print(open({str(ex.hidden_dir / 'reference.py')!r}).read())\n"
+    pool = WorkerPool(protected=protected_paths(), without=layers)
     with Grader(pool=pool) as g:
         level = g.sandbox_level()
-        assert level["landlock"] == 0 and level["seccomp"] is False
-        assert level["summary"] == "minimal"
-        assert level["repo_blocked"] is False  # honestly reported: without Landlock, root-owned
-        ex = get("manual-attention")          # files readable by nobody stay readable
+        assert level["summary"] == "basic" and level["offered"] != "basic"
+        for source in (ex.reference_source(), reader):
+            with pytest.raises(SandboxRefused) as err:
+                g.grade(ex.id, source)
+            text = str(err.value)
+            assert "LAB_SANDBOX_MIN" in text
+            for layer in layers:
+                assert {"landlock": "Landlock", "seccomp": "seccomp"}[layer] in text
+
+
+def test_a_weaker_level_can_be_allowed_knowingly(monkeypatch):
+    monkeypatch.setenv("LAB_SANDBOX_MIN", "basic")
+    pool = WorkerPool(protected=protected_paths(), without=("landlock", "seccomp"))
+    with Grader(pool=pool) as g:
+        ex = get("manual-attention")
         assert g.grade(ex.id, ex.reference_source()).full_marks

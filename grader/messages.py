@@ -1,0 +1,118 @@
+"""Trusted-side decoding of what a sandboxed child sent: bounded, then checked against a schema.
+
+The child runs learner code, so its result bytes are hostile input. Every frame is size-capped
+before JSON parsing, every message must have the shape the runner writes, and anything else
+makes the whole run "malformed" (scored as a crash, and stored so the instructor sees it).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+from grader import codec
+
+MAX_HEADER = 1 << 20  # one frame's JSON; the largest real one is under 1 KiB
+MAX_NODES = 200_000  # containers and items per frame (bounds parse memory to ~15 MiB)
+_HEADER = struct.Struct(">I")
+_ERROR_KEYS = {"type": str, "mro": list, "message": str, "traceback": str}
+
+
+class Malformed(ValueError):
+    """The child's result bytes are not what a runner writes."""
+
+
+def _frames(data: bytes, max_frames: int) -> list[Any]:
+    """Decode concatenated frames, parsing each header once, within the bounds above."""
+    out, pos = [], 0
+    while pos < len(data):
+        if len(out) >= max_frames:
+            raise Malformed("too many frames")
+        if pos + 4 > len(data):
+            raise Malformed("truncated frame")
+        (hlen,) = _HEADER.unpack_from(data, pos)
+        header = data[pos + 4 : pos + 4 + hlen]
+        if hlen > MAX_HEADER or len(header) < hlen:
+            raise Malformed("frame header too large or truncated")
+        if sum(header.count(c) for c in (b"[", b"{", b",")) > MAX_NODES:
+            raise Malformed("too many values in one frame")
+        try:
+            parsed = json.loads(header)
+            sizes, body = parsed["blobs"], parsed["body"]
+        except Exception as exc:  # noqa: BLE001 - hostile bytes
+            raise Malformed(f"bad frame header: {type(exc).__name__}") from None
+        if not isinstance(sizes, list) or not all(type(n) is int and n >= 0 for n in sizes):
+            raise Malformed("bad blob table")
+        pos += 4 + hlen
+        blobs = []
+        for n in sizes:
+            if pos + n > len(data):
+                raise Malformed("truncated frame")
+            blobs.append(data[pos : pos + n])
+            pos += n
+        try:
+            out.append(codec.decode_body(body, blobs))
+        except codec.CodecError as exc:
+            raise Malformed(str(exc)) from None
+    return out
+
+
+def _is_error(err: Any) -> bool:
+    return (isinstance(err, dict) and set(err) == set(_ERROR_KEYS)
+            and all(isinstance(err[k], t) for k, t in _ERROR_KEYS.items())
+            and all(isinstance(c, str) for c in err["mro"]))
+
+
+def _is_record(rec: Any) -> bool:
+    if not isinstance(rec, dict):
+        return False
+    keys = set(rec)
+    if keys == {"error"}:
+        return _is_error(rec["error"])
+    if keys == {"value"}:
+        return True
+    if keys in ({"raised", "message"}, {"raised", "value"}):
+        raised = rec["raised"]
+        ok = raised is None or (isinstance(raised, list) and all(isinstance(c, str) for c in raised))
+        return ok and ("message" not in rec or isinstance(rec["message"], str))
+    return False
+
+
+def check(messages: list, steps_per_case: list[int]) -> None:
+    """Raise Malformed unless ``messages`` is a run the runner could have written."""
+    if not messages or not isinstance(messages[0], dict) or messages[0].get("kind") != "sandbox" \
+            or not isinstance(messages[0].get("level"), dict):
+        raise Malformed("no sandbox report first")
+    seen: set[int] = set()
+    done = False
+    for msg in messages[1:]:
+        if not isinstance(msg, dict) or done:
+            raise Malformed("message after the end")
+        kind = msg.get("kind")
+        if kind == "case":
+            index, records = msg.get("index"), msg.get("records")
+            if type(index) is not int or not 0 <= index < len(steps_per_case) or index in seen:
+                raise Malformed("bad case index")
+            if not isinstance(records, list) or len(records) > steps_per_case[index] \
+                    or not all(_is_record(r) for r in records):
+                raise Malformed("bad records")
+            seen.add(index)
+        elif kind in ("syntax", "load_error"):
+            if not _is_error(msg.get("error")) or set(msg) != {"kind", "error"}:
+                raise Malformed("bad load error")
+        elif kind == "loaded":
+            names = msg.get("names")
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise Malformed("bad names")
+        elif kind == "done":
+            done = True
+        elif kind != "too_large":
+            raise Malformed(f"unknown message kind {str(kind)[:20]!r}")
+
+
+def decode(data: bytes, steps_per_case: list[int]) -> list[dict]:
+    """Frames -> checked messages (tensors as numpy arrays); Malformed on anything unexpected."""
+    messages = _frames(data, max_frames=len(steps_per_case) + 5)
+    check(messages, steps_per_case)
+    return messages
