@@ -6,6 +6,7 @@ See README.md in this folder for the API the app uses.
 
 from grader.gradebook.csv_export import HEADER as CSV_HEADER
 from grader.gradebook.csv_export import rows_to_csv
+from grader.gradebook.identity import Claim, Learner
 from grader.gradebook.limits import (
     ANONYMOUS,
     DEFAULT_LIMITS,
@@ -18,13 +19,20 @@ from grader.gradebook.limits import (
     validate_submission,
 )
 from grader.gradebook.model import BestScore, GradebookError, Submission, grader_version
-from grader.gradebook.ratelimit import BusyGate, RateLimiter, busy_message, wait_message
-from grader.gradebook.store import Gradebook, default_sqlite_path, open_gradebook
+from grader.gradebook.ratelimit import (
+    BusyGate,
+    FailureLimiter,
+    RateLimiter,
+    busy_message,
+    locked_message,
+    wait_message,
+)
+from grader.gradebook.store import AccessEntry, Gradebook, default_sqlite_path, open_gradebook
 
 __all__ = [
-    "ANONYMOUS", "CSV_HEADER", "DEFAULT_LIMITS", "BestScore", "BusyGate", "CleanSubmission",
-    "Gradebook", "GradebookError", "InputLimits", "RateLimiter", "Submission",
-    "SubmissionRejected", "busy_message", "check_exercise", "clean_code", "clean_learner",
-    "default_sqlite_path", "grader_version", "open_gradebook", "rows_to_csv",
-    "validate_submission", "wait_message",
+    "ANONYMOUS", "CSV_HEADER", "DEFAULT_LIMITS", "AccessEntry", "BestScore", "BusyGate",
+    "Claim", "CleanSubmission", "FailureLimiter", "Gradebook", "GradebookError", "InputLimits",
+    "Learner", "RateLimiter", "Submission", "SubmissionRejected", "busy_message",
+    "check_exercise", "clean_code", "clean_learner", "default_sqlite_path", "grader_version",
+    "locked_message", "open_gradebook", "rows_to_csv", "validate_submission", "wait_message",
 ]

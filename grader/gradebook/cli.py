@@ -16,7 +16,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Read the gradebook ($DATABASE_URL, else SQLite in $LAB_DATA_DIR or ./data).")
     p.add_argument("--csv", action="store_true",
                    help="print every submission as CSV (header: id, learner, exercise, score, "
-                        "max_score, ..., submitted_at, grader_version)")
+                        "max_score, ..., submitted_at, grader_version, learner_id)")
     p.add_argument("--code", action="store_true", help="with --csv: add a column with the code")
     p.add_argument("--url", default=None,
                    help="database URL (postgresql://... or sqlite:///file.db); default $DATABASE_URL")

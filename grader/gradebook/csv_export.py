@@ -7,8 +7,10 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
+# learner is the label a learner chose; learner_id tells two learners with one label apart
+# (empty on rows stored before ids). It comes last so the older columns keep their places.
 HEADER = ["id", "learner", "exercise", "score", "max_score", "passed", "tests", "status",
-          "submitted_at", "grader_version"]
+          "submitted_at", "grader_version", "learner_id"]
 
 # A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -35,7 +37,7 @@ def rows_to_csv(rows: Iterable[Any], include_code: bool = False) -> str:
     for r in rows:
         line = [r.id, safe_cell(r.learner), safe_cell(r.exercise), number(r.score),
                 number(r.max_score), r.passed_count(), len(r.tests), safe_cell(r.status),
-                r.submitted_at, safe_cell(r.grader_version)]
+                r.submitted_at, safe_cell(r.grader_version), safe_cell(r.learner_id or "")]
         if include_code:
             line.append(safe_cell(r.code))
         writer.writerow(line)

@@ -82,6 +82,9 @@ class Submission:
     status: str = "graded"  # the grader's report status: graded, syntax_error, timeout, ...
     submitted_at: str = field(default_factory=utc_now_iso)
     grader_version: str = field(default_factory=grader_version)
+    # Opaque owner id ("g:..." guest, "hf:..." signed in, "api:..." API label); None on rows
+    # stored before ids existed. ``learner`` is only the label shown next to it.
+    learner_id: str | None = None
     id: int | None = None
 
     def __post_init__(self) -> None:
@@ -92,6 +95,10 @@ class Submission:
                 raise ValueError(f"{name} must be non-empty text, got {value!r}")
             if "\x00" in value:
                 raise ValueError(f"{name} must not contain a NUL character")
+        if self.learner_id is not None and (
+                not isinstance(self.learner_id, str) or not self.learner_id.strip()
+                or "\x00" in self.learner_id or len(self.learner_id) > 200):
+            raise ValueError(f"learner_id must be None or short non-empty text, got {self.learner_id!r}")
         if not isinstance(self.code, str):
             raise TypeError(f"code must be text, not {type(self.code).__name__}")
         if "\x00" in self.code:
@@ -146,19 +153,27 @@ class BestScore:
     best_id: int
     best_at: str
     last_at: str
+    learner_id: str | None = None  # None for rows stored before learner ids
 
 
 def best_of(rows: list[Submission]) -> list[BestScore]:
-    """Best score per (learner, exercise); ties go to the earliest submission. Sorted by both."""
+    """Best score per (learner, exercise); ties go to the earliest submission. Sorted by label.
+
+    A learner is their id when the rows have one (two guests called alice stay apart), else
+    their label (rows stored before ids). ``learner`` shows the newest label of that learner.
+    """
     groups: dict[tuple[str, str], list[Submission]] = {}
     for row in rows:
-        groups.setdefault((row.learner, row.exercise), []).append(row)
+        who = f"id:{row.learner_id}" if row.learner_id else f"label:{row.learner}"
+        groups.setdefault((who, row.exercise), []).append(row)
     out = []
-    for (learner, exercise), group in sorted(groups.items()):
+    for (_, exercise), group in groups.items():
         group.sort(key=lambda r: r.id or 0)
         best = max(group, key=lambda r: (_fraction(r), -(r.id or 0)))
-        out.append(BestScore(learner, exercise, best.score, best.max_score, len(group),
-                             best.id or 0, best.submitted_at, group[-1].submitted_at))
+        last = group[-1]
+        out.append(BestScore(last.learner, exercise, best.score, best.max_score, len(group),
+                             best.id or 0, best.submitted_at, last.submitted_at, last.learner_id))
+    out.sort(key=lambda b: (b.learner, b.learner_id or "", b.exercise))
     return out
 
 

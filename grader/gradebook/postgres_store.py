@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.gradebook.model import GradebookError, Submission
-from grader.gradebook.store import Gradebook
+from grader.gradebook.store import Gradebook, legacy_ids
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
@@ -18,13 +18,45 @@ CREATE TABLE IF NOT EXISTS submissions (
     tests          JSONB            NOT NULL,
     status         TEXT             NOT NULL,
     submitted_at   TIMESTAMPTZ      NOT NULL,
-    grader_version TEXT             NOT NULL
+    grader_version TEXT             NOT NULL,
+    learner_id     TEXT
 );
 CREATE INDEX IF NOT EXISTS submissions_learner ON submissions (learner, exercise);
+CREATE TABLE IF NOT EXISTS browser_keys (
+    key_hash   TEXT PRIMARY KEY,
+    learner_id TEXT NOT NULL,
+    linked_at  TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    learner_id TEXT PRIMARY KEY,
+    code_hash  TEXT NOT NULL UNIQUE,
+    created_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS access_log (
+    id     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at     TIMESTAMPTZ NOT NULL,
+    who    TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
 """
+# A gradebook made before learner ids: add the column (old rows keep working), then index it.
+HAS_LEARNER_ID = ("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                  "AND table_name = 'submissions' AND column_name = 'learner_id'")
+INDEXES = "CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise)"
 # Replicas starting together would race on CREATE TABLE IF NOT EXISTS (a unique-key error in
 # pg_type); a transaction-scoped advisory lock makes them take turns. The key is arbitrary.
 _SCHEMA_LOCK_KEY = 0x7A_1AB_0005
+
+
+def _migrate(conn) -> None:
+    """Add learner_id inside the caller's locked transaction; old signed-in rows get hf:<name>."""
+    conn.execute("ALTER TABLE submissions ADD COLUMN learner_id TEXT")
+    labels = [r[0] for r in conn.execute(
+        "SELECT DISTINCT learner FROM submissions WHERE learner_id IS NULL").fetchall()]
+    for learner_id, label in legacy_ids(labels):
+        conn.execute("UPDATE submissions SET learner_id = %s WHERE learner_id IS NULL "
+                     "AND learner = %s", (learner_id, label))
 
 
 def redact(url: str) -> str:
@@ -66,12 +98,15 @@ class PostgresGradebook(Gradebook):
             with self._pool.connection() as conn:  # one transaction, committed on exit
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
                 conn.execute(SCHEMA)
+                if not conn.execute(HAS_LEARNER_ID).fetchall():
+                    _migrate(conn)
+                conn.execute(INDEXES)
         except Exception as exc:
             self._pool.close()
             raise GradebookError(f"cannot open the PostgreSQL gradebook at {redact(url)}: "
                                  f"{type(exc).__name__}: {exc}") from exc
 
-    def _run(self, sql: str, params: tuple) -> list[tuple]:
+    def _run(self, sql: str, params: tuple, fetch: bool = True) -> list[tuple]:
         """One statement in its own transaction, committed before this returns."""
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -80,24 +115,26 @@ class PostgresGradebook(Gradebook):
             # The pool's context manager commits when the block ends without an exception
             # (and rolls back otherwise).
             with self._pool.connection(timeout=self.borrow_timeout_s) as conn:
-                return conn.execute(sql, params).fetchall()
+                cur = conn.execute(sql, params)
+                return cur.fetchall() if fetch else []
         except PoolTimeout:
             # No connection was borrowed, so nothing ran. After an outage the pool retries
             # with growing back-off; the server may be back already, so try once directly.
             pass
         with psycopg.connect(self.url, connect_timeout=max(1, int(self.timeout_s))) as conn:
-            return conn.execute(sql, params).fetchall()  # committed when the block closes
+            cur = conn.execute(sql, params)  # committed when the block closes
+            return cur.fetchall() if fetch else []
 
     def _insert(self, sub: Submission) -> int:
         from psycopg.types.json import Jsonb
 
         params = (sub.learner, sub.exercise, sub.code, sub.score, sub.max_score, Jsonb(sub.tests),
-                  sub.status, sub.submitted_at, sub.grader_version)
+                  sub.status, sub.submitted_at, sub.grader_version, sub.learner_id)
         try:
             rows = self._run(
                 "INSERT INTO submissions (learner, exercise, code, score, max_score, tests, "
-                "status, submitted_at, grader_version) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id", params)
+                "status, submitted_at, grader_version, learner_id) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id", params)
         except Exception as exc:
             raise GradebookError(f"could not store the submission: {type(exc).__name__}: {exc}") from exc
         return int(rows[0][0])
@@ -107,6 +144,12 @@ class PostgresGradebook(Gradebook):
             return self._run(sql.replace("?", "%s"), params)
         except Exception as exc:
             raise GradebookError(f"could not read the gradebook: {type(exc).__name__}: {exc}") from exc
+
+    def _execute(self, sql: str, params: tuple = ()) -> None:
+        try:
+            self._run(sql.replace("?", "%s"), params, fetch=False)
+        except Exception as exc:
+            raise GradebookError(f"could not write to the gradebook: {type(exc).__name__}: {exc}") from exc
 
     def close(self) -> None:
         self._pool.close()

@@ -107,6 +107,74 @@ class BusyGate:
                 self.average_s = 0.8 * self.average_s + 0.2 * max(elapsed_s, 0.05)
 
 
+class FailureLimiter:
+    """Limit *failed* tries (a password, a recovery code) per client address and in all.
+
+    Counting per browser session is no limit: every new session starts from zero. Here a
+    client address gets ``per_client`` failures per ``client_window_s``, and all clients
+    together ``overall`` failures per ``overall_window_s`` (``None``: no overall cap); past
+    either, every try is refused unchecked until the oldest failure ages out. Successes are
+    not counted. :meth:`attempt` checks, verifies and counts under one lock, so parallel
+    tries cannot slip past the count. Thread-safe; state lives in this process.
+    """
+
+    def __init__(self, per_client: int = 5, client_window_s: float = 600.0,
+                 overall: int | None = 20, overall_window_s: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        for name, value in (("per_client", per_client), ("overall", overall)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        self.per_client, self.client_window_s = per_client, float(client_window_s)
+        self.overall, self.overall_window_s = overall, float(overall_window_s)
+        self._clock = clock
+        self._clients = RateLimiter(per_client, client_window_s, clock)
+        self._all: deque[float] = deque()
+        self._lock = threading.Lock()
+
+    def _wait(self, client: str, now: float) -> float:
+        while self._all and self._all[0] <= now - self.overall_window_s:
+            self._all.popleft()
+        waits = [0.0]
+        if self.overall is not None and len(self._all) >= self.overall:
+            waits.append(self._all[-self.overall] + self.overall_window_s - now)
+        hits = self._clients._hits.get(client)
+        if hits:
+            while hits and hits[0] <= now - self.client_window_s:
+                hits.popleft()
+            if len(hits) >= self.per_client:
+                waits.append(hits[-self.per_client] + self.client_window_s - now)
+        return max(waits)
+
+    def attempt(self, client: str, verify: Callable[[], bool]) -> tuple[bool, float]:
+        """``(True, 0)`` when ``verify()`` succeeds; ``(False, 0)`` when it fails (counted);
+        ``(False, wait_s)`` when locked out (``verify`` is not called at all)."""
+        with self._lock:
+            now = self._clock()
+            wait = self._wait(client, now)
+            if wait > 0:
+                return False, wait
+            if verify():
+                return True, 0.0
+            self._clients.check(client)  # counts one failure for this client
+            self._all.append(now)
+            return False, 0.0
+
+    def locked_for(self, client: str) -> float:
+        """Seconds before ``client`` may try again (0 when it may now)."""
+        with self._lock:
+            return self._wait(client, self._clock())
+
+
+def locked_message(retry_after_s: float) -> dict[str, str]:
+    """What to tell someone locked out after too many wrong tries, in English and Chinese."""
+    wait = max(1, math.ceil(retry_after_s))
+    return {
+        "en": f"Too many wrong tries. Try again in {wait} s ({math.ceil(wait / 60)} min).",
+        "zh": f"错误尝试次数过多。请在 {wait} 秒（约 {math.ceil(wait / 60)} 分钟）后再试。",
+    }
+
+
 def wait_message(retry_after_s: float, per_learner: int, window_s: float) -> dict[str, str]:
     """What to tell a learner who is over the limit, in English and Simplified Chinese."""
     wait = max(1, math.ceil(retry_after_s))

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from grader.gradebook.model import GradebookError, Submission
-from grader.gradebook.store import Gradebook
+from grader.gradebook.store import Gradebook, legacy_ids
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
@@ -20,10 +20,30 @@ CREATE TABLE IF NOT EXISTS submissions (
     tests          TEXT    NOT NULL,
     status         TEXT    NOT NULL,
     submitted_at   TEXT    NOT NULL,
-    grader_version TEXT    NOT NULL
+    grader_version TEXT    NOT NULL,
+    learner_id     TEXT
 );
 CREATE INDEX IF NOT EXISTS submissions_learner ON submissions (learner, exercise);
+CREATE TABLE IF NOT EXISTS browser_keys (
+    key_hash   TEXT PRIMARY KEY,
+    learner_id TEXT NOT NULL,
+    linked_at  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    learner_id TEXT PRIMARY KEY,
+    code_hash  TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS access_log (
+    id     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at     TEXT NOT NULL,
+    who    TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
 """
+# After the columns exist (a database from before learner ids gets them in _migrate()).
+INDEXES = "CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise);"
 
 
 class SQLiteGradebook(Gradebook):
@@ -55,20 +75,44 @@ class SQLiteGradebook(Gradebook):
                                      "is it on a network file system?")
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.executescript(SCHEMA)
+            self._migrate()
+            self._conn.executescript(INDEXES)
         except sqlite3.Error as exc:
             self._conn.close()
             raise GradebookError(f"cannot prepare the SQLite gradebook at {self.path}: {exc}") from exc
 
+    def _migrate(self) -> None:
+        """Add ``learner_id`` to a gradebook made before it; old rows keep working.
+
+        In one IMMEDIATE transaction, so two processes opening the same old file take turns.
+        Old rows of signed-in learners (a bare HF username) get ``hf:<name>``; old guest rows
+        keep no id: nothing proved who typed those names.
+        """
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            cols = {r[1] for r in conn.execute("PRAGMA table_info(submissions)")}
+            if "learner_id" not in cols:
+                conn.execute("ALTER TABLE submissions ADD COLUMN learner_id TEXT")
+                labels = [r[0] for r in conn.execute(
+                    "SELECT DISTINCT learner FROM submissions WHERE learner_id IS NULL")]
+                conn.executemany("UPDATE submissions SET learner_id = ? "
+                                 "WHERE learner_id IS NULL AND learner = ?", legacy_ids(labels))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
     def _insert(self, sub: Submission) -> int:
         params = (sub.learner, sub.exercise, sub.code, sub.score, sub.max_score, sub.tests_json(),
-                  sub.status, sub.submitted_at, sub.grader_version)
+                  sub.status, sub.submitted_at, sub.grader_version, sub.learner_id)
         with self._lock:
             try:
                 # A single INSERT in autocommit mode: when execute() returns, it is committed.
                 cur = self._conn.execute(
                     "INSERT INTO submissions (learner, exercise, code, score, max_score, tests, "
-                    "status, submitted_at, grader_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    params)
+                    "status, submitted_at, grader_version, learner_id) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", params)
             except sqlite3.Error as exc:
                 raise GradebookError(f"could not store the submission: {exc}") from exc
             return int(cur.lastrowid)
@@ -79,6 +123,13 @@ class SQLiteGradebook(Gradebook):
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
                 raise GradebookError(f"could not read the gradebook: {exc}") from exc
+
+    def _execute(self, sql: str, params: tuple = ()) -> None:
+        with self._lock:
+            try:
+                self._conn.execute(sql, params)  # autocommit: committed when this returns
+            except sqlite3.Error as exc:
+                raise GradebookError(f"could not write to the gradebook: {exc}") from exc
 
     def close(self) -> None:
         with self._lock:

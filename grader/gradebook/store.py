@@ -5,27 +5,31 @@ from __future__ import annotations
 import json
 import os
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from grader.gradebook.csv_export import rows_to_csv
-from grader.gradebook.model import BestScore, Submission, best_of
+from grader.gradebook.identity import legacy_signed_in, signed_in_id
+from grader.gradebook.model import BestScore, Submission, best_of, utc_now_iso
 
 # Column order of every SELECT; _row() relies on it.
 COLUMNS = ("id", "learner", "exercise", "code", "score", "max_score", "tests", "status",
-           "submitted_at", "grader_version")
-# The same columns without the two big ones, for score tables and CSV.
-LIGHT_COLUMNS = ("id", "learner", "exercise", "'' AS code", "score", "max_score", "tests",
-                 "status", "submitted_at", "grader_version")
+           "submitted_at", "grader_version", "learner_id")
+# The same columns without the big code, for score tables and CSV.
+LIGHT_COLUMNS = tuple("'' AS code" if c == "code" else c for c in COLUMNS)
 DEFAULT_FILENAME = "gradebook.sqlite3"
 
 
 class Gradebook(ABC):
     """Every graded submission, stored durably. Safe to share between threads.
 
-    Backends implement three primitives: ``_insert`` (commit one row, return its id),
-    ``_query`` (rows as tuples in ``COLUMNS`` order) and ``close``. ``?`` marks parameters.
+    Backends implement four primitives: ``_insert`` (commit one row, return its id),
+    ``_query`` (rows as tuples), ``_execute`` (one committed write) and ``close``. ``?`` marks
+    parameters. Besides ``submissions``, three small tables hold identity and audit data:
+    ``browser_keys`` (hashes of browser keys linked to a learner id by a recovery code),
+    ``recovery_codes`` (one code hash per learner) and ``access_log`` (instructor views).
     """
 
     backend: str = "?"
@@ -35,6 +39,9 @@ class Gradebook(ABC):
 
     @abstractmethod
     def _query(self, sql: str, params: tuple = ()) -> list[tuple]: ...
+
+    @abstractmethod
+    def _execute(self, sql: str, params: tuple = ()) -> None: ...
 
     @abstractmethod
     def close(self) -> None: ...
@@ -78,32 +85,40 @@ class Gradebook(ABC):
         rows = self._select("id = ?", (submission_id,))
         return rows[0] if rows else None
 
-    def history(self, learner: str, exercise: str | None = None,
-                limit: int | None = None) -> list[Submission]:
-        """A learner's submissions, newest first, with code (to reload one into the editor)."""
-        if exercise is None:
-            return self._select("learner = ?", (learner,), order="id DESC", limit=limit)
-        return self._select("learner = ? AND exercise = ?", (learner, exercise),
-                            order="id DESC", limit=limit)
+    @staticmethod
+    def _who(learner: str | None, learner_id: str | None) -> tuple[str, tuple]:
+        """A WHERE clause for one learner: by opaque id when given, else by label."""
+        if learner_id is not None:
+            return "learner_id = ?", (learner_id,)
+        if learner is not None:
+            return "learner = ?", (learner,)
+        return "", ()
 
-    def best_scores(self, learner: str | None = None) -> list[BestScore]:
-        """Best score per exercise for one learner, or per (learner, exercise) for everyone."""
-        if learner is None:
-            rows = self._select(light=True)
-        else:
-            rows = self._select("learner = ?", (learner,), light=True)
-        return best_of(rows)
+    def history(self, learner: str | None = None, exercise: str | None = None,
+                limit: int | None = None, *, learner_id: str | None = None) -> list[Submission]:
+        """A learner's submissions (by ``learner_id``, else by label), newest first, with code."""
+        where, params = self._who(learner, learner_id)
+        if not where:
+            raise ValueError("history() needs a learner label or a learner_id")
+        if exercise is not None:
+            where, params = f"{where} AND exercise = ?", (*params, exercise)
+        return self._select(where, params, order="id DESC", limit=limit)
+
+    def best_scores(self, learner: str | None = None, *,
+                    learner_id: str | None = None) -> list[BestScore]:
+        """Best score per exercise for one learner (by id, else label), or for everyone."""
+        where, params = self._who(learner, learner_id)
+        return best_of(self._select(where, params, light=True))
 
     def all_rows(self, include_code: bool = True) -> list[Submission]:
         """Every submission, oldest first."""
         return self._select(light=not include_code)
 
-    def count(self, learner: str | None = None) -> int:
-        """How many submissions are stored (for one learner, or in all)."""
-        if learner is None:
-            return int(self._query("SELECT COUNT(*) FROM submissions")[0][0])
-        return int(self._query("SELECT COUNT(*) FROM submissions WHERE learner = ?",
-                               (learner,))[0][0])
+    def count(self, learner: str | None = None, *, learner_id: str | None = None) -> int:
+        """How many submissions are stored (for one learner by label or id, or in all)."""
+        where, params = self._who(learner, learner_id)
+        sql = "SELECT COUNT(*) FROM submissions" + (f" WHERE {where}" if where else "")
+        return int(self._query(sql, params)[0][0])
 
     def learners(self) -> list[str]:
         """Every learner who has submitted, sorted."""
@@ -112,6 +127,74 @@ class Gradebook(ABC):
     def to_csv(self, include_code: bool = False) -> str:
         """Every submission as CSV text (header: id, learner, exercise, score, max_score, ...)."""
         return rows_to_csv(self.all_rows(include_code=include_code), include_code=include_code)
+
+    # -- identity ----------------------------------------------------------------------------
+
+    def signed_in_names(self) -> list[str]:
+        """Labels of every signed-in learner who has submitted (their HF usernames)."""
+        rows = self._query("SELECT DISTINCT learner FROM submissions WHERE learner_id LIKE ?",
+                           ("hf:%",))
+        return sorted(r[0] for r in rows)
+
+    def link_browser(self, key_hash: str, learner_id: str) -> None:
+        """From now on the browser whose key hashes to ``key_hash`` is ``learner_id``."""
+        self._execute("INSERT INTO browser_keys (key_hash, learner_id, linked_at) VALUES (?, ?, ?) "
+                      "ON CONFLICT (key_hash) DO UPDATE SET learner_id = excluded.learner_id, "
+                      "linked_at = excluded.linked_at", (key_hash, learner_id, utc_now_iso()))
+
+    def linked_learner(self, key_hash: str) -> str | None:
+        """The learner id a browser key was linked to, or None (then the key's own id holds)."""
+        rows = self._query("SELECT learner_id FROM browser_keys WHERE key_hash = ?", (key_hash,))
+        return rows[0][0] if rows else None
+
+    def set_recovery(self, learner_id: str, code_hash: str) -> None:
+        """Store the hash of ``learner_id``'s recovery code; an earlier code stops working."""
+        self._execute("INSERT INTO recovery_codes (learner_id, code_hash, created_at) "
+                      "VALUES (?, ?, ?) ON CONFLICT (learner_id) DO UPDATE SET "
+                      "code_hash = excluded.code_hash, created_at = excluded.created_at",
+                      (learner_id, code_hash, utc_now_iso()))
+
+    def recovered_learner(self, code_hash: str) -> str | None:
+        """The learner id whose current recovery code hashes to ``code_hash``, or None."""
+        rows = self._query("SELECT learner_id FROM recovery_codes WHERE code_hash = ?",
+                           (code_hash,))
+        return rows[0][0] if rows else None
+
+    # -- instructor audit log ----------------------------------------------------------------
+
+    def log_access(self, who: str, action: str, detail: str = "") -> None:
+        """Record that ``who`` did ``action`` (view, export, refused...) now."""
+        for name, value in (("who", who), ("action", action), ("detail", detail)):
+            if not isinstance(value, str) or "\x00" in value or len(value) > 500:
+                raise ValueError(f"{name} must be text without NUL, at most 500 characters")
+        self._execute("INSERT INTO access_log (at, who, action, detail) VALUES (?, ?, ?, ?)",
+                      (utc_now_iso(), who, action, detail))
+
+    def access_log(self, limit: int = 50) -> list[AccessEntry]:
+        """The newest ``limit`` entries of the instructor access log, newest first."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise ValueError(f"limit must be a non-negative integer, got {limit!r}")
+        rows = self._query("SELECT id, at, who, action, detail FROM access_log "
+                           f"ORDER BY id DESC LIMIT {limit}")
+        return [AccessEntry(int(i), at.isoformat() if isinstance(at, datetime) else str(at),
+                            who, action, detail) for i, at, who, action, detail in rows]
+
+
+@dataclass(frozen=True)
+class AccessEntry:
+    """One instructor view, export or refusal: who and when (UTC ISO text)."""
+
+    id: int
+    at: str
+    who: str
+    action: str
+    detail: str
+
+
+def legacy_ids(labels: list[str]) -> list[tuple[str, str]]:
+    """(learner id, label) for rows stored before ids whose label can only be a signed-in
+    learner's: the migration gives them ``hf:<label>`` so their owners keep their history."""
+    return [(signed_in_id(label), label) for label in labels if legacy_signed_in(label)]
 
 
 def _row(r: tuple) -> Submission:
