@@ -9,13 +9,13 @@ from pathlib import Path
 
 from grader import exercises as _ex
 from grader.exercises import Exercise, UnknownExercise, deployment_seed, hidden_root
-from grader.pool import REPO_ROOT, WorkerPool
+from grader.pool import REPO_ROOT, SandboxRefused, WorkerError, WorkerPool
 from grader.report import Report, TestResult
 from grader.spec import Case
 from grader.submission import SubmissionError, read_submission
 
-__all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SubmissionError", "TestResult",
-           "UnknownExercise", "default_grader", "get_exercise", "grade", "list_exercises",
+__all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SandboxRefused", "SubmissionError",
+           "TestResult", "UnknownExercise", "WorkerError", "default_grader", "get_exercise", "grade", "list_exercises",
            "run_examples", "sandbox_level"]
 
 
@@ -57,6 +57,9 @@ class Grader:
         self.pool = pool or WorkerPool(size=workers, protected=protected_paths(), debug=debug)
 
     def start(self) -> Grader:
+        from grader.sandbox import set_undumpable
+
+        set_undumpable()  # learner code of our uid must not read this process's /proc files
         self.pool.start()
         return self
 

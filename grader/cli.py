@@ -50,10 +50,14 @@ def cmd_grade(args) -> int:
     with api.Grader(pool=pool) as grader:
         if args.verbose:
             print(f"sandbox: {json.dumps(grader.sandbox_level())}", file=sys.stderr)
-        if args.examples:
-            report = grader.run_examples(args.exercise, _as_path(args.file))
-        else:
-            report = grader.grade(args.exercise, _as_path(args.file), learner=args.learner)
+        try:
+            if args.examples:
+                report = grader.run_examples(args.exercise, _as_path(args.file))
+            else:
+                report = grader.grade(args.exercise, _as_path(args.file), learner=args.learner)
+        except (api.SandboxRefused, api.WorkerError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 3
     if args.json:
         sys.stdout.write(report.to_json(args.lang) + "\n")
     else:
