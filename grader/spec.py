@@ -127,7 +127,7 @@ class Limits:
     memory_mib: int = 768
     output_bytes: int = 64 * 1024
     output_hard_bytes: int = 8 * 1024 * 1024
-    result_bytes: int = 64 * 1024 * 1024
+    result_bytes: int = 4 * 1024 * 1024  # the largest real result is ~64 KiB (positional-table)
     files: int = 64
     file_bytes: int = 16 * 1024 * 1024
 
