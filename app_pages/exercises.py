@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import queue
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import gradio as gr
 
-from app_support import gradebook_glue
+from app_support import fairness, gradebook_glue
 from app_support.report_view import (
     check_code,
     exercise_choices,
@@ -14,6 +17,7 @@ from app_support.report_view import (
     results_frame,
     score_markdown,
 )
+from grader.report import render
 
 from . import identity
 from .common import friendly, lang_of, t
@@ -40,15 +44,49 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     """Grade `code` for `exercise_id` against the hidden tests, store it in the gradebook, and
     return the Gradescope JSON (its extra_data names the stored submission).
 
-    `learner` (optional): a display name, stored as "name (guest)"; a signed-in Hugging Face
-    user is stored under their username; no name means "anonymous"."""
-    name, signed_in = identity.resolve(learner, profile)
-    result = gradebook_glue.grade_and_record(exercise_id, code, name,
-                                             getattr(request, "session_hash", None),
-                                             signed_in=signed_in)  # fmt: skip
+    `learner` (optional): a label, stored as an API submission "name (api)" with an opaque id;
+    it never opens anyone's history or code. A signed-in Hugging Face user is stored under their
+    username; no name means "anonymous"."""
+    who = identity.claim(learner, None, profile, via_api=True)
+    result = gradebook_glue.grade_and_record(exercise_id, code, who,
+                                             getattr(request, "session_hash", None), client=client_of(request))  # fmt: skip
     if result.get("refused"):  # nothing was graded or stored; the reason leads the message
         raise gr.Error(f"{result['reason']}: {gradebook_glue.refusal_text(result)}")
     return result
+
+
+def client_of(request: gr.Request | None) -> fairness.ClientKey:
+    """Session and address of a request, for the fair queue (see app_support.fairness for which
+    X-Forwarded-For entry is trusted: only the one our own proxy appended)."""
+    if request is None:
+        return fairness.ClientKey()
+    headers = getattr(request, "headers", None) or {}
+    getlist = getattr(headers, "getlist", None)  # every X-Forwarded-For line, in order
+    forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
+    peer = getattr(getattr(request, "client", None), "host", None)
+    return fairness.client_key(getattr(request, "session_hash", None), peer, forwarded)
+
+
+def stream_grading(grade_fn: Callable[..., dict], lang: str, **kwargs) -> Iterator[str | dict]:
+    """Run ``grade_fn(on_wait=..., **kwargs)`` in a thread; yield the queue status text (position
+    and ETA, then "grading") while it waits, and finally its result dict."""
+    updates: queue.SimpleQueue = queue.SimpleQueue()
+    box: dict = {}
+
+    def work() -> None:
+        try:
+            box["result"] = grade_fn(on_wait=lambda pos, eta: updates.put((pos, eta)), **kwargs)
+        finally:
+            updates.put(None)
+
+    threading.Thread(target=work, name="grade-submission", daemon=True).start()
+    while (item := updates.get()) is not None:
+        pos, eta = item
+        msg = fairness.queue_message(pos, eta) if pos else fairness.grading_message()
+        yield render(msg, lang)
+    if "result" not in box:
+        raise RuntimeError("grading stopped without a result")
+    yield box["result"]
 
 
 def read_upload(path: str | None) -> str:
@@ -111,18 +149,22 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
 
         return inner
 
-    def on_submit(ex_id, code, typed, request: gr.Request, profile: gr.OAuthProfile | None):
+    def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        name, signed_in = identity.resolve(typed, profile)
-        report = gradebook_glue.grade_and_record(ex_id, code, name, request.session_hash,
-                                                 signed_in=signed_in, lang=lang)  # fmt: skip
+        claim = identity.claim(typed, key, profile)  # the browser's key, not the typed label
+        for report in stream_grading(gradebook_glue.grade_and_record, lang, exercise_id=ex_id,
+                                     code=code, learner=claim, session_key=request.session_hash,
+                                     lang=lang, client=client_of(request)):
+            if isinstance(report, str):  # queue position / "grading" while it waits
+                yield gr.skip(), report
         refused = gradebook_glue.refusal_text(report, lang)
         if refused:  # keep the last result on screen; say why this one was not graded
             gr.Warning(refused)
-            return gr.skip(), "⚠️ " + refused
-        return results_frame(report, lang), score_markdown(report, lang)
+            yield gr.skip(), "⚠️ " + refused
+            return
+        yield results_frame(report, lang), score_markdown(report, lang)
 
-    who = [identity.CURRENT.name] if identity.CURRENT is not None else [gr.Textbox(visible=False)]
+    who = identity.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")
     exercise.change(on_statement, [exercise, lang], [statement], **ui)
     # .input (a user's choice), not .change: the Progress page sets the dropdown and code together.
@@ -130,8 +172,10 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
     lang.change(on_statement, [exercise, lang], [statement], **ui)
     reset.click(on_choose, [exercise], [code, score], **ui)
     upload.upload(on_upload, [upload], [code, score], **ui)
-    submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="grade", **ui)
+    # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
+    submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
+                 **ui)  # fmt: skip
     examples.click(run(examples_report), [exercise, code], [tests, score], concurrency_id="grade",
                    **ui)  # fmt: skip
-    gr.api(grade, api_name="grade", concurrency_id="grade")
+    gr.api(grade, api_name="grade", concurrency_id="submit")
     return exercise, code  # for the Progress page's "load into the editor"

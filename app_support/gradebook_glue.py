@@ -12,6 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from app_support import fairness
 from grader.gradebook import (
     ANONYMOUS,
     BusyGate,
@@ -221,13 +222,16 @@ def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
 
 def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
                      session_key: str | None, *, signed_in: bool = False, lang: str = "both",
-                     filename: str | None = None) -> dict:
+                     filename: str | None = None, client: fairness.ClientKey | None = None,
+                     on_wait: fairness.OnWait | None = None) -> dict:
     """Grade one submission and store it; return the Gradescope JSON once the row is durable.
 
     Order matters: input checks and the rate limit come first (cheap, nothing stored), then
     the busy gate (a full queue answers "retry in N s" at once instead of hanging), then the
     warm grader, then the gradebook. A refusal returns ``refusal(...)`` (``refused: True``,
     ``message`` in en/zh, ``retry_after_s`` when waiting helps) and leaves no row.
+    ``client`` (session, address): one grading in flight per session and per address, served
+    round-robin (app_support.fairness); ``on_wait(position, eta_s)`` while it queues.
     """
     state = _STATE.ensure()
     try:
@@ -235,12 +239,17 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
         who = learner_name(clean.learner, signed_in)
     except SubmissionRejected as err:
         return refusal(err.reason, err.message, exercise_id, lang=lang)
+    ticket = fairness.settings().queue.admit(client)  # per session/address, before any count
+    if isinstance(ticket, fairness.Refused):
+        return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s, lang)
     ok, wait = state.limiter.check(rate_key(who, session_key))
     if not ok:
+        ticket.release()
         msg = wait_message(wait, state.limiter.per_learner, state.limiter.window_s)
         return refusal("rate_limited", msg, clean.exercise_id, wait, lang)
     ok, wait = state.gate.enter()
     if not ok:
+        ticket.release()
         return refusal("busy", busy_message(wait), clean.exercise_id, wait, lang)
     service_s = None
     try:
@@ -248,6 +257,7 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
         from grader import api  # imports torch on first use only
 
         ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
+        ticket.wait_turn(on_wait)  # fair queue: this client's turn on a worker
         with _grading_slots(state, api):  # waits here, so the time inside is grading alone
             t0 = time.monotonic()
             report = api.grade(clean.exercise_id, clean.code, who)
@@ -258,6 +268,7 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
             "en": "The grader failed on our side; nothing was stored. Please submit again.",
             "zh": "评分器在服务器端出错，本次提交未被保存。请重新提交。"}, clean.exercise_id, lang=lang)
     finally:
+        ticket.release()
         state.gate.leave(service_s)
     sub = Submission.from_report(report, clean.code, who)
     try:

@@ -1,0 +1,320 @@
+"""Fair admission to the grader: one grading per browser session and per client address, served
+round-robin across addresses, with queue position and ETA for whoever waits (no gradio).
+
+Why: the grader has a few workers and each job may run to its wall limit. Keyed on a typed name
+(free to change), one client could fill every worker and the whole queue. Here each *address*
+holds at most ``per_address`` tickets (one grading, the rest waiting their turn) and each browser
+session one; the next free worker goes to the waiting ticket with the smallest start tag
+(start-time fair queueing with unit cost), so a newcomer waits for at most one job of a flooding
+address per worker, never for its whole backlog.
+
+Client addresses. ``client_address`` trusts only what our own proxies wrote. A client can put
+anything in ``X-Forwarded-For``; each proxy *appends* the address it received the request from.
+With ``hops`` trusted proxies in front of the app, the entry written by the outermost one is the
+``hops``-th from the right: that is the client. Everything left of it is the client's own text and
+is ignored. On a Hugging Face Space the app's peer is the Space's proxy (a private address shared
+by every visitor) and the proxy appends the visitor's address, so ``hops`` defaults to 1 there
+(``SPACE_ID`` set) and 0 elsewhere, where the peer address itself is used (uvicorn has already
+resolved a loopback proxy's header by its ``FORWARDED_ALLOW_IPS``). ``LAB_FORWARDED_HOPS``
+overrides it. IPv6 addresses count per /64, the block one subscriber usually holds.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import os
+import statistics
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from grader.gradebook import RateLimiter, wait_message
+
+OnWait = Callable[[int, float], None]  # (position in the queue, ETA in seconds); 0 = grading now
+
+
+@dataclass(frozen=True)
+class ClientKey:
+    """Who is submitting, as far as the server can tell: the browser session and the address."""
+
+    session: str | None = None
+    address: str | None = None
+
+
+def _parse_ip(text: str) -> str | None:
+    """A normalised address from one forwarded entry ('1.2.3.4', '1.2.3.4:80', '[::1]:80'), else None."""
+    text = text.strip().strip('"')
+    if text.startswith("["):
+        text = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:  # IPv4 with a port
+        text = text.split(":", 1)[0]
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))  # one subscriber's block
+    return str(ip)
+
+
+def default_hops() -> int:
+    """Trusted proxies in front of the app: $LAB_FORWARDED_HOPS, else 1 on a Space, else 0."""
+    raw = os.environ.get("LAB_FORWARDED_HOPS", "").strip()
+    if raw:
+        if not raw.isdigit():
+            raise ValueError(f"LAB_FORWARDED_HOPS must be 0 or a positive integer, got {raw!r}")
+        return int(raw)
+    return 1 if os.environ.get("SPACE_ID") else 0
+
+
+def client_address(peer: str | None, forwarded: Iterable[str] | str | None, hops: int) -> str | None:
+    """The client's address: ``peer`` with no trusted proxy, else the entry our outermost proxy
+    appended to X-Forwarded-For (``forwarded``: the header's values, in order)."""
+    if hops <= 0:
+        return _parse_ip(peer) if peer else None
+    values = [forwarded] if isinstance(forwarded, str) else list(forwarded or [])
+    entries = [e for v in values for e in v.split(",") if e.strip()]
+    if not entries:  # our proxy always appends: no header means no proxy in between
+        return _parse_ip(peer) if peer else None
+    # Fewer entries than proxies: all were written by our proxies, the leftmost is the client.
+    chosen = entries[-hops] if len(entries) >= hops else entries[0]
+    return _parse_ip(chosen) or f"unparsed:{chosen.strip()[:64]}"
+
+
+def already_grading_message(scope: str, retry_after_s: float) -> dict[str, str]:
+    """Refusal of a second submission while one from the same session or address is in flight."""
+    wait = max(1, math.ceil(retry_after_s))
+    if scope == "session":
+        return {"en": "You already have a submission being graded. Wait for its result, then "
+                      "submit again; nothing was stored.",
+                "zh": "你已有一份提交正在评分。请等它出结果后再提交；本次提交未被保存。"}
+    return {"en": "You already have a submission being graded from this network address (one at "
+                  f"a time per address). Please retry in {wait} s; nothing was stored.",
+            "zh": f"你所在的网络地址已有一份提交正在评分（每个地址同一时间只评一份）。请在 {wait} 秒后"
+                  "重试；本次提交未被保存。"}  # fmt: skip
+
+
+def queue_message(position: int, eta_s: float) -> dict[str, str]:
+    """What a waiting learner sees: their place in the queue and an estimate."""
+    eta = max(1, math.ceil(eta_s))
+    return {"en": f"⏳ Waiting for the grader: position {position} in the queue, about {eta} s.",
+            "zh": f"⏳ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。"}
+
+
+def grading_message() -> dict[str, str]:
+    return {"en": "⏳ Grading your submission…", "zh": "⏳ 正在评分你的提交……"}
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Admission refused: ``reason`` code, bilingual ``message``, seconds after which to retry."""
+
+    reason: str
+    message: dict[str, str]
+    retry_after_s: float | None = None
+
+
+@dataclass(eq=False)
+class Ticket:
+    """A place in the fair queue; ``release()`` it exactly once (safe to call again)."""
+
+    queue: FairQueue
+    client: ClientKey
+    seq: int
+    tag: float  # start tag: smaller starts first
+    state: str = "waiting"  # waiting -> running -> done
+    started: float | None = field(default=None, repr=False)
+
+    def position(self) -> int:
+        return self.queue.position(self)
+
+    def wait_turn(self, on_wait: OnWait | None = None, poll_s: float = 1.0) -> None:
+        self.queue.wait_turn(self, on_wait, poll_s)
+
+    def release(self) -> None:
+        self.queue.release(self)
+
+
+class FairQueue:
+    """Tickets per session/address, a grading turn per worker, round-robin across addresses.
+
+    Thread-safe. ``slots``: gradings at once (the grader's workers). ``per_address``: tickets one
+    address may hold (one grading, the rest waiting); one per session. ``address_limiter``: an
+    accepted-submissions-per-window limit per address (a typed name costs nothing to change).
+    """
+
+    def __init__(self, slots: int = 2, per_address: int = 2,
+                 address_limiter: RateLimiter | None = None, typical_s: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if slots < 1 or per_address < 1:
+            raise ValueError("slots and per_address must be >= 1")
+        self.slots, self.per_address = slots, per_address
+        self.address_limiter = address_limiter
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._live: list[Ticket] = []  # waiting or running, in arrival order
+        self._finish: dict[str, float] = {}  # per flow: finish tag of its latest ticket
+        self._vtime = 0.0  # tag of the latest ticket to start
+        self._seq = 0
+        self._recent: deque[float] = deque([float(typical_s)] * 5, maxlen=25)
+
+    @property
+    def typical_s(self) -> float:
+        """Median of recent grading turns (seconds): the unit of the ETA."""
+        return statistics.median(self._recent)
+
+    def admit(self, client: ClientKey | None) -> Ticket | Refused:
+        """A ticket in the queue, or why not (nothing is counted when refused)."""
+        client = client or ClientKey()
+        with self._cond:
+            live = self._live
+            if client.session and any(t.client.session == client.session for t in live):
+                return Refused("already_grading", already_grading_message("session", 0))
+            if client.address:
+                mine = [t for t in live if t.client.address == client.address]
+                if len(mine) >= self.per_address:
+                    retry = len(mine) * self.typical_s
+                    return Refused("already_grading", already_grading_message("address", retry),
+                                   retry)  # fmt: skip
+                if self.address_limiter is not None:
+                    ok, wait = self.address_limiter.check(f"addr:{client.address}")
+                    if not ok:
+                        lim = self.address_limiter
+                        return Refused("rate_limited",
+                                       wait_message(wait, lim.per_learner, lim.window_s), wait)
+            self._seq += 1
+            flow = client.address or client.session or f"ticket:{self._seq}"
+            tag = max(self._vtime, self._finish.get(flow, 0.0))
+            self._finish[flow] = tag + 1.0
+            ticket = Ticket(self, client, self._seq, tag)
+            live.append(ticket)
+            self._schedule()
+            return ticket
+
+    def _schedule(self) -> None:
+        """Start waiting tickets while a slot is free (lock held)."""
+        while True:
+            running = [t for t in self._live if t.state == "running"]
+            if len(running) >= self.slots:
+                return
+            busy = {t.client.address for t in running if t.client.address}
+            ready = [t for t in self._live if t.state == "waiting" and t.client.address not in busy]
+            if not ready:
+                return
+            nxt = min(ready, key=lambda t: (t.tag, t.seq))
+            nxt.state, nxt.started = "running", self._clock()
+            self._vtime = max(self._vtime, nxt.tag)
+            self._cond.notify_all()
+
+    def position(self, ticket: Ticket) -> int:
+        """0 once grading; else 1 + the waiting tickets that start before it."""
+        with self._cond:
+            if ticket.state != "waiting":
+                return 0
+            key = (ticket.tag, ticket.seq)
+            return 1 + sum(1 for t in self._live
+                           if t.state == "waiting" and (t.tag, t.seq) < key)  # fmt: skip
+
+    def eta_s(self, position: int) -> float:
+        """Seconds before a ticket at ``position`` starts: rounds of ``slots`` gradings."""
+        return math.ceil(position / self.slots) * self.typical_s if position > 0 else 0.0
+
+    def wait_turn(self, ticket: Ticket, on_wait: OnWait | None = None,
+                  poll_s: float = 1.0) -> None:
+        """Block until ``ticket`` may grade; ``on_wait(position, eta_s)`` on every change while
+        it waits, and ``on_wait(0, 0.0)`` once its turn comes (only if it had to wait)."""
+        last = None
+        while True:
+            with self._cond:
+                if ticket.state == "done":
+                    raise RuntimeError("wait_turn() on a released ticket")
+                pos = self.position(ticket)  # 0 once its turn has come
+                eta = self.eta_s(pos)
+            if pos == 0:
+                if on_wait is not None and last is not None:
+                    on_wait(0, 0.0)
+                return
+            if on_wait is not None and (pos, round(eta)) != last:
+                last = (pos, round(eta))
+                on_wait(pos, eta)
+            with self._cond:
+                if ticket.state == "waiting":
+                    self._cond.wait(poll_s)
+
+    def release(self, ticket: Ticket) -> None:
+        """Give the ticket back (its turn too); the grading time refines the ETA."""
+        with self._cond:
+            if ticket.state == "done":
+                return
+            if ticket.state == "running" and ticket.started is not None:
+                self._recent.append(max(self._clock() - ticket.started, 0.01))
+            ticket.state = "done"
+            self._live.remove(ticket)
+            if not self._live:  # idle: forget the tags, so memory stays bounded
+                self._finish.clear()
+                self._vtime = 0.0
+            self._schedule()
+            self._cond.notify_all()
+
+    def snapshot(self) -> dict[str, int]:
+        with self._cond:
+            running = sum(1 for t in self._live if t.state == "running")
+            return {"running": running, "waiting": len(self._live) - running}
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{name} must be a positive integer, got {raw!r}")
+    return int(raw)
+
+
+@dataclass
+class Settings:
+    """The process-wide queue and how client addresses are read."""
+
+    queue: FairQueue
+    hops: int
+
+
+_LOCK = threading.Lock()
+_SETTINGS: Settings | None = None
+
+
+def settings() -> Settings:
+    """Created on first use from the environment: LAB_GRADER_WORKERS (slots, default 2, as the
+    grader), LAB_PER_ADDRESS (tickets per address, default 2), LAB_ADDRESS_RATE_LIMIT /
+    LAB_RATE_WINDOW_S (accepted per address per window, default 30 per 60 s), LAB_FORWARDED_HOPS."""
+    global _SETTINGS
+    with _LOCK:
+        if _SETTINGS is None:
+            window = float(os.environ.get("LAB_RATE_WINDOW_S", "") or 60.0)
+            limiter = RateLimiter(_env_int("LAB_ADDRESS_RATE_LIMIT", 30), window)
+            queue = FairQueue(_env_int("LAB_GRADER_WORKERS", 2), _env_int("LAB_PER_ADDRESS", 2),
+                              limiter)  # fmt: skip
+            _SETTINGS = Settings(queue, default_hops())
+        return _SETTINGS
+
+
+def configure(queue: FairQueue | None = None, hops: int | None = None) -> Settings:
+    """Replace the queue or the trusted hop count (tests, or an app with its own settings)."""
+    current = settings()
+    with _LOCK:
+        if queue is not None:
+            current.queue = queue
+        if hops is not None:
+            current.hops = hops
+    return current
+
+
+def client_key(session: str | None, peer: str | None,
+               forwarded: Iterable[str] | str | None) -> ClientKey:
+    """The ClientKey of a request, with the configured number of trusted proxies."""
+    return ClientKey(session or None, client_address(peer, forwarded, settings().hops))
