@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from grader import feedback
 from grader.codec import Opaque
 
 
@@ -13,11 +14,14 @@ def _msg(en: str, zh: str) -> dict[str, str]:
     return {"en": en, "zh": zh}
 
 
-def _kind(value: Any) -> str:
+def _kind(value: Any, hidden: bool = False) -> str:
     if isinstance(value, Opaque):
-        return f"a {value.type_name} object"
+        name = feedback.safe_type(value.type_name, "") if hidden else value.type_name
+        return f"a {name} object" if name else "an object of your own type"
+    if value is None:
+        return "None"
     if isinstance(value, np.ndarray):
-        return f"an array of shape {tuple(value.shape)}"
+        return "a tensor" if hidden else f"an array of shape {tuple(value.shape)}"
     return f"a {type(value).__name__}"
 
 
@@ -32,50 +36,127 @@ def as_float_array(value: Any) -> np.ndarray | None:
     return arr
 
 
-def select(value: Any, path: list[int] | None, label: str) -> tuple[Any, dict | None]:
+def select(value: Any, path: list[int] | None, label: str,
+           hidden: bool = False) -> tuple[Any, dict | None]:
     """Pick items out of a returned tuple; a clear message when it is not one."""
     for index in path or []:
         if not isinstance(value, (tuple, list)) or len(value) <= index:
+            what = _kind(value, hidden) if not isinstance(value, (tuple, list)) else \
+                f"a {type(value).__name__} of {len(value)} items"
             return None, _msg(
-                f"`{label}`: expected a tuple with at least {index + 1} items, got {_kind(value)}.",
-                f"`{label}`：应返回至少含 {index + 1} 项的元组，实际得到 {_kind(value)}。",
+                f"`{label}`: expected a tuple with at least {index + 1} items, got {what}.",
+                f"`{label}`：应返回至少含 {index + 1} 项的元组，实际得到 {what}。",
             )
         value = value[index]
     return value, None
 
 
-def compare(spec: dict, got: Any, expected: Any) -> dict | None:
-    """None when ``got`` satisfies ``spec`` against ``expected``, else a bilingual message."""
-    label, kind = spec.get("label", "result"), spec["kind"]
-    if kind == "equal":
-        if _plain(got) == _plain(expected):
+def _as_bool(value: Any) -> Any:
+    """A one-element bool/number array as its Python value (the type is graded elsewhere)."""
+    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "biuf":
+        return bool(value.reshape(-1)[0]) if value.dtype.kind == "b" else value.reshape(-1)[0].item()
+    return value
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return "tensor"
+    if isinstance(value, Opaque):
+        return "object"
+    return type(value).__name__
+
+
+def _equal(spec: dict, label: str, got: Any, expected: Any, hidden: bool) -> dict | None:
+    if isinstance(expected, bool):
+        got = _as_bool(got)
+        if isinstance(got, (bool, int)) and bool(got) == expected and got in (0, 1):
             return None
+        if isinstance(got, (bool, int)) and got in (0, 1) and spec.get("true_means"):
+            wrong = spec["false_means"] if got else spec["true_means"]
+            return _msg(f"`{label}` returns {bool(got)} where {wrong['en']}.",
+                        f"`{label}` 返回了 {bool(got)}，但{wrong['zh']}。")
+    elif _plain(got) == _plain(expected):
+        return None
+    if spec.get("fail"):
+        return dict(spec["fail"])
+    if not hidden:
         return _msg(f"`{label}` is {_short(got)}, expected {_short(expected)}.",
                     f"`{label}` 的值是 {_short(got)}，应为 {_short(expected)}。")
+    if isinstance(expected, np.ndarray) and isinstance(got, np.ndarray):
+        if got.shape != expected.shape:
+            return _shape_msg(label, got, expected, hidden)
+        if got.dtype != expected.dtype:
+            return _msg(f"`{label}` has dtype {got.dtype.name}, expected {expected.dtype.name}.",
+                        f"`{label}` 的 dtype 是 {got.dtype.name}，应为 {expected.dtype.name}。")
+        if expected.dtype == bool:
+            extra, missing = bool((got & ~expected).any()), bool((~got & expected).any())
+            en = " and ".join(w for w, on in (("True where it should be False", extra),
+                                                  ("False where it should be True", missing)) if on)
+            zh = "，".join(w for w, on in (("有应为 False 的位置是 True", extra),
+                                          ("有应为 True 的位置是 False", missing)) if on)
+            return _msg(f"`{label}` has wrong entries: {en}.", f"`{label}` 的元素不对：{zh}。")
+    return _msg(f"`{label}` is not what the contract asks for here ({_kind(got, True)}).",
+                f"`{label}` 不符合约定（实际得到 {_kind(got, True)}）。")
+
+
+def _shape_msg(label: str, got: np.ndarray, expected: np.ndarray, hidden: bool) -> dict:
+    want = tuple(expected.shape)
+    have = tuple(got.shape)
+    # On hidden cases the learner's shape could carry data: echo it only when it is plausible.
+    if hidden and (got.ndim > 6 or got.size > 4 * max(1, expected.size) or
+                   max(have, default=0) > max(max(want, default=1), 64)):
+        return _msg(f"`{label}` has the wrong shape: expected {want}.",
+                    f"`{label}` 的形状不对：应为 {want}。")
+    return _msg(f"`{label}` has shape {have}, expected {want}.",
+                f"`{label}` 的形状是 {have}，应为 {want}。")
+
+
+def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict | None:
+    """None when ``got`` satisfies ``spec`` against ``expected``, else a bilingual message.
+
+    On hidden cases (``hidden``) messages never show expected values, and learner-chosen
+    values only through a fixed vocabulary (see grader/feedback.py).
+    """
+    label, kind = spec.get("label", "result"), spec["kind"]
+    if kind == "equal":
+        return _equal(spec, label, got, expected, hidden)
+    if kind == "type":
+        if _type_name(got) == _type_name(expected):
+            return None
+        if spec.get("fail"):
+            return dict(spec["fail"])
+        want = _type_name(expected)
+        return _msg(f"`{label}` should be a Python {want}, got {_kind(got, True)}"
+                    + (" (convert with `bool(...)`)." if want == "bool" else "."),
+                    f"`{label}` 应为 Python {want}，实际得到 {_kind(got, True)}"
+                    + ("（请用 `bool(...)` 转换）。" if want == "bool" else "。"))
     if kind == "dtype":
-        g = got.dtype.name if isinstance(got, np.ndarray) else type(got).__name__
+        g = got.dtype.name if isinstance(got, np.ndarray) else _kind(got, True)
         e = expected.dtype.name if isinstance(expected, np.ndarray) else type(expected).__name__
         if g == e:
             return None
-        return _msg(f"`{label}` has dtype {g}, expected {e} (keep the dtype of the inputs).",
-                    f"`{label}` 的 dtype 是 {g}，应为 {e}（请保持与输入相同的 dtype）。")
+        if spec.get("fail"):
+            return dict(spec["fail"])
+        return _msg(f"`{label}` has dtype {g}, expected {e}.", f"`{label}` 的 dtype 是 {g}，应为 {e}。")
     if kind == "shape":
-        want = tuple(expected.shape) if isinstance(expected, np.ndarray) else tuple(expected)
-        have = tuple(got.shape) if isinstance(got, np.ndarray) else None
-        if have == want:
+        want = np.zeros(expected.shape if isinstance(expected, np.ndarray) else tuple(expected))
+        if isinstance(got, np.ndarray) and tuple(got.shape) == want.shape:
             return None
-        return _msg(f"`{label}` should be a tensor of shape {want}, got {_kind(got)}.",
-                    f"`{label}` 应为形状 {want} 的张量，实际得到 {_kind(got)}。")
+        if not isinstance(got, np.ndarray):
+            return _msg(f"`{label}` should be a tensor of shape {want.shape}, got {_kind(got, hidden)}.",
+                        f"`{label}` 应为形状 {want.shape} 的张量，实际得到 {_kind(got, hidden)}。")
+        return _shape_msg(label, got, want, hidden)
     # allclose
     g_arr, e_arr = as_float_array(got), as_float_array(expected)
     if e_arr is None:
         raise ValueError(f"internal: expected value for {label!r} is not numeric")
     if g_arr is None:
-        return _msg(f"`{label}` should be numbers (a tensor, array or list), got {_kind(got)}.",
-                    f"`{label}` 应为数值（张量、数组或列表），实际得到 {_kind(got)}。")
+        if got is None:
+            return _msg(f"`{label}` is None: nothing was returned.", f"`{label}` 是 None：没有返回任何值。")
+        return _msg(f"`{label}` should be numbers (a tensor), got {_kind(got, hidden)}.",
+                    f"`{label}` 应为数值（张量），实际得到 {_kind(got, hidden)}。")
     if g_arr.shape != e_arr.shape:
-        return _msg(f"`{label}` has shape {tuple(g_arr.shape)}, expected {tuple(e_arr.shape)}.",
-                    f"`{label}` 的形状是 {tuple(g_arr.shape)}，应为 {tuple(e_arr.shape)}。")
+        return _shape_msg(label, g_arr, e_arr, hidden)
     g_nan, e_nan = np.isnan(g_arr), np.isnan(e_arr)
     if (g_nan != e_nan).any():
         return _msg(f"`{label}` contains NaN where it should not (or lacks it where expected).",
@@ -84,6 +165,14 @@ def compare(spec: dict, got: Any, expected: Any) -> dict | None:
                     equal_nan=True)
     if ok.all():
         return None
+    if spec.get("fail"):
+        return dict(spec["fail"])
+    if hidden:  # magnitudes and counts are learner-controlled: a qualitative word only
+        share = ("every entry" if (~ok).all() else "most entries" if (~ok).mean() > 0.5
+                 else "some entries")
+        share_zh = {"every entry": "所有元素", "most entries": "大部分元素", "some entries": "部分元素"}[share]
+        return _msg(f"`{label}` has the right shape but wrong values in {share}.",
+                    f"`{label}` 形状正确，但{share_zh}的数值不对。")
     diff = np.abs(np.where(e_nan, 0.0, g_arr - e_arr))
     worst = float(np.nanmax(diff)) if diff.size else 0.0
     return _msg(f"`{label}` has the right shape but wrong values (largest difference {worst:.3g}, "
@@ -108,7 +197,7 @@ def _short(value: Any) -> str:
 
 
 def check_record(spec: dict, record: dict, expected: Any, fn_label: str,
-                 literal: bool = False) -> dict | None:
+                 literal: bool = False, hidden: bool = False) -> dict | None:
     """Judge one step's record (value / raised / error) against the expected value."""
     label = spec.get("label", fn_label)
     if "error" in record:
@@ -116,6 +205,8 @@ def check_record(spec: dict, record: dict, expected: Any, fn_label: str,
         if err["type"] == "NameError" and err["message"].startswith("your code does not define"):
             return _msg(err["message"][0].upper() + err["message"][1:] + ".",
                         "你的代码没有定义 " + err["message"].split()[-1] + "。")
+        if hidden:
+            return feedback.error_text(err, fn_label)
         return _msg(f"`{fn_label}` raised {err['type']}: {err['message'][:300]}",
                     f"`{fn_label}` 抛出了 {err['type']}：{err['message'][:300]}")
     if spec["kind"] == "raises":
@@ -124,16 +215,17 @@ def check_record(spec: dict, record: dict, expected: Any, fn_label: str,
             return _msg(f"`{fn_label}` should raise {expected} here, but it returned normally.",
                         f"此处 `{fn_label}` 应当抛出 {expected}，但它正常返回了。")
         if expected not in raised:
-            return _msg(f"`{fn_label}` raised {raised[0]}, expected {expected}.",
-                        f"`{fn_label}` 抛出了 {raised[0]}，应为 {expected}。")
+            name = feedback.safe_type(raised[0], "an exception of your own class") if hidden else raised[0]
+            return _msg(f"`{fn_label}` raised {name}, expected {expected}.",
+                        f"`{fn_label}` 抛出了 {name}，应为 {expected}。")
         return None
-    got, problem = select(record.get("value"), spec.get("select"), label)
+    got, problem = select(record.get("value"), spec.get("select"), label, hidden)
     if problem:
         return problem
     exp, problem = (expected, None) if literal else select(expected, spec.get("select"), label)
     if problem:
         raise ValueError(f"internal: expected value for {label!r} lacks the selected item")
-    return compare(spec, got, exp)
+    return compare(spec, got, exp, hidden)
 
 
 def expected_of(spec: dict, ref_record: dict | None) -> Any:

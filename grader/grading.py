@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 import signal as _signal
 import time
 
-from grader import compare, runner
+from grader import compare, feedback, runner
 from grader.exercises import Exercise
 from grader.pool import RawResult, WorkerPool
 from grader.report import Report, TestResult
@@ -14,15 +15,37 @@ from grader.spec import Case, Job, Limits
 _m = compare._msg
 
 
-def _public_steps(steps: list[dict]) -> list[dict]:
-    """What the sandbox may see of a case: inputs only, never expected values."""
+MARK = "\n\x1e--hidden tests start--\x1e\n"
+
+
+def _public_steps(steps: list[dict], nonce: str | None = None) -> list[dict]:
+    """What the sandbox may see of a case: inputs only, never expected values.
+
+    Fixture steps get the submission's nonce, so their class and attribute names differ per
+    submission (grader/fixtures.py) and introspecting them says nothing about the answer.
+    """
     out = []
     for step in steps:
         step = dict(step)
         if "check" in step:
             step["check"] = {}
+        if nonce is not None and step.get("op") == "fixture":
+            step["kwargs"] = {**step.get("kwargs", {}), "nonce": nonce}
         out.append(step)
     return out
+
+
+def _hidden_output(output: str, loaded: bool, mark: str) -> str:
+    """What the learner may see of their printed output: only what was printed while loading.
+
+    Output printed during hidden tests could carry hidden inputs, so everything after the
+    marker (printed by the first, trusted step of the job) is withheld.
+    """
+    if not loaded:
+        return output
+    head, found, _tail = output.partition(mark)
+    note = "[output printed during the hidden tests is not shown; run the public examples to see it]"
+    return (head + "\n" if head and not head.endswith("\n") else head) + note if found else note
 
 
 def trusted_records(source: str, cases: list[Case]) -> dict:
@@ -52,26 +75,42 @@ def _index(messages: list) -> dict:
 
 def judge_case(case: Case, got: list[dict], expected: list[dict] | None) -> tuple[bool, dict | None]:
     """Pass/fail for one case and the first problem found."""
+    hidden = not case.visible
     for i, step in enumerate(case.steps):
         spec = step.get("check")
         if spec is None:
             if i < len(got) and "error" in got[i]:
-                return False, compare.check_record({"kind": "allclose"}, got[i], None, _name(step))
+                return False, compare.check_record({"kind": "allclose"}, got[i], None,
+                                                   _name(step, case.steps), hidden=hidden)
             continue
         if i >= len(got):
             return False, _m("This test did not finish.", "该测试没有运行完。")
         ref = expected[i] if expected is not None and i < len(expected) else None
         for one in spec if isinstance(spec, list) else [spec]:
-            problem = compare.check_record(one, got[i], compare.expected_of(one, ref), _name(step),
-                                           literal="expected" in one)
+            problem = compare.check_record(one, got[i], compare.expected_of(one, ref),
+                                           _name(step, case.steps), literal="expected" in one,
+                                           hidden=hidden)
             if problem:
                 return False, problem
     return True, None
 
 
-def _name(step: dict) -> str:
-    fn = step.get("fn") or step.get("cls") or step.get("name") or step.get("op")
-    return getattr(fn, "name", fn)
+def _name(step: dict, steps: list[dict] = ()) -> str:
+    """The learner's own name for what a step ran (never the grader's save names)."""
+    made = {s["save"]: s["cls"] for s in steps if s.get("op") == "new" and s.get("save")}
+    op = step.get("op")
+    if op == "call" and hasattr(step.get("fn"), "name"):
+        cls = made.get(step["fn"].name)
+        return f"{cls}.forward" if cls else "the layer you were given"
+    if op == "set_params":
+        return f"loading the contract's weights into {made.get(step.get('obj'), 'your module')}"
+    if op == "describe":
+        return made.get(step.get("obj"), "your module")
+    if op == "fixture":
+        chk = step.get("check")
+        first = chk[0] if isinstance(chk, list) else chk
+        return (first or {}).get("label", "the grader's check of your code")
+    return step.get("fn") or step.get("cls") or step.get("name") or op
 
 
 def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
@@ -179,17 +218,34 @@ def _add_hint(case: Case, result: TestResult) -> None:
 def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
                 expected: dict | None, mistakes,
                 limits: Limits | None = None) -> Report:
-    """Run ``cases`` on ``source`` in the sandbox and judge them."""
+    """Run ``cases`` on ``source`` in the sandbox and judge them.
+
+    Hidden cases run in a fresh random order per submission (reported in canonical order),
+    with fixtures renamed per submission, so replaying earlier feedback in call order or
+    reading fixture names gains nothing.
+    """
     t0 = time.perf_counter()
     report = Report(exercise_id=exercise.id)
     limits = limits or exercise.limits
-    job = Job(source=source, cases=[_public_steps(c.steps) for c in cases], limits=limits)
+    hidden = any(not c.visible for c in cases)
+    nonce = secrets.token_hex(8) if hidden else None
+    order = list(range(len(cases)))
+    if hidden:
+        secrets.SystemRandom().shuffle(order)
+    sent = [_public_steps(cases[i].steps, nonce) for i in order]
+    mark = f"{MARK[:-1]}{nonce}\n" if hidden else ""
+    if hidden:  # a trusted first step: prints the marker, then the learner's output is cut there
+        sent.insert(0, [{"op": "fixture", "name": "_hidden_phase", "kwargs": {"mark": mark}}])
+    job = Job(source=source, cases=sent, limits=limits)
     raw = pool.run(job)
     got = _index(raw.messages)
-    report.output = raw.output
+    shift = 1 if hidden else 0
+    got["cases"] = {order[pos - shift]: recs for pos, recs in got["cases"].items()
+                    if 0 <= pos - shift < len(order)}
+    load = got["load"]
+    report.output = _hidden_output(raw.output, load is None, mark) if hidden else raw.output
     level = got["sandbox"] or {}
     report.sandbox = level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
-    load = got["load"]
     crash = None if (got["done"] and raw.status == "ok" and not raw.malformed) else _crash_message(
         raw, limits)
     if load is not None:
@@ -222,10 +278,14 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
         if not passed:
             err = next((r["error"] for r in records if "error" in r), None)
             if err is not None:
-                result.message, result.details = _error_message(err, limits.memory_mib)
-                if err["type"] not in ("MemoryError", "SystemExit", "PermissionError", "BlockingIOError",
-                                       "ModuleNotFoundError", "ImportError"):
-                    result.message = problem
+                message, result.details = _error_message(err, limits.memory_mib)
+                if err["type"] in ("MemoryError", "SystemExit", "PermissionError", "BlockingIOError",
+                                   "ModuleNotFoundError", "ImportError"):
+                    result.message = message if case.visible else _m(
+                        *(_error_message({"type": err["type"], "message": ""}, limits.memory_mib)[0][k]
+                          for k in ("en", "zh")))
+                if not case.visible:  # line numbers of the learner's frames only
+                    result.details = feedback.traceback_lines(result.details)
             failed.append((index, result, records))
         report.tests.append(result)
     if failed and callable(mistakes):

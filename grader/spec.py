@@ -35,7 +35,7 @@ class Case:
             raise ValueError(f"case {self.name!r}: no step carries a check, so it cannot fail")
 
 
-CHECK_KINDS = ("allclose", "equal", "dtype", "shape", "raises")
+CHECK_KINDS = ("allclose", "equal", "dtype", "shape", "type", "raises")
 
 
 def check(
@@ -47,11 +47,26 @@ def check(
     atol: float = 1e-6,
     expected: Any = None,
     has_expected: bool | None = None,
+    fail: dict[str, str] | None = None,
+    true_means: dict[str, str] | None = None,
+    false_means: dict[str, str] | None = None,
 ) -> dict:
-    """Describe how a step's output is compared (see FORMAT.md, "Checks")."""
+    """Describe how a step's output is compared (see FORMAT.md, "Checks").
+
+    ``fail``: the bilingual message shown whenever this check fails (instead of the generic
+    one). ``true_means`` / ``false_means``: for a bool answer, what True and False claim, so a
+    wrong answer reads "returns True where <false_means>" without showing any value.
+    """
     if kind not in CHECK_KINDS:
         raise ValueError(f"unknown check kind {kind!r}; use one of {CHECK_KINDS}")
     spec: dict = {"kind": kind, "label": label, "rtol": rtol, "atol": atol}
+    for key, text in (("fail", fail), ("true_means", true_means), ("false_means", false_means)):
+        if text is not None:
+            if set(text) != {"en", "zh"}:
+                raise ValueError(f"check {key!r} needs exactly 'en' and 'zh' texts")
+            spec[key] = dict(text)
+    if (true_means is None) != (false_means is None):
+        raise ValueError("give both true_means and false_means, or neither")
     if select is not None:
         spec["select"] = [select] if isinstance(select, int) else list(select)
     if has_expected or (has_expected is None and expected is not None):
@@ -116,6 +131,17 @@ def describe(obj: str, attrs: list[str], *, check: dict | None = None) -> dict:
 def fixture(name: str, *, save: str, **kwargs: Any) -> dict:
     """Build a trusted helper object from ``grader/fixtures.py`` inside the sandbox."""
     return _step("fixture", save, None, None, name=name, kwargs=kwargs)
+
+
+def probe(name: str, *, check: dict | list[dict], save: str | None = None, **kwargs: Any) -> dict:
+    """Run a trusted probe from ``grader/probes.py`` around learner code inside the sandbox.
+
+    ``probe("unchanged", fn=ref("f"), args=[X])``: which tensor arguments ``f`` changed in place;
+    ``probe("returns", fn=ref("m"), args=[x])``: the kinds (Tensor/dtype/device) it returns;
+    ``probe("train", module=ref("m"), x=x, grad_out=g)``: one backward pass and optimiser step.
+    The output is compared with the same probe on the reference, like any step.
+    """
+    return _step("fixture", save, None, check, name=name, kwargs=kwargs)
 
 
 @dataclass

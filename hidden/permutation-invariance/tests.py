@@ -2,7 +2,11 @@
 
 import torch
 
-from grader.spec import Case, call, check, fixture, ref
+from grader.spec import Case, call, check, fixture, get, probe, ref
+
+ANSWER = {"label": "is_permutation_equivariant",
+          "true_means": {"en": "the layer is equivariant", "zh": "该层是等变的"},
+          "false_means": {"en": "the layer is not equivariant", "zh": "该层不是等变的"}}
 
 
 def build(rng: torch.Generator) -> list[Case]:
@@ -17,9 +21,10 @@ def build(rng: torch.Generator) -> list[Case]:
 
     def equiv_case(name, make, x, p, **kw):
         return Case(name, 1, [make, call("is_permutation_equivariant", ref("layer"), x, p, **kw,
-                                         check=check("equal", label="answer"))])
+                                         check=check("equal", **ANSWER))])
 
     f64 = torch.float64
+    small = 1e-4  # outputs ~1e-3: torch.allclose's default rtol=1e-5 adds < 1e-8, below every gap
     cases = [
         equiv_case("per-token linear layer, perm as a list",
                    fixture("token_linear", save="layer", weight=randn(5, 4), bias=randn(5)),
@@ -46,19 +51,31 @@ def build(rng: torch.Generator) -> list[Case]:
         equiv_case("every token gets the mean",
                    fixture("sequence_mean", save="layer"), randn(2, 6, 3), perm(6)),
         equiv_case("equal only up to rounding: needs a tolerance",
-                   fixture("nearly_equivariant", save="layer", weight=randn(3, 3, dtype=f64), eps=1e-7),
+                   fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-7),
                    randn(2, 6, 3, dtype=f64), perm(6)),
         equiv_case("the atol argument is honoured",
-                   fixture("nearly_equivariant", save="layer", weight=randn(3, 3, dtype=f64), eps=1e-7),
+                   fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-7),
                    randn(2, 6, 3, dtype=f64), perm(6), atol=1e-9),
         equiv_case("a difference far above atol",
-                   fixture("nearly_equivariant", save="layer", weight=randn(3, 3, dtype=f64), eps=1e-3),
+                   fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-3),
                    randn(2, 6, 3, dtype=f64), perm(6)),
     ]
+    cases.append(Case("the answer is a Python bool", 1, [
+        fixture("token_linear", save="layer", weight=randn(4, 4), bias=randn(4)),
+        call("is_permutation_equivariant", ref("layer"), randn(2, 3, 4), [2, 0, 1],
+             check=check("type", label="is_permutation_equivariant"))]))
     for seq_len, d_model in ((7, 16), (50, 64), (1, 2), (12, 6)):
         cases.append(Case(f"positional table ({seq_len}, {d_model})", 1, [
             call("sinusoidal_positional_encoding", seq_len, d_model,
                  check=check(label="table", rtol=1e-4, atol=1e-5))]))
+    cases.append(Case("the table is a float32 torch.Tensor", 1, [
+        get("sinusoidal_positional_encoding", save="f"),
+        probe("returns", fn=ref("f"), args=[6, 8], check=check(
+            "equal", label="sinusoidal_positional_encoding(6, 8)",
+            fail={"en": "`sinusoidal_positional_encoding` must return a torch.Tensor of dtype "
+                        "float32 (compute in float64 if you like, then `.float()`).",
+                  "zh": "`sinusoidal_positional_encoding` 必须返回 dtype 为 float32 的 torch.Tensor"
+                        "（可以先用 float64 计算，再 `.float()`）。"}))]))
     cases.append(Case("odd d_model raises ValueError", 1, [
         call("sinusoidal_positional_encoding", 5, 7, raises="ValueError")]))
     return cases
