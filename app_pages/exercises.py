@@ -44,12 +44,13 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     """Grade `code` for `exercise_id` against the hidden tests, store it in the gradebook, and
     return the Gradescope JSON (its extra_data names the stored submission).
 
-    `learner` (optional): a display name, stored as "name (guest)"; a signed-in Hugging Face
-    user is stored under their username; no name means "anonymous"."""
-    name, signed_in = identity.resolve(learner, profile)
-    result = gradebook_glue.grade_and_record(exercise_id, code, name,
+    `learner` (optional): a label, stored as an API submission "name (api)" with an opaque id;
+    it never opens anyone's history or code. A signed-in Hugging Face user is stored under their
+    username; no name means "anonymous"."""
+    who = identity.claim(learner, None, profile, via_api=True)
+    result = gradebook_glue.grade_and_record(exercise_id, code, who,
                                              getattr(request, "session_hash", None),
-                                             signed_in=signed_in, client=client_of(request))  # fmt: skip
+                                             client=client_of(request))  # fmt: skip
     if result.get("refused"):  # nothing was graded or stored; the reason leads the message
         raise gr.Error(f"{result['reason']}: {gradebook_glue.refusal_text(result)}")
     return result
@@ -149,12 +150,12 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
 
         return inner
 
-    def on_submit(ex_id, code, typed, request: gr.Request, profile: gr.OAuthProfile | None):
+    def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        name, signed_in = identity.resolve(typed, profile)
+        claim = identity.claim(typed, key, profile)  # the browser's key, not the typed label
         for report in stream_grading(gradebook_glue.grade_and_record, lang, exercise_id=ex_id,
-                                     code=code, learner=name, session_key=request.session_hash,
-                                     signed_in=signed_in, lang=lang, client=client_of(request)):
+                                     code=code, learner=claim, session_key=request.session_hash,
+                                     lang=lang, client=client_of(request)):
             if isinstance(report, str):  # queue position / "grading" while it waits
                 yield gr.skip(), report
         refused = gradebook_glue.refusal_text(report, lang)
@@ -164,7 +165,7 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
             return
         yield results_frame(report, lang), score_markdown(report, lang)
 
-    who = [identity.CURRENT.name] if identity.CURRENT is not None else [gr.Textbox(visible=False)]
+    who = identity.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")
     exercise.change(on_statement, [exercise, lang], [statement], **ui)
     # .input (a user's choice), not .change: the Progress page sets the dropdown and code together.

@@ -8,54 +8,102 @@ from .text import ZH as APP_ZH
 EN: dict[str, str] = {
     "tab.progress": "My progress",
     "tab.instructor": "Instructor",
-    "who.name": "Your name (kept in this browser)",
-    "who.placeholder": "e.g. Ada Lovelace: leave empty to submit anonymously",
-    "who.signed_in": "Signed in as **{name}**: your submissions are stored under this name.",
-    "who.guest": "Your submissions are stored as **{name}**. A typed name is not verified; "
-                 "sign in with Hugging Face where the course offers it.",
-    "who.anonymous": "Submitting anonymously: scores are graded but you will see no history. "
-                     "Enter a name to keep your progress.",
-    "progress.intro": "Your best score per exercise and every submission you made. "
-                      "Pick a submission number and load its code back into the editor.",
+    "who.name": "Your name for the gradebook (a label only)",
+    "who.placeholder": "e.g. Ada Lovelace: leave empty to stay anonymous",
+    "who.signed_in": "Signed in as **{name}**: your work is kept under your Hugging Face account.",
+    "who.guest": "Your work is kept in **this browser** and your instructor sees it as **{name}**. "
+                 "The name is only a label: typing someone's name never shows their work. "
+                 "To continue in another browser, use your recovery code (My progress).",
+    "who.anonymous": "No name given: your work is kept in this browser and your instructor "
+                     "sees it as **anonymous**. Enter a name so they know it is you.",
+    "who.loading": "Preparing this browser's learner key…",
+    "progress.intro": "Your best score per exercise and every submission you made from this "
+                      "browser (or your signed-in account). Pick a submission number and load "
+                      "its code back into the editor.",
+    "progress.recovery": "Continue in another browser",
+    "progress.recovery_help": "Your work belongs to this browser. To carry it to another "
+                              "browser, show your personal recovery code here, copy it, and "
+                              "enter it there. Keep it private: whoever has it sees your work. "
+                              "Showing a new code cancels the previous one.",
+    "progress.recovery_new": "Show a new recovery code",
+    "progress.recovery_code": "Your recovery code (copy it now: it is shown only once)",
+    "progress.recovery_enter": "Recovery code from your other browser",
+    "progress.recovery_use": "Use this code in this browser",
+    "recovery.shown": "Copy this code now and keep it private; it is not stored in readable "
+                      "form and will not be shown again. Any earlier code no longer works.",
+    "recovery.signed_in": "You are signed in with Hugging Face: sign in on the other browser "
+                          "instead; no recovery code is needed.",
+    "recovery.used": "This browser now continues your work (**{name}**).",
+    "recovery.wrong": "That recovery code is not valid (or a newer one replaced it).",
+    "recovery.no_key": "This browser has no learner key yet: reload the page and try again.",
     "progress.refresh": "Refresh",
     "progress.best": "Best score per exercise",
     "progress.history": "History (newest first)",
     "progress.pick": "Submission #",
     "progress.preview": "Code of that submission",
     "progress.load": "Load into the exercise editor",
-    "instructor.disabled": "The instructor view is disabled: set the secret "
-                           "`LAB_INSTRUCTOR_PASSWORD` on the server to enable it.",
-    "instructor.intro": "Everyone's scores. Enter the instructor password.",
+    "instructor.disabled": "The instructor view is disabled: on a Space with Hugging Face "
+                           "sign-in set `LAB_INSTRUCTORS` (instructors' usernames); elsewhere set "
+                           "the secret `LAB_INSTRUCTOR_PASSWORD` on the server.",
+    "instructor.intro": "Everyone's scores. Enter the instructor password. Every view and "
+                        "export is logged (who and when).",
+    "instructor.intro_oauth": "Everyone's scores, for the instructors listed on this Space. "
+                              "Sign in with Hugging Face (button at the top). Every view and "
+                              "export is logged (who and when).",
     "instructor.password": "Instructor password",
     "instructor.open": "Show scores",
+    "instructor.export": "Export CSV",
     "instructor.code": "Include the code in the CSV",
     "instructor.table": "Best score of every learner",
     "instructor.csv": "CSV of every submission",
+    "instructor.log": "Instructor access log (newest first)",
 }
 
 ZH: dict[str, str] = {
     "tab.progress": "我的进度",
     "tab.instructor": "教师",
-    "who.name": "你的名字（保存在本浏览器中）",
-    "who.placeholder": "例如 Ada Lovelace；留空则匿名提交",
-    "who.signed_in": "已登录为 **{name}**：你的提交以此名字保存。",
-    "who.guest": "你的提交将以 **{name}** 保存。手动输入的名字未经验证；如课程提供，"
-                 "请使用 Hugging Face 登录。",
-    "who.anonymous": "当前为匿名提交：可以评分，但不会显示历史记录。输入名字即可保存你的进度。",
-    "progress.intro": "每个练习的最高分以及你的全部提交。选择一个提交编号，即可把它的代码重新载入编辑器。",
+    "who.name": "你在成绩册中的名字（仅作标签）",
+    "who.placeholder": "例如 Ada Lovelace；留空则保持匿名",
+    "who.signed_in": "已登录为 **{name}**：你的作业保存在你的 Hugging Face 账号下。",
+    "who.guest": "你的作业保存在**本浏览器**中，教师看到的名字是 **{name}**。名字只是标签："
+                 "输入别人的名字并不能看到他们的作业。要在其他浏览器中继续，请使用恢复码（见“我的进度”）。",
+    "who.anonymous": "未填写名字：你的作业保存在本浏览器中，教师看到的是 **anonymous**。"
+                     "请输入名字，方便教师认出你。",
+    "who.loading": "正在为本浏览器生成学习者密钥……",
+    "progress.intro": "本浏览器（或你登录的账号）中每个练习的最高分以及全部提交。"
+                      "选择一个提交编号，即可把它的代码重新载入编辑器。",
+    "progress.recovery": "在其他浏览器中继续",
+    "progress.recovery_help": "你的作业属于本浏览器。要带到其他浏览器，请在这里显示你的个人恢复码，"
+                              "复制后在那边输入。请妥善保管：拿到它的人就能看到你的作业。"
+                              "显示新的恢复码会让旧的失效。",
+    "progress.recovery_new": "显示新的恢复码",
+    "progress.recovery_code": "你的恢复码（请立即复制：只显示一次）",
+    "progress.recovery_enter": "来自另一个浏览器的恢复码",
+    "progress.recovery_use": "在本浏览器中使用此恢复码",
+    "recovery.shown": "请立即复制并妥善保管此恢复码；服务器不保存其明文，之后不会再次显示。之前的恢复码已失效。",
+    "recovery.signed_in": "你已通过 Hugging Face 登录：在另一个浏览器中登录即可，无需恢复码。",
+    "recovery.used": "本浏览器现在继续你的作业（**{name}**）。",
+    "recovery.wrong": "该恢复码无效（或已被新的恢复码取代）。",
+    "recovery.no_key": "此浏览器尚未生成学习者密钥：请刷新页面后重试。",
     "progress.refresh": "刷新",
     "progress.best": "各练习最高分",
     "progress.history": "历史记录（最新在前）",
     "progress.pick": "提交编号",
     "progress.preview": "该次提交的代码",
     "progress.load": "载入练习编辑器",
-    "instructor.disabled": "教师视图未启用：请在服务器上设置密钥 `LAB_INSTRUCTOR_PASSWORD`。",
-    "instructor.intro": "所有学习者的成绩。请输入教师密码。",
+    "instructor.disabled": "教师视图未启用：在启用 Hugging Face 登录的 Space 上请设置 "
+                           "`LAB_INSTRUCTORS`（教师的用户名）；其他情况下请在服务器上设置密钥 "
+                           "`LAB_INSTRUCTOR_PASSWORD`。",
+    "instructor.intro": "所有学习者的成绩。请输入教师密码。每次查看和导出都会被记录（谁、何时）。",
+    "instructor.intro_oauth": "所有学习者的成绩，仅限本 Space 列出的教师。请用 Hugging Face 登录"
+                              "（页面顶部的按钮）。每次查看和导出都会被记录（谁、何时）。",
     "instructor.password": "教师密码",
     "instructor.open": "显示成绩",
+    "instructor.export": "导出 CSV",
     "instructor.code": "CSV 中包含代码",
     "instructor.table": "每位学习者的最高分",
     "instructor.csv": "全部提交的 CSV",
+    "instructor.log": "教师访问记录（最新在前）",
 }
 
 

@@ -1,4 +1,9 @@
-"""Who is submitting: Hugging Face sign-in on a Space with OAuth, else a name kept in the browser."""
+"""Who is submitting: a Hugging Face sign-in where offered, else a key owned by this browser.
+
+Every browser gets a random key on its first visit, kept in its localStorage (gr.BrowserState);
+history, progress and stored code belong to that key (or to the verified HF username), never
+to the typed name, which is only a label. See grader/gradebook/identity.py for the rules.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,19 @@ from dataclasses import dataclass
 
 import gradio as gr
 
-from app_support.gradebook_glue import learner_name
-from grader.gradebook import ANONYMOUS, SubmissionRejected
+from app_support import gradebook_glue
+from grader.gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
+from grader.gradebook import identity as ids
 
 from .common import lang_of, t
 from .gradebook_text import say
 
-STORAGE_KEY = "transformer-lab-learner"
+STORAGE_KEY = "transformer-lab-learner"  # the typed label
+KEY_STORAGE_KEY = "transformer-lab-key"  # the browser's learner key
+# gr.BrowserState encrypts in the browser with a key it sends to every page, so it hides
+# nothing from the page's user; but a random one per process (Gradio's default) would make
+# every browser forget its learner key whenever the app restarts. Hence a fixed one.
+BROWSER_STATE_SECRET = os.environ.get("LAB_BROWSER_STATE_SECRET") or "transformer-lab-browser-v1"
 
 
 def oauth_available() -> bool:
@@ -27,70 +38,108 @@ def oauth_available() -> bool:
 
 @dataclass
 class Identity:
-    """The components that say who is submitting; pass `name` as an input to any event."""
+    """The components that say who is submitting; pass `inputs()` to any event."""
 
-    stored: gr.BrowserState  # the typed display name, kept in the browser's localStorage
+    stored: gr.BrowserState  # the typed label, kept in the browser's localStorage
+    key: gr.BrowserState  # this browser's learner key (secret; only its hash reaches the gradebook)
     name: gr.Textbox
     status: gr.Markdown
     login: gr.LoginButton | None
+
+    def inputs(self) -> list:
+        """[label box, browser key]: event inputs that become claim(typed, key, profile)."""
+        return [self.name, self.key]
 
 
 CURRENT: Identity | None = None  # the latest build(): other pages wire their events to it
 
 
-def resolve(typed: str | None, profile: gr.OAuthProfile | None) -> tuple[str | None, bool]:
-    """(name as given, signed in?): the HF username when signed in, else the typed name."""
-    username = getattr(profile, "username", None) if profile is not None else None
-    if username:
-        return str(username), True
-    return (typed or None), False
+def inputs() -> list:
+    """The current identity's event inputs, or hidden stand-ins when a page is built alone."""
+    if CURRENT is not None:
+        return CURRENT.inputs()
+    return [gr.Textbox(visible=False), gr.State("")]
 
 
-def stored_learner(typed: str | None, profile: gr.OAuthProfile | None) -> str:
-    """The gradebook name of this visitor ("anonymous" when none); ValueError for an odd name."""
-    name, signed_in = resolve(typed, profile)
+def username(profile: gr.OAuthProfile | None) -> str | None:
+    """The verified HF username of a signed-in visitor (Gradio injects the profile), else None."""
+    name = getattr(profile, "username", None) if profile is not None else None
+    return str(name) if name else None
+
+
+def claim(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
+          via_api: bool = False) -> Claim:
+    """What this request says about its sender; gradebook_glue.resolve_learner checks it."""
+    return Claim(typed=typed, browser_key=key or None, username=username(profile), via_api=via_api)
+
+
+def learner(typed: str | None, key: str | None, profile: gr.OAuthProfile | None) -> Learner:
+    """The learner a browser event acts for; ValueError (English text) when there is none."""
     try:
-        return learner_name(name, signed_in)
+        return gradebook_glue.resolve_learner(claim(typed, key, profile))
     except SubmissionRejected as err:
         raise ValueError(err.message["en"]) from None
 
 
-def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> str:
-    """One line saying under which name submissions are stored (or why the name is refused)."""
-    name, signed_in = resolve(typed, profile)
+def address_of(request: gr.Request | None) -> str:
+    """The client's address as the fairness module reads it (trusted proxy hops only)."""
+    client = getattr(request, "client", None)
+    peer = getattr(client, "host", None)
+    headers = getattr(request, "headers", None)
+    forwarded = None
+    if headers is not None:
+        forwarded = headers.getlist("x-forwarded-for") if hasattr(headers, "getlist") \
+            else headers.get("x-forwarded-for")
     try:
-        who = learner_name(name, signed_in)
+        from app_support.fairness import client_address, default_hops
+    except ImportError:  # pragma: no cover - the fairness module is optional
+        return str(peer or "unknown")
+    return str(client_address(peer, forwarded, default_hops()) or peer or "unknown")
+
+
+def describe(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
+             lang: str) -> str:
+    """One line saying where this visitor's work is kept and under which label."""
+    if not username(profile) and not ids.valid_browser_key(key):
+        return say("who.loading", lang)
+    try:
+        who = gradebook_glue.resolve_learner(claim(typed, key, profile))
     except SubmissionRejected as err:
         return "⚠️ " + err.message["zh" if lang == "zh" else "en"]
-    if who == ANONYMOUS:
+    if who.kind == "signed_in":
+        return say("who.signed_in", lang, name=who.label)
+    if who.label == ANONYMOUS:
         return say("who.anonymous", lang)
-    return say("who.signed_in" if signed_in else "who.guest", lang, name=who)
+    return say("who.guest", lang, name=who.label)
 
 
 def build() -> Identity:
-    """A row with the sign-in button (Spaces with OAuth) and the display-name box."""
+    """A row with the sign-in button (Spaces with OAuth) and the label box; the browser key."""
     global CURRENT
     with gr.Row(equal_height=True):
         login = gr.LoginButton(scale=1) if oauth_available() else None
         name = gr.Textbox(label=t("who.name"), placeholder=t("who.placeholder"), max_length=64,
                           scale=2, elem_id="who-name")  # fmt: skip
-        status = gr.Markdown(t("who.anonymous"), elem_id="who-status")
-    stored = gr.BrowserState("", storage_key=STORAGE_KEY)
+        status = gr.Markdown(t("who.loading"), elem_id="who-status")
+    stored = gr.BrowserState("", storage_key=STORAGE_KEY, secret=BROWSER_STATE_SECRET)
+    key = gr.BrowserState("", storage_key=KEY_STORAGE_KEY, secret=BROWSER_STATE_SECRET)
 
-    def on_load(saved, request: gr.Request, profile: gr.OAuthProfile | None):
-        if not saved and profile is None:  # nothing to restore: never clobber what is typed
-            return gr.skip(), gr.skip()
-        return (saved or gr.skip()), describe(saved, profile, lang_of(request))
+    def on_load(saved, key_now, typed, request: gr.Request, profile: gr.OAuthProfile | None):
+        # First visit (or a key that is not ours): make one; the browser keeps it from now on.
+        key_now = key_now if ids.valid_browser_key(key_now) else ids.new_browser_key()
+        shown = describe(typed or saved, key_now, profile, lang_of(request))
+        # Restore the saved label only into an empty box: never clobber what is being typed.
+        return key_now, (saved if saved and not typed else gr.skip()), shown
 
-    def on_name(typed, request: gr.Request, profile: gr.OAuthProfile | None):
+    def on_name(typed, key_now, request: gr.Request, profile: gr.OAuthProfile | None):
         # Keep what was typed even when refused: the status line says what to change.
-        return typed, describe(typed, profile, lang_of(request))
+        return typed, describe(typed, key_now, profile, lang_of(request))
 
     ui = dict(api_visibility="private")
     root = gr.context.Context.root_block
     if root is not None:
-        root.load(on_load, [stored], [name, status], **ui)
+        root.load(on_load, [stored, key, name], [key, name, status], **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
-    gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
-    CURRENT = Identity(stored=stored, name=name, status=status, login=login)
+    gr.on([name.blur, name.submit], on_name, [name, key], [stored, status], **ui)
+    CURRENT = Identity(stored=stored, key=key, name=name, status=status, login=login)
     return CURRENT

@@ -1,66 +1,153 @@
-"""Instructor page: everyone's scores and a CSV export, behind LAB_INSTRUCTOR_PASSWORD."""
+"""Instructor page: everyone's scores and a CSV export, for instructors only, every use logged.
+
+Who is an instructor:
+- on a Space with Hugging Face sign-in and `LAB_INSTRUCTORS` set: the listed usernames, as
+  verified by the sign-in; no shared password is accepted there;
+- elsewhere, whoever knows `LAB_INSTRUCTOR_PASSWORD`: compared in constant time, with failed
+  tries limited per client address and across all clients (a new session starts no new count).
+
+Every view, export and checked refusal is written to the gradebook's access log (who, when).
+"""
 
 from __future__ import annotations
+
+import logging
+import os
 
 import gradio as gr
 
 from app_support import gradebook_glue, gradebook_views
-from grader.gradebook import RateLimiter
+from grader.gradebook import FailureLimiter, locked_message
 
+from . import identity
 from .common import lang_of, t
 
-# Guessing the password is brute force too: a few tries per browser session per minute.
-_TRIES = RateLimiter(per_learner=5, window_s=60)
+log = logging.getLogger("transformer_lab.app")
+
+
+def _limits_from_env() -> FailureLimiter:
+    per_address = int(os.environ.get("LAB_PASSWORD_TRIES_PER_ADDRESS", "5"))  # per 10 minutes
+    overall = int(os.environ.get("LAB_PASSWORD_TRIES_PER_HOUR", "20"))  # all clients together
+    return FailureLimiter(per_client=per_address, client_window_s=600, overall=overall,
+                          overall_window_s=3600)  # fmt: skip
+
+
+_TRIES = _limits_from_env()
+
+
+def configure_tries(limiter: FailureLimiter) -> FailureLimiter:
+    """Replace the password-failure limiter (tests, or an app with its own policy); returns the old."""
+    global _TRIES
+    old, _TRIES = _TRIES, limiter
+    return old
+
+
+def mode() -> str:
+    """'allow_list' (Space sign-in + LAB_INSTRUCTORS), 'password', or 'disabled'."""
+    if gradebook_views.instructors() and identity.oauth_available():
+        return "allow_list"
+    if gradebook_views.password_set():
+        return "password"
+    return "disabled"
 
 
 def _refuse(en: str, zh: str, lang: str) -> str:
     return "⚠️ " + (zh if lang == "zh" else en)
 
 
-def scores(password: str | None, include_code: bool, session_key: str, lang: str = "en"):
-    """(everyone's best-score frame, CSV path, message) or (None, None, refusal text)."""
-    if not gradebook_views.password_set():
-        return None, None, _refuse("The instructor view is disabled on this server.",
-                                   "此服务器未启用教师视图。", lang)  # fmt: skip
-    ok, wait = _TRIES.check(session_key or "no-session")
-    if not ok:
-        return None, None, _refuse(f"Too many tries; wait {max(1, round(wait))} s.",
-                                   f"尝试次数过多，请等待 {max(1, round(wait))} 秒。", lang)  # fmt: skip
-    if not gradebook_views.password_ok(password):
-        return None, None, _refuse("Wrong password.", "密码错误。", lang)
-    _TRIES.reset(session_key or "no-session")  # a right password clears the count
+def authorize(password: str | None, profile: gr.OAuthProfile | None, address: str,
+              lang: str = "en") -> tuple[str | None, str]:
+    """(who, "") for an instructor, else (None, the refusal to show). Checked refusals are logged."""
+    how = mode()
     book = gradebook_glue.gradebook()
+    if how == "disabled":
+        return None, _refuse("The instructor view is disabled on this server.",
+                             "此服务器未启用教师视图。", lang)  # fmt: skip
+    if how == "allow_list":
+        user = identity.username(profile)
+        if user is None:
+            return None, _refuse("Sign in with Hugging Face first (button at the top).",
+                                 "请先用 Hugging Face 登录（页面顶部的按钮）。", lang)  # fmt: skip
+        if not gradebook_views.is_instructor(user):
+            book.log_access(f"hf:{user}", "refused", "not on LAB_INSTRUCTORS")
+            return None, _refuse(f"{user} is not on this Space's instructor list.",
+                                 f"{user} 不在本 Space 的教师名单中。", lang)  # fmt: skip
+        return f"hf:{user}", ""
+    ok, wait = _TRIES.attempt(address, lambda: gradebook_views.password_ok(password))
+    if ok:
+        return f"password from {address}", ""
+    if wait > 0:  # locked out: the password was not even compared, and nothing is logged
+        return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
+    book.log_access(f"password from {address}", "refused", "wrong password")
+    return None, _refuse("Wrong password.", "密码错误。", lang)
+
+
+def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
+           lang: str = "en"):
+    """(everyone's best-score frame, access-log frame, message) or (None, None, refusal)."""
+    who, refusal = authorize(password, profile, address, lang)
+    if who is None:
+        return None, None, refusal
+    book = gradebook_glue.gradebook()
+    book.log_access(who, "view", "best scores")
     frame = gradebook_views.everyone_frame(book)
-    path = gradebook_views.csv_file(book, include_code=bool(include_code))
-    learners, rows = len(book.learners()), book.count()
+    learners, rows = len({(b.learner_id or b.learner) for b in book.best_scores()}), book.count()
     text = (f"{rows} 次提交，{learners} 位学习者。" if lang == "zh"
             else f"{rows} submissions from {learners} learners.")  # fmt: skip
-    return frame, path, text
+    return frame, gradebook_views.access_frame(book), text
+
+
+def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | None,
+           address: str, lang: str = "en"):
+    """(CSV path, message) or (None, refusal): every submission, with the code if asked."""
+    who, refusal = authorize(password, profile, address, lang)
+    if who is None:
+        return None, refusal
+    book = gradebook_glue.gradebook()
+    book.log_access(who, "export", "csv with code" if include_code else "csv")
+    path = gradebook_views.csv_file(book, include_code=bool(include_code))
+    return path, ("已导出 CSV。" if lang == "zh" else "CSV exported.")
 
 
 def build() -> None:
-    """Lay out the page inside the current gr.Tab; without a password set, say it is disabled."""
-    if not gradebook_views.password_set():
+    """Lay out the page inside the current gr.Tab (a sign-in or a password form, or disabled)."""
+    how = mode()
+    if how == "disabled":
         gr.Markdown(t("instructor.disabled"), elem_id="instructor-disabled")
         return
-    gr.Markdown(t("instructor.intro"))
+    if gradebook_views.password_set() and how == "allow_list":
+        log.warning("LAB_INSTRUCTORS is set on a Space with sign-in: LAB_INSTRUCTOR_PASSWORD is ignored")
+    gr.Markdown(t("instructor.intro_oauth" if how == "allow_list" else "instructor.intro"))
     with gr.Row():
         password = gr.Textbox(label=t("instructor.password"), type="password", max_length=256,
-                              elem_id="instructor-password")  # fmt: skip
+                              visible=how == "password", elem_id="instructor-password")  # fmt: skip
         include_code = gr.Checkbox(False, label=t("instructor.code"))
         show = gr.Button(t("instructor.open"), variant="primary", elem_id="instructor-open")
+        csv_button = gr.Button(t("instructor.export"), elem_id="instructor-export")
     status = gr.Markdown(elem_id="instructor-status")
     table = gr.Dataframe(label=t("instructor.table"), interactive=False, elem_id="instructor-table")
     csv = gr.File(label=t("instructor.csv"), interactive=False, elem_id="instructor-csv")
+    access = gr.Dataframe(label=t("instructor.log"), interactive=False, elem_id="instructor-log")
 
-    def on_show(pw, with_code, request: gr.Request):
-        frame, path, text = scores(pw, with_code, getattr(request, "session_hash", "") or "",
-                                   lang_of(request))  # fmt: skip
+    def on_show(pw, request: gr.Request, profile: gr.OAuthProfile | None):
+        frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request))
         if frame is None:
             gr.Warning(text)
-            return None, None, text  # a refusal also hides an earlier table and download
-        return frame, path, text
+            return None, None, None, text  # a refusal also hides an earlier table and download
+        return frame, gr.skip(), log_frame, text
 
-    # Private: the scores are reachable only through this page, never as a named API endpoint.
-    gr.on([show.click, password.submit], on_show, [password, include_code], [table, csv, status],
-          api_visibility="private")  # fmt: skip
+    def on_export(pw, with_code, request: gr.Request, profile: gr.OAuthProfile | None):
+        path, text = export(pw, with_code, profile, identity.address_of(request), lang_of(request))
+        if path is None:
+            gr.Warning(text)
+            return None, None, None, text
+        return gr.skip(), path, gr.skip(), text
+
+    # "undocumented", not "private": Gradio does not enforce "private" on the server (a raw
+    # HTTP client can call any event by index), so the protection is the check above, and
+    # scripts (and the tests) may call these by name.
+    ui = dict(api_visibility="undocumented")
+    gr.on([show.click, password.submit], on_show, [password], [table, csv, access, status],
+          api_name="instructor_scores", **ui)  # fmt: skip
+    csv_button.click(on_export, [password, include_code], [table, csv, access, status],
+                     api_name="instructor_csv", **ui)  # fmt: skip

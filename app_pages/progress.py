@@ -1,4 +1,9 @@
-"""Progress page: the learner's best score per exercise, their history, and reloading old code."""
+"""Progress page: the learner's best score per exercise, their history, reloading old code, and
+the recovery code that carries a guest's work to another browser.
+
+Everything here is looked up by the owner's opaque id (this browser's key, a recovery code
+linked to it, or a verified sign-in), never by the typed name.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,15 @@ from dataclasses import dataclass
 import gradio as gr
 
 from app_support import gradebook_glue, gradebook_views
+from grader.gradebook import FailureLimiter, Learner, locked_message
+from grader.gradebook import identity as ids
 
 from . import identity
 from .common import friendly, lang_of, t
+from .gradebook_text import say
+
+# Wrong recovery codes per client address: codes carry 100 bits, so this only stops a flood.
+_RECOVERY_TRIES = FailureLimiter(per_client=10, client_window_s=600, overall=None)
 
 
 @dataclass
@@ -19,31 +30,66 @@ class ProgressPage:
     pick: gr.Textbox
     load: gr.Button
     status: gr.Markdown
-    who: gr.Textbox
+    who: list  # identity inputs: [label box, browser key]
 
 
 CURRENT: ProgressPage | None = None
 
 
-def tables(typed: str | None, profile: gr.OAuthProfile | None, lang: str = "en"):
-    """(best-score frame, history frame) for this visitor; empty for anonymous visitors."""
-    learner = identity.stored_learner(typed, profile)
+def owner(key: str | None, profile: gr.OAuthProfile | None) -> Learner:
+    """Whose history this browser may open: the label plays no part (it cannot be refused)."""
+    return identity.learner(None, key, profile)
+
+
+def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en"):
+    """(best-score frame, history frame) of this browser's (or signed-in account's) work."""
+    who = owner(key, profile)
     book = gradebook_glue.gradebook()
-    return (gradebook_views.best_frame(book, learner, lang),
-            gradebook_views.history_frame(book, learner, lang))
+    return (gradebook_views.best_frame(book, who.id, lang),
+            gradebook_views.history_frame(book, who.id, lang))
 
 
-def own_code(typed: str | None, profile: gr.OAuthProfile | None, submission_id) -> tuple[str, str]:
+def own_code(key: str | None, profile: gr.OAuthProfile | None, submission_id) -> tuple[str, str]:
     """(exercise, code) of one of this visitor's own submissions; ValueError otherwise."""
-    learner = identity.stored_learner(typed, profile)
-    return gradebook_views.own_submission(gradebook_glue.gradebook(), learner, submission_id)
+    return gradebook_views.own_submission(gradebook_glue.gradebook(), owner(key, profile).id,
+                                          submission_id)  # fmt: skip
+
+
+def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en") -> str:
+    """A fresh recovery code for this guest (only its hash is stored; the old one stops working)."""
+    who = owner(key, profile)
+    if who.kind != "guest":
+        raise ValueError(say("recovery.signed_in", lang))
+    code = ids.new_recovery_code()
+    gradebook_glue.gradebook().set_recovery(who.id, ids.recovery_hash(code))
+    return code
+
+
+def use_recovery_code(code: str | None, key: str | None, address: str, lang: str = "en") -> str:
+    """Link this browser's key to the learner whose recovery code this is; the message to show."""
+    if not ids.valid_browser_key(key):
+        raise ValueError(say("recovery.no_key", lang))
+    book = gradebook_glue.gradebook()
+    found: list[str] = []
+
+    def verify() -> bool:
+        raw = ids.normalise_recovery_code(code)
+        target = book.recovered_learner(ids.recovery_hash(raw)) if raw else None
+        found.extend([target] if target else [])
+        return bool(target)
+
+    ok, wait = _RECOVERY_TRIES.attempt(f"recovery:{address}", verify)
+    if not ok:
+        raise ValueError(locked_message(wait)[lang] if wait > 0 else say("recovery.wrong", lang))
+    book.link_browser(ids.key_hash(str(key)), found[0])
+    rows = book.history(learner_id=found[0], limit=1)
+    return say("recovery.used", lang, name=rows[0].learner if rows else found[0])
 
 
 def build() -> None:
     """Lay out the page inside the current gr.Tab; connect_editor() wires the reload button."""
     global CURRENT
-    # The name box lives above the tabs (identity.build()); alone, the page gets a hidden one.
-    who = identity.CURRENT.name if identity.CURRENT is not None else gr.Textbox(visible=False)
+    who = identity.inputs()  # the label box and browser key above the tabs (or stand-ins)
     gr.Markdown(t("progress.intro"))
     refresh = gr.Button(t("progress.refresh"), elem_id="progress-refresh")
     best = gr.Dataframe(label=t("progress.best"), interactive=False, elem_id="progress-best")
@@ -55,19 +101,46 @@ def build() -> None:
     preview = gr.Code(language="python", lines=10, interactive=False, label=t("progress.preview"),
                       elem_id="progress-preview")  # fmt: skip
     status = gr.Markdown(elem_id="progress-status")
+    with gr.Accordion(t("progress.recovery"), open=False, elem_id="progress-recovery"):
+        gr.Markdown(t("progress.recovery_help"))
+        with gr.Row():
+            new = gr.Button(t("progress.recovery_new"), elem_id="recovery-new")
+            shown = gr.Textbox(label=t("progress.recovery_code"), interactive=False,
+                               buttons=["copy"], elem_id="recovery-code")  # fmt: skip
+        with gr.Row():
+            typed_code = gr.Textbox(label=t("progress.recovery_enter"), max_length=64,
+                                    elem_id="recovery-enter")  # fmt: skip
+            use = gr.Button(t("progress.recovery_use"), variant="primary", elem_id="recovery-use")
+        rec_status = gr.Markdown(elem_id="recovery-status")
 
     # Gradio injects Request and OAuthProfile by type hint; friendly() turns errors into text.
     @friendly(3)
-    def on_refresh(typed, request: gr.Request, profile: gr.OAuthProfile | None):
-        return (*tables(typed, profile, lang_of(request)), "")
+    def on_refresh(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
+        return (*tables(key, profile, lang_of(request)), "")
 
     @friendly(2)
-    def on_pick(typed, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
-        return own_code(typed, profile, sub_id)[1], ""
+    def on_pick(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
+        return own_code(key, profile, sub_id)[1], ""
 
+    @friendly(2)
+    def on_new(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
+        lang = lang_of(request)
+        return new_recovery_code(key, profile, lang), say("recovery.shown", lang)
+
+    @friendly(3)
+    def on_use(_typed, key, code, request: gr.Request, profile: gr.OAuthProfile | None):
+        lang = lang_of(request)
+        text = use_recovery_code(code, key, identity.address_of(request), lang)
+        return (*tables(key, profile, lang), text)
+
+    # Private events are still reachable over raw HTTP: what protects them is the browser key.
     ui = dict(api_visibility="private")
-    gr.on([refresh.click, who.blur, who.submit], on_refresh, [who], [best, history, status], **ui)
-    pick.submit(on_pick, [who, pick], [preview, status], **ui)
+    gr.on([refresh.click, who[0].blur, who[0].submit], on_refresh, who, [best, history, status],
+          **ui)  # fmt: skip
+    pick.submit(on_pick, [*who, pick], [preview, status], **ui)
+    new.click(on_new, who, [shown, rec_status], **ui)
+    gr.on([use.click, typed_code.submit], on_use, [*who, typed_code], [best, history, rec_status],
+          **ui)  # fmt: skip
     CURRENT = ProgressPage(pick=pick, load=load, status=status, who=who)
 
 
@@ -85,10 +158,10 @@ def connect_editor(exercise: gr.Dropdown, code: gr.Code, tabs: gr.Tabs | None = 
     n_out = 4 if tabs is not None else 3
 
     @friendly(n_out)
-    def on_load(typed, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
-        ex_id, text = own_code(typed, profile, sub_id)
+    def on_load(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
+        ex_id, text = own_code(key, profile, sub_id)
         switch = (gr.Tabs(selected=tab_id),) if tabs is not None else ()
         return (ex_id, text, *switch, "")
 
     outputs = [exercise, code] + ([tabs] if tabs is not None else []) + [page.status]
-    page.load.click(on_load, [page.who, page.pick], outputs, api_visibility="private")
+    page.load.click(on_load, [*page.who, page.pick], outputs, api_visibility="private")

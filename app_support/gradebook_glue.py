@@ -16,8 +16,10 @@ from app_support import fairness
 from grader.gradebook import (
     ANONYMOUS,
     BusyGate,
+    Claim,
     Gradebook,
     GradebookError,
+    Learner,
     RateLimiter,
     Submission,
     SubmissionRejected,
@@ -27,13 +29,15 @@ from grader.gradebook import (
     validate_submission,
     wait_message,
 )
+from grader.gradebook import identity as ids
 from grader.report import render
 
 log = logging.getLogger("transformer_lab.app")
 
 # A typed name is unverified: the suffix keeps it from passing as a signed-in Hugging Face user
 # (HF usernames cannot contain spaces or parentheses, so no real account ends like this).
-GUEST_SUFFIX = " (guest)"
+GUEST_SUFFIX = ids.GUEST_SUFFIX
+SIGNED_IN_CACHE_S = 30.0  # how long the list of signed-in names is reused between lookups
 
 
 def _env_number(name: str, default: float, cast=float) -> Any:
@@ -133,6 +137,7 @@ class _State:
         self.limiter: RateLimiter | None = None
         self.gate: BusyGate | WaitGate | None = None
         self.slots: threading.Semaphore | None = None  # one permit per grader worker
+        self.signed_in: tuple[float, frozenset[str]] = (-1e9, frozenset())  # (when, folds)
 
     def ensure(self) -> _State:
         with self.lock:
@@ -170,6 +175,7 @@ def configure(book: Gradebook | None = None, limiter: RateLimiter | None = None,
     with _STATE.lock:
         if book is not None:
             _STATE.book = book
+            _STATE.signed_in = (-1e9, frozenset())
         if limiter is not None:
             _STATE.limiter = limiter
         if gate is not None:
@@ -194,20 +200,46 @@ def exercise_ids() -> list[str]:
 
 
 def learner_name(typed: str | None, signed_in: bool = False) -> str:
-    """The name stored for a submission: a signed-in HF username as is, a typed name with
+    """The label stored for a name: a signed-in HF username as is, a typed name with
     " (guest)" appended, no name at all as "anonymous". Raises SubmissionRejected for odd names."""
-    name = clean_learner(typed)
-    if name == ANONYMOUS or signed_in or name.endswith(GUEST_SUFFIX):
-        return name
-    return clean_learner(name + GUEST_SUFFIX)  # re-checked: the suffix must fit the length cap
+    if signed_in:
+        return clean_learner(typed)
+    return ids.label_for(typed, GUEST_SUFFIX)
 
 
-def rate_key(learner: str, session_key: str | None) -> str:
-    """Who the rate limit counts: the learner, or the browser session for anonymous learners
-    (they all share the stored name "anonymous")."""
-    if learner == ANONYMOUS:
+def signed_in_folds() -> frozenset[str]:
+    """Folded names of the signed-in learners in the gradebook (cached a few seconds)."""
+    state = _STATE.ensure()
+    when, folds = state.signed_in
+    if time.monotonic() - when > SIGNED_IN_CACHE_S:
+        folds = frozenset(ids.fold(name) for name in state.book.signed_in_names())
+        state.signed_in = (time.monotonic(), folds)
+    return folds
+
+
+def resolve_learner(learner: str | Claim | Learner | None, signed_in: bool = False) -> Learner:
+    """Who a submission belongs to. A Claim comes from a page (browser key, label box, verified
+    sign-in); a bare name is an API caller's label (or, with ``signed_in``, a verified username).
+    Raises SubmissionRejected (odd name, a name imitating a signed-in learner, no browser key)."""
+    if isinstance(learner, Learner):
+        return learner
+    if not isinstance(learner, Claim):
+        learner = Claim(username=clean_learner(learner)) if signed_in else \
+            Claim(typed=learner, via_api=True)
+    linked = None
+    if learner.browser_key and ids.valid_browser_key(learner.browser_key) and not learner.username:
+        linked = gradebook().linked_learner(ids.key_hash(learner.browser_key))
+    return ids.resolve(learner, linked, signed_in_folds())
+
+
+def rate_key(learner: Learner | str, session_key: str | None) -> str:
+    """Who the rate limit counts: the learner's id, or the browser session for anonymous API
+    callers (they all share one label)."""
+    if isinstance(learner, str):  # a bare label (older callers)
+        return f"anon:{session_key or 'no-session'}" if learner == ANONYMOUS else f"name:{learner}"
+    if learner.kind == "api" and learner.label == ANONYMOUS:
         return f"anon:{session_key or 'no-session'}"
-    return f"name:{learner}"
+    return f"id:{learner.id}"
 
 
 def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
@@ -220,7 +252,7 @@ def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
                            "status": "refused", "stored": False}}  # fmt: skip
 
 
-def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
+def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
                      session_key: str | None, *, signed_in: bool = False, lang: str = "both",
                      filename: str | None = None, client: fairness.ClientKey | None = None,
                      on_wait: fairness.OnWait | None = None) -> dict:
@@ -230,13 +262,14 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
     the busy gate (a full queue answers "retry in N s" at once instead of hanging), then the
     warm grader, then the gradebook. A refusal returns ``refusal(...)`` (``refused: True``,
     ``message`` in en/zh, ``retry_after_s`` when waiting helps) and leaves no row.
+    ``learner``: see :func:`resolve_learner`; the row keeps its opaque id and its label.
     ``client`` (session, address): one grading in flight per session and per address, served
     round-robin (app_support.fairness); ``on_wait(position, eta_s)`` while it queues.
     """
     state = _STATE.ensure()
     try:
-        clean = validate_submission(code, exercise_ids(), exercise_id, learner, filename=filename)
-        who = learner_name(clean.learner, signed_in)
+        clean = validate_submission(code, exercise_ids(), exercise_id, None, filename=filename)
+        who = resolve_learner(learner, signed_in)
     except SubmissionRejected as err:
         return refusal(err.reason, err.message, exercise_id, lang=lang)
     ticket = fairness.settings().queue.admit(client)  # per session/address, before any count
@@ -260,9 +293,16 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
         ticket.wait_turn(on_wait)  # fair queue: this client's turn on a worker
         with _grading_slots(state, api):  # waits here, so the time inside is grading alone
             t0 = time.monotonic()
-            report = api.grade(clean.exercise_id, clean.code, who)
+            report = api.grade(clean.exercise_id, clean.code, who.label)
             service_s = time.monotonic() - t0
-    except Exception:  # noqa: BLE001 - the grader itself failed: say so, store nothing
+    except Exception as exc:  # noqa: BLE001 - the grader itself failed: say so, store nothing
+        if type(exc).__name__ == "SandboxRefused":  # fail closed: the host's sandbox is too weak
+            log.error("grading refused: %s", exc)
+            return refusal("sandbox_unavailable", {
+                "en": "Grading is switched off on this server: its sandbox is weaker than required. "
+                      "Please tell your instructor; nothing was stored.",
+                "zh": "本服务器已关闭评分：其沙箱隔离级别低于要求。请告知你的老师；本次提交未被保存。"},
+                clean.exercise_id, lang=lang)
         log.exception("grading %s failed", clean.exercise_id)
         return refusal("grader_error", {
             "en": "The grader failed on our side; nothing was stored. Please submit again.",
@@ -270,7 +310,7 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
     finally:
         ticket.release()
         state.gate.leave(service_s)
-    sub = Submission.from_report(report, clean.code, who)
+    sub = Submission.from_report(report, clean.code, who.label, learner_id=who.id)
     try:
         sub_id = state.book.record(sub)  # returns only once the row is committed
     except (GradebookError, ValueError, TypeError):
@@ -279,7 +319,7 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | None,
             "en": "Your code was graded but the result could not be saved. Please submit again.",
             "zh": "代码已评分，但结果未能保存。请重新提交。"}, clean.exercise_id, lang=lang)
     out = report.to_gradescope(lang)
-    out["extra_data"].update(learner=who, submission_id=sub_id, submitted_at=sub.submitted_at,
+    out["extra_data"].update(learner=who.label, learner_id=who.id, submission_id=sub_id, submitted_at=sub.submitted_at,
                              grader_version=sub.grader_version, stored=True)
     return out
 

@@ -1,4 +1,8 @@
-"""Gradebook rows as tables for the Progress and instructor views, and the instructor password check."""
+"""Gradebook rows as tables for the Progress and instructor views, and who may see the instructor's.
+
+Progress tables are looked up by a learner's opaque id (``g:``/``hf:``), never by the label a
+learner typed: only the browser key, a recovery code or a sign-in leads to an id.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from grader.gradebook import ANONYMOUS, Gradebook
+from grader.gradebook import Gradebook
 
 PASSWORD_ENV = "LAB_INSTRUCTOR_PASSWORD"
+INSTRUCTORS_ENV = "LAB_INSTRUCTORS"  # Hugging Face usernames, separated by commas or spaces
 HISTORY_LIMIT = 200  # newest rows shown in Progress; the gradebook keeps them all
 
 
@@ -20,44 +25,53 @@ def _when(iso: str) -> str:
     return iso[:19].replace("T", " ") + " UTC" if iso else ""
 
 
-def best_frame(book: Gradebook, learner: str | None, lang: str = "en") -> pd.DataFrame:
-    """One row per exercise: the learner's best score, attempts and when; empty for anonymous."""
+def _owner(learner_id: str | None) -> str | None:
+    """The id whose history may be shown: a guest's or a signed-in learner's, nothing else."""
+    if isinstance(learner_id, str) and learner_id.startswith(("g:", "hf:")):
+        return learner_id
+    return None
+
+
+def best_frame(book: Gradebook, learner_id: str | None, lang: str = "en") -> pd.DataFrame:
+    """One row per exercise: the learner's best score, attempts and when (by opaque id)."""
     zh = lang == "zh"
     cols = (["练习", "最高分", "满分", "提交次数", "最佳提交 #", "最近提交"] if zh
             else ["exercise", "best", "max", "attempts", "best #", "last submitted"])  # fmt: skip
-    if not learner or learner == ANONYMOUS:
+    if _owner(learner_id) is None:
         return pd.DataFrame([], columns=cols)
     rows = [(b.exercise, b.score, b.max_score, b.attempts, b.best_id, _when(b.last_at))
-            for b in book.best_scores(learner)]
+            for b in book.best_scores(learner_id=learner_id)]
     return pd.DataFrame(rows, columns=cols)
 
 
-def history_frame(book: Gradebook, learner: str | None, lang: str = "en",
+def history_frame(book: Gradebook, learner_id: str | None, lang: str = "en",
                   limit: int = HISTORY_LIMIT) -> pd.DataFrame:
     """The learner's submissions, newest first: id, exercise, score, tests passed, status, time."""
     zh = lang == "zh"
     cols = (["#", "练习", "得分", "满分", "通过测试", "状态", "提交时间"] if zh
             else ["#", "exercise", "score", "max", "tests passed", "status", "submitted"])  # fmt: skip
-    if not learner or learner == ANONYMOUS:
+    if _owner(learner_id) is None:
         return pd.DataFrame([], columns=cols)
     rows = [(s.id, s.exercise, s.score, s.max_score, f"{s.passed_count()}/{len(s.tests)}",
-             s.status, _when(s.submitted_at)) for s in book.history(learner, limit=limit)]
+             s.status, _when(s.submitted_at))
+            for s in book.history(learner_id=learner_id, limit=limit)]
     return pd.DataFrame(rows, columns=cols)
 
 
-def own_submission(book: Gradebook, learner: str | None, submission_id) -> tuple[str, str]:
+def own_submission(book: Gradebook, learner_id: str | None, submission_id) -> tuple[str, str]:
     """(exercise, code) of one of the learner's own submissions; ValueError otherwise.
 
-    Only the owner may reload code: another learner's solution must never leak through here.
+    Only the owner (same opaque id) may reload code: a classmate's solution never leaks here,
+    whatever label they typed. The refusal is the same for someone else's row and a missing one.
     """
-    if not learner or learner == ANONYMOUS:
-        raise ValueError("sign in or enter a name first: anonymous submissions have no history")
+    if _owner(learner_id) is None:
+        raise ValueError("this browser has no history yet: reload the page, or sign in")
     try:
         sub_id = int(str(submission_id).strip())
     except ValueError:
         raise ValueError(f"choose a submission number from your history, not {submission_id!r}") from None
     sub = book.get(sub_id)
-    if sub is None or sub.learner != learner:
+    if sub is None or sub.learner_id != learner_id:
         raise ValueError(f"submission #{sub_id} is not in your history")
     return sub.exercise, sub.code
 
@@ -75,12 +89,33 @@ def password_ok(typed: str | None) -> bool:
     return hmac.compare_digest(typed.encode("utf-8"), expected.encode("utf-8"))
 
 
+def instructors() -> frozenset[str]:
+    """LAB_INSTRUCTORS as case-folded HF usernames (HF treats usernames case-insensitively)."""
+    raw = os.environ.get(INSTRUCTORS_ENV, "").replace(",", " ")
+    return frozenset(name.strip().casefold() for name in raw.split() if name.strip())
+
+
+def is_instructor(username: str | None) -> bool:
+    """Whether a *verified* HF username is on LAB_INSTRUCTORS."""
+    return bool(username) and str(username).casefold() in instructors()
+
+
 def everyone_frame(book: Gradebook) -> pd.DataFrame:
-    """Best score of every learner on every exercise they tried (the instructor's table)."""
-    cols = ["learner", "exercise", "best", "max", "attempts", "best #", "first best at", "last at"]
-    rows = [(b.learner, b.exercise, b.score, b.max_score, b.attempts, b.best_id, _when(b.best_at),
-             _when(b.last_at)) for b in book.best_scores()]  # fmt: skip
+    """Best score of every learner on every exercise they tried (the instructor's table).
+
+    ``learner id`` tells apart learners who chose the same label (empty on rows from before ids).
+    """
+    cols = ["learner", "learner id", "exercise", "best", "max", "attempts", "best #",
+            "first best at", "last at"]
+    rows = [(b.learner, b.learner_id or "", b.exercise, b.score, b.max_score, b.attempts,
+             b.best_id, _when(b.best_at), _when(b.last_at)) for b in book.best_scores()]
     return pd.DataFrame(rows, columns=cols)
+
+
+def access_frame(book: Gradebook, limit: int = 20) -> pd.DataFrame:
+    """The newest instructor views and exports: when, who, what."""
+    rows = [(_when(e.at), e.who, e.action, e.detail) for e in book.access_log(limit)]
+    return pd.DataFrame(rows, columns=["when", "who", "action", "detail"])
 
 
 def csv_file(book: Gradebook, include_code: bool = False) -> str:

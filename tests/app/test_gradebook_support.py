@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import gradio as gr
@@ -11,17 +12,27 @@ import pytest
 
 from app_support import gradebook_glue as glue
 from app_support import gradebook_views as views
-from grader.gradebook import BusyGate, RateLimiter, Submission, open_gradebook
+from grader.gradebook import BusyGate, FailureLimiter, RateLimiter, Submission, open_gradebook
+from grader.gradebook import identity as idm
 
 REPO = Path(__file__).resolve().parents[2]
+ADA, BOB = "g:" + "a" * 20, "g:" + "b" * 20  # two guests' opaque ids
 
 
 def row(learner: str, exercise: str, score: float, top: float = 10.0, code: str = "x = 1\n",
-        when: str = "2026-08-01T12:00:00+00:00") -> Submission:
+        when: str = "2026-08-01T12:00:00+00:00", learner_id: str | None = None) -> Submission:
     tests = [{"name": f"t{i}", "passed": i < score, "score": 1.0 if i < score else 0.0}
              for i in range(int(top))]  # fmt: skip
+    if learner_id is None:
+        learner_id = {"Ada (guest)": ADA, "Bob (guest)": BOB}.get(learner)
     return Submission(learner=learner, exercise=exercise, code=code, score=score, max_score=top,
-                      tests=tests, submitted_at=when)  # fmt: skip
+                      tests=tests, submitted_at=when, learner_id=learner_id)  # fmt: skip
+
+
+def profile_of(username: str) -> gr.OAuthProfile:
+    """What Gradio injects for a visitor signed in with Hugging Face (a mock of the sign-in)."""
+    return gr.OAuthProfile({"preferred_username": username, "name": username.title(),
+                            "picture": "", "profile": ""})  # fmt: skip
 
 
 @pytest.fixture
@@ -51,19 +62,40 @@ def test_learner_name_refuses_odd_names_and_a_suffix_past_the_cap():
         glue.learner_name("a" * 60)  # 60 + len(" (guest)") = 68
 
 
-def test_anonymous_learners_are_keyed_by_session():
+def test_anonymous_learners_are_keyed_by_session(book):
+    glue.configure(book=book)
     assert glue.rate_key("anonymous", "s1") != glue.rate_key("anonymous", "s2")
     assert glue.rate_key("Ada (guest)", "s1") == glue.rate_key("Ada (guest)", "s2")
+    anon = glue.resolve_learner(None)  # an API caller without a name
+    assert glue.rate_key(anon, "s1") != glue.rate_key(anon, "s2")
+    guest = glue.resolve_learner(idm.Claim("Ada", idm.new_browser_key()))
+    assert glue.rate_key(guest, "s1") == glue.rate_key(guest, "s2") == f"id:{guest.id}"
 
 
-def test_profile_wins_over_a_typed_name():
+def test_profile_wins_over_a_typed_name(book):
     from app_pages import identity
 
-    profile = gr.OAuthProfile({"preferred_username": "ada", "name": "Ada", "picture": "",
-                               "profile": ""})  # fmt: skip
-    assert identity.resolve("Mallory", profile) == ("ada", True)
-    assert identity.stored_learner("Mallory", profile) == "ada"
-    assert identity.stored_learner("Mallory", None) == "Mallory (guest)"
+    glue.configure(book=book)
+    key = idm.new_browser_key()
+    me = identity.learner("Mallory", key, profile_of("ada"))
+    assert (me.id, me.label, me.kind) == ("hf:ada", "ada", "signed_in")
+    guest = identity.learner("Mallory", key, None)
+    assert (guest.id, guest.label) == (idm.guest_id(key), "Mallory (guest)")
+
+
+def test_a_guest_cannot_take_a_signed_in_learners_name(book):
+    from app_pages import identity
+
+    glue.configure(book=book)
+    book.record(row("ada", "causal-mask", 3, learner_id="hf:ada"))  # ada has signed in before
+    for lookalike in ("ada", "ADA", "ａｄａ", "аda", "Adá"):  # Cyrillic а, full width, accent
+        with pytest.raises(ValueError, match="signed-in learner"):
+            identity.learner(lookalike, idm.new_browser_key(), None)
+        out = glue.grade_and_record("causal-mask", "x = 1", lookalike, "s")  # the API too
+        assert out["refused"] and out["reason"] == "bad_name"
+        assert "⚠️" in identity.describe(lookalike, idm.new_browser_key(), None, "en")
+    assert identity.learner("ada", idm.new_browser_key(), profile_of("ada")).id == "hf:ada"
+    assert book.count() == 1
 
 
 def test_refusals_store_nothing_and_never_reach_the_grader(book, monkeypatch):
@@ -78,7 +110,7 @@ def test_refusals_store_nothing_and_never_reach_the_grader(book, monkeypatch):
     assert (out["refused"], out["reason"], out["extra_data"]["stored"]) == (True, "empty", False)
     assert out["score"] == out["max_score"] == 0 and out["tests"] == []
     assert glue.grade_and_record("nope", "x = 1", "Ada", "s")["reason"] == "unknown_exercise"
-    glue.limiter().check("name:Ada (guest)")  # uses Ada's one allowance
+    glue.limiter().check(glue.rate_key(glue.resolve_learner("Ada"), "s"))  # Ada's one allowance
     late = glue.grade_and_record("causal-mask", "x = 1", "Ada", "s")
     assert late["reason"] == "rate_limited" and 1 <= late["retry_after_s"] <= 60
     assert "try again in" in glue.refusal_text(late, "en")
@@ -96,27 +128,38 @@ def test_best_and_history_frames_match_the_rows(book):
            for i, s in enumerate([3, 9, 9, 5])]  # fmt: skip
     book.record(row("Ada (guest)", "manual-attention", 2, top=4))
     book.record(row("Bob (guest)", "causal-mask", 10))  # someone else's: never shown to Ada
-    best = views.best_frame(book, "Ada (guest)")
+    best = views.best_frame(book, ADA)
     # By hand: causal-mask best 9 first reached by the 2nd submission, 4 attempts; manual 2/4.
     assert best.values.tolist() == [
         ["causal-mask", 9.0, 10.0, 4, ids[1], "2026-08-01 12:03:00 UTC"],
         ["manual-attention", 2.0, 4.0, 1, ids[-1] + 1, "2026-08-01 12:00:00 UTC"]]
-    hist = views.history_frame(book, "Ada (guest)")
+    hist = views.history_frame(book, ADA)
     assert hist["#"].tolist() == [ids[-1] + 1, *reversed(ids)]  # newest first, Ada only
     assert hist.iloc[1]["tests passed"] == "5/10"
-    zh = views.history_frame(book, "Ada (guest)", "zh")
+    zh = views.history_frame(book, ADA, "zh")
     assert list(zh.columns)[:3] == ["#", "练习", "得分"]
     assert views.best_frame(book, "anonymous").empty and views.history_frame(book, None).empty
+    # The typed label opens nothing, nor does an API label's id.
+    assert views.history_frame(book, "Ada (guest)").empty
+    book.record(row("Ada (api)", "causal-mask", 1, learner_id=idm.api_id("Ada (api)")))
+    assert views.history_frame(book, idm.api_id("Ada (api)")).empty
 
 
 def test_only_the_owner_can_reload_a_submission(book):
     mine = book.record(row("Ada (guest)", "causal-mask", 3, code="print('mine')\n"))
     theirs = book.record(row("Bob (guest)", "causal-mask", 3, code="print('theirs')\n"))
-    assert views.own_submission(book, "Ada (guest)", f" {mine} ") == ("causal-mask", "print('mine')\n")
-    for who, sub_id, expected in [("Ada (guest)", theirs, "not in your history"),
-                                  ("Ada (guest)", 999, "not in your history"),
-                                  ("Ada (guest)", "two", "submission number"),
-                                  ("anonymous", mine, "anonymous")]:  # fmt: skip
+    # Mallory also calls herself "Ada (guest)": same label, another id, nothing of Ada's.
+    mallory = "g:" + "c" * 20
+    book.record(row("Ada (guest)", "causal-mask", 0, code="print('mallory')\n", learner_id=mallory))
+    api = book.record(row("Ada (api)", "causal-mask", 0, learner_id=idm.api_id("Ada (api)")))
+    assert views.own_submission(book, ADA, f" {mine} ") == ("causal-mask", "print('mine')\n")
+    for who, sub_id, expected in [(ADA, theirs, "not in your history"),
+                                  (ADA, 999, "not in your history"),
+                                  (ADA, "two", "submission number"),
+                                  (mallory, mine, "not in your history"),
+                                  (idm.api_id("Ada (api)"), api, "no history"),
+                                  ("Ada (guest)", mine, "no history"),
+                                  ("anonymous", mine, "no history")]:  # fmt: skip
         with pytest.raises(ValueError, match=expected):
             views.own_submission(book, who, sub_id)
 
@@ -124,29 +167,104 @@ def test_only_the_owner_can_reload_a_submission(book):
 def test_instructor_view_needs_the_password(book, monkeypatch):
     from app_pages import instructor
 
-    monkeypatch.setattr(instructor, "_TRIES", RateLimiter(3, 60))
+    old = instructor.configure_tries(FailureLimiter(per_client=3, overall=20))
+    try:
+        _password_checks(book, monkeypatch, instructor)
+    finally:
+        instructor.configure_tries(old)
+
+
+def _password_checks(book, monkeypatch, instructor) -> None:
     glue.configure(book=book)
+    monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     book.record(row("Ada (guest)", "causal-mask", 9))
     book.record(row("Bob (guest)", "manual-attention", 4, top=4))
+    book.record(row("Bob (guest)", "manual-attention", 2, top=4, learner_id="g:" + "d" * 20))
     monkeypatch.delenv(views.PASSWORD_ENV, raising=False)
-    assert not views.password_set() and not views.password_ok("")
-    frame, path, text = instructor.scores("", False, "s1")
-    assert frame is None and path is None and "disabled" in text
+    assert not views.password_set() and not views.password_ok("") and instructor.mode() == "disabled"
+    frame, log, text = instructor.scores("", None, "10.0.0.1")
+    assert frame is None and log is None and "disabled" in text
     monkeypatch.setenv(views.PASSWORD_ENV, "s3cret")
-    frame, path, text = instructor.scores("wrong", False, "s1")
+    assert instructor.mode() == "password"
+    frame, log, text = instructor.scores("wrong", None, "10.0.0.1")
     assert frame is None and "Wrong password" in text
-    frame, path, text = instructor.scores("s3cret", False, "s1")
+    frame, log, text = instructor.scores("s3cret", None, "10.0.0.1")
+    # Two "Bob (guest)" learners stay apart by id.
     assert frame.values.tolist() == [
-        ["Ada (guest)", "causal-mask", 9.0, 10.0, 1, 1, "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"],
-        ["Bob (guest)", "manual-attention", 4.0, 4.0, 1, 2, "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"]]
+        ["Ada (guest)", ADA, "causal-mask", 9.0, 10.0, 1, 1, "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"],
+        ["Bob (guest)", BOB, "manual-attention", 4.0, 4.0, 1, 2, "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"],
+        ["Bob (guest)", "g:" + "d" * 20, "manual-attention", 2.0, 4.0, 1, 3, "2026-08-01 12:00:00 UTC",
+         "2026-08-01 12:00:00 UTC"]]  # fmt: skip
+    assert "3 submissions from 3 learners" in text
+    path, text = instructor.export("s3cret", False, None, "10.0.0.1")
     table = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
-    assert {"learner", "exercise", "score", "max_score", "submitted_at"} <= set(table[0])
-    assert [(r["learner"], float(r["score"])) for r in table] == [("Ada (guest)", 9.0),
-                                                                  ("Bob (guest)", 4.0)]
-    assert "2 submissions from 2 learners" in text
-    for _ in range(3):  # guessing is rate-limited per session
-        instructor.scores("guess", False, "s2")
-    assert "Too many tries" in instructor.scores("s3cret", False, "s2")[2]
+    assert {"learner", "exercise", "score", "max_score", "submitted_at", "learner_id"} <= set(table[0])
+    assert [(r["learner"], r["learner_id"], float(r["score"])) for r in table] == [
+        ("Ada (guest)", ADA, 9.0), ("Bob (guest)", BOB, 4.0), ("Bob (guest)", "g:" + "d" * 20, 2.0)]
+    # Who and when: the wrong try, the view and the export, newest first.
+    entries = [(e.who, e.action) for e in book.access_log()]
+    assert entries == [("password from 10.0.0.1", "export"), ("password from 10.0.0.1", "view"),
+                       ("password from 10.0.0.1", "refused")]
+    assert list(log.columns) == ["when", "who", "action", "detail"]
+    for _ in range(3):  # guessing is limited per address, whatever the session
+        instructor.scores("guess", None, "10.0.0.2")
+    text = instructor.scores("s3cret", None, "10.0.0.2")[2]
+    assert re.search(r"Too many wrong tries. Try again in \d+ s", text)
+    assert instructor.scores("s3cret", None, "10.0.0.3")[0] is not None  # others still may
+
+
+def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypatch):
+    from app_pages import instructor
+
+    glue.configure(book=book)
+    book.record(row("Ada (guest)", "causal-mask", 9))
+    monkeypatch.setenv("SPACE_ID", "course/lab")  # a Space with hf_oauth: true
+    monkeypatch.setenv("OAUTH_CLIENT_ID", "client-id")
+    monkeypatch.setenv("LAB_INSTRUCTORS", "Teacher, second-teacher")
+    monkeypatch.setenv(views.PASSWORD_ENV, "s3cret")  # ignored: the allow-list decides
+    assert instructor.mode() == "allow_list"
+    frame, _, text = instructor.scores("s3cret", None, "10.0.0.1")
+    assert frame is None and "Sign in" in text
+    frame, _, text = instructor.scores("s3cret", profile_of("mallory"), "10.0.0.1")
+    assert frame is None and "not on this Space's instructor list" in text
+    path, text = instructor.export("s3cret", True, profile_of("mallory"), "10.0.0.1")
+    assert path is None
+    frame, log, _ = instructor.scores(None, profile_of("teacher"), "10.0.0.1")  # case-insensitive
+    assert frame["learner"].tolist() == ["Ada (guest)"]
+    path, _ = instructor.export(None, True, profile_of("second-teacher"), "10.0.0.9")
+    assert "print" in Path(path).read_text(encoding="utf-8") or "x = 1" in Path(path).read_text(encoding="utf-8")
+    assert [(e.who, e.action, e.detail) for e in book.access_log()] == [
+        ("hf:second-teacher", "export", "csv with code"), ("hf:teacher", "view", "best scores"),
+        ("hf:mallory", "refused", "not on LAB_INSTRUCTORS"),
+        ("hf:mallory", "refused", "not on LAB_INSTRUCTORS")]
+    with gr.Blocks() as demo:
+        instructor.build()
+    props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
+    assert props["instructor-password"]["visible"] is False  # no shared password on the page
+
+
+def test_recovery_code_carries_a_guest_to_another_browser(book):
+    from app_pages import progress
+
+    glue.configure(book=book)
+    home, other, thief = (idm.new_browser_key() for _ in range(3))
+    me = idm.guest_id(home)
+    sub_id = book.record(row("Ada (guest)", "causal-mask", 5, code="print('mine')\n", learner_id=me))
+    assert progress.tables(other, None)[1].empty  # another browser: nothing yet
+    code = progress.new_recovery_code(home, None)
+    assert book.recovered_learner(idm.recovery_hash(code)) == me
+    with pytest.raises(ValueError, match="not valid"):
+        progress.use_recovery_code(idm.new_recovery_code(), thief, "10.0.0.5")
+    assert "Ada (guest)" in progress.use_recovery_code(code.lower(), other, "10.0.0.6")
+    assert progress.tables(other, None)[1]["#"].tolist() == [sub_id]
+    assert progress.own_code(other, None, sub_id) == ("causal-mask", "print('mine')\n")
+    progress.new_recovery_code(other, None)  # a new code cancels the one shown before
+    with pytest.raises(ValueError, match="not valid"):
+        progress.use_recovery_code(code, thief, "10.0.0.5")
+    with pytest.raises(ValueError, match="not in your history"):
+        progress.own_code(thief, None, sub_id)
+    with pytest.raises(ValueError, match="signed in"):
+        progress.new_recovery_code(home, profile_of("ada"))
 
 
 def test_pages_build_without_a_password_or_oauth(monkeypatch):
