@@ -8,6 +8,7 @@ import logging
 import gradio as gr
 
 from .text import EN, ZH
+from .text_lab import error_zh
 
 # "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
 I18N = gr.I18n(en=EN, **{"zh-CN": ZH})
@@ -32,10 +33,22 @@ def _find_request(args, kwargs) -> gr.Request | None:
     return None
 
 
+def tr(key: str, lang: str, **fields) -> str:
+    """Server-side text (statuses, captions, headers) in the request's language, formatted."""
+    text = (ZH if lang == "zh" else EN).get(key) or EN[key]
+    return text.format(**fields) if fields else text
+
+
 def message(err: Exception, lang: str) -> str:
-    """The in-page text for a learner's input error."""
-    prefix = "⚠️ 输入有误：" if lang == "zh" else "⚠️ Please check the input: "
-    return prefix + str(err)
+    """The in-page text for a learner's input error (in Chinese for a Chinese browser)."""
+    if lang == "zh":
+        return "⚠️ 输入有误：" + error_zh(str(err))
+    return "⚠️ Please check the input: " + str(err)
+
+
+def warn(text: str, lang: str) -> None:
+    """A toast whose title is in the page's language too."""
+    gr.Warning(text, title=tr("toast", lang))
 
 
 def friendly(n_outputs: int):
@@ -48,14 +61,15 @@ def friendly(n_outputs: int):
     def wrap(fn):
         @functools.wraps(fn)
         def inner(*args, **kwargs):
+            lang = lang_of(_find_request(args, kwargs))
             try:
                 return fn(*args, **kwargs)
             except (ValueError, TypeError) as err:
-                text = message(err, lang_of(_find_request(args, kwargs)))
+                text = message(err, lang)
             except Exception:  # noqa: BLE001 - the page must stay alive
                 log.exception("callback %s failed", fn.__name__)
-                text = "⚠️ Something went wrong on our side; the error was logged."
-            gr.Warning(text)
+                text = tr("error.generic", lang)
+            warn(text, lang)
             return (*[gr.skip()] * (n_outputs - 1), text)
 
         return inner

@@ -256,3 +256,9 @@ ZH: dict[str, str] = {
     "ex.tests": "测试",
     "ex.unavailable": "此版本暂时无法使用评分器。",
 }
+
+# Playground keys of issue 11 (captions, options, statuses) live in their own module.
+from .text_lab import EN_LAB, ZH_LAB  # noqa: E402
+
+EN.update(EN_LAB)
+ZH.update(ZH_LAB)

@@ -1,4 +1,4 @@
-"""Train page: settings, live curves with progress and Stop, then attention maps and translation."""
+"""Train page: settings, live curves with step/ETA and Stop, then attention, snapshots and translation."""
 
 from __future__ import annotations
 
@@ -7,13 +7,20 @@ import threading
 
 import gradio as gr
 
-from transformer_lab.figures import alignment_heatmap, attention_grid, training_curves
-
-from .common import friendly, lang_of, message, t
+from .common import friendly, lang_of, message, t, tr, warn
+from .train_view import (
+    caption,
+    compare_table,
+    done_status,
+    kept_name,
+    localise_predictions,
+    translation_text,  # fmt: skip
+)
 
 # Stop flags by browser session: the Stop click is another request than the training stream.
 _STOPS: dict[str, threading.Event] = {}
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in app_support.training keeps runs inside
+DEFAULT_SENTENCE = "tom is calm ."  # a held-out sentence whose words are all in the vocabulary
 
 
 def _gpu(fn):
@@ -41,26 +48,28 @@ def _stream(run):
 
 
 def run_training(task="reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0,
-                 pe="sinusoidal", steps=300, device="cpu", seed=0, stop=None):  # fmt: skip
-    """Yield (fraction done, run) while training; the run holds records, weights and summary."""
+                 pe="sinusoidal", steps=300, device="cpu", seed=0, stop=None,
+                 model="transformer"):  # fmt: skip
+    """Yield (message, run) while training; the run holds records, snapshots, weights, summary."""
     from app_support import training
 
     s = training.settings(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
-                          pe, int(steps), device, int(seed))  # fmt: skip
+                          pe, int(steps), device, int(seed), model)  # fmt: skip
     run = training.new_run(task, s, stop)
     for msg in _stream(run):
-        yield msg["fraction"], training.apply(run, msg)
+        yield msg, training.apply(run, msg)
 
 
 def train(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int = 1,
           d_ff: int = 64, dropout: float = 0.0, pe: str = "sinusoidal", steps: int = 300,
-          device: str = "cpu", seed: int = 0) -> dict:  # fmt: skip
-    """Train a Transformer with the Train page's settings; returns settings, summary and the
-    validation rows of the history. New parameters will always come with defaults."""
+          device: str = "cpu", seed: int = 0, model: str = "transformer") -> dict:  # fmt: skip
+    """Train a model with the Train page's settings; returns settings, summary (translate: scores
+    on held-out sentences) and the validation rows of the history. New parameters will always
+    come with defaults."""
     run = None
     try:
         for _, run in run_training(task, heads, d_model, layers, d_ff, dropout, pe, steps, device,  # noqa: B007
-                                   seed):  # fmt: skip
+                                   seed, model=model):  # fmt: skip
             pass  # the API returns only the finished run
     except (ValueError, TypeError) as err:
         raise gr.Error(str(err)) from None
@@ -69,33 +78,31 @@ def train(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int 
             "eval": evals.drop(columns=["phase"]).to_dict(orient="records")}  # fmt: skip
 
 
-def _status(run, lang: str) -> str:
-    s = run.summary
-    if lang == "zh":
-        return (f"**完成**：{s['steps']} 步，{s['seconds']} 秒（{s['device']}，结束原因 {s['stopped']}）。"
-                f"验证：完全匹配 {s.get('exact_acc', float('nan')):.3f}，词元准确率 "
-                f"{s.get('token_acc', float('nan')):.3f}。")  # fmt: skip
-    return (f"**Done**: {s['steps']} steps in {s['seconds']} s on {s['device']} (stopped: "
-            f"{s['stopped']}). Validation exact match {s.get('exact_acc', float('nan')):.3f}, "
-            f"token accuracy {s.get('token_acc', float('nan')):.3f}.")  # fmt: skip
+def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
+    return [(t(f"{prefix}.{v}"), v) for v in values]
 
 
 def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
+    from transformer_lab.figures import alignment_heatmap, attention_grid, training_curves
+
     gr.Markdown(t("train.intro"))
     with gr.Row():
-        task = gr.Radio(["copy", "reverse", "sort", "translate"], value="reverse",
+        task = gr.Radio(_options("task", ("copy", "reverse", "sort", "translate")), value="reverse",
                         label=t("train.task"), elem_id="train-task")  # fmt: skip
-        pe = gr.Radio(["sinusoidal", "learned", "none"], value="sinusoidal", label=t("train.pe"))
+        model = gr.Radio(_options("model", ("transformer", "bahdanau")), value="transformer",
+                         label=t("train.model"), elem_id="train-model")  # fmt: skip
+        pe = gr.Radio(_options("pe", ("sinusoidal", "learned", "none")), value="sinusoidal",
+                      label=t("train.pe"), elem_id="train-pe")  # fmt: skip
         device = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
     with gr.Row():
-        heads = gr.Number(4, precision=0, label=t("train.heads"))
-        d_model = gr.Number(32, precision=0, label=t("train.d_model"))
-        layers = gr.Number(1, precision=0, label=t("train.layers"))
-        d_ff = gr.Number(64, precision=0, label=t("train.d_ff"))
-        dropout = gr.Slider(0.0, 0.5, value=0.0, step=0.05, label=t("train.dropout"))
-        steps = gr.Number(600, precision=0, label=t("train.steps"), elem_id="train-steps")
-        seed = gr.Number(0, precision=0, label=t("seed"))
+        heads = gr.Number(4, precision=0, label=t("train.heads"), min_width=90)
+        d_model = gr.Number(32, precision=0, label=t("train.d_model"), min_width=90)
+        layers = gr.Number(1, precision=0, label=t("train.layers"), min_width=90)
+        d_ff = gr.Number(64, precision=0, label=t("train.d_ff"), min_width=90)
+        dropout = gr.Slider(0.0, 0.5, value=0.0, step=0.05, label=t("train.dropout"), min_width=140)
+        steps = gr.Number(600, precision=0, label=t("train.steps"), elem_id="train-steps", min_width=90)
+        seed = gr.Number(0, precision=0, label=t("seed"), min_width=90)
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
         stop = gr.Button(t("train.stop"), variant="stop", elem_id="train-stop")
@@ -103,37 +110,51 @@ def build() -> None:
         clear = gr.Button(t("train.clear"))
     status = gr.Markdown(elem_id="train-status")
     curves = gr.Plot(label=t("train.curves"), elem_id="train-curves")
+    gap = gr.Markdown(elem_id="train-gap")
     with gr.Row():
-        index = gr.Number(0, precision=0, label=t("train.example"))
-        kind = gr.Radio(["encoder_self", "decoder_self", "cross"], value="cross",
-                        label=t("train.kind"))  # fmt: skip
+        index = gr.Number(0, precision=0, label=t("train.example"), min_width=120)
+        kind = gr.Radio(_options("kind", ("encoder_self", "decoder_self", "cross")), value="cross",
+                        label=t("train.kind"), elem_id="train-kind")  # fmt: skip
         show = gr.Button(t("train.show"), elem_id="train-show")
+    snap = gr.Slider(0, 16, value=16, step=1, label=t("train.snapshot"), elem_id="train-snap")
     maps = gr.Plot(label=t("train.maps"), elem_id="train-maps")
-    preds = gr.Dataframe(label=t("train.preds"), interactive=False, wrap=True)
+    maps_caption = gr.Markdown(elem_id="train-maps-caption")
+    preds = gr.Dataframe(label=t("train.preds"), interactive=False, wrap=True, elem_id="train-preds")
     with gr.Row():
-        sentence = gr.Textbox("i lost .", label=t("train.sentence"), elem_id="train-sentence")
+        sentence = gr.Textbox(DEFAULT_SENTENCE, label=t("train.sentence"), elem_id="train-sentence")
         translate = gr.Button(t("train.translate"), elem_id="train-translate")
     translation = gr.Markdown(elem_id="train-translation")
-    alignment = gr.Plot(label=t("train.alignment"))
+    alignment = gr.Plot(label=t("train.alignment"), elem_id="train-alignment")
+    with gr.Accordion(t("train.vocab"), open=False):
+        vocab = gr.Markdown(elem_id="train-vocab")
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare")
+    compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False,
+                                elem_id="train-compare-table")  # fmt: skip
     run_state, kept = gr.State(None), gr.State({})
 
-    settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed]
+    settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model]
+    shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
-    def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed,
+    def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,
                  request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
         args = (task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed)
         lang, flag = lang_of(request), threading.Event()
         _STOPS[request.session_hash] = flag
+        blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
         try:
+            yield None, tr("training", lang) + " …", None, *blank
             run = None
-            for fraction, run in run_training(*args, stop=flag):
-                progress(fraction, desc="训练中" if lang == "zh" else "training")
-                yield training_curves(run.history, lang=lang), gr.skip(), run
-            yield training_curves(run.history, lang=lang), _status(run, lang), run
+            for msg, run in run_training(*args, stop=flag, model=model):
+                step, total, elapsed = msg["step"], msg["total"], msg["elapsed"]
+                eta = elapsed / max(step, 1) * (total - step)
+                text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
+                progress(msg["fraction"], desc=text)
+                yield training_curves(run.history, lang=lang), text, run, *[gr.skip()] * 7
+            yield (training_curves(run.history, lang=lang), done_status(run, lang), run,
+                   *[gr.skip()] * 7)  # fmt: skip
         except (ValueError, TypeError) as err:
-            gr.Warning(message(err, lang))
-            yield gr.skip(), message(err, lang), gr.skip()
+            warn(message(err, lang), lang)
+            yield gr.skip(), message(err, lang), gr.skip(), *[gr.skip()] * 7
         finally:
             _STOPS.pop(request.session_hash, None)
 
@@ -141,55 +162,109 @@ def build() -> None:
         if request.session_hash in _STOPS:
             _STOPS[request.session_hash].set()
 
-    @friendly(3)
-    def on_show(run, index, kind, request: gr.Request):
-        from app_support.training import attention_for, predictions
+    def _maps(run, index, kind, snap_index, lang):
+        from app_support.training import attention_for
 
         if run is None:
             raise ValueError("train a model first")
-        layers_maps, q, k = attention_for(run, int(index), kind)
-        return attention_grid(layers_maps, q, k, lang=lang_of(request)), predictions(run), ""
+        snaps = run.snapshots
+        if snaps and 0 <= int(snap_index) < len(snaps) - 1:  # an earlier snapshot of example 0
+            shot = snaps[int(snap_index)]
+            if kind not in shot["maps"]:
+                raise ValueError(f"the {run.model_name} model has no {kind} attention")
+            layer_maps, (q, k) = shot["maps"][kind], shot["labels"][kind]
+            note = tr("cap.snap", lang, step=shot["step"], total=run.summary.get("steps", "?"))
+        else:
+            layer_maps, q, k = attention_for(run, int(index), kind)
+            note = ""
+        fig = attention_grid(layer_maps, q, k, lang=lang)
+        return fig, "\n\n".join(x for x in (note, caption(run, kind, lang)) if x)
+
+    @friendly(4)
+    def on_show(run, index, kind, snap_index, request: gr.Request):
+        from app_support.training import predictions
+
+        lang = lang_of(request)
+        fig, cap = _maps(run, index, kind, snap_index, lang)
+        return fig, localise_predictions(predictions(run), lang), cap, ""
+
+    def after_train(run, index, kind, request: gr.Request):
+        from app_support.training import vocabulary
+
+        if run is None or not run.summary:  # training failed: its message stays in the status
+            return (gr.skip(),) * 9
+        lang = lang_of(request)
+        last = len(run.snapshots) - 1
+        grid, table, cap, problem = on_show(run, index, kind, last, request)
+        words = vocabulary(run)
+        vocab_text = f"{len(words)}: " + " · ".join(f"`{w}`" for w in words) if words else ""
+        gap_text = ""
+        s = run.summary
+        if "train_token_acc" in s and "token_acc" in s:
+            gap_text = tr("cap.gap", lang, train=s["train_token_acc"], decoded=s["token_acc"])
+        if run.task_name == "translate":
+            gap_text = translation_text(run, lang) + "\n\n" + gap_text
+        slider = gr.update(maximum=max(last, 1), value=last)
+        return grid, table, cap, vocab_text, gap_text, slider, problem or gr.skip(), gr.skip(), gr.skip()
 
     @friendly(3)
     def on_translate(run, text, request: gr.Request):
         from app_support.training import translate as translate_one
 
-        if run is None:
+        lang = lang_of(request)
+        if run is None or run.task_name != "translate":
             raise ValueError("train a model on the 'translate' task first")
         r = translate_one(run, text)
-        lines = [f"**{r['translation']}**"]
+        lines = [f"**{r['translation']}**", tr(f"train.seen.{r['seen']}", lang)]
         if r["reference"] is not None:
-            lines.append(f"reference: {r['reference']} · BLEU (D2L, k=2): {r['bleu']:.3f}")
+            lines.append(f"{tr('train.reference', lang)}: {r['reference']} · BLEU (D2L, k=2): "
+                         f"{r['bleu']:.3f}")  # fmt: skip
         if r["unknown"]:
-            lines.append(f"⚠️ unknown words (read as `<unk>`): {', '.join(r['unknown'])}")
-        fig = alignment_heatmap(r["cross"], r["source_tokens"], r["output_tokens"],
-                                lang=lang_of(request))  # fmt: skip
+            lines.append(f"⚠️ {tr('train.unknown', lang)}: {', '.join(r['unknown'])}")
+        fig = alignment_heatmap(r["cross"], r["source_tokens"], r["output_tokens"], lang=lang)
         return "\n\n".join(lines), fig, ""
 
-    def after_train(run, index, kind, request: gr.Request):
-        if run is None:  # training failed: its message stays in the status line
-            return gr.skip(), gr.skip(), gr.skip()
-        grid, table, problem = on_show(run, index, kind, request)
-        return grid, table, problem or gr.skip()  # keep the "Done" line unless showing failed
-
-    @friendly(3)
+    @friendly(4)
     def on_keep(run, kept, request: gr.Request):
-        if run is None:
+        lang = lang_of(request)
+        if run is None or not run.summary:
             raise ValueError("train a model first")
-        s = run.settings
-        name = f"{run.task_name} · pe={s['pe']} · h={s['heads']} · d={s['d_model']} #{len(kept) + 1}"
-        kept = {**kept, name: run.history}
+        name = kept_name(run, len(kept) + 1)
+        kept = {**kept, name: {"history": run.history, "run": run}}
         title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
-        return kept, training_curves(None, compare=kept, title=title, lang=lang_of(request)), ""
+        histories = {k: v["history"] for k, v in kept.items()}
+        return (kept, training_curves(None, compare=histories, title=title, lang=lang),
+                compare_table(kept, lang), "")  # fmt: skip
 
-    event = start.click(on_train, settings, [curves, status, run_state], concurrency_id="train",
-                        api_visibility="private")  # fmt: skip
-    event.then(after_train, [run_state, index, kind], [maps, preds, status],
+    def on_task(task):
+        from app_support.training import page_preset
+
+        p = page_preset(task)
+        return p["heads"], p["d_model"], p["layers"], p["d_ff"], p["dropout"], p["pe"], p["steps"]
+
+    def mark_stale(run, request: gr.Request):
+        return tr("stale", lang_of(request)) if run is not None else gr.skip()
+
+    outs = [curves, status, run_state, *shown]
+    event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private")
+    event.then(after_train, [run_state, index, kind],
+               [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment],
                api_visibility="private")  # fmt: skip
     stop.click(on_stop, None, None, queue=False, api_visibility="private")
-    show.click(on_show, [run_state, index, kind], [maps, preds, status], api_visibility="private")
+    view = dict(fn=on_show, inputs=[run_state, index, kind, snap],
+                outputs=[maps, preds, maps_caption, status], api_visibility="private",
+                show_progress="hidden")  # fmt: skip
+    show.click(**view)
+    gr.on([kind.change, index.submit, snap.release], **view)
     translate.click(on_translate, [run_state, sentence], [translation, alignment, status],
                     api_visibility="private")  # fmt: skip
-    keep.click(on_keep, [run_state, kept], [kept, compare, status], api_visibility="private")
-    clear.click(lambda: ({}, None), None, [kept, compare], api_visibility="private")
+    sentence.submit(on_translate, [run_state, sentence], [translation, alignment, status],
+                    api_visibility="private")  # fmt: skip
+    keep.click(on_keep, [run_state, kept], [kept, compare, compare_runs, status],
+               api_visibility="private")  # fmt: skip
+    clear.click(lambda: ({}, None, None), None, [kept, compare, compare_runs], api_visibility="private")
+    task.input(on_task, [task], [heads, d_model, layers, d_ff, dropout, pe, steps],
+               api_visibility="private")  # fmt: skip
+    gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
+          mark_stale, [run_state], [status], api_visibility="private", queue=False)  # fmt: skip
     gr.api(train, api_name="train", concurrency_id="train")

@@ -11,10 +11,16 @@ from typing import Any
 import pandas as pd
 import torch
 
-from transformer_lab.cli import PRESETS, build_model, check_settings, task_parts, train_config
+from transformer_lab.cli import (
+    MODELS,
+    PRESETS,
+    build_model,
+    check_settings,
+    task_parts,
+    train_config,
+)
 from transformer_lab.decode import greedy_decode
 from transformer_lab.train import HISTORY_COLUMNS, Trainer
-from transformer_lab.transformer import Transformer
 
 TASKS = ("copy", "reverse", "sort", "translate")
 KINDS = ("encoder_self", "decoder_self", "cross")
@@ -22,6 +28,8 @@ KINDS = ("encoder_self", "decoder_self", "cross")
 LIMITS = {"heads": (1, 8), "d_model": (2, 256), "layers": (1, 4), "d_ff": (1, 1024),
           "steps": (1, 5000)}  # fmt: skip
 STREAM_EVERY_S = 0.5  # how often the page's curves are redrawn
+SNAPSHOTS = 16  # attention snapshots kept per run, evenly spaced in steps
+PAGE_FIELDS = ("heads", "d_model", "layers", "d_ff", "dropout", "pe", "steps")
 
 
 @dataclass
@@ -31,25 +39,40 @@ class Run:
     task_name: str
     settings: dict
     task: Any
-    model: Transformer
+    model: torch.nn.Module
     trainer: Trainer
     records: list[dict] = field(default_factory=list)
     summary: dict = field(default_factory=dict)
+    # {"step", "maps": {kind: [(h, n, m)] per layer}, "labels": {kind: (queries, keys)}}
+    snapshots: list[dict] = field(default_factory=list)
 
     @property
     def history(self) -> pd.DataFrame:
         return pd.DataFrame(self.records, columns=list(HISTORY_COLUMNS))
 
+    @property
+    def model_name(self) -> str:
+        return self.settings.get("model", "transformer")
+
+
+def page_preset(task: str) -> dict:
+    """The page's fields (heads … steps) of the CLI preset of ``task``."""
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+    return {k: PRESETS[task][k] for k in PAGE_FIELDS}
+
 
 def settings(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int = 1,
              d_ff: int = 64, dropout: float = 0.0, pe: str = "sinusoidal", steps: int = 300,
-             device: str = "cpu", seed: int = 0) -> dict:  # fmt: skip
+             device: str = "cpu", seed: int = 0, model: str = "transformer") -> dict:  # fmt: skip
     """The CLI preset of ``task`` with the page's choices on top, checked (ValueError if bad)."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
     s = dict(PRESETS[task])
     s.update(heads=heads, d_model=d_model, layers=layers, d_ff=d_ff, dropout=float(dropout), pe=pe,
-             steps=steps, device=device, seed=seed)  # fmt: skip
+             steps=steps, device=device, seed=seed, model=model)  # fmt: skip
     for name, (low, high) in LIMITS.items():
         value = s[name]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -68,34 +91,64 @@ def new_run(task_name: str, s: dict, stop: threading.Event | None = None) -> Run
     return Run(task_name, s, task, model, Trainer(model, objective, cfg, stop))
 
 
-def stream(run: Run) -> Iterator[dict]:
-    """Train, yielding {"fraction", "records"} about every STREAM_EVERY_S seconds.
+def snapshot(run: Run, step: int) -> dict:
+    """Attention of held-out example 0 at this step (eval mode, then the mode is restored)."""
+    was_training = run.model.training
+    batch = example_batch(run)
+    try:
+        maps, labels = all_attention(run, batch.src[:1], batch.src_lens[:1])
+    finally:
+        run.model.train(was_training)
+    return {"step": step, "maps": maps, "labels": labels}
 
-    The last message also carries the trained weights (on the CPU) and a summary. Everything
-    the caller needs travels in the messages, not in shared objects: on ZeroGPU this generator
-    runs in another process, so apply() replays them onto the caller's Run.
+
+def stream(run: Run) -> Iterator[dict]:
+    """Train, yielding {"fraction", "step", "total", "elapsed", "records"} every STREAM_EVERY_S.
+
+    Messages may carry "snapshots" (attention of one held-out example, SNAPSHOTS per run).
+    The last message also carries the trained weights (on the CPU) and a summary (for
+    translate, scores on held-out sentences). Everything travels in the messages, not in
+    shared objects: on ZeroGPU this generator runs in another process, so apply() replays them.
     """
-    last, sent = time.perf_counter(), 0
+    start = last = time.perf_counter()
+    sent = 0
     total = run.trainer.cfg.steps
-    records = run.trainer.records
+    every = max(1, total // SNAPSHOTS)
+    records, snaps = run.trainer.records, [snapshot(run, 0)]
     for rec in run.trainer.run():
+        if rec["phase"] == "train" and rec["step"] % every == 0:
+            snaps.append(snapshot(run, rec["step"]))
         now = time.perf_counter()
         if now - last >= STREAM_EVERY_S:
             last = now
-            yield {"fraction": rec["step"] / total, "records": records[sent:]}
-            sent = len(records)
+            yield {"fraction": rec["step"] / total, "step": rec["step"], "total": total,
+                   "elapsed": now - start, "records": records[sent:], "snapshots": snaps}
+            sent, snaps = len(records), []
     result = run.trainer.result()
     summary = {"steps": result.steps, "seconds": round(result.train_seconds, 2),
                "stopped": result.stopped, "device": result.device,
+               "parameters": run.model.num_parameters(),
                **{k: round(float(v), 4) for k, v in result.final.items()
                   if k in ("loss", "token_acc", "exact_acc")}}  # fmt: skip
+    train_acc = [r["token_acc"] for r in records if r["phase"] == "train"][-20:]
+    if train_acc:  # teacher-forced token accuracy of the last training batches
+        summary["train_token_acc"] = round(sum(train_acc) / len(train_acc), 4)
+    if run.task_name == "translate":
+        from transformer_lab.heldout import heldout_report
+
+        summary["heldout"] = heldout_report(run.model, run.task)
+    if not snaps or snaps[-1]["step"] != result.steps:
+        snaps.append(snapshot(run, result.steps))
     state = {k: v.detach().cpu() for k, v in run.model.state_dict().items()}
-    yield {"fraction": 1.0, "records": records[sent:], "state": state, "summary": summary}
+    yield {"fraction": 1.0, "step": result.steps, "total": total,
+           "elapsed": time.perf_counter() - start, "records": records[sent:], "snapshots": snaps,
+           "state": state, "summary": summary}  # fmt: skip
 
 
 def apply(run: Run, message: dict) -> Run:
     """Replay one message of stream() onto ``run`` (records; at the end weights and summary)."""
     run.records.extend(message["records"])
+    run.snapshots.extend(message.get("snapshots", []))
     if "state" in message:
         run.model.cpu().load_state_dict(message["state"])
         run.model.eval()
@@ -103,10 +156,19 @@ def apply(run: Run, message: dict) -> Run:
     return run
 
 
+def example_pairs(run: Run) -> list[tuple[str, str]]:
+    """Translate: the held-out pairs whose English words are all in the vocabulary."""
+    from transformer_lab.heldout import in_vocab_heldout
+
+    return in_vocab_heldout(run.task)
+
+
 def example_batch(run: Run, n: int = 32):
-    """A few held-out examples (toy: the task's held-out stream; translate: held-out pairs)."""
-    batch = run.task.heldout_batch() if run.task_name == "translate" else run.task.heldout(n)
-    return batch
+    """Held-out examples (toy: the task's held-out stream; translate: in-vocabulary held-out
+    sentences, so the maps show real words rather than <unk>)."""
+    if run.task_name == "translate":
+        return run.task.encode_pairs(example_pairs(run)[:n])
+    return run.task.heldout(n)
 
 
 def _tokens(run: Run, side: str, ids: list[int]) -> list[str]:
@@ -130,21 +192,33 @@ def attention_for(run: Run, index: int, kind: str) -> tuple[list[torch.Tensor], 
     return attention_of_source(run, src, lens, kind)
 
 
-def attention_of_source(run: Run, src, lens, kind: str):
-    """Like attention_for, for any encoded source (1, S) with its length (1,)."""
+def all_attention(run: Run, src, lens) -> tuple[dict, dict]:
+    """Every kind of attention the model has for one source (1, S): maps and token labels."""
     s = int(lens[0])
-    src = src[:, :s]  # drop padding: the maps then show only real tokens
+    dev = next(run.model.parameters()).device  # snapshots are taken where the model trains
+    src, lens = src[:, :s].to(dev), lens.to(dev)  # drop padding: maps show only real tokens
+    run.model.eval()
     out = greedy_decode(run.model, src, lens, max_len=max(s + 2, 4))
     gen = out.to_lists(strip_eos=False)[0]
-    tgt_in = torch.tensor([[1, *gen[:-1]]]) if gen else torch.tensor([[1]])  # <bos> + output
+    tgt_in = torch.tensor([[1, *gen[:-1]]] if gen else [[1]], device=dev)  # <bos> + output
     with torch.no_grad():
-        maps = run.model.attention_maps(src, lens, tgt_in)[kind]  # L × (1, h, n, m)
-    src_tok = _tokens(run, "src", src[0].tolist())
+        found = run.model.attention_maps(src, lens, tgt_in)  # kind -> L × (1, h, n, m)
+    src_tok = _tokens(run, "src", src[0].cpu().tolist())
     out_tok = _tokens(run, "tgt", gen) if gen else ["<bos>"]
-    in_tok = _tokens(run, "tgt", tgt_in[0].tolist())
-    queries = {"encoder_self": src_tok, "decoder_self": in_tok, "cross": out_tok}[kind]
-    keys = {"encoder_self": src_tok, "decoder_self": in_tok, "cross": src_tok}[kind]
-    return [m[0] for m in maps], queries, keys
+    in_tok = _tokens(run, "tgt", tgt_in[0].cpu().tolist())
+    labels = {"encoder_self": (src_tok, src_tok), "decoder_self": (in_tok, in_tok),
+              "cross": (out_tok, src_tok)}  # fmt: skip
+    maps = {kind: [m[0].detach().cpu() for m in found[kind]] for kind in KINDS if kind in found}
+    return maps, {kind: labels[kind] for kind in maps}
+
+
+def attention_of_source(run: Run, src, lens, kind: str):
+    """Like attention_for, for any encoded source (1, S) with its length (1,)."""
+    maps, labels = all_attention(run, src, lens)
+    if kind not in maps:
+        raise ValueError(f"the {run.model_name} model has no {kind} attention; choose "
+                         f"{', '.join(maps)}")  # fmt: skip
+    return maps[kind], *labels[kind]
 
 
 def predictions(run: Run, n: int = 8) -> pd.DataFrame:
@@ -158,8 +232,16 @@ def predictions(run: Run, n: int = 8) -> pd.DataFrame:
             " ".join(_tokens(run, "src", batch.src[i, : int(batch.src_lens[i]) - 1].tolist()))
         target = run.task.decode_target(batch.tgt_out[i])
         pred = run.task.decode_target(out.tokens[i])
-        rows.append((i, src, target, pred, "✅" if pred == target else "❌"))
+        rows.append((i, src, target, pred, "✓" if pred == target else "✗"))
     return pd.DataFrame(rows, columns=["#", "source", "target", "prediction", "ok"])
+
+
+def vocabulary(run: Run) -> list[str]:
+    """The English words the translate model knows (its source vocabulary, reserved tokens out)."""
+    if run.task_name != "translate":
+        return []
+    return sorted(t for t in run.task.src_vocab.to_tokens(range(len(run.task.src_vocab)))
+                  if not t.startswith("<"))  # fmt: skip
 
 
 def translate(run: Run, sentence: str) -> dict:
@@ -185,6 +267,8 @@ def translate(run: Run, sentence: str) -> dict:
             bleu = float(d2l_bleu(pred, ref))
         except (ValueError, ZeroDivisionError):
             bleu = 0.0
+    seen = "train" if key in {en for en, _ in run.task.train} else \
+        "heldout" if ref is not None else "new"  # fmt: skip
     return {"translation": pred, "reference": ref, "bleu": bleu, "cross": maps[-1],
-            "source_tokens": src_tok, "output_tokens": out_tok,
+            "source_tokens": src_tok, "output_tokens": out_tok, "seen": seen,
             "unknown": run.task.unknown_words(sentence)}  # fmt: skip

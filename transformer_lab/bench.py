@@ -17,9 +17,9 @@ from .positional import sinusoidal_table
 from .transformer import TransformerConfig
 
 __all__ = ["SECTIONS", "TorchTransformer", "bench_attention", "bench_complexity",
-           "bench_reverse", "interleaved_medians", "run_bench"]
+           "bench_reverse", "bench_translate", "interleaved_medians", "run_bench"]
 
-SECTIONS = ("attention", "complexity", "reverse")
+SECTIONS = ("attention", "complexity", "reverse", "translate")
 
 
 def interleaved_medians(fns: dict, repeats: int) -> dict:
@@ -244,6 +244,21 @@ def bench_reverse(seeds: Sequence[int], settings: dict, out: TextIO) -> dict:
             "ms_per_step": ms_step}
 
 
+def bench_translate(settings: dict, out: TextIO) -> dict:
+    """The translate preset: training seconds and scores on held-out sentences (never trained on)."""
+    from .cli import PRESETS, run_task
+
+    r = run_task("translate", {**PRESETS["translate"], **settings, "seed": 0, "device": "cpu"})
+    h = r["heldout"]
+    rows = [[name, h[name]["n"], h[name]["bleu"], h[name]["bleu_d2l"], h[name]["exact_match"]]
+            for name in ("all", "in_vocab")]
+    _print_table(out, f"translate: held-out sentences after {r['steps']} steps, "
+                 f"{r['train_seconds']:.1f} s (vocabulary covers {h['vocab_share']:.1%} of words)",
+                 ["held-out", "sentences", "sacreBLEU", "D2L BLEU", "exact match"], rows)
+    return {"steps": r["steps"], "train_seconds": r["train_seconds"], "heldout": h,
+            "parameters": r["parameters"]}
+
+
 def _torch_builder(src_vocab: int, tgt_vocab: int, s: dict) -> nn.Module:
     from .cli import MODEL_FIELDS
 
@@ -281,6 +296,9 @@ def run_bench(quick: bool = False, sections: Sequence[str] = SECTIONS, repeats: 
                     eval_every=20, d_model=16, d_ff=32, batch_size=32)
         report["reverse"] = bench_reverse((0,) if quick else (0, 1, 2), tiny if quick else {},
                                           out=out)
+    if "translate" in sections:
+        tiny = dict(steps=20, d_model=16, d_ff=32, heads=2, eval_every=10)
+        report["translate"] = bench_translate(tiny if quick else {}, out=out)
     return report
 
 

@@ -26,16 +26,22 @@ PRESETS: dict[str, dict] = {
     "reverse": dict(TOY),
     "sort": dict(TOY),
     # Translation trains a fixed budget; the cosine decay to 0 settles the last steps, so
-    # rare pairs such as "go . -> va !" are not knocked loose by a late noisy update.
-    "translate": dict(d_model=32, heads=4, layers=1, d_ff=64, dropout=0.0, pe="sinusoidal",
-                      steps=400, batch_size=64, lr=8e-3, warmup=50, schedule="cosine",
-                      label_smoothing=0.0, eval_every=100, target=None, val_size=256),
+    # rare pairs such as "go . -> va !" are not knocked loose by a late noisy update. Dropout
+    # and label smoothing make it generalise to held-out sentences: on 2 cores (one torch
+    # thread, a shared machine) this preset trained in ~60 s to held-out sacreBLEU 89 and
+    # exact match 0.80 (0.84 on held-out sentences whose words are all in the vocabulary).
+    "translate": dict(d_model=64, heads=4, layers=1, d_ff=128, dropout=0.1, pe="sinusoidal",
+                      steps=1500, batch_size=64, lr=5e-3, warmup=100, schedule="cosine",
+                      label_smoothing=0.1, eval_every=250, target=None, val_size=256),
     "kernel": dict(steps=200, batch_size=1, lr=0.1, warmup=0, schedule="constant",
                    label_smoothing=0.0, eval_every=50, target=None),
 }
 MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe")
+# "bahdanau": the lessons' GRU seq2seq with additive attention (seq2seq.py), on the same tasks;
+# it reads d_model as its embedding and hidden width, layers as its GRU depth and dropout.
+MODELS = ("transformer", "bahdanau")
 
-__all__ = ["PRESETS", "TASKS", "build_model", "build_parser", "main", "run_task", "settings_for",
+__all__ = ["MODELS", "PRESETS", "TASKS", "build_model", "build_parser", "main", "run_task", "settings_for",
            "task_parts", "train_config"]
 
 
@@ -77,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     tr = sub.add_parser("train", help="train one model on one task and score it")
     tr.add_argument("--task", required=True, choices=TASKS)
+    tr.add_argument("--model", choices=MODELS, default="transformer",
+                    help="transformer (default) or bahdanau (GRU + additive attention)")
     tr.add_argument("--heads", type=_positive_int)
     tr.add_argument("--d-model", type=_positive_int)
     tr.add_argument("--layers", type=_positive_int)
@@ -101,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     be = sub.add_parser("bench", help="time attention, layers and training (medians)")
     be.add_argument("--quick", action="store_true", help="tiny sizes, a few seconds")
-    be.add_argument("--sections", default="attention,complexity,reverse",
-                    help="comma-separated: attention, complexity, reverse")
+    be.add_argument("--sections", default="attention,complexity,reverse,translate",
+                    help="comma-separated: attention, complexity, reverse, translate")
     be.add_argument("--repeats", type=_positive_int)
     be.add_argument("--threads", type=_positive_int, default=2)
     be.add_argument("--json", action="store_true", help="end with one JSON line on stdout")
@@ -118,7 +126,7 @@ def settings_for(args: argparse.Namespace) -> dict:
             settings[key] = value
     if args.no_early_stop:
         settings["target"] = None
-    settings.update(seed=args.seed, device=args.device)
+    settings.update(seed=args.seed, device=args.device, model=args.model)
     return settings
 
 
@@ -171,10 +179,15 @@ def task_parts(task_name: str, s: dict):
 
 
 def build_model(src_vocab: int, tgt_vocab: int, s: dict) -> torch.nn.Module:
-    """The Transformer of the settings ``s``, initialised from s["seed"]."""
+    """The model of the settings ``s`` (s["model"], Transformer by default), seeded by s["seed"]."""
+    from .seq2seq import BahdanauSeq2Seq, Seq2SeqConfig
     from .transformer import Transformer, TransformerConfig
 
     torch.manual_seed(s["seed"])
+    if s.get("model", "transformer") == "bahdanau":
+        return BahdanauSeq2Seq(Seq2SeqConfig(src_vocab, tgt_vocab, embed_size=s["d_model"],
+                                             num_hiddens=s["d_model"], num_layers=s["layers"],
+                                             dropout=s["dropout"]))  # fmt: skip
     return Transformer(TransformerConfig(src_vocab, tgt_vocab, **{k: s[k] for k in MODEL_FIELDS}))
 
 
@@ -191,24 +204,28 @@ def score_toy(model: torch.nn.Module, task) -> dict:
 
 def translate(model: torch.nn.Module, task, sentences: Sequence[str]) -> list[str]:
     """Greedy translations of English sentences, as preprocessed French text."""
-    from .decode import greedy_decode
+    from .heldout import translate_sentences
 
-    enc = [task.encode_source(s) for s in sentences]
-    src, lens = torch.cat([e[0] for e in enc]), torch.cat([e[1] for e in enc])
-    out = greedy_decode(model, src, lens, max_len=task.cfg.num_steps)
-    return [task.decode_target(row) for row in out.tokens.cpu()]
+    return translate_sentences(model, task, list(sentences))
 
 
 def score_translate(model: torch.nn.Module, task) -> dict:
-    """sacrebleu corpus BLEU on the held-out split and D2L BLEU on D2L's four sentences."""
-    from .bleu import corpus_bleu, d2l_bleu
+    """Held-out scores (sentences never trained on) and D2L BLEU on D2L's four sentences.
+
+    "heldout" holds sacrebleu BLEU, D2L BLEU and exact match on all held-out sentences and on
+    those whose words are all in the vocabulary, plus the vocabulary's share of held-out words
+    (see heldout.heldout_report). D2L's four sentences are training pairs: a sanity check only.
+    """
+    from .bleu import d2l_bleu
+    from .heldout import heldout_report
     from .tasks.translation import D2L_EXAMPLES
 
-    preds = translate(model, task, [en for en, _ in task.heldout])
+    report = heldout_report(model, task)
     examples = translate(model, task, [en for en, _ in D2L_EXAMPLES])
     per = [d2l_bleu(p, fr) for p, (_, fr) in zip(examples, D2L_EXAMPLES, strict=True)]
-    return {"bleu_heldout": corpus_bleu(preds, [fr for _, fr in task.heldout]),
+    return {"bleu_heldout": report["all"]["bleu"],
             "bleu_examples": sum(per) / len(per),
+            "heldout": report,
             "examples": [{"en": en, "pred": p, "ref": fr}
                          for p, (en, fr) in zip(examples, D2L_EXAMPLES, strict=True)]}
 
@@ -229,7 +246,14 @@ def check_settings(task_name: str, s: dict) -> None:
 
     train_config(s).validate()
     pick_device(s["device"])
-    if task_name != "kernel":  # vocabulary sizes do not matter for these checks
+    model = s.get("model", "transformer")
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
+    if model == "bahdanau" and task_name != "kernel":
+        from .seq2seq import Seq2SeqConfig
+
+        Seq2SeqConfig(16, 16, s["d_model"], s["d_model"], s["layers"], s["dropout"]).validate()
+    elif task_name != "kernel":  # vocabulary sizes do not matter for these checks
         TransformerConfig(16, 16, **{k: s[k] for k in MODEL_FIELDS}).validate()
 
 
@@ -265,7 +289,8 @@ def run_task(task_name: str, s: dict, progress: bool = False,
     if task_name == "kernel":
         out.update(mse_test=result.final["loss"], w=float(model.w.detach()))
     else:
-        out.update({k: s[k] for k in MODEL_FIELDS}, parameters=model.num_parameters())
+        out.update({k: s[k] for k in MODEL_FIELDS}, model=s.get("model", "transformer"),
+                   parameters=model.num_parameters())
         out.update(score_translate(model, task) if task_name == "translate"
                    else score_toy(model, task))
     return out

@@ -107,9 +107,17 @@ def test_training_helpers_translate_reports_unknown_words():
     assert run.summary["steps"] == 5 and len(run.history) >= 5
     out = training.translate(run, "i lost zebraquux .")
     assert out["unknown"] == ["zebraquux"]
-    assert out["reference"] is None and out["bleu"] is None
+    assert out["reference"] is None and out["bleu"] is None and out["seen"] == "new"
     known = training.translate(run, "i lost .")
     assert known["reference"] == "j'ai perdu ." and 0.0 <= known["bleu"] <= 1.0
+    assert known["seen"] == "train"  # a training pair: its score shows memorisation only
+    held = run.summary["heldout"]  # scores on sentences never trained on
+    assert held["all"]["n"] == len(run.task.heldout) and 0 <= held["all"]["bleu"] <= 100
+    # the page's examples are held-out sentences without an unknown word (no <unk> id 3)
+    batch = training.example_batch(run)
+    assert batch.src.shape[0] > 0 and not (batch.src == 3).any()
+    trained = {en for en, _ in run.task.train}
+    assert not trained & {en for en, _ in training.example_pairs(run)}
     assert np.allclose(known["cross"].sum(-1).numpy(), 1.0, atol=1e-5)  # rows of weights
     with pytest.raises(ValueError, match="empty"):
         training.translate(run, "   ")
@@ -140,3 +148,41 @@ def test_hidden_tests_download_only_when_a_repo_is_named(monkeypatch, tmp_path):
     assert os.environ["LAB_HIDDEN_DIR"] == folder
     hidden.ensure_hidden_tests()
     assert len(calls) == 1  # once per process
+
+
+def test_default_sentence_is_held_out_and_in_vocabulary():
+    from app_pages.train import DEFAULT_SENTENCE
+    from transformer_lab.tasks.translation import TranslationTask, preprocess
+
+    task = TranslationTask()
+    assert preprocess(DEFAULT_SENTENCE) in {en for en, _ in task.heldout}
+    assert preprocess(DEFAULT_SENTENCE) not in {en for en, _ in task.train}
+    assert task.unknown_words(DEFAULT_SENTENCE) == []
+
+
+def test_snapshots_follow_training_and_the_page_can_step_through_them():
+    from app_support import training
+
+    s = training.settings("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=32)
+    run = training.new_run("reverse", s)
+    for msg in training.stream(run):
+        training.apply(run, msg)
+    steps = [snap["step"] for snap in run.snapshots]
+    assert steps[0] == 0 and steps[-1] == 32 and steps == sorted(steps)
+    first, last = run.snapshots[0]["maps"]["cross"][0], run.snapshots[-1]["maps"]["cross"][0]
+    assert first.shape[0] == 2 and torch.allclose(last.sum(-1), torch.ones(last.shape[:-1]), atol=1e-5)
+    assert not torch.equal(first, last)  # training changed the attention
+
+
+@pytest.mark.parametrize("err", [
+    "heads must lie between 1 and 8, got 9.", "Q, row 2: 'x' is not a number. Write numbers",
+    "embed_dim=16 is not divisible by heads=5: pick heads among the divisors of 16",
+    "give at least two sequence lengths, e.g. 64, 128, 256, 512", "something nobody wrote yet"])
+def test_chinese_error_messages_have_no_english_words(err):
+    import re
+
+    from app_pages.text_lab import error_zh
+
+    zh = error_zh(err)
+    words = set(re.findall(r"[A-Za-z_]{2,}", zh)) - {"embed_dim", "d_model"}
+    assert not words, zh

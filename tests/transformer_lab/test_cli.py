@@ -107,3 +107,14 @@ def test_module_entry_point_runs_as_a_program():
     assert bad.returncode == 2 and "must be positive" in bad.stderr
     assert "Traceback" not in bad.stderr
 
+
+
+def test_bahdanau_model_trains_on_the_same_tasks(capsys):
+    out, _ = run_cli(capsys, "--task", "reverse", "--model", "bahdanau", "--steps", "3", *TINY)
+    assert out["model"] == "bahdanau" and out["steps"] == 3
+    from transformer_lab.seq2seq import BahdanauSeq2Seq, Seq2SeqConfig
+
+    # its parameter count is the GRU seq2seq's (d_model read as embed and hidden width)
+    expected = BahdanauSeq2Seq(Seq2SeqConfig(14, 14, 16, 16, 1, 0.0)).num_parameters()
+    assert out["parameters"] == expected
+

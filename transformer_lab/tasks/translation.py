@@ -153,6 +153,12 @@ class TranslationTask:
         order = torch.arange(n) if generator is None else torch.randperm(n, generator=generator)
         return [self._train[order[i : i + batch_size]] for i in range(0, n, batch_size)]
 
+    def encode_pairs(self, pairs: list[tuple[str, str]]) -> Batch:
+        """Any preprocessed (english, french) pairs as one batch, encoded like training pairs."""
+        if not pairs:
+            raise ValueError("no sentence pairs to encode.")
+        return self._encode(list(pairs))
+
     def heldout_batch(self) -> Batch:
         """All held-out pairs as one batch (same encoding as training batches)."""
         if self._heldout is None:

@@ -1,0 +1,202 @@
+"""Playground text added for issue 11 (captions, options, statuses, errors), English and Chinese.
+
+text.py merges EN_LAB / ZH_LAB into its dictionaries; ERRORS_ZH translates learner input errors.
+"""
+
+from __future__ import annotations
+
+import re
+
+EN_LAB: dict[str, str] = {
+    # options
+    "task.copy": "copy", "task.reverse": "reverse", "task.sort": "sort", "task.translate": "translate EN→FR",
+    "pe.sinusoidal": "sinusoidal", "pe.learned": "learned", "pe.none": "none",
+    "kind.encoder_self": "encoder self-attention", "kind.decoder_self": "decoder self-attention",
+    "kind.cross": "cross-attention",
+    "model.transformer": "Transformer", "model.bahdanau": "Bahdanau (GRU + additive attention)",
+    "train.model": "Model",
+    "train.snapshot": "Training step of the attention snapshot",
+    "train.vocab": "Vocabulary: the English words the model knows",
+    "train.compare_table": "Kept runs",
+    "stale": "⏳ The settings changed: the result below is from the previous settings. Press the button to recompute.",
+    # captions (teaching moments)
+    "cap.reverse": (
+        "**What to notice:** reversing means output token *i* copies input token *n − i*, so "
+        "cross-attention forms an **anti-diagonal** (top-right to bottom-left). Each output "
+        "step looks up the one source position it needs: attention is a learned lookup."
+    ),
+    "cap.copy": (
+        "**What to notice:** copying makes cross-attention a **diagonal**: output token *i* "
+        "looks at input token *i*."
+    ),
+    "cap.sort": (
+        "**What to notice:** sorting does not depend on where a symbol stands, only on its "
+        "value, so cross-attention jumps to wherever the next smallest symbol is."
+    ),
+    "cap.nope": (
+        "**No positional encoding:** self-attention sees its input as a set. A query cannot tell "
+        "position 2 from position 7, so the weights depend only on which tokens are present: "
+        "equal tokens get equal columns and the map shows **vertical stripes**. The model can "
+        "still sort (order does not matter) but cannot reverse (lesson: order-blind model)."
+    ),
+    "cap.translate": (
+        "**What to notice:** each French word attends mostly to the English word it translates; "
+        "word order is close in these sentences, so the map is near-diagonal."
+    ),
+    "cap.gap": (
+        "**Why two accuracies?** During training the decoder is fed the *correct* previous "
+        "token (teacher forcing): token accuracy {train:.3f}. Decoding on its own it feeds back "
+        "its *own* guesses, so one early mistake derails the rest: {decoded:.3f}. Only the "
+        "free-running number says how well the model really works."
+    ),
+    "cap.snap": "Snapshot at step {step} of {total}: drag the slider to watch the pattern form.",
+    "cap.translate_honest": (
+        "**Held-out sentences** (never seen in training, {n} of them): sacreBLEU {bleu:.1f}, "
+        "D2L BLEU {d2l:.3f}, exact match {exact:.1%}. On the {n_known} whose words are all in "
+        "the vocabulary: sacreBLEU {kbleu:.1f}, exact match {kexact:.1%}. The vocabulary covers "
+        "{share:.1%} of held-out words; an unknown word reads as `<unk>`."
+    ),
+    "train.seen.train": "this sentence is a training pair: a score here only shows memorisation",
+    "train.seen.heldout": "this sentence is held out: the model never saw it in training",
+    "train.seen.new": "this sentence is not in the corpus: there is no reference to score against",
+    "train.reference": "reference",
+    "train.unknown": "unknown words (read as `<unk>`)",
+    "train.need_model": "train a model first",
+    "train.need_translate": "train a model on the 'translate EN→FR' task first",
+    "status.training": "Training: step {step} / {total} · {elapsed:.0f} s · about {eta:.0f} s left",
+    "status.done": (
+        "**Done**: {steps} steps in {seconds} s on {device} ({reason}); {model}, {params:,} "
+        "parameters. Check on unseen sequences (greedy decoding): exact match {exact:.3f}, "
+        "token accuracy {tok:.3f}."
+    ),
+    "status.done_translate": (
+        "**Done**: {steps} steps in {seconds} s on {device} ({reason}); {model}, {params:,} "
+        "parameters."
+    ),
+    "reason.max_steps": "all steps done", "reason.target": "reached the target accuracy",
+    "reason.stop_flag": "stopped by you", "reason.diverged": "the loss diverged",
+    "reason.callback": "stopped", "training": "training",
+    "cols.source": "source", "cols.target": "target", "cols.prediction": "prediction",
+    "cols.ok": "right?", "cols.run": "run", "cols.model": "model", "cols.params": "parameters",
+    "cols.steps": "steps", "cols.seconds": "seconds", "cols.score": "score on unseen data",
+    "cols.order": "order", "cols.no_pe": "without PE", "cols.pe": "with PE",
+    "cols.layer": "layer", "cols.step": "step", "cols.loss": "loss", "cols.w": "w",
+    "toast": "Please check",
+    "error.generic": "⚠️ Something went wrong on our side; the error was logged.",
+}
+
+ZH_LAB: dict[str, str] = {
+    "task.copy": "复制", "task.reverse": "反转", "task.sort": "排序", "task.translate": "英译法",
+    "pe.sinusoidal": "正弦", "pe.learned": "可学习", "pe.none": "无",
+    "kind.encoder_self": "编码器自注意力", "kind.decoder_self": "解码器自注意力",
+    "kind.cross": "交叉注意力",
+    "model.transformer": "Transformer", "model.bahdanau": "Bahdanau（GRU + 加性注意力）",
+    "train.model": "模型",
+    "train.snapshot": "注意力快照对应的训练步",
+    "train.vocab": "词表：模型认识的英文单词",
+    "train.compare_table": "保留的训练",
+    "stale": "⏳ 设置已改变：下面的结果来自之前的设置。请点击按钮重新计算。",
+    "cap.reverse": (
+        "**看点：**反转时，第 *i* 个输出词复制第 *n − i* 个输入词，所以交叉注意力呈**反对角线**"
+        "（从右上到左下）。每一步输出都去查找它需要的那个源位置：注意力就是一种学出来的查找。"
+    ),
+    "cap.copy": "**看点：**复制任务中交叉注意力是一条**对角线**：第 *i* 个输出词看第 *i* 个输入词。",
+    "cap.sort": "**看点：**排序与符号所在的位置无关，只与它的值有关，所以交叉注意力跳到下一个最小符号所在的地方。",
+    "cap.nope": (
+        "**没有位置编码：**自注意力把输入当作一个集合。查询分不清位置 2 和位置 7，权重只取决于出现了"
+        "哪些词元：相同的词元得到相同的列，热力图呈现**竖条纹**。模型仍然能排序（顺序无关），却学不会"
+        "反转（课程：对顺序不敏感的模型）。"
+    ),
+    "cap.translate": "**看点：**每个法语词主要关注它所翻译的英语词；这些句子的语序相近，所以图接近对角线。",
+    "cap.gap": (
+        "**为什么有两个准确率？**训练时解码器得到的是*正确的*前一个词（教师强制）：词元准确率 "
+        "{train:.3f}。独立解码时它把*自己的*猜测送回去，一个早期错误会带偏后面所有的词：{decoded:.3f}。"
+        "只有独立解码的数字才说明模型真正的水平。"
+    ),
+    "cap.snap": "第 {step} 步（共 {total} 步）的快照：拖动滑块，观察模式如何形成。",
+    "cap.translate_honest": (
+        "**留出的句子**（训练中从未见过，共 {n} 句）：sacreBLEU {bleu:.1f}，D2L BLEU {d2l:.3f}，"
+        "完全匹配 {exact:.1%}。其中所有单词都在词表里的 {n_known} 句：sacreBLEU {kbleu:.1f}，"
+        "完全匹配 {kexact:.1%}。词表覆盖了留出句子中 {share:.1%} 的单词；不认识的单词读作 `<unk>`。"
+    ),
+    "train.seen.train": "这句话是训练数据：这里的得分只说明模型记住了它",
+    "train.seen.heldout": "这句话是留出数据：模型在训练中从未见过它",
+    "train.seen.new": "这句话不在语料中：没有参考译文可以打分",
+    "train.reference": "参考译文",
+    "train.unknown": "不认识的单词（读作 `<unk>`）",
+    "train.need_model": "请先训练一个模型",
+    "train.need_translate": "请先在“英译法”任务上训练一个模型",
+    "status.training": "训练中：第 {step} / {total} 步 · 已用 {elapsed:.0f} 秒 · 约剩 {eta:.0f} 秒",
+    "status.done": (
+        "**完成**：{steps} 步，用时 {seconds} 秒（{device}，{reason}）；{model}，{params:,} 个参数。"
+        "在未见过的序列上检查（贪心解码）：完全匹配 {exact:.3f}，词元准确率 {tok:.3f}。"
+    ),
+    "status.done_translate": "**完成**：{steps} 步，用时 {seconds} 秒（{device}，{reason}）；{model}，{params:,} 个参数。",
+    "reason.max_steps": "已跑完全部步数", "reason.target": "已达到目标准确率",
+    "reason.stop_flag": "已手动停止", "reason.diverged": "损失发散", "reason.callback": "已停止",
+    "training": "训练中",
+    "cols.source": "输入", "cols.target": "目标", "cols.prediction": "预测", "cols.ok": "正确？",
+    "cols.run": "训练", "cols.model": "模型", "cols.params": "参数量", "cols.steps": "步数",
+    "cols.seconds": "秒", "cols.score": "未见数据上的得分",
+    "cols.order": "顺序", "cols.no_pe": "无位置编码", "cols.pe": "有位置编码",
+    "cols.layer": "层", "cols.step": "步", "cols.loss": "损失", "cols.w": "w",
+    "toast": "请检查输入",
+    "error.generic": "⚠️ 服务器出了点问题，错误已记录。",
+}
+
+# Learner input errors seen on the playground pages, as (pattern, Chinese template). The
+# groups of the English message fill the template, so numbers and names carry over.
+ERRORS_ZH: list[tuple[str, str]] = [
+    (r"^(.+?) is empty: enter a whole number from (\S+) to (\S+)\.?$", r"\1 为空：请输入 \2 到 \3 之间的整数。"),
+    (r"^(.+?) must be a whole number, got (.+?)\.?$", r"\1 必须是整数，收到的是 \2。"),
+    (r"^(.+?) must lie between (\S+) and (\S+), got (.+?)\.?$", r"\1 必须在 \2 到 \3 之间，收到的是 \4。"),
+    (r"^(.+?) must be a number, got (.+?)\.?$", r"\1 必须是数字，收到的是 \2。"),
+    (r"^(.+?), row (\d+): (.+?) is not a number\..*$", r"\1 第 \2 行：\3 不是数字。请用空格分隔数字，每行一个向量。"),
+    (r"^(.+?), row (\d+): (.+?) is not a finite number\.$", r"\1 第 \2 行：\3 不是有限的数。"),
+    (r"^(.+?) is empty: type at least one row of numbers\.$", r"\1 为空：请至少输入一行数字。"),
+    (r"^(.+?): row 1 has (\d+) numbers but row (\d+) has (\d+);.*$", r"\1：第 1 行有 \2 个数，第 \3 行却有 \4 个；每行的列数必须相同。"),
+    (r"^(.+?) is (\d+) × (\d+); at most (\d+) × (\d+) fits on the page\.$", r"\1 是 \2 × \3；页面最多容纳 \4 × \5。"),
+    (r"^K has (\d+) rows but V has (\d+):.*$", r"K 有 \1 行而 V 有 \2 行：每个键都需要恰好一个值。"),
+    (r"^dot-product scoring needs queries and keys of the same width; Q has (\d+) columns and K has (\d+).*$",
+     r"点积评分要求查询和键的宽度相同；Q 有 \1 列，K 有 \2 列（加性评分允许不同宽度）。"),
+    (r"^a causal mask .* got (\d+) queries and (\d+) keys$", r"因果掩码让查询 i 只看键 0..i，所以查询数必须等于键数；现在有 \1 个查询和 \2 个键。"),
+    (r"^the valid length must be a whole number from 1 to (\d+).*$", r"有效长度必须是 1 到 \1 之间的整数（键的个数）。"),
+    (r"^.*?(?:embed_dim|d_model|num_hiddens)=(\d+) is not divisible by (?:heads|num_heads)=(\d+).*$",
+     r"模型宽度 \1 不能被头数 \2 整除：请选择 \1 的约数作为头数。"),
+    (r"^d_model must be even .*got (\d+)$", r"d_model 必须是偶数（每个正弦都和一个余弦配对），现在是 \1。"),
+    (r"^choose at least one dimension to plot.*$", r"请至少选择一个要画的维度，例如 0, 1, 2, 3。"),
+    (r"^plot at most 12 dimensions at once$", r"一次最多画 12 个维度。"),
+    (r"^give at least two sequence lengths.*$", r"请至少给出两个序列长度，例如 64, 128, 256, 512。"),
+    (r"^give at most (\d+) sequence lengths.*$", r"最多给出 \1 个序列长度，这样几秒钟就能跑完。"),
+    (r"^sequence lengths must be whole numbers.*$", r"序列长度必须是整数。"),
+    (r"^every sequence length must lie between 2 and (\d+)$", r"每个序列长度都必须在 2 到 \1 之间。"),
+    (r"^(\w+) must be a whole number from (\S+) to (\S+), got (.+)$", r"\1 必须是 \2 到 \3 之间的整数，收到的是 \4。"),
+    (r"^d_model must be even.*$", r"d_model 必须是偶数。"),
+    (r"^.*sinusoidal.*even.*$", r"正弦位置编码要求 d_model 为偶数。"),
+    (r"^the example index must lie between 0 and (\d+)$", r"样例序号必须在 0 到 \1 之间。"),
+    (r"^the sentence is empty.*$", r"句子为空：请输入一个英文句子。"),
+    (r"^unknown (\w+) .*$", r"未知的选项（\1）。"),
+    (r"^train a model on the 'translate' task first$", r"请先在“英译法”任务上训练一个模型。"),
+    (r"^train a model first$", r"请先训练一个模型。"),
+    (r"^the (\w+) model has no (\w+) attention.*$", r"\1 模型没有这种注意力，请选择交叉注意力。"),
+    (r"^translation needs a model trained on the 'translate' task$", r"翻译需要一个在“英译法”任务上训练的模型。"),
+]
+_COMPILED = [(re.compile(p, re.S), zh) for p, zh in ERRORS_ZH]
+NAMES_ZH = {"training points": "训练点数", "noise": "噪声", "learning rate": "学习率",
+            "steps": "步数", "seed": "随机种子", "valid length": "有效长度", "tokens": "词元数",
+            "heads": "头数", "length": "长度", "dimension": "维度", "the width d": "宽度 d",
+            "d": "宽度 d", "w": "w", "layers": "层数"}  # fmt: skip
+
+
+def error_zh(text: str) -> str:
+    """The Chinese sentence for an English input error; a generic one when none matches."""
+    for pattern, template in _COMPILED:
+        m = pattern.match(text.strip())
+        if m:
+            out = m.expand(template)
+            for en, zh in sorted(NAMES_ZH.items(), key=lambda kv: -len(kv[0])):
+                if out.startswith(en + " "):
+                    out = zh + out[len(en):]
+                    break
+            return out
+    return "输入有误，请检查这一页的设置后再试。"

@@ -1,0 +1,80 @@
+"""Train page text: statuses, captions of the teaching moments, localised tables (no gradio)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .common import tr
+
+PRED_COLUMNS = {"source": "cols.source", "target": "cols.target", "prediction": "cols.prediction",
+                "ok": "cols.ok"}  # fmt: skip
+
+
+def _model_label(run, lang: str) -> str:
+    return tr(f"model.{run.model_name}", lang)
+
+
+def done_status(run, lang: str) -> str:
+    """The finished run in one line: steps, time, why it stopped, and its unseen-data score."""
+    s = run.summary
+    fields = dict(steps=s["steps"], seconds=s["seconds"], device=s["device"],
+                  reason=tr(f"reason.{s['stopped']}", lang), model=_model_label(run, lang),
+                  params=s.get("parameters", 0))  # fmt: skip
+    if run.task_name == "translate":
+        return tr("status.done_translate", lang, **fields)
+    nan = float("nan")
+    return tr("status.done", lang, exact=s.get("exact_acc", nan), tok=s.get("token_acc", nan),
+              **fields)  # fmt: skip
+
+
+def translation_text(run, lang: str) -> str:
+    """Held-out BLEU (sacrebleu and D2L), exact match and vocabulary coverage of a translate run."""
+    h = run.summary.get("heldout")
+    if not h:
+        return ""
+    a, k = h["all"], h["in_vocab"]
+    return tr("cap.translate_honest", lang, n=a["n"], bleu=a["bleu"], d2l=a["bleu_d2l"],
+              exact=a["exact_match"], n_known=k["n"], kbleu=k["bleu"], kexact=k["exact_match"],
+              share=h["vocab_share"])  # fmt: skip
+
+
+def caption(run, kind: str, lang: str) -> str:
+    """What to notice in this run's attention maps, tied to the lesson."""
+    if run.settings.get("pe") == "none" and run.model_name == "transformer":
+        return tr("cap.nope", lang)
+    return tr(f"cap.{run.task_name}", lang) if kind == "cross" else ""
+
+
+def localise_predictions(df: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """Column headers of the predictions table in the page's language."""
+    return df.rename(columns={c: tr(k, lang) for c, k in PRED_COLUMNS.items()})
+
+
+def kept_name(run, number: int) -> str:
+    """A kept run's legend name: task, model and the settings that tell runs apart."""
+    s = run.settings
+    if run.model_name == "bahdanau":
+        return f"{run.task_name} · Bahdanau · d={s['d_model']} #{number}"
+    return f"{run.task_name} · pe={s['pe']} · h={s['heads']} · d={s['d_model']} #{number}"
+
+
+def _score(run, lang: str) -> str:
+    s = run.summary
+    exact, token = ("完全匹配", "词元准确率") if lang == "zh" else ("exact", "token")
+    if run.task_name == "translate" and s.get("heldout"):
+        h = s["heldout"]["all"]
+        return f"BLEU {h['bleu']:.1f} · {exact} {h['exact_match']:.3f}"
+    return f"{exact} {s.get('exact_acc', float('nan')):.3f} · {token} {s.get('token_acc', float('nan')):.3f}"
+
+
+def compare_table(kept: dict, lang: str) -> pd.DataFrame:
+    """One row per kept run: model, parameters, steps, seconds and its score on unseen data."""
+    rows = []
+    for name, item in kept.items():
+        run = item["run"]
+        s = run.summary
+        rows.append((name, _model_label(run, lang), s.get("parameters"), s["steps"], s["seconds"],
+                     _score(run, lang)))  # fmt: skip
+    cols = [tr(k, lang) for k in ("cols.run", "cols.model", "cols.params", "cols.steps",
+                                  "cols.seconds", "cols.score")]  # fmt: skip
+    return pd.DataFrame(rows, columns=cols)
