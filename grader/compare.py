@@ -77,6 +77,8 @@ def _equal(spec: dict, label: str, got: Any, expected: Any, hidden: bool) -> dic
                         f"`{label}` 返回了 {bool(got)}，但{wrong['zh']}。")
     elif _plain(got) == _plain(expected):
         return None
+    if isinstance(got, str) and got in spec.get("explain", {}):
+        return dict(spec["explain"][got])
     if spec.get("fail"):
         return dict(spec["fail"])
     if not hidden:

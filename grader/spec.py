@@ -50,12 +50,14 @@ def check(
     fail: dict[str, str] | None = None,
     true_means: dict[str, str] | None = None,
     false_means: dict[str, str] | None = None,
+    explain: dict[str, dict[str, str]] | None = None,
 ) -> dict:
     """Describe how a step's output is compared (see FORMAT.md, "Checks").
 
     ``fail``: the bilingual message shown whenever this check fails (instead of the generic
     one). ``true_means`` / ``false_means``: for a bool answer, what True and False claim, so a
     wrong answer reads "returns True where <false_means>" without showing any value.
+    ``explain``: for an ``equal`` check on a string (a probe's status), the message per value.
     """
     if kind not in CHECK_KINDS:
         raise ValueError(f"unknown check kind {kind!r}; use one of {CHECK_KINDS}")
@@ -65,6 +67,8 @@ def check(
             if set(text) != {"en", "zh"}:
                 raise ValueError(f"check {key!r} needs exactly 'en' and 'zh' texts")
             spec[key] = dict(text)
+    if explain:
+        spec["explain"] = {k: dict(v) for k, v in explain.items()}
     if (true_means is None) != (false_means is None):
         raise ValueError("give both true_means and false_means, or neither")
     if select is not None:

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, get, probe, ref
 
 
 def _tol(dtype):
@@ -20,8 +20,13 @@ def _attn_case(name, Q, K, V, points=2.0, hint=None):
     return Case(name, points, hint=hint, steps=[
         call("causal_attention", Q, K, V, check=check(label="weights", select=1, **tol)),
         call("causal_attention", Q, K, V, check=check(label="output", select=0, **tol)),
-        call("causal_attention", Q, K, V, check=check("dtype", label="output", select=0)),
-    ])
+    ])  # values only: dtype and return types are graded once, in their own case
+
+
+TYPES_FAIL = {"en": "`causal_attention` must return torch tensors `(output, weights)` with the dtype "
+                    "of `Q`, and `causal_mask` a torch.bool tensor: no numpy, no casts of the result.",
+              "zh": "`causal_attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(output, weights)`，"
+                    "`causal_mask` 必须返回 torch.bool 张量：不要返回 numpy，也不要转换结果的类型。"}
 
 
 def build(rng: torch.Generator) -> list[Case]:
@@ -36,7 +41,15 @@ def build(rng: torch.Generator) -> list[Case]:
         _attn_case("3-D, float64, batch 2 < n 6, d_v != d", randn(2, 6, 8, dtype=f64),
                    randn(2, 6, 8, dtype=f64), randn(2, 6, 3, dtype=f64)),
         _attn_case("4-D (batch, heads, n, d), float32", randn(2, 3, 5, 4), randn(2, 3, 5, 4),
-                   randn(2, 3, 5, 6)),
+                   randn(2, 3, 5, 6), points=1.0),
+        Case("types: torch tensors in the dtype of Q, a bool mask", 1.0, [
+            get("causal_attention", save="f"),
+            probe("returns", fn=ref("f"), args=[randn(2, 3, 4, dtype=f64), randn(2, 3, 4, dtype=f64),
+                                                randn(2, 3, 2, dtype=f64)],
+                  check=check("equal", label="causal_attention", fail=TYPES_FAIL)),
+            get("causal_mask", save="mask"),
+            probe("returns", fn=ref("mask"), args=[4],
+                  check=check("equal", label="causal_mask", fail=TYPES_FAIL))]),
         _attn_case("large scores, float64", randn(3, 4, 16, dtype=f64, scale=20.0),
                    randn(3, 4, 16, dtype=f64, scale=20.0), randn(3, 4, 2, dtype=f64),
                    hint={"en": "Large dot products: remember the 1/√d scale and use torch.softmax.",

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, get, probe, ref
 
 TOL = {"rtol": 1e-5, "atol": 1e-6}
 
@@ -31,10 +31,22 @@ def _large(rng, shape, dtype, offset):
 
 
 def _weights_case(name, X, lens, points=2.0, hint=None):
+    # Values only: the dtype and the return type are graded once, in their own case.
     return Case(name, points, hint=hint, steps=[
         call("masked_softmax", X, lens, check=check("allclose", label="weights", **TOL)),
-        call("masked_softmax", X, lens, check=check("dtype", label="weights")),
     ])
+
+
+TYPES_FAIL = {
+    "en": "`masked_softmax` must return a torch.Tensor with the dtype of `X` (float32 in, float32 "
+          "out; float64 in, float64 out): no numpy, no `.float()` or `.double()` on the result.",
+    "zh": "`masked_softmax` 必须返回 dtype 与 `X` 相同的 torch.Tensor（float32 进 float32 出，float64 进 "
+          "float64 出）：不要返回 numpy，也不要对结果 `.float()` 或 `.double()`。"}
+UNCHANGED_FAIL = {
+    "en": "`masked_softmax` changes the caller's tensor in place (e.g. `X[mask] = -1e6` or "
+          "`X.masked_fill_`): work on a copy (`X.masked_fill(...)`, `X.clone()`), never on the input.",
+    "zh": "`masked_softmax` 原地修改了调用者的张量（例如 `X[mask] = -1e6` 或 `X.masked_fill_`）：请在副本上"
+          "操作（`X.masked_fill(...)`、`X.clone()`），不要改动输入。"}
 
 
 def build(rng: torch.Generator) -> list[Case]:
@@ -50,10 +62,27 @@ def build(rng: torch.Generator) -> list[Case]:
                       torch.randn(3, 4, 5, generator=rng, dtype=f64), _lens(rng, (3, 4), 5)),
         _weights_case("2-D valid lengths (one per query), float32, batch 6 > queries 2",
                       torch.randn(6, 2, 6, generator=rng, dtype=f32), _lens(rng, (6, 2), 6)),
+        Case("returns a torch.Tensor in the dtype of X (float32 and float64)", 1.0, [
+            get("masked_softmax", save="f"),
+            probe("returns", fn=ref("f"), args=[torch.randn(2, 3, 4, generator=rng, dtype=f64),
+                                                torch.tensor([2, 4])],
+                  check=check("equal", label="masked_softmax", fail=TYPES_FAIL)),
+            probe("returns", fn=ref("f"), args=[torch.randn(2, 3, 4, generator=rng, dtype=f32), None],
+                  check=check("equal", label="masked_softmax", fail=TYPES_FAIL))]),
+        Case("leaves X and valid_lens unchanged", 1.0, [
+            get("masked_softmax", save="f"),
+            probe("unchanged", fn=ref("f"), args=[torch.randn(3, 2, 5, generator=rng, dtype=f32),
+                                                  torch.tensor([2, 5, 1])],
+                  check=check("equal", label="masked_softmax", fail=UNCHANGED_FAIL)),
+            probe("unchanged", fn=ref("f"), args=[torch.randn(2, 2, 4, generator=rng, dtype=f64),
+                                                  torch.tensor([[1, 4], [3, 2]])],
+                  check=check("equal", label="masked_softmax", fail=UNCHANGED_FAIL))]),
         _weights_case("large scores (hundreds), float32, 2-D valid lengths",
-                      _large(rng, (3, 3, 5), f32, 150.0), _lens(rng, (3, 3), 5), hint=HINT_LARGE),
+                      _large(rng, (3, 3, 5), f32, 150.0), _lens(rng, (3, 3), 5), points=1.0,
+                      hint=HINT_LARGE),
         _weights_case("large scores (hundreds), float64, 1-D valid lengths",
-                      _large(rng, (4, 2, 6), f64, 800.0), _lens(rng, (4,), 6), hint=HINT_LARGE),
+                      _large(rng, (4, 2, 6), f64, 800.0), _lens(rng, (4,), 6), points=1.0,
+                      hint=HINT_LARGE),
         Case("bad input: X is not 3-D", 1.0, [
             call("masked_softmax", torch.randn(4, 5, generator=rng), None, raises="ValueError"),
         ]),

@@ -1,48 +1,110 @@
-"""Hidden tests for multi-head-attention: values compared with the reference on loaded weights."""
+"""Hidden tests for multi-head-attention: values on loaded weights, types, and one training step.
+
+Shapes are chosen so the candidate scale factors differ in most value cases (E=8, h=2:
+1/√d_k = 0.5, 1/d_k = 0.25, 1/√E = 0.35), while dtype and trainability are each one case,
+so a single mistake of that kind costs its points once.
+"""
 
 import torch
 
-from grader.spec import Case, call, check, describe, new, ref, set_params
+from grader.spec import Case, call, check, describe, new, probe, ref, set_params
 
 NAMES = ("query", "key", "value", "out_proj")
+CLS = "SimpleMultiHeadAttention"
+
+
+def _m(en: str, zh: str) -> dict:
+    return {"en": en, "zh": zh}
+
+
+TYPES_FAIL = _m(
+    "`SimpleMultiHeadAttention.forward` must return torch tensors `(output, weights)` in the "
+    "dtype of the module and its input (float64 here): no numpy, no `.float()` and no float32 "
+    "softmax inside a float64 module.",
+    "`SimpleMultiHeadAttention.forward` 必须返回 torch 张量 `(output, weights)`，dtype 与模块和输入"
+    "相同（此处为 float64）：不要用 numpy，不要 `.float()`，也不要在 float64 模块中用 float32 的 softmax。")
+TRAIN_STATUS = {
+    "backward-inplace": _m(
+        "`loss.backward()` fails: an in-place operation (`exp_()`, `/=`, `masked_fill_`...) "
+        "overwrote a tensor autograd still needs. Use out-of-place ops (`torch.softmax`, "
+        "`e = e / e.sum(...)`).",
+        "`loss.backward()` 失败：原地操作（`exp_()`、`/=`、`masked_fill_` 等）覆盖了 autograd 还需要的"
+        "张量。请改用非原地操作（`torch.softmax`、`e = e / e.sum(...)`）。"),
+    "backward-error": _m("`loss.backward()` raises an error through your forward pass.",
+                         "`loss.backward()` 在你的前向计算中抛出了错误。"),
+    "no-graph": _m(
+        "The output does not require grad: `forward` leaves the autograd graph (`.detach()`, "
+        "`.data`, `torch.no_grad()` or numpy inside), so the module cannot be trained.",
+        "输出不需要梯度：`forward` 脱离了计算图（用了 `.detach()`、`.data`、`torch.no_grad()` 或 numpy），"
+        "模块无法训练。"),
+    "not-a-tensor": _m("`forward` does not return a torch tensor, so no gradient can flow back.",
+                       "`forward` 没有返回 torch 张量，梯度无法回传。"),
+}
+
+
+def _grad_fail(name: str) -> dict:
+    return _m(f"The gradient reaching `{name}.weight` does not match your own forward pass: part "
+              "of the computation leaves the graph (`.detach()`, `.data`, `torch.no_grad()`, numpy).",
+              f"到达 `{name}.weight` 的梯度与你自己的前向计算不一致：部分计算脱离了计算图"
+              "（`.detach()`、`.data`、`torch.no_grad()` 或 numpy）。")
 
 
 def build(rng: torch.Generator) -> list[Case]:
     def randn(*shape, dtype=torch.float32, scale=1.0):
         return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)
 
-    def value_case(name, B, T, E, h, dtype=torch.float32, mask=None, points=1.0):
+    def params_for(E, dtype):
         params = {}
         for n in NAMES:
             params[f"{n}.weight"] = randn(E, E, dtype=dtype, scale=E ** -0.5)
             params[f"{n}.bias"] = randn(E, dtype=dtype, scale=0.1)
+        return params
+
+    def loaded(E, h, dtype):
+        return [new(CLS, E, h, save="m"),
+                set_params("m", params_for(E, dtype), dtype="float64" if dtype == torch.float64 else None)]
+
+    def value_case(name, B, T, E, h, dtype=torch.float32, mask=None, points=1.0):
         x = randn(B, T, E, dtype=dtype)
-        atol = 1e-9 if dtype == torch.float64 else 1e-5
-        checks = [check(label="output", select=0, rtol=1e-5, atol=atol),
-                  check(label="weights", select=1, rtol=1e-5, atol=atol)]
-        if dtype == torch.float64:
-            checks.append(check("dtype", label="output", select=0))
+        # Values are compared in float64 with a tolerance a float32 computation meets: the
+        # dtype is graded once, in its own case.
+        tol = {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
+        checks = [check(label="output", select=0, **tol), check(label="weights", select=1, **tol)]
         kw = {} if mask is None else {"mask": mask}
-        return Case(name, points, [
-            new("SimpleMultiHeadAttention", E, h, save="m"),
-            set_params("m", params, dtype="float64" if dtype == torch.float64 else None),
-            call(ref("m"), x, **kw, check=checks),
-        ])
+        return Case(name, points, [*loaded(E, h, dtype), call(ref("m"), x, **kw, check=checks)])
 
     lengths = torch.tensor([5, 3, 1, 4])
     padding = (torch.arange(5).view(1, 1, 1, 5) < lengths.view(4, 1, 1, 1))  # (B, 1, 1, T)
+    f64 = torch.float64
+    x_types = randn(3, 4, 8, dtype=f64)
+    x_train, g_train = randn(2, 5, 8, dtype=f64), randn(2, 5, 8, dtype=f64)
+    causal5 = torch.tril(torch.ones(5, 5, dtype=torch.bool))
     return [
         Case("submodules are nn.Linear(E, E) with bias, named as in the contract", 1, [
-            new("SimpleMultiHeadAttention", 12, 3, save="m"),
+            new(CLS, 12, 3, save="m"),
             describe("m", list(NAMES), check=check("equal", label="submodules"))]),
         Case("embed_dim not divisible by num_heads raises ValueError", 1, [
-            new("SimpleMultiHeadAttention", 6, 4, raises="ValueError")]),
-        value_case("2 heads, float32, batch 2 < seq 5", 2, 5, 8, 2, points=2),
-        value_case("3 heads, float64, batch 7 > seq 3", 7, 3, 12, 3, dtype=torch.float64, points=2),
+            new(CLS, 6, 4, raises="ValueError")]),
+        value_case("2 heads, float32, batch 2 < seq 5", 2, 5, 8, 2),
+        value_case("3 heads, float64, batch 7 > seq 3", 7, 3, 12, 3, dtype=f64),
         value_case("1 head (plain self-attention)", 1, 4, 6, 1),
         value_case("as many heads as features (d_k = 1)", 2, 3, 4, 4),
-        value_case("causal mask (T, T), 4 heads", 3, 6, 16, 4,
+        value_case("causal mask (T, T), 4 heads of 6 features", 3, 6, 24, 4,
                    mask=torch.tril(torch.ones(6, 6, dtype=torch.bool)), points=2),
-        value_case("padding mask (B, 1, 1, T), float64", 4, 5, 8, 2, dtype=torch.float64,
-                   mask=padding, points=2),
+        value_case("padding mask (B, 1, 1, T), float64", 4, 5, 8, 2, dtype=f64, mask=padding),
+        Case("returns torch tensors in the module's dtype (float64)", 1, [
+            *loaded(8, 2, f64),
+            probe("returns", fn=ref("m"), args=[x_types], check=check(
+                "equal", label=f"{CLS}.forward", fail=TYPES_FAIL))]),
+        Case("trainable: backward reaches all four projections, one SGD step changes the output",
+             2, [*loaded(8, 2, f64),
+                 probe("train", module=ref("m"), x=x_train, grad_out=g_train, mask=causal5, check=[
+                     check("equal", label="loss.backward()", select=0, explain=TRAIN_STATUS,
+                           fail=TRAIN_STATUS["backward-error"]),
+                     *[check("equal", label=f"gradient of {n}.weight", select=i + 1,
+                             fail=_grad_fail(n)) for i, n in enumerate(NAMES)],
+                     check("equal", label="optimizer step", select=5, fail=_m(
+                         "One optimiser step leaves the output unchanged: the parameters that "
+                         "`forward` uses are not the module's trainable parameters.",
+                         "一步优化后输出没有变化：`forward` 使用的并不是模块的可训练参数。"))])]),
     ]

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, get, probe, ref
 
 # The table is float32, so float64 embeddings plus the table are also only float32-accurate.
 TOL = {"rtol": 1e-5, "atol": 1e-5}
@@ -12,8 +12,20 @@ def _table_case(name, max_len, d_model, points=2.0):
     return Case(name, points, [
         call("positional_encoding", max_len, d_model,
              check=check(label=f"positional_encoding({max_len}, {d_model})", **TOL)),
-        call("positional_encoding", max_len, d_model, check=check("dtype", label="the table")),
     ])
+
+
+TABLE_FAIL = {"en": "`positional_encoding` must return a float32 torch.Tensor (compute in float64 if "
+                    "you like, then `.float()`); no numpy.",
+              "zh": "`positional_encoding` 必须返回 float32 的 torch.Tensor（可以先用 float64 计算，再 "
+                    "`.float()`）；不要返回 numpy。"}
+ADD_FAIL = {"en": "`add_positions(X)` must return a torch.Tensor with the dtype of `X` (cast the table "
+                  "with `.to(X.dtype)`).",
+            "zh": "`add_positions(X)` 必须返回 dtype 与 `X` 相同的 torch.Tensor（用 `.to(X.dtype)` 转换表格）。"}
+UNCHANGED_FAIL = {"en": "`add_positions` changes the caller's `X` in place (`X.mul_()`, `X += ...`, "
+                        "`X *= ...`): return a new tensor, `X * math.sqrt(d_model) + P`.",
+                  "zh": "`add_positions` 原地修改了调用者的 `X`（`X.mul_()`、`X += ...`、`X *= ...`）："
+                        "请返回新张量 `X * math.sqrt(d_model) + P`。"}
 
 
 def build(rng: torch.Generator) -> list[Case]:
@@ -28,15 +40,24 @@ def build(rng: torch.Generator) -> list[Case]:
         _table_case("table, 100 positions, d_model 64", 100, 64),
         _table_case("table, 7 positions, d_model 6", 7, 6),
         _table_case("table, d_model 2 (a single pair)", 9, 2, points=1.0),
-        Case("add_positions, float32, batch 3 < T 5, d_model 8", 2.0, [
+        Case("add_positions, float32, batch 3 < T 5, d_model 8", 1.0, [
             call("add_positions", x32, check=check(label="add_positions(X)", **TOL)),
-            call("add_positions", x32,
-                 check=check("dtype", label="add_positions(X)")),
         ]),
-        Case("add_positions, float64, batch 6 > T 2, d_model 10", 2.0, [
+        Case("add_positions, float64, batch 6 > T 2, d_model 10", 1.0, [
             call("add_positions", x64, check=check(label="add_positions(X)", **TOL)),
-            call("add_positions", x64,
-                 check=check("dtype", label="add_positions(X)")),
+        ]),
+        Case("types: a float32 table, add_positions keeps the dtype of X", 1.0, [
+            get("positional_encoding", save="pe"),
+            probe("returns", fn=ref("pe"), args=[6, 4],
+                  check=check("equal", label="positional_encoding", fail=TABLE_FAIL)),
+            get("add_positions", save="add"),
+            probe("returns", fn=ref("add"), args=[randn(2, 3, 4, dtype=torch.float64)],
+                  check=check("equal", label="add_positions", fail=ADD_FAIL)),
+        ]),
+        Case("add_positions leaves X unchanged", 1.0, [
+            get("add_positions", save="add"),
+            probe("unchanged", fn=ref("add"), args=[randn(2, 4, 6, dtype=torch.float32)],
+                  check=check("equal", label="add_positions", fail=UNCHANGED_FAIL)),
         ]),
         Case("bad input: odd d_model", 1.0, [
             call("positional_encoding", 5, 7, raises="ValueError"),
