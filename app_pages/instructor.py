@@ -110,24 +110,28 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
 
 
 def build() -> None:
-    """Lay out the page inside the current gr.Tab (a sign-in or a password form, or disabled)."""
+    """Lay out the page inside the current gr.Tab: a sign-in or password form, or "disabled".
+
+    The events are wired in every mode and every request re-checks mode(), so the page only
+    says what the server was started with; the check itself never trusts the page.
+    """
     how = mode()
-    if how == "disabled":
-        gr.Markdown(t("instructor.disabled"), elem_id="instructor-disabled")
-        return
     if gradebook_views.password_set() and how == "allow_list":
         log.warning("LAB_INSTRUCTORS is set on a Space with sign-in: LAB_INSTRUCTOR_PASSWORD is ignored")
-    gr.Markdown(t("instructor.intro_oauth" if how == "allow_list" else "instructor.intro"))
-    with gr.Row():
-        password = gr.Textbox(label=t("instructor.password"), type="password", max_length=256,
-                              visible=how == "password", elem_id="instructor-password")  # fmt: skip
-        include_code = gr.Checkbox(False, label=t("instructor.code"))
-        show = gr.Button(t("instructor.open"), variant="primary", elem_id="instructor-open")
-        csv_button = gr.Button(t("instructor.export"), elem_id="instructor-export")
-    status = gr.Markdown(elem_id="instructor-status")
-    table = gr.Dataframe(label=t("instructor.table"), interactive=False, elem_id="instructor-table")
-    csv = gr.File(label=t("instructor.csv"), interactive=False, elem_id="instructor-csv")
-    access = gr.Dataframe(label=t("instructor.log"), interactive=False, elem_id="instructor-log")
+    gr.Markdown(t("instructor.disabled"), visible=how == "disabled", elem_id="instructor-disabled")
+    with gr.Column(visible=how != "disabled", elem_id="instructor-form"):
+        gr.Markdown(t("instructor.intro_oauth" if how == "allow_list" else "instructor.intro"))
+        with gr.Row():
+            password = gr.Textbox(label=t("instructor.password"), type="password", max_length=256,
+                                  visible=how != "allow_list", elem_id="instructor-password")  # fmt: skip
+            include_code = gr.Checkbox(False, label=t("instructor.code"))
+            show = gr.Button(t("instructor.open"), variant="primary", elem_id="instructor-open")
+            csv_button = gr.Button(t("instructor.export"), elem_id="instructor-export")
+        status = gr.Markdown(elem_id="instructor-status")
+        table = gr.Dataframe(label=t("instructor.table"), interactive=False,
+                             elem_id="instructor-table")  # fmt: skip
+        csv = gr.File(label=t("instructor.csv"), interactive=False, elem_id="instructor-csv")
+        access = gr.Dataframe(label=t("instructor.log"), interactive=False, elem_id="instructor-log")
 
     def on_show(pw, request: gr.Request, profile: gr.OAuthProfile | None):
         frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -9,7 +10,15 @@ from pathlib import Path
 import pytest
 from gradio_client.exceptions import AppError
 
-from grader.gradebook import BusyGate, RateLimiter, grader_version, open_gradebook
+from grader.gradebook import (
+    BusyGate,
+    FailureLimiter,
+    RateLimiter,
+    Submission,
+    grader_version,
+    open_gradebook,
+)
+from grader.gradebook import identity as idm
 
 REPO = Path(__file__).resolve().parents[2]
 EXERCISE = "causal-mask"
@@ -57,10 +66,13 @@ def test_grade_with_a_learner_stores_a_row_with_every_field(client, book):
     after = datetime.now(timezone.utc)
     assert out["score"] == out["max_score"] > 0
     extra = out["extra_data"]
-    assert extra["stored"] is True and extra["learner"] == "Ada Test (guest)"
+    # A name passed to the API is a label of an API submission, with an opaque id of its own.
+    assert extra["stored"] is True and extra["learner"] == "Ada Test (api)"
+    assert extra["learner_id"] == idm.api_id("Ada Test (api)")
     row = book.get(extra["submission_id"])
     assert row is not None
-    assert (row.learner, row.exercise, row.status) == ("Ada Test (guest)", EXERCISE, "graded")
+    assert (row.learner, row.exercise, row.status) == ("Ada Test (api)", EXERCISE, "graded")
+    assert row.learner_id == extra["learner_id"]
     assert row.code.rstrip("\n") == code.rstrip("\n")
     assert (row.score, row.max_score) == (out["score"], out["max_score"])
     # Per-test results: the same test names, in order, all passed, points adding up.
@@ -87,7 +99,7 @@ def test_rate_limit_says_when_to_retry_and_stores_nothing(client, book, limits):
         client.predict(EXERCISE, "x = 1", "Rate Tester", api_name="/grade")
     wait = int(re.search(r"try again in (\d+) s", str(err.value)).group(1))
     assert 1 <= wait <= 60
-    assert book.count("Rate Tester (guest)") == 2
+    assert book.count("Rate Tester (api)") == 2
     # The limit is per learner: somebody else is still welcome.
     assert client.predict(EXERCISE, "x = 1", "Other Tester", api_name="/grade")["max_score"] > 0
 
@@ -145,3 +157,109 @@ def test_progress_and_instructor_tabs_are_in_the_app(app_url):
     assert {"who-name", "progress-history", "progress-load"} <= ids
     tabs = {c["props"].get("id") for c in config["components"] if c["type"] == "tabitem"}
     assert {"exercises", "progress", "instructor"} <= tabs
+
+
+def _raw_call(app_url: str, fn_name: str, data: list) -> dict:
+    """Call a page event by index over plain HTTP, as any script can ("private" only hides it
+    from the API page and from gradio_client): the message Gradio sends back when it ends."""
+    import uuid
+
+    import httpx
+
+    import app
+
+    index = next(i for i, fn in app.demo.fns.items() if getattr(fn.fn, "__name__", "") == fn_name)
+    session = uuid.uuid4().hex[:11]
+    base = app_url.rstrip("/")
+    r = httpx.post(f"{base}/gradio_api/queue/join", json={
+        "data": data, "fn_index": index, "session_hash": session, "event_data": None,
+        "trigger_id": None}, timeout=30)  # fmt: skip
+    r.raise_for_status()
+    with httpx.stream("GET", f"{base}/gradio_api/queue/data", params={"session_hash": session},
+                      timeout=60) as stream:  # fmt: skip
+        for line in stream.iter_lines():
+            if line.startswith("data:") and '"process_completed"' in line:
+                return json.loads(line[5:])
+    raise AssertionError("no answer")
+
+
+def test_an_api_learner_name_opens_nobodys_history(app_url, client, book):
+    """alice submits from her browser; a script sends grade(..., learner="alice") and then asks
+    the Progress page's own events, by index, for history and code with the name "alice"."""
+    from app_support import gradebook_glue as glue
+
+    alice_key = idm.new_browser_key()
+    mine = glue.grade_and_record(EXERCISE, reference(), idm.Claim("alice", alice_key), "s-alice")
+    assert mine["extra_data"]["learner"] == "alice (guest)"
+    alice_id, secret_id = mine["extra_data"]["learner_id"], mine["extra_data"]["submission_id"]
+    out = client.predict(EXERCISE, "x = 1", "alice", api_name="/grade")
+    assert out["extra_data"]["learner"] == "alice (api)" and out["extra_data"]["learner_id"] != alice_id
+    # The documented API offers grading only; nothing reads history or code.
+    named = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
+    assert "/grade" in named and not any("progress" in n or "history" in n for n in named)
+    for key in ("", "alice", idm.new_browser_key()):  # no key, a name as key, a stranger's key
+        refresh = _raw_call(app_url, "on_refresh", ["alice", key])
+        assert refresh["success"]
+        best, history, _ = refresh["output"]["data"]
+        assert not history.get("data") and not best.get("data")
+        for sub_id in range(1, secret_id + 3):  # every row of this gradebook, and beyond
+            preview, status = _raw_call(app_url, "on_pick", ["alice", key, str(sub_id)])["output"]["data"]
+            assert not isinstance(preview, str)  # no code came back, only "keep as is"
+            assert re.search(r"not in your history|no learner key", status), status
+    # Her own key sees her row (so the calls above did reach the real code path).
+    own = _raw_call(app_url, "on_refresh", ["whatever", alice_key])["output"]["data"][1]
+    assert [r[0] for r in own["data"]] == [secret_id]
+
+
+def _try_password(app_url: str, password: str, forwarded_for: str | None = None) -> str:
+    """One try from a brand-new gradio_client session; the status text it gets back."""
+    from gradio_client import Client
+
+    headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else None
+    fresh = Client(app_url, verbose=False, headers=headers)
+    table, csv_file, log, status = fresh.predict(password, api_name="/instructor_scores")
+    return status
+
+
+@pytest.fixture
+def instructor_password(book, monkeypatch):
+    from app_pages import instructor
+
+    monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", "correct horse battery staple")
+    monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
+    book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
+                           exercise=EXERCISE, code="x = 1\n", score=1, max_score=2, tests=[]))
+    old = instructor.configure_tries(FailureLimiter(per_client=5, client_window_s=600,
+                                                    overall=20, overall_window_s=3600))
+    yield "correct horse battery staple"
+    instructor.configure_tries(old)
+
+
+def test_thirty_wrong_passwords_from_thirty_fresh_clients_are_refused_after_the_limit(
+        app_url, book, instructor_password):
+    n_log = len(book.access_log(1000))
+    statuses = [_try_password(app_url, f"guess-{i}") for i in range(30)]
+    # All from one address: 5 compared and refused, then locked out with the wait shown.
+    assert all("Wrong password" in s for s in statuses[:5])
+    waits = [int(re.search(r"Try again in (\d+) s", s).group(1)) for s in statuses[5:]]
+    assert len(waits) == 25 and all(550 <= w <= 600 for w in waits)
+    assert "Try again in" in _try_password(app_url, instructor_password)  # even the right one
+    refused = book.access_log(1000)[: len(book.access_log(1000)) - n_log]
+    assert [(e.action, e.detail) for e in refused] == [("refused", "wrong password")] * 5
+
+
+def test_the_overall_limit_holds_across_addresses(app_url, book, instructor_password, monkeypatch):
+    monkeypatch.setenv("LAB_FORWARDED_HOPS", "1")  # as behind a Space's proxy
+    statuses = [_try_password(app_url, f"guess-{i}", f"203.0.113.{i}") for i in range(30)]
+    assert all("Wrong password" in s for s in statuses[:20])  # 20 an hour across all clients
+    assert all(re.search(r"Try again in \d+ s", s) for s in statuses[20:])
+    assert "Try again in" in _try_password(app_url, instructor_password, "198.51.100.1")
+    whos = {e.who for e in book.access_log(1000) if e.action == "refused"}
+    assert {f"password from 203.0.113.{i}" for i in range(20)} <= whos
+
+
+def test_the_right_password_shows_scores_and_is_logged(app_url, book, instructor_password):
+    status = _try_password(app_url, instructor_password)
+    assert "submissions from" in status
+    entry = book.access_log(1)[0]
+    assert (entry.who, entry.action) == ("password from 127.0.0.1", "view")

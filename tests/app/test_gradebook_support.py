@@ -282,7 +282,9 @@ def test_pages_build_without_a_password_or_oauth(monkeypatch):
         progress.connect_editor(ex, code)
     ids = {c.get("props", {}).get("elem_id") for c in demo.config["components"]}
     assert who.login is None  # no gr.LoginButton off a Space: Gradio would need an HF token
-    assert "instructor-disabled" in ids and "instructor-password" not in ids
+    props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
+    assert props["instructor-disabled"]["visible"] is True
+    assert props["instructor-form"]["visible"] is False  # no password box is offered
     assert {"progress-load", "progress-history", "who-name"} <= ids
 
 
