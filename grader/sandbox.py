@@ -159,9 +159,15 @@ def private_namespaces(mount_point: str, owner: int) -> None:
     if _libc.unshare(ctypes.c_int(flags)) != 0:
         raise _fail("unshare")
     if flags & CLONE_NEWUSER:  # keep the same ids inside: nothing changes but who owns the mounts
-        _write("/proc/self/setgroups", "deny")
-        _write("/proc/self/uid_map", f"{uid} {uid} 1")
-        _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        # Our /proc/self files belong to root while we are non-dumpable (inherited from the
+        # zygote): open them up just long enough to write the maps.
+        _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+        try:
+            _write("/proc/self/setgroups", "deny")
+            _write("/proc/self/uid_map", f"{uid} {uid} 1")
+            _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        finally:
+            _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     if _libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         raise _fail("mount --make-rprivate /")
     opts = f"size={TMPFS_BYTES},nr_inodes={TMPFS_INODES},mode=0700,uid={owner},gid={owner}"
