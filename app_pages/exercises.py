@@ -68,7 +68,8 @@ def client_of(request: gr.Request | None) -> fairness.ClientKey:
     return fairness.client_key(getattr(request, "session_hash", None), peer, forwarded)
 
 
-def stream_grading(grade_fn: Callable[..., dict], lang: str, **kwargs) -> Iterator[str | dict]:
+def stream_grading(grade_fn: Callable[..., dict], lang: str, /,
+                   **kwargs) -> Iterator[str | dict]:
     """Run ``grade_fn(on_wait=..., **kwargs)`` in a thread; yield the queue status text (position
     and ETA, then "grading") while it waits, and finally its result dict."""
     updates: queue.SimpleQueue = queue.SimpleQueue()
