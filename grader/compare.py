@@ -246,7 +246,9 @@ def records_match(spec: dict, got: dict, other: dict) -> bool:
     if "error" in got or "error" in other:
         return "error" in got and "error" in other and got["error"]["type"] == other["error"]["type"]
     if spec["kind"] == "raises":
-        return (got.get("raised") or [None])[0] == (other.get("raised") or [None])[0]
+        # Only called for a case both runs failed: not raising the contract's error is one
+        # mistake, whether the run returned normally or raised something else (an assert).
+        return True
     try:
         return check_record(spec, got, other.get("value"), "x") is None
     except ValueError:  # the other run's value is not comparable data

@@ -121,6 +121,16 @@ class Exercise:
 
         return self._cached(("mistakes",), load)
 
+    def diagnoser(self):
+        """``diagnose(case, records) -> mistake | None`` from ``hidden/<id>/diagnose.py``, or None."""
+        def load():
+            path = self.hidden_dir / "diagnose.py"
+            if not path.is_file():
+                return None
+            return _load_module(path, f"_lab_diagnose_{self.id.replace('-', '_')}").diagnose
+
+        return self._cached(("diagnose",), load)
+
     def cached(self, key, make):
         """Memoise derived data (reference outputs) per exercise, thread-safely."""
         return self._cached(key, make)

@@ -176,6 +176,23 @@ def _error_message(err: dict, memory_mib: int) -> tuple[dict[str, str], str]:
               f"你的代码抛出了 {kind}：{err.get('message', '')[:300]}"), err.get("traceback", "")
 
 
+def _diagnose(exercise: Exercise, cases: list[Case], failed: list,
+              mistakes: list[tuple[str, dict, dict]]) -> None:
+    """Name still-unnamed failed cases from properties of the learner's outputs."""
+    if not failed or exercise.diagnoser() is None:
+        return
+    messages = {name: msg for name, msg, _ in mistakes}
+    for index, result, records in failed:
+        if result.mistake:
+            continue
+        try:
+            name = exercise.diagnoser()(cases[index], records)
+        except Exception:  # noqa: BLE001 - a diagnosis is optional; never fail the report on it
+            name = None
+        if name in messages:
+            result.mistake, result.message = name, messages[name]
+
+
 def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: dict | None,
                    mistakes: list[tuple[str, dict, dict]]) -> None:
     """Name each failed case after the known mistake that best explains the whole submission.
@@ -202,6 +219,8 @@ def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: di
         rank[name] = len(matches[name]) - 2 * contradicted - order * 1e-3
     messages = {name: msg for name, msg, _ in mistakes}
     for index, result, _records in failed:
+        if result.mistake:  # a probe already named what it found
+            continue
         candidates = [n for n in matches if index in matches[n]]
         if candidates:
             best = max(candidates, key=lambda n: rank[n])
@@ -273,8 +292,10 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
             continue
         exp = expected["cases"].get(index) if expected else None
         passed, problem = judge_case(case, records, exp)
+        named = problem.pop("mistake", None) if problem else None
         result = TestResult(case.name, case.points if passed else 0.0, case.points, passed,
-                            _m("Passed.", "通过。") if passed else problem, visible=case.visible)
+                            _m("Passed.", "通过。") if passed else problem, mistake=named,
+                            visible=case.visible)
         if not passed:
             err = next((r["error"] for r in records if "error" in r), None)
             if err is not None:
@@ -291,6 +312,8 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     if failed and callable(mistakes):
         mistakes = mistakes()
     _name_mistakes(cases, failed, report, expected, mistakes if failed else [])
+    if failed and any(not c.visible for c in cases):
+        _diagnose(exercise, cases, failed, mistakes)
     passed = sum(t.passed for t in report.tests)
     report.summary = _m(f"{passed} of {len(report.tests)} tests passed; score {report.score:g}/{report.max_score:g}.",
                         f"通过 {passed}/{len(report.tests)} 项测试；得分 {report.score:g}/{report.max_score:g}。")

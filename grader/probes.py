@@ -58,7 +58,7 @@ def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 
 def train(module: Any, x: torch.Tensor, grad_out: torch.Tensor, mask: Any = None,
-          lr: float = 0.1, h: float = 1e-6) -> tuple:
+          lr: float = 0.1, h: float = 1e-4) -> tuple:
     """One training step: ``(status, query_ok, key_ok, value_ok, out_proj_ok, step_changes)``.
 
     The loss is ``(output * grad_out).sum()``. ``status`` is 'ok', 'backward-inplace' (an
@@ -101,7 +101,9 @@ def train(module: Any, x: torch.Tensor, grad_out: torch.Tensor, mask: Any = None
             w.add_(h * d)
         numeric = (up - down) / (2 * h)
         autograd = float((w.grad * d).sum()) if w.grad is not None else 0.0
-        agree.append(abs(numeric - autograd) <= 1e-4 * (1.0 + abs(numeric)))
+        # Loose enough for a float32 step inside a float64 module (graded elsewhere); a
+        # gradient that misses a path is off by a large fraction.
+        agree.append(abs(numeric - autograd) <= 1e-6 + 1e-2 * max(abs(numeric), abs(autograd)))
     before = out.detach().clone()
     with torch.no_grad():
         for p in module.parameters():

@@ -58,14 +58,16 @@ def check(
     one). ``true_means`` / ``false_means``: for a bool answer, what True and False claim, so a
     wrong answer reads "returns True where <false_means>" without showing any value.
     ``explain``: for an ``equal`` check on a string (a probe's status), the message per value.
+    A ``fail`` or ``explain`` message may carry ``"mistake": "<name>"``: the report then names
+    that mistake for the case, as if a mistake file had matched.
     """
     if kind not in CHECK_KINDS:
         raise ValueError(f"unknown check kind {kind!r}; use one of {CHECK_KINDS}")
     spec: dict = {"kind": kind, "label": label, "rtol": rtol, "atol": atol}
     for key, text in (("fail", fail), ("true_means", true_means), ("false_means", false_means)):
         if text is not None:
-            if set(text) != {"en", "zh"}:
-                raise ValueError(f"check {key!r} needs exactly 'en' and 'zh' texts")
+            if not {"en", "zh"} <= set(text) <= {"en", "zh", "mistake"}:
+                raise ValueError(f"check {key!r} needs 'en' and 'zh' texts (and may name a 'mistake')")
             spec[key] = dict(text)
     if explain:
         spec["explain"] = {k: dict(v) for k, v in explain.items()}

@@ -26,7 +26,7 @@ def _attn_case(name, Q, K, V, points=2.0, hint=None):
 TYPES_FAIL = {"en": "`causal_attention` must return torch tensors `(output, weights)` with the dtype "
                     "of `Q`, and `causal_mask` a torch.bool tensor: no numpy, no casts of the result.",
               "zh": "`causal_attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(output, weights)`，"
-                    "`causal_mask` 必须返回 torch.bool 张量：不要返回 numpy，也不要转换结果的类型。"}
+                    "`causal_mask` 必须返回 torch.bool 张量：不要返回 numpy，也不要转换结果的类型。", "mistake": "wrong-return-type"}
 
 
 def build(rng: torch.Generator) -> list[Case]:

@@ -41,12 +41,12 @@ TYPES_FAIL = {
     "en": "`masked_softmax` must return a torch.Tensor with the dtype of `X` (float32 in, float32 "
           "out; float64 in, float64 out): no numpy, no `.float()` or `.double()` on the result.",
     "zh": "`masked_softmax` 必须返回 dtype 与 `X` 相同的 torch.Tensor（float32 进 float32 出，float64 进 "
-          "float64 出）：不要返回 numpy，也不要对结果 `.float()` 或 `.double()`。"}
+          "float64 出）：不要返回 numpy，也不要对结果 `.float()` 或 `.double()`。", "mistake": "wrong-return-type"}
 UNCHANGED_FAIL = {
     "en": "`masked_softmax` changes the caller's tensor in place (e.g. `X[mask] = -1e6` or "
           "`X.masked_fill_`): work on a copy (`X.masked_fill(...)`, `X.clone()`), never on the input.",
     "zh": "`masked_softmax` 原地修改了调用者的张量（例如 `X[mask] = -1e6` 或 `X.masked_fill_`）：请在副本上"
-          "操作（`X.masked_fill(...)`、`X.clone()`），不要改动输入。"}
+          "操作（`X.masked_fill(...)`、`X.clone()`），不要改动输入。", "mistake": "changes-input"}
 
 
 def build(rng: torch.Generator) -> list[Case]:

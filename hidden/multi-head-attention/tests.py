@@ -13,8 +13,8 @@ NAMES = ("query", "key", "value", "out_proj")
 CLS = "SimpleMultiHeadAttention"
 
 
-def _m(en: str, zh: str) -> dict:
-    return {"en": en, "zh": zh}
+def _m(en: str, zh: str, mistake: str | None = None) -> dict:
+    return {"en": en, "zh": zh, **({"mistake": mistake} if mistake else {})}
 
 
 TYPES_FAIL = _m(
@@ -22,23 +22,23 @@ TYPES_FAIL = _m(
     "dtype of the module and its input (float64 here): no numpy, no `.float()` and no float32 "
     "softmax inside a float64 module.",
     "`SimpleMultiHeadAttention.forward` 必须返回 torch 张量 `(output, weights)`，dtype 与模块和输入"
-    "相同（此处为 float64）：不要用 numpy，不要 `.float()`，也不要在 float64 模块中用 float32 的 softmax。")
+    "相同（此处为 float64）：不要用 numpy，不要 `.float()`，也不要在 float64 模块中用 float32 的 softmax。", "wrong-return-type")
 TRAIN_STATUS = {
     "backward-inplace": _m(
         "`loss.backward()` fails: an in-place operation (`exp_()`, `/=`, `masked_fill_`...) "
         "overwrote a tensor autograd still needs. Use out-of-place ops (`torch.softmax`, "
         "`e = e / e.sum(...)`).",
         "`loss.backward()` 失败：原地操作（`exp_()`、`/=`、`masked_fill_` 等）覆盖了 autograd 还需要的"
-        "张量。请改用非原地操作（`torch.softmax`、`e = e / e.sum(...)`）。"),
+        "张量。请改用非原地操作（`torch.softmax`、`e = e / e.sum(...)`）。", "breaks-backward"),
     "backward-error": _m("`loss.backward()` raises an error through your forward pass.",
                          "`loss.backward()` 在你的前向计算中抛出了错误。"),
     "no-graph": _m(
         "The output does not require grad: `forward` leaves the autograd graph (`.detach()`, "
         "`.data`, `torch.no_grad()` or numpy inside), so the module cannot be trained.",
         "输出不需要梯度：`forward` 脱离了计算图（用了 `.detach()`、`.data`、`torch.no_grad()` 或 numpy），"
-        "模块无法训练。"),
+        "模块无法训练。", "leaves-the-graph"),
     "not-a-tensor": _m("`forward` does not return a torch tensor, so no gradient can flow back.",
-                       "`forward` 没有返回 torch 张量，梯度无法回传。"),
+                       "`forward` 没有返回 torch 张量，梯度无法回传。", "wrong-return-type"),
 }
 
 
@@ -46,7 +46,7 @@ def _grad_fail(name: str) -> dict:
     return _m(f"The gradient reaching `{name}.weight` does not match your own forward pass: part "
               "of the computation leaves the graph (`.detach()`, `.data`, `torch.no_grad()`, numpy).",
               f"到达 `{name}.weight` 的梯度与你自己的前向计算不一致：部分计算脱离了计算图"
-              "（`.detach()`、`.data`、`torch.no_grad()` 或 numpy）。")
+              "（`.detach()`、`.data`、`torch.no_grad()` 或 numpy）。", "leaves-the-graph")
 
 
 def build(rng: torch.Generator) -> list[Case]:
@@ -78,7 +78,6 @@ def build(rng: torch.Generator) -> list[Case]:
     f64 = torch.float64
     x_types = randn(3, 4, 8, dtype=f64)
     x_train, g_train = randn(2, 5, 8, dtype=f64), randn(2, 5, 8, dtype=f64)
-    causal5 = torch.tril(torch.ones(5, 5, dtype=torch.bool))
     return [
         Case("submodules are nn.Linear(E, E) with bias, named as in the contract", 1, [
             new(CLS, 12, 3, save="m"),
@@ -98,7 +97,7 @@ def build(rng: torch.Generator) -> list[Case]:
                 "equal", label=f"{CLS}.forward", fail=TYPES_FAIL))]),
         Case("trainable: backward reaches all four projections, one SGD step changes the output",
              2, [*loaded(8, 2, f64),
-                 probe("train", module=ref("m"), x=x_train, grad_out=g_train, mask=causal5, check=[
+                 probe("train", module=ref("m"), x=x_train, grad_out=g_train, check=[
                      check("equal", label="loss.backward()", select=0, explain=TRAIN_STATUS,
                            fail=TRAIN_STATUS["backward-error"]),
                      *[check("equal", label=f"gradient of {n}.weight", select=i + 1,
@@ -106,5 +105,6 @@ def build(rng: torch.Generator) -> list[Case]:
                      check("equal", label="optimizer step", select=5, fail=_m(
                          "One optimiser step leaves the output unchanged: the parameters that "
                          "`forward` uses are not the module's trainable parameters.",
-                         "一步优化后输出没有变化：`forward` 使用的并不是模块的可训练参数。"))])]),
+                         "一步优化后输出没有变化：`forward` 使用的并不是模块的可训练参数。",
+                         "leaves-the-graph"))])]),
     ]

@@ -63,7 +63,11 @@ def build(rng: torch.Generator) -> list[Case]:
     cases.append(Case("the answer is a Python bool", 1, [
         fixture("token_linear", save="layer", weight=randn(4, 4), bias=randn(4)),
         call("is_permutation_equivariant", ref("layer"), randn(2, 3, 4), [2, 0, 1],
-             check=check("type", label="is_permutation_equivariant"))]))
+             check=check("type", label="is_permutation_equivariant", fail={
+                 "en": "Return a Python bool: `bool(torch.allclose(...))`, not a tensor. Your "
+                       "answers are graded as bools everywhere else, so this costs one point.",
+                 "zh": "请返回 Python bool：`bool(torch.allclose(...))`，而不是张量。其余测试都按 bool "
+                       "判分，所以这只扣一分。", "mistake": "tensor-bool"}))]))
     for seq_len, d_model in ((7, 16), (50, 64), (1, 2), (12, 6)):
         cases.append(Case(f"positional table ({seq_len}, {d_model})", 1, [
             call("sinusoidal_positional_encoding", seq_len, d_model,
@@ -75,7 +79,7 @@ def build(rng: torch.Generator) -> list[Case]:
             fail={"en": "`sinusoidal_positional_encoding` must return a torch.Tensor of dtype "
                         "float32 (compute in float64 if you like, then `.float()`).",
                   "zh": "`sinusoidal_positional_encoding` 必须返回 dtype 为 float32 的 torch.Tensor"
-                        "（可以先用 float64 计算，再 `.float()`）。"}))]))
+                        "（可以先用 float64 计算，再 `.float()`）。", "mistake": "wrong-return-type"}))]))
     cases.append(Case("odd d_model raises ValueError", 1, [
         call("sinusoidal_positional_encoding", 5, 7, raises="ValueError")]))
     return cases

@@ -18,14 +18,14 @@ def _table_case(name, max_len, d_model, points=2.0):
 TABLE_FAIL = {"en": "`positional_encoding` must return a float32 torch.Tensor (compute in float64 if "
                     "you like, then `.float()`); no numpy.",
               "zh": "`positional_encoding` 必须返回 float32 的 torch.Tensor（可以先用 float64 计算，再 "
-                    "`.float()`）；不要返回 numpy。"}
+                    "`.float()`）；不要返回 numpy。", "mistake": "wrong-return-type"}
 ADD_FAIL = {"en": "`add_positions(X)` must return a torch.Tensor with the dtype of `X` (cast the table "
                   "with `.to(X.dtype)`).",
-            "zh": "`add_positions(X)` 必须返回 dtype 与 `X` 相同的 torch.Tensor（用 `.to(X.dtype)` 转换表格）。"}
+            "zh": "`add_positions(X)` 必须返回 dtype 与 `X` 相同的 torch.Tensor（用 `.to(X.dtype)` 转换表格）。", "mistake": "wrong-return-type"}
 UNCHANGED_FAIL = {"en": "`add_positions` changes the caller's `X` in place (`X.mul_()`, `X += ...`, "
                         "`X *= ...`): return a new tensor, `X * math.sqrt(d_model) + P`.",
                   "zh": "`add_positions` 原地修改了调用者的 `X`（`X.mul_()`、`X += ...`、`X *= ...`）："
-                        "请返回新张量 `X * math.sqrt(d_model) + P`。"}
+                        "请返回新张量 `X * math.sqrt(d_model) + P`。", "mistake": "changes-input"}
 
 
 def build(rng: torch.Generator) -> list[Case]:

@@ -33,3 +33,21 @@ def load_reference(exercise_id: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def variant_outcome(grader, exercise_id: str, expected: str | None, source: str) -> tuple[bool, str]:
+    """(ok, why) for one learner-style variant: correct ones score full; a wrong one loses
+    points, is named as ``expected`` on at least one failed test, and is never named as
+    anything else; the named test's message is the mistake's own text."""
+    rep = grader.grade(exercise_id, source)
+    if expected is None:
+        bad = [(t.name, t.message["en"]) for t in rep.tests if not t.passed]
+        return rep.full_marks, f"a correct variant lost points: {bad}"
+    if rep.full_marks:
+        return False, "scored full marks"
+    named = set(rep.mistakes())
+    if named - {expected}:
+        return False, f"named wrongly: {sorted(named)} (expected {expected})"
+    if expected not in named:
+        return False, f"not named: {[(t.name, t.message['en'][:90]) for t in rep.tests if not t.passed]}"
+    return True, ""

@@ -1,0 +1,119 @@
+"""Diagnosis by properties: name a mistake from what the learner's own outputs show.
+
+Mutant matching (grading.py) only names a bug written exactly like a mistake file. These
+helpers look at properties instead: which keys get weight whatever fill value was used,
+along which axis the weights sum to 1, which scale factor reproduces the scores. An
+exercise opts in with ``hidden/<id>/diagnose.py``::
+
+    def diagnose(case: Case, records: list[dict]) -> str | None
+
+returning a mistake name only when one hypothesis fits the learner's outputs exactly (and
+no other does), so a diagnosis is never a guess. Trusted side, numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+TINY = 1e-7  # a weight below this is "no weight" (exp of a fill of -30 or less)
+
+
+def arr(value: Any) -> np.ndarray | None:
+    """A float64 array of a tensor/array/list, or None when it is not numeric."""
+    if value is None or isinstance(value, (bool, str, dict)):
+        return None
+    try:
+        out = np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype=np.float64)
+    except (TypeError, ValueError, RuntimeError):
+        return None
+    return out
+
+
+def value_of(records: list[dict], step: int, select: int | None = None) -> Any:
+    """The learner's value for one step (and tuple item), or None when absent."""
+    if step >= len(records) or "value" not in records[step]:
+        return None
+    value = records[step]["value"]
+    if select is not None:
+        if not isinstance(value, (tuple, list)) or len(value) <= select:
+            return None
+        value = value[select]
+    return value
+
+
+def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Stable softmax; rows whose scores are all -inf give NaN (like torch)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        top = np.max(scores, axis=axis, keepdims=True)
+        e = np.exp(scores - top)
+        return e / e.sum(axis=axis, keepdims=True)
+
+
+def support(weights: np.ndarray) -> np.ndarray:
+    """Where a weight is given (> TINY): the mask the learner applied, whatever its fill."""
+    return np.nan_to_num(weights, nan=0.0) > TINY
+
+
+def live_rows(pattern: np.ndarray) -> np.ndarray:
+    """Rows (over the last axis) where ``pattern`` allows some key: fully blocked rows are
+    NaN with -inf and uniform with a finite fill, so they say nothing about the mask."""
+    return pattern.any(axis=-1)
+
+
+def same_support(weights: np.ndarray, pattern: np.ndarray) -> bool:
+    """The learner gives weight exactly where ``pattern`` allows it, on every live row."""
+    pattern = np.broadcast_to(pattern, weights.shape)
+    rows = live_rows(pattern)
+    if not rows.any():
+        return False
+    return bool((support(weights)[rows] == pattern[rows]).all())
+
+
+def sums_to_one(weights: np.ndarray, axis: int, tol: float = 1e-4) -> bool:
+    w = np.nan_to_num(weights, nan=0.0)
+    return bool(np.all(np.abs(w.sum(axis=axis) - 1.0) <= tol))
+
+
+def fits(got: np.ndarray, candidate: np.ndarray, atol: float = 1e-4) -> bool:
+    """Same values wherever both are finite (and at least most entries are)."""
+    if got.shape != candidate.shape:
+        return False
+    ok = np.isfinite(got) & np.isfinite(candidate)
+    if ok.mean() < 0.5:
+        return False
+    return bool(np.allclose(got[ok], candidate[ok], rtol=1e-4, atol=atol))
+
+
+def masked_after_softmax(weights: np.ndarray, expected: np.ndarray) -> bool:
+    """Weight 0 exactly where the reference has 0, rows summing to less than 1, and the kept
+    weights proportional to the reference's: a plain softmax, multiplied by the mask."""
+    blocked = np.nan_to_num(expected, nan=0.0) <= 0.0
+    if not blocked.any() or (support(weights) & blocked).any():
+        return False
+    w = np.nan_to_num(weights, nan=0.0)
+    rows = blocked.any(axis=-1) & ~blocked.all(axis=-1)
+    if not rows.any():
+        return False
+    sums = w.sum(axis=-1)
+    return bool((sums[rows] < 1 - 1e-6).all()) and not sums_to_one(w, -1)
+
+
+def unique(findings: Iterable[tuple[str, bool]]) -> str | None:
+    """The one hypothesis that holds, or None when none or several do (never a guess)."""
+    names = {name for name, holds in findings if holds}
+    return names.pop() if len(names) == 1 else None
+
+
+def first_fit(got: np.ndarray, candidates: dict[str, Callable[[], np.ndarray]]) -> str | None:
+    """The name of the only candidate computation that reproduces ``got``."""
+    hits = []
+    for name, make in candidates.items():
+        try:
+            if fits(got, make()):
+                hits.append(name)
+        except (ValueError, FloatingPointError, IndexError):
+            continue
+    return hits[0] if len(set(hits)) == 1 else None

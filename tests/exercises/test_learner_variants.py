@@ -1,0 +1,35 @@
+"""Learner-style variants of every named mistake (two or more spellings each, unlike the
+mistake files): correct ones score full, wrong ones lose points and are named right, never
+wrongly. scripts/measure_diagnosis.py prints the same figures."""
+
+import importlib
+
+import pytest
+from soundness import variant_outcome
+
+EXERCISES = ["multi-head-attention"]
+
+
+def _cases():
+    for ex in EXERCISES:
+        module = importlib.import_module("variants_" + ex.replace("-", "_"))
+        for label, expected, source in module.VARIANTS:
+            yield pytest.param(ex, expected, source, id=f"{ex}:{label}")
+
+
+@pytest.mark.parametrize("exercise_id,expected,source", list(_cases()))
+def test_variant_is_graded_and_named(grader, exercise_id, expected, source):
+    ok, why = variant_outcome(grader, exercise_id, expected, source)
+    assert ok, why
+
+
+def test_every_mistake_has_two_spellings():
+    from grader.exercises import get
+
+    for ex in EXERCISES:
+        module = importlib.import_module("variants_" + ex.replace("-", "_"))
+        counts = {}
+        for _label, expected, _src in module.VARIANTS:
+            counts[expected] = counts.get(expected, 0) + 1
+        for m in get(ex).mistakes():
+            assert counts.get(m.name, 0) >= 2, (ex, m.name)
