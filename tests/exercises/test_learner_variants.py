@@ -7,7 +7,7 @@ import importlib
 import pytest
 from soundness import variant_outcome
 
-EXERCISES = ["multi-head-attention"]
+EXERCISES = ["multi-head-attention", "permutation-invariance"]
 
 
 def _cases():
