@@ -1,53 +1,88 @@
-"""Attention basics page: Q, K, V in; scores, weights (heatmap and table) and output out."""
+"""Attention basics page: Q, K, V in; scores, weights, output and the computation step by step."""
 
 from __future__ import annotations
 
 import gradio as gr
 
 from app_support.matrices import LESSON_K, LESSON_Q, LESSON_V, check_int
-from transformer_lab.figures import attention_heatmap
-from transformer_lab.tables import matrix_table, shapes_table
 
-from .common import friendly, lang_of, t
+from .common import friendly, lang_of, quiet, t, tr
 
 # torch is imported on first use (app_support.basics), so the app starts fast.
 LESSON = (LESSON_Q, LESSON_K, LESSON_V)
+STAGES = ("scores", "scaled", "masked", "weights", "output")
+
+
+def _masked_scores(r, qs, ks, lang):
+    """Scores after the mask: hidden keys read −∞ (what softmax really sees)."""
+    from transformer_lab.tables import matrix_table
+
+    df = matrix_table(r.scores, qs, ks, lang=lang)
+    if r.keep is not None:
+        for j, col in enumerate(df.columns[1:]):
+            df[col] = [("−∞" if not bool(r.keep[i, j]) else x) for i, x in enumerate(df[col])]
+    return df
 
 
 def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
     """Compute with app_support.basics and turn the result into the page's tables and figure."""
     from app_support.basics import attention_basics
+    from transformer_lab.figures import attention_heatmap
+    from transformer_lab.tables import matrix_table, shapes_table
 
     valid = check_int(valid_len, "valid length", 1, 16) if mask == "valid" else None
     r = attention_basics(q, k, v, scoring, bool(scale), mask, valid, check_int(seed, "seed", 0, 10**6))
     n, m = r.weights.shape
     qs, ks = [f"q{i}" for i in range(n)], [f"k{j}" for j in range(m)]
     out_cols = [f"out[{j}]" for j in range(r.output.shape[1])]
+    shown = r.weights.clone()
+    if r.keep is not None:
+        shown[~r.keep] = float("nan")  # hidden keys drawn as gaps, not as ordinary zeros
+    names = {"scores": tr("bx.scores", lang), "weights": tr("bx.weights", lang),
+             "output": tr("bx.output", lang)}  # fmt: skip
+    shapes = [(names.get(name, name), shape) for name, shape in r.shapes]
     return (
-        shapes_table(r.shapes, lang=lang),
-        matrix_table(r.scores, qs, ks, lang=lang),
+        shapes_table(shapes, lang=lang),
+        _masked_scores(r, qs, ks, lang) if r.keep is not None else matrix_table(r.scores, qs, ks, lang=lang),
         matrix_table(r.weights, qs, ks, lang=lang),
-        attention_heatmap(r.weights, qs, ks, show_values=True, lang=lang),
-        matrix_table(r.output, qs, out_cols, lang=lang),
+        attention_heatmap(shown, qs, ks, show_values=True, lang=lang,
+                          title=tr("bx.heat_title", lang)),  # fmt: skip
+        matrix_table(r.output, qs, out_cols, lang=lang, corner="corner_out"),
         "",
     )
+
+
+def render_steps(q, k, v, scoring, scale, mask, valid_len, lang="en"):
+    """The five stage figures of a dot-product computation (additive scoring has no Q·Kᵀ)."""
+    from app_support.basics import attention_basics
+    from app_support.matrices import parse_matrix
+    from transformer_lab.stepwise import attention_stages, stage_figure
+
+    if scoring != "dot":
+        return [None] * len(STAGES)
+    valid = check_int(valid_len, "valid length", 1, 16) if mask == "valid" else None
+    r = attention_basics(q, k, v, "dot", bool(scale), mask, valid)
+    stages = attention_stages(parse_matrix(q, "Q"), parse_matrix(k, "K"), parse_matrix(v, "V"),
+                              scale=bool(scale), keep=None if r.keep is None else r.keep.numpy())  # fmt: skip
+    return [stage_figure(s, tr(f"bx.step.{s.key}", lang)) for s in stages]
 
 
 def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("basics.intro"))
     with gr.Row():
-        q = gr.Textbox(LESSON[0], lines=4, label=t("basics.q"), elem_id="basics-q")
-        k = gr.Textbox(LESSON[1], lines=4, label=t("basics.k"), elem_id="basics-k")
-        v = gr.Textbox(LESSON[2], lines=4, label=t("basics.v"), elem_id="basics-v")
+        q = gr.Textbox(LESSON[0], lines=4, label=t("basics.q"), elem_id="basics-q", min_width=120)
+        k = gr.Textbox(LESSON[1], lines=4, label=t("basics.k"), elem_id="basics-k", min_width=120)
+        v = gr.Textbox(LESSON[2], lines=4, label=t("basics.v"), elem_id="basics-v", min_width=120)
     with gr.Row():
         scoring = gr.Radio([(t("basics.dot"), "dot"), (t("basics.additive"), "additive")],
                            value="dot", label=t("basics.scoring"))  # fmt: skip
-        scale = gr.Checkbox(True, label=t("basics.scale"))
+        scale = gr.Checkbox(True, label=t("basics.scale"), elem_id="basics-scale")
         mask = gr.Radio([(t("mask.none"), "none"), (t("mask.valid"), "valid"),
-                         (t("mask.causal"), "causal")], value="none", label=t("mask"))  # fmt: skip
-        valid_len = gr.Number(2, precision=0, label=t("valid_len"))
-        seed = gr.Number(0, precision=0, label=t("seed"))
+                         (t("mask.causal"), "causal")], value="none", label=t("mask"),
+                        elem_id="basics-mask")  # fmt: skip
+        valid_len = gr.Number(2, precision=0, label=t("valid_len"), min_width=100)
+        seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     with gr.Row():
         compute = gr.Button(t("compute"), variant="primary", elem_id="basics-compute")
         randomise = gr.Button(t("randomise"))
@@ -55,11 +90,16 @@ def build() -> None:
     status = gr.Markdown(elem_id="basics-status")
     shapes = gr.Dataframe(label=t("basics.shapes"), interactive=False)
     with gr.Row():
-        scores = gr.Dataframe(label=t("basics.scores"), interactive=False)
+        scores = gr.Dataframe(label=t("basics.scores"), interactive=False, elem_id="basics-scores")
         weights = gr.Dataframe(label=t("basics.weights"), interactive=False, elem_id="basics-weights")
     with gr.Row():
         heatmap = gr.Plot(label=t("heatmap"), elem_id="basics-heatmap")
-        output = gr.Dataframe(label=t("basics.output"), interactive=False)
+        output = gr.Dataframe(label=t("basics.output"), interactive=False, elem_id="basics-output")
+    gr.Markdown(t("bx.caption"))
+    gr.Markdown(t("bx.steps_title"))
+    with gr.Row(elem_id="basics-steps"):
+        steps = [gr.Plot(show_label=False, elem_id=f"basics-step-{key}", min_width=200)
+                 for key in STAGES]  # fmt: skip
 
     inputs = [q, k, v, scoring, scale, mask, valid_len, seed]
     outputs = [shapes, scores, weights, heatmap, output, status]
@@ -68,17 +108,23 @@ def build() -> None:
     def on_compute(q, k, v, scoring, scale, mask, valid_len, seed, request: gr.Request):
         return render(q, k, v, scoring, scale, mask, valid_len, seed, lang_of(request))
 
+    @quiet(len(outputs) + len(STAGES))
+    def on_live(q, k, v, scoring, scale, mask, valid_len, seed, request: gr.Request):
+        lang = lang_of(request)
+        *tables, status_text = render(q, k, v, scoring, scale, mask, valid_len, seed, lang)
+        figs = render_steps(q, k, v, scoring, scale, mask, valid_len, lang)
+        return (*tables, *figs, status_text)
+
     @friendly(4)
     def on_randomise(seed, request: gr.Request):
         from app_support.basics import random_qkv
 
         return (*random_qkv(seed=check_int(seed, "seed", 0, 10**6)), "")
 
-    event = dict(fn=on_compute, inputs=inputs, outputs=outputs, concurrency_id="play")
-    compute.click(**event, api_name="attention_basics")
-    randomise.click(on_randomise, [seed], [q, k, v, status], api_visibility="private").then(
-        **event, api_visibility="private"
-    )
-    lesson.click(lambda: (*LESSON, ""), None, [q, k, v, status], api_visibility="private").then(
-        **event, api_visibility="private"
-    )
+    compute.click(on_compute, inputs, outputs, api_name="attention_basics", concurrency_id="play")
+    # Live: on first load and on every change (the whole computation takes a few ms).
+    live_outputs = [*outputs[:-1], *steps, status]
+    gr.on(None, on_live, inputs, live_outputs, api_visibility="private", concurrency_id="play",
+          show_progress="hidden")  # fmt: skip
+    randomise.click(on_randomise, [seed], [q, k, v, status], api_visibility="private")
+    lesson.click(lambda: (*LESSON, ""), None, [q, k, v, status], api_visibility="private")

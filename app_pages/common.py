@@ -51,7 +51,13 @@ def warn(text: str, lang: str) -> None:
     gr.Warning(text, title=tr("toast", lang))
 
 
-def friendly(n_outputs: int):
+def quiet(n_outputs: int):
+    """Like friendly, for live events (every keystroke): the message goes to the page's status
+    line only, without a toast, since a half-typed matrix is not a mistake yet."""
+    return friendly(n_outputs, toast=False)
+
+
+def friendly(n_outputs: int, toast: bool = True):
     """Turn ValueError/TypeError into a toast plus a message in the last output (a Markdown).
 
     The other outputs keep their values (gr.skip()), so a typo never blanks the page. Any other
@@ -69,7 +75,8 @@ def friendly(n_outputs: int):
             except Exception:  # noqa: BLE001 - the page must stay alive
                 log.exception("callback %s failed", fn.__name__)
                 text = tr("error.generic", lang)
-            warn(text, lang)
+            if toast:
+                warn(text, lang)
             return (*[gr.skip()] * (n_outputs - 1), text)
 
         return inner

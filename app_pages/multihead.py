@@ -1,19 +1,22 @@
-"""Multi-head explorer page: each head's weights side by side and the shape at each step."""
+"""Multi-head explorer page: every head of a random layer or of the model trained on the Train page."""
 
 from __future__ import annotations
 
 import gradio as gr
 
 from app_support.matrices import check_int
-from transformer_lab.figures import attention_grid
-from transformer_lab.tables import multihead_shape_steps, shapes_table
 
-from .common import friendly, lang_of, t
+from .common import friendly, lang_of, quiet, t, tr
+from .train import last_run
+
+MAX_THUMB_TICKS = 48  # heads × tokens above which thumbnails drop their tick labels (they collide)
 
 
 def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
     """Weights of a random multi-head layer as a 1 × heads grid, plus the shapes table."""
     from app_support.explore import MAX_EMBED, MAX_HEADS, MAX_TOKENS, multihead_weights
+    from transformer_lab.figures import attention_grid
+    from transformer_lab.tables import multihead_shape_steps, shapes_table
 
     e = check_int(embed_dim, "embed_dim", 1, MAX_EMBED)
     h = check_int(heads, "heads", 1, MAX_HEADS)
@@ -25,25 +28,93 @@ def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
     return grid, shapes_table(multihead_shape_steps(1, n, n, e, h, lang=lang), lang=lang), ""
 
 
+def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run, lang="en"):
+    """(layer maps [(h, n, m)], query labels, key labels, caption) of the chosen source."""
+    from app_support.explore import multihead_weights
+
+    if source == "trained":
+        from app_support.training import attention_for
+
+        if run is None:
+            raise ValueError("train a model first")
+        layer_maps, q, k = attention_for(run, 0, kind)
+        cap = tr("mh.trained_caption", lang, task=tr(f"task.{run.task_name}", lang),
+                 kind=tr(f"kind.{kind}", lang))  # fmt: skip
+        return layer_maps, q, k, cap
+    n = check_int(tokens, "tokens", 1, 24)
+    valid = check_int(valid_len, "valid length", 1, n) if mask == "valid" else None
+    w = multihead_weights(check_int(embed_dim, "embed_dim", 1, 512), check_int(heads, "heads", 1, 8),
+                          n, mask, valid, check_int(seed, "seed", 0, 10**6))  # fmt: skip
+    labels = [f"x{i}" for i in range(n)]
+    return [w], labels, labels, tr("mh.random_caption", lang)
+
+
+def thumbnails(layer_maps, q, k, lang):
+    from transformer_lab.figures import attention_grid
+
+    fig = attention_grid(layer_maps, q, k, lang=lang)
+    h = int(layer_maps[0].shape[0])
+    if h * max(len(q), len(k)) > MAX_THUMB_TICKS:
+        fig.update_xaxes(showticklabels=False)  # too many labels collide: the enlarged head has them
+    return fig
+
+
 def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("mh.intro"))
     with gr.Row():
-        embed = gr.Number(16, precision=0, label=t("mh.embed"), elem_id="mh-embed")
-        heads = gr.Number(4, precision=0, label=t("mh.heads"), elem_id="mh-heads")
-        tokens = gr.Slider(1, 24, value=6, step=1, label=t("mh.tokens"))
+        source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
+                          value="random", label=t("mh.source"), elem_id="mh-source")  # fmt: skip
+        kind = gr.Radio([(t(f"kind.{x}"), x) for x in ("encoder_self", "decoder_self", "cross")],
+                        value="cross", label=t("train.kind"), elem_id="mh-kind")  # fmt: skip
+    with gr.Row():
+        embed = gr.Number(16, precision=0, label=t("mh.embed"), elem_id="mh-embed", min_width=100)
+        heads = gr.Number(4, precision=0, label=t("mh.heads"), elem_id="mh-heads", min_width=100)
+        tokens = gr.Slider(1, 24, value=6, step=1, label=t("mh.tokens"), min_width=160)
         mask = gr.Radio([(t("mask.none"), "none"), (t("mask.valid"), "valid"),
                          (t("mask.causal"), "causal")], value="none", label=t("mask"))  # fmt: skip
-        valid_len = gr.Number(3, precision=0, label=t("valid_len"))
-        seed = gr.Number(0, precision=0, label=t("seed"))
+        valid_len = gr.Number(3, precision=0, label=t("valid_len"), min_width=100)
+        seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     go = gr.Button(t("compute"), variant="primary", elem_id="mh-compute")
     status = gr.Markdown(elem_id="mh-status")
-    grid = gr.Plot(label=t("mh.grid"), elem_id="mh-grid")
+    caption = gr.Markdown(elem_id="mh-caption")
+    grid = gr.Plot(label=t("mh.thumbs"), elem_id="mh-grid")
+    pick = gr.Radio(["1 · 1"], value="1 · 1", label=t("mh.pick"), elem_id="mh-pick")
+    big = gr.Plot(label=t("mh.big"), elem_id="mh-big")
     shapes = gr.Dataframe(label=t("mh.shapes"), interactive=False)
+
+    inputs = [source, kind, embed, heads, tokens, mask, valid_len, seed, pick]
 
     @friendly(3)
     def on_compute(embed, heads, tokens, mask, valid_len, seed, request: gr.Request):
         return render(embed, heads, tokens, mask, valid_len, seed, lang_of(request))
 
+    @quiet(6)
+    def on_live(source, kind, embed, heads, tokens, mask, valid_len, seed, pick,
+                request: gr.Request):  # fmt: skip
+        from transformer_lab.figures import attention_heatmap
+        from transformer_lab.tables import multihead_shape_steps, shapes_table
+
+        lang = lang_of(request)
+        run = last_run(request.session_hash) if source == "trained" else None
+        layer_maps, q, k, cap = heads_of(source, kind, embed, heads, tokens, mask, valid_len, seed,
+                                         run, lang)  # fmt: skip
+        names = [f"{i + 1} · {j + 1}" for i in range(len(layer_maps))
+                 for j in range(int(layer_maps[0].shape[0]))]  # fmt: skip
+        chosen = pick if pick in names else names[0]
+        li, hi = (int(x) - 1 for x in chosen.split(" · "))
+        title = tr("mh.big", lang) + f" ({chosen})"
+        enlarged = attention_heatmap(layer_maps[li][hi], q, k, title=title, lang=lang)
+        n = len(q)
+        e, h = (int(embed), int(heads)) if source == "random" else (
+            run.settings["d_model"], run.settings["heads"])  # fmt: skip
+        table = shapes_table(multihead_shape_steps(1, n, len(k), e, h, lang=lang), lang=lang)
+        return (thumbnails(layer_maps, q, k, lang), gr.update(choices=names, value=chosen),
+                enlarged, table, cap, "")  # fmt: skip
+
     go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
              api_name="multihead", concurrency_id="play")  # fmt: skip
+    # Live: on load and on every change (a random layer or a trained model's forward is quick).
+    gr.on(None, on_live, inputs, [grid, pick, big, shapes, caption, status],
+          api_visibility="private", concurrency_id="play", show_progress="hidden",
+          trigger_mode="always_last")  # fmt: skip

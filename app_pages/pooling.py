@@ -5,14 +5,30 @@ from __future__ import annotations
 import gradio as gr
 
 from app_support.matrices import check_float, check_int
-from transformer_lab.figures import kernel_regression_figure
 
-from .common import friendly, lang_of, t
+from .common import friendly, lang_of, quiet, t, tr
+
+
+def loss_curve(history, lang: str = "en"):
+    """The loss of the learned w by SGD step, with w itself on a second axis."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=history["step"], y=history["loss"], mode="lines+markers",
+                             name=tr("cols.loss", lang)))  # fmt: skip
+    fig.add_trace(go.Scatter(x=history["step"], y=history["w"], mode="lines+markers", name="w",
+                             yaxis="y2", line={"dash": "dot"}))  # fmt: skip
+    fig.update_layout(title=tr("pool.curve_title", lang), height=320,
+                      xaxis_title=tr("cols.step", lang), yaxis_title=tr("cols.loss", lang),
+                      yaxis2={"title": "w", "overlaying": "y", "side": "right"},
+                      legend={"orientation": "h", "y": -0.25})  # fmt: skip
+    return fig
 
 
 def render(n_train, noise, w, steps, lr, seed, lang="en"):
     """Fit both variants (app_support.explore.attention_pooling) and draw each one."""
     from app_support.explore import attention_pooling
+    from transformer_lab.figures import kernel_regression_figure
 
     r = attention_pooling(
         check_int(n_train, "training points", 2, 500), check_float(noise, "noise", 0.0, 5.0),
@@ -24,9 +40,9 @@ def render(n_train, noise, w, steps, lr, seed, lang="en"):
     learned_title = f"{'学习得到的 w' if zh else 'learned w'} = {r.learned_w:.3f}"
     return (
         kernel_regression_figure(r.x_train, r.y_train, r.x_test, r.y_truth, r.fixed_pred,
-                                 r.fixed_attn, title=fixed_title, lang=lang),
+                                 r.fixed_attn, title=fixed_title, lang=lang, stack=True),
         kernel_regression_figure(r.x_train, r.y_train, r.x_test, r.y_truth, r.learned_pred,
-                                 r.learned_attn, title=learned_title, lang=lang),
+                                 r.learned_attn, title=learned_title, lang=lang, stack=True),
         r.history.round(4),
         "",
     )  # fmt: skip
@@ -36,22 +52,38 @@ def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("pooling.intro"))
     with gr.Row():
-        n_train = gr.Slider(2, 500, value=50, step=1, label=t("pooling.n"))
-        noise = gr.Slider(0.0, 2.0, value=0.5, step=0.05, label=t("pooling.noise"))
-        w = gr.Slider(0.1, 20.0, value=1.0, step=0.1, label=t("pooling.w"))
+        n_train = gr.Slider(2, 500, value=50, step=1, label=t("pooling.n"), min_width=160)
+        noise = gr.Slider(0.0, 2.0, value=0.5, step=0.05, label=t("pooling.noise"), min_width=160)
+        w = gr.Slider(0.1, 20.0, value=1.0, step=0.1, label=t("pooling.w"), min_width=160)
     with gr.Row():
-        steps = gr.Slider(0, 200, value=5, step=1, label=t("pooling.steps"))
-        lr = gr.Number(0.5, label=t("pooling.lr"))
-        seed = gr.Number(0, precision=0, label=t("seed"))
+        steps = gr.Slider(0, 200, value=5, step=1, label=t("pooling.steps"), min_width=160)
+        lr = gr.Number(0.5, label=t("pooling.lr"), min_width=100)
+        seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     go = gr.Button(t("compute"), variant="primary", elem_id="pool-compute")
     status = gr.Markdown(elem_id="pool-status")
-    fixed = gr.Plot(label=t("pooling.fixed"), elem_id="pool-fixed")
-    learned = gr.Plot(label=t("pooling.learned"))
-    history = gr.Dataframe(label=t("pooling.history"), interactive=False)
+    with gr.Row():
+        fixed = gr.Plot(label=t("pooling.fixed"), elem_id="pool-fixed", min_width=320)
+        learned = gr.Plot(label=t("pooling.learned"), elem_id="pool-learned", min_width=320)
+    caption = gr.Markdown(elem_id="pool-caption")
+    curve = gr.Plot(label=t("pooling.history"), elem_id="pool-curve")
+    history = gr.Dataframe(visible=False)  # the API's table of (step, loss, w)
+
+    inputs = [n_train, noise, w, steps, lr, seed]
 
     @friendly(4)
     def on_compute(n_train, noise, w, steps, lr, seed, request: gr.Request):
         return render(n_train, noise, w, steps, lr, seed, lang_of(request))
 
-    go.click(on_compute, [n_train, noise, w, steps, lr, seed], [fixed, learned, history, status],
-             api_name="pooling", concurrency_id="play")  # fmt: skip
+    @quiet(5)
+    def on_live(n_train, noise, w, steps, lr, seed, request: gr.Request):
+        lang = lang_of(request)
+        fig_fixed, fig_learned, hist, _ = render(n_train, noise, w, steps, lr, seed, lang)
+        ws = hist["w"].tolist()
+        text = tr("pool.caption", lang, w0=f"{ws[0]:.2f}", w1=f"{ws[-1]:.2f}") if len(ws) > 1 else ""
+        return fig_fixed, fig_learned, loss_curve(hist, lang), text, ""
+
+    go.click(on_compute, inputs, [fixed, learned, history, status], api_name="pooling",
+             concurrency_id="play")  # fmt: skip
+    # Live: on load and whenever a control changes (a fit takes well under 300 ms).
+    gr.on(None, on_live, inputs, [fixed, learned, curve, caption, status], api_visibility="private",
+          concurrency_id="play", show_progress="hidden", trigger_mode="always_last")  # fmt: skip

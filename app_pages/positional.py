@@ -10,7 +10,7 @@ from app_support.matrices import check_int
 from transformer_lab.figures import positional_curves, positional_heatmap
 from transformer_lab.tables import matrix_table
 
-from .common import friendly, lang_of, t
+from .common import friendly, lang_of, quiet, t
 
 MAX_LEN, MAX_D = 512, 512
 
@@ -35,11 +35,13 @@ def render(length, d_model, dims_text, lang="en"):
         raise ValueError(f"d_model must be even (each sine is paired with a cosine), got {d}")
     table = sinusoidal_table(T, d)  # (T, d)
     worked = sinusoidal_table(5, 4)  # the lesson's table: frequencies 1 and 0.01
-    cols = [f"dim {j}" for j in range(4)]
+    zh = lang == "zh"
+    cols = [f"第 {j} 维" if zh else f"dim {j}" for j in range(4)]
+    rows = [f"位置 {i}" if zh else f"pos {i}" for i in range(5)]
     return (
         positional_heatmap(table, lang=lang),
         positional_curves(table, parse_dims(dims_text, d), lang=lang),
-        matrix_table(worked, [f"pos {i}" for i in range(5)], cols, lang=lang),
+        matrix_table(worked, rows, cols, lang=lang, corner="corner_pos"),
         "",
     )
 
@@ -60,15 +62,16 @@ def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("pe.intro"))
     with gr.Row():
-        length = gr.Slider(1, MAX_LEN, value=60, step=1, label=t("pe.length"))
-        d_model = gr.Number(32, precision=0, label=t("pe.d_model"), elem_id="pe-d")
-        dims = gr.Textbox("4, 5, 6, 7", label=t("pe.dims"))
+        length = gr.Slider(1, MAX_LEN, value=60, step=1, label=t("pe.length"), min_width=160)
+        d_model = gr.Number(32, precision=0, label=t("pe.d_model"), elem_id="pe-d", min_width=100)
+        dims = gr.Textbox("4, 5, 6, 7", label=t("pe.dims"), min_width=160)
     show = gr.Button(t("pe.show"), variant="primary", elem_id="pe-show")
     status = gr.Markdown(elem_id="pe-status")
     with gr.Row():
-        heat = gr.Plot(elem_id="pe-heatmap")
-        curves = gr.Plot()
-    worked = gr.Dataframe(label=t("pe.table"), interactive=False)
+        heat = gr.Plot(show_label=False, elem_id="pe-heatmap", min_width=300)
+        curves = gr.Plot(show_label=False, elem_id="pe-curves", min_width=300)
+    gr.Markdown(t("pe.caption"))
+    worked = gr.Dataframe(label=t("pe.table"), interactive=False, elem_id="pe-worked")
     gr.Markdown(t("pe.perm_title"))
     gr.Markdown(t("pe.perm_intro"))
     with gr.Row():
@@ -77,6 +80,7 @@ def build() -> None:
         run = gr.Button(t("pe.run_perm"), elem_id="pe-perm-run")
     perm = gr.Dataframe(label=t("pe.perm_table"), interactive=False, elem_id="pe-perm")
     perm_status = gr.Markdown()
+    gr.Markdown(t("pe.perm_caption"))
 
     @friendly(4)
     def on_show(length, d_model, dims, request: gr.Request):
@@ -90,3 +94,9 @@ def build() -> None:
                api_name="positional", concurrency_id="play")  # fmt: skip
     run.click(on_perm, [perm_d, perm_seed], [perm, perm_status], api_name="permutation",
               concurrency_id="play")  # fmt: skip
+    # Live: on load and on every change (both computations take milliseconds).
+    gr.on(None, quiet(4)(on_show.__wrapped__), [length, d_model, dims], [heat, curves, worked, status],
+          api_visibility="private", concurrency_id="play", show_progress="hidden",
+          trigger_mode="always_last")  # fmt: skip
+    gr.on(None, quiet(2)(on_perm.__wrapped__), [perm_d, perm_seed], [perm, perm_status],
+          api_visibility="private", concurrency_id="play", show_progress="hidden")  # fmt: skip

@@ -81,6 +81,59 @@ EN_LAB: dict[str, str] = {
     "cols.steps": "steps", "cols.seconds": "seconds", "cols.score": "score on unseen data",
     "cols.order": "order", "cols.no_pe": "without PE", "cols.pe": "with PE",
     "cols.layer": "layer", "cols.step": "step", "cols.loss": "loss", "cols.w": "w",
+    # basics
+    "bx.scores": "scores", "bx.weights": "weights", "bx.output": "output",
+    "bx.heat_title": "Attention weights (grey = masked key)",
+    "bx.caption": (
+        "**What to notice:** each row of weights sums to 1, so the output row is a weighted "
+        "average of V's rows. Untick *Divide by √d*: the scores double (d = 4) and the softmax "
+        "gets sharper. With large d, unscaled dot products saturate softmax and its gradients "
+        "vanish (lesson: the common mistake of forgetting 1/√d_k)."
+    ),
+    "bx.steps_title": (
+        "### Step by step\nOne attention computation in five steps. Hover over a cell to see "
+        "the terms that made it; hidden keys are grey and read −∞."
+    ),
+    "bx.step.scores": "1 · Q·Kᵀ", "bx.step.scaled": "2 · ÷ √d", "bx.step.masked": "3 · mask",
+    "bx.step.weights": "4 · softmax", "bx.step.output": "5 · weights·V",
+    # pooling
+    "pool.caption": (
+        "**What to notice:** a learned w fits the *training* points. With leave-one-out keys "
+        "w still grows large in a few steps (here {w0} → {w1}): the kernel becomes narrow, the "
+        "curve follows the noise and the attention rows turn into spikes. That is overfitting; "
+        "a fixed, wider kernel gives a smoother curve."
+    ),
+    "pool.curve_title": "Training loss of w (mean squared error)",
+    # multi-head
+    "mh.source": "Where the heads come from",
+    "mh.source.random": "random layer, random tokens",
+    "mh.source.trained": "the model trained on the Train page",
+    "mh.thumbs": "All heads (click a head to enlarge)",
+    "mh.big": "Enlarged head",
+    "mh.pick": "Head to enlarge (layer · head)",
+    "mh.trained_caption": (
+        "**Heads of your trained model** ({task}, {kind}) on held-out example 0. Heads "
+        "specialise: compare which keys each one looks at."
+    ),
+    "mh.random_caption": (
+        "**A random, untrained layer:** every head looks alike, pale and unfocused. Train a "
+        "model on the Train page and switch the source to see heads that specialise."
+    ),
+    "mh.need_model": "train a model on the Train page first, then choose it here",
+    # positional
+    "pe.caption": (
+        "**What to notice:** the left columns (low dimensions) change quickly and the right "
+        "ones slowly, like the bits of a binary counter; every position gets its own pattern."
+    ),
+    "pe.perm_caption": (
+        "**Exercise 2:** without positional encoding the differences are ~0: self-attention "
+        "is permutation-equivariant, so each word keeps its output whatever its place. With it, "
+        "the same word at another place gets another output."
+    ),
+    # complexity
+    "cx.caption": "**Slope** on log-log axes = the exponent of n: about 2 for self-attention, about 1 for the others.",
+    "cx.first": "Measured once when this server started (sizes 128, 256, 512, 1024; d = 64).",
+    "cx.slopes": "Slopes",
     "toast": "Please check",
     "error.generic": "⚠️ Something went wrong on our side; the error was logged.",
 }
@@ -140,6 +193,36 @@ ZH_LAB: dict[str, str] = {
     "cols.seconds": "秒", "cols.score": "未见数据上的得分",
     "cols.order": "顺序", "cols.no_pe": "无位置编码", "cols.pe": "有位置编码",
     "cols.layer": "层", "cols.step": "步", "cols.loss": "损失", "cols.w": "w",
+    "bx.scores": "分数", "bx.weights": "权重", "bx.output": "输出",
+    "bx.heat_title": "注意力权重（灰色 = 被掩码的键）",
+    "bx.caption": (
+        "**看点：**每一行权重之和为 1，所以输出的每一行是 V 各行的加权平均。取消勾选“除以 √d”："
+        "分数变为两倍（d = 4），softmax 更尖锐。d 很大时，不缩放的点积会让 softmax 饱和、梯度消失"
+        "（课程：忘记 1/√d_k 是常见错误）。"
+    ),
+    "bx.steps_title": "### 分步计算\n把一次注意力计算分成五步。把鼠标移到格子上，可以看到它是由哪些项算出来的；被隐藏的键显示为灰色，值为 −∞。",
+    "bx.step.scores": "1 · Q·Kᵀ", "bx.step.scaled": "2 · ÷ √d", "bx.step.masked": "3 · 掩码",
+    "bx.step.weights": "4 · softmax", "bx.step.output": "5 · 权重·V",
+    "pool.caption": (
+        "**看点：**学习得到的 w 拟合的是*训练*点。即使用留一法的键，w 也会在几步之内变得很大"
+        "（这里 {w0} → {w1}）：核变窄，曲线跟着噪声走，注意力的每一行变成尖峰。这就是过拟合；"
+        "固定的、更宽的核给出更平滑的曲线。"
+    ),
+    "pool.curve_title": "w 的训练损失（均方误差）",
+    "mh.source": "头来自哪里",
+    "mh.source.random": "随机层、随机词元",
+    "mh.source.trained": "在“训练”页训练的模型",
+    "mh.thumbs": "所有的头（点击一个头放大）",
+    "mh.big": "放大的头",
+    "mh.pick": "要放大的头（层 · 头）",
+    "mh.trained_caption": "**你训练的模型的各个头**（{task}，{kind}），使用留出样例 0。各个头会分工：比较每个头关注哪些键。",
+    "mh.random_caption": "**随机、未训练的层：**每个头看起来都差不多，颜色浅而分散。在“训练”页训练一个模型，再把来源切换过来，就能看到分工的头。",
+    "mh.need_model": "请先在“训练”页训练一个模型，再在这里选择它",
+    "pe.caption": "**看点：**左边的列（低维）变化快，右边的列变化慢，就像二进制计数器的各个位；每个位置都有自己独特的模式。",
+    "pe.perm_caption": "**练习 2：**没有位置编码时差异约为 0：自注意力对置换是等变的，每个词无论在哪个位置，输出都不变。加上位置编码后，同一个词换了位置就得到不同的输出。",
+    "cx.caption": "双对数坐标中的**斜率** = n 的指数：自注意力约为 2，其它约为 1。",
+    "cx.first": "服务器启动时测量了一次（长度 128、256、512、1024；d = 64）。",
+    "cx.slopes": "斜率",
     "toast": "请检查输入",
     "error.generic": "⚠️ 服务器出了点问题，错误已记录。",
 }

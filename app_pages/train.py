@@ -21,6 +21,21 @@ from .train_view import (
 _STOPS: dict[str, threading.Event] = {}
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in app_support.training keeps runs inside
 DEFAULT_SENTENCE = "tom is calm ."  # a held-out sentence whose words are all in the vocabulary
+# The last finished run of each browser session, for the multi-head explorer (another tab).
+_LAST: dict[str, object] = {}
+MAX_SESSIONS = 32  # oldest runs are dropped first: each holds a small model
+
+
+def last_run(session: str | None):
+    """The run this browser session trained last on the Train page, or None."""
+    return _LAST.get(session or "")
+
+
+def _remember(session: str, run) -> None:
+    _LAST.pop(session, None)
+    _LAST[session] = run
+    while len(_LAST) > MAX_SESSIONS:
+        _LAST.pop(next(iter(_LAST)))
 
 
 def _gpu(fn):
@@ -149,8 +164,9 @@ def build() -> None:
                 eta = elapsed / max(step, 1) * (total - step)
                 text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
                 progress(msg["fraction"], desc=text)
-                yield training_curves(run.history, lang=lang), text, run, *[gr.skip()] * 7
-            yield (training_curves(run.history, lang=lang), done_status(run, lang), run,
+                yield training_curves(run.history, lang=lang, stack=True), text, run, *[gr.skip()] * 7
+            _remember(request.session_hash, run)
+            yield (training_curves(run.history, lang=lang, stack=True), done_status(run, lang), run,
                    *[gr.skip()] * 7)  # fmt: skip
         except (ValueError, TypeError) as err:
             warn(message(err, lang), lang)
@@ -233,7 +249,7 @@ def build() -> None:
         kept = {**kept, name: {"history": run.history, "run": run}}
         title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
         histories = {k: v["history"] for k, v in kept.items()}
-        return (kept, training_curves(None, compare=histories, title=title, lang=lang),
+        return (kept, training_curves(None, compare=histories, title=title, lang=lang, stack=True),
                 compare_table(kept, lang), "")  # fmt: skip
 
     def on_task(task):

@@ -17,6 +17,7 @@ from .tables import (
     check_labels,
     check_timings,
     collect_runs,
+    normalise_lang,
     positional_frame,
     timing_slopes,
     word,
@@ -194,8 +195,11 @@ def training_curves(
     name: str = "run",
     title: str | None = None,
     lang: str = "en",
+    stack: bool = False,
 ) -> go.Figure:
     """One panel per metric against `step`; several runs overlay with one colour each.
+
+    `stack=True` puts the panels under each other (one column), which also fits a phone.
 
     `history` is train.py's history or a wide table (see `tables.history_frame`); it may be None
     when `compare` maps run names to histories. Evaluation columns are NaN between evaluations:
@@ -211,8 +215,13 @@ def training_curves(
         # Known metrics may be absent early in a live run (no evaluation yet): an empty panel.
         if metric not in _KNOWN_METRICS and not any(metric in df for df in runs.values()):
             raise ValueError(f"No run has a column {metric!r}; known metrics: {_KNOWN_METRICS}.")
-    fig = make_subplots(rows=1, cols=len(metrics),
+    shape = (len(metrics), 1) if stack else (1, len(metrics))
+    fig = make_subplots(rows=shape[0], cols=shape[1], vertical_spacing=0.12,
                         subplot_titles=[_metric_name(m, lang) for m in metrics])  # fmt: skip
+
+    def at(c: int) -> dict:
+        return {"row": c + 1, "col": 1} if stack else {"row": 1, "col": c + 1}
+
     decoded_shown = False
     for r, (run, df) in enumerate(runs.items()):
         colour = qualitative.Plotly[r % len(qualitative.Plotly)]
@@ -239,7 +248,7 @@ def training_curves(
                     go.Scatter(x=part["step"], y=part[col], mode="lines", name=label,
                                line={"color": colour, "dash": dash}, legendgroup=label,
                                showlegend=show),
-                    row=1, col=c + 1,
+                    **at(c),
                 )  # fmt: skip
                 dec = df.loc[decoded, ["step", col]].dropna() if split else df.iloc[:0]
                 if len(dec):
@@ -248,12 +257,13 @@ def training_curves(
                                    name=word("decoded", lang), legendgroup="decoded",
                                    marker={"color": colour, "symbol": "diamond", "size": 9},
                                    showlegend=not decoded_shown),
-                        row=1, col=c + 1,
+                        **at(c),
                     )  # fmt: skip
                     decoded_shown = True
     fig.update_xaxes(title_text=word("train_step", lang))
+    legend = {**_BELOW, "y": -0.08} if stack else _BELOW
     fig.update_layout(title=word("curves", lang) if title is None else title,
-                      height=440, legend=_BELOW)  # fmt: skip
+                      height=220 * len(metrics) + 180 if stack else 440, legend=legend)  # fmt: skip
     return fig
 
 
@@ -266,8 +276,11 @@ def kernel_regression_figure(
     attention: Any,
     title: str | None = None,
     lang: str = "en",
+    stack: bool = False,
 ) -> go.Figure:
-    """Left: truth, prediction and training points. Right: the (n_test, n_train) weights."""
+    """Left: truth, prediction and training points. Right: the (n_test, n_train) weights.
+
+    `stack=True` puts the weights under the fit instead (one column, fits a phone)."""
     xtr, ytr = as_array(x_train, "x_train", 1), as_array(y_train, "y_train", 1)
     xte, ypr = as_array(x_test, "x_test", 1), as_array(y_pred, "y_pred", 1)
     att = as_array(attention, "attention", 2)  # (n_test, n_train)
@@ -282,7 +295,9 @@ def kernel_regression_figure(
     # Sort both axes by x so that a local kernel shows up as a band along the diagonal.
     i_tr, i_te = np.argsort(xtr, kind="stable"), np.argsort(xte, kind="stable")
     att = att[i_te][:, i_tr]  # (n_test, n_train), rows/cols in x order
-    fig = make_subplots(rows=1, cols=2, subplot_titles=[word("fit", lang), word("attention", lang)])
+    second = (2, 1) if stack else (1, 2)
+    fig = make_subplots(rows=second[0], cols=second[1], vertical_spacing=0.15,
+                        subplot_titles=[word("fit", lang), word("attention", lang)])  # fmt: skip
     fig.add_trace(go.Scatter(x=xtr, y=ytr, mode="markers", name=word("train_points", lang),
                              marker={"color": "gray", "size": 6, "opacity": 0.7}), 1, 1)
     if yt is not None:
@@ -301,12 +316,14 @@ def kernel_regression_figure(
         hover = "test #%{y}<br>train #%{x}"
     fig.add_trace(go.Heatmap(z=att, x=xs, y=ys, colorscale=WEIGHT_SCALE, zmin=0.0,
                              hovertemplate=hover + "<br>" + word("weight", lang)
-                             + ": %{z:.4f}<extra></extra>"), 1, 2)  # fmt: skip
+                             + ": %{z:.4f}<extra></extra>"), *second)  # fmt: skip
     fig.update_xaxes(title_text="x", row=1, col=1)
-    fig.update_xaxes(title_text=word("train_sorted", lang), row=1, col=2)
-    fig.update_yaxes(title_text=word("test_sorted", lang), autorange="reversed", row=1, col=2)
-    fig.update_layout(title=word("kernel", lang) if title is None else title, height=480,
-                      legend=_BELOW)  # fmt: skip
+    fig.update_xaxes(title_text=word("train_sorted", lang), row=second[0], col=second[1])
+    fig.update_yaxes(title_text=word("test_sorted", lang), autorange="reversed", row=second[0],
+                     col=second[1])  # fmt: skip
+    legend = {**_BELOW, "y": -0.1} if stack else _BELOW
+    fig.update_layout(title=word("kernel", lang) if title is None else title,
+                      height=820 if stack else 480, legend=legend)  # fmt: skip
     return fig
 
 
@@ -346,11 +363,26 @@ def complexity_figure(df: pd.DataFrame, title: str | None = None, lang: str = "e
     several_d = df["d"].nunique() > 1
     fig = go.Figure()
     for (layer, d), part in df.groupby(["layer", "d"], sort=False):
-        label = str(layer) + (f" (d={d})" if several_d else "")
+        name = LAYER_NAMES.get(layer, (str(layer),) * 2)[normalise_lang(lang) == "zh"]
+        label = name + (f" (d={d})" if several_d else "")
         if not np.isnan(slopes[(layer, d)]):
             label += f" · {word('slope', lang)} {slopes[(layer, d)]:.2f}"
         fig.add_trace(go.Scatter(x=part["n"], y=part["ms"], mode="lines+markers", name=label))
-    fig.update_xaxes(type="log", title_text=word("n", lang))
-    fig.update_yaxes(type="log", title_text=word("ms", lang))
-    fig.update_layout(title=word("complexity", lang) if title is None else title)
+    # Ticks at the measured lengths (128, 256, …) and at 1-2-5 steps of time: plotly's default
+    # log ticks read "2 3 … 9 1000", which says nothing about the sizes that were run.
+    ns = sorted(int(n) for n in df["n"].unique())
+    fig.update_xaxes(type="log", title_text=word("n", lang), tickvals=ns, ticktext=[str(n) for n in ns])
+    lo, hi = float(df["ms"].min()), float(df["ms"].max())
+    ticks = [m * 10.0**e for e in range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1)
+             for m in (1, 2, 5) if lo / 2 <= m * 10.0**e <= hi * 2]  # fmt: skip
+    fig.update_yaxes(type="log", title_text=word("ms", lang), tickvals=ticks,
+                     ticktext=[f"{x:g}" for x in ticks])  # fmt: skip
+    fig.update_layout(title=word("complexity", lang) if title is None else title,
+                      legend=_BELOW, height=460)  # fmt: skip
     return fig
+
+
+# Layer names as bench.bench_complexity writes them, in English and Chinese.
+LAYER_NAMES = {"self-attention": ("self-attention", "自注意力"),
+                "recurrent (GRU)": ("recurrent (GRU)", "循环（GRU）"),
+                "convolutional (k=3)": ("convolutional (k=3)", "卷积（k=3）")}

@@ -15,6 +15,8 @@ _WORDS: dict[str, tuple[str, str]] = {  # key: (English, 简体中文)
     "key": ("key", "键"),
     "weight": ("weight", "权重"),
     "corner": ("query \\ key", "查询 \\ 键"),
+    "corner_out": ("query \\ output dimension", "查询 \\ 输出维度"),
+    "corner_pos": ("position \\ dimension", "位置 \\ 维度"),
     "layer": ("layer", "层"),
     "head": ("head", "头"),
     "position": ("position", "位置"),
@@ -139,8 +141,12 @@ def matrix_table(
     col_labels: Sequence[Any] | None = None,
     decimals: int = 4,
     lang: str = "en",
+    corner: str = "corner",
 ) -> pd.DataFrame:
     """A (n, m) matrix of scores or weights as a table, rounded to `decimals`.
+
+    `corner` names the header of the row labels: a key of the word list ("corner" = query \\
+    key, "corner_out" for an output, "corner_pos" for positions × dimensions).
 
     The row labels form the first column (header "query \\ key") rather than the index, because
     `gr.Dataframe` does not show a DataFrame's index. Numbers: `df.iloc[:, 1:].to_numpy()`.
@@ -151,7 +157,7 @@ def matrix_table(
     n, m = arr.shape
     rows = check_labels(row_labels, n, "row_labels", prefix="q")
     cols = unique_labels(check_labels(col_labels, m, "col_labels", prefix="k"))
-    corner = word("corner", lang)
+    corner = word(corner, lang)
     if corner in cols:
         raise ValueError(f"A column label may not be {corner!r}: that is the row-label header.")
     df = pd.DataFrame(np.round(arr, decimals), columns=cols)
