@@ -7,7 +7,7 @@ import importlib
 import pytest
 from soundness import variant_outcome
 
-EXERCISES = ["multi-head-attention", "permutation-invariance", "masked-softmax", "causal-mask"]
+EXERCISES = ["multi-head-attention", "permutation-invariance", "masked-softmax", "causal-mask", "positional-table"]
 
 
 def _cases():
