@@ -1,0 +1,53 @@
+"""Diagnosis by properties for manual-attention (Part B): which keys get weight whatever the
+fill value, the axis the rows sum over, and which scale factor reproduces the weights."""
+
+import math
+
+import numpy as np
+
+from grader.diagnose import (
+    arr,
+    first_fit,
+    masked_after_softmax,
+    same_support,
+    softmax,
+    sums_to_one,
+    unique,
+    value_of,
+)
+
+
+def diagnose(case, records):
+    step = case.steps[0]
+    if step.get("op") != "call" or step.get("fn") != "attention":
+        return None
+    Q, K = arr(step["args"][0]), arr(step["args"][1])
+    got = arr(value_of(records, 0, select=1))
+    if Q is None or got is None:
+        return None
+    d = Q.shape[-1]
+    raw = Q @ np.swapaxes(K, -1, -2)  # (..., n, m)
+    if got.shape != raw.shape:
+        return None
+    mask = step.get("kwargs", {}).get("mask")
+    allowed = np.ones(raw.shape, bool) if mask is None else np.broadcast_to(
+        np.asarray(arr(mask), bool), raw.shape)
+    right = softmax(np.where(allowed, raw / math.sqrt(d), -np.inf))
+    if mask is not None and not allowed.all():
+        found = unique([
+            ("mask-inverted", same_support(got, ~allowed) and sums_to_one(got, -1)),
+            ("mask-ignored", same_support(got, np.ones_like(allowed)) and sums_to_one(got, -1)),
+            ("mask-after-softmax", masked_after_softmax(got, right)),
+        ])
+        if found:
+            return found
+        if not same_support(got, allowed):
+            return None
+    if not np.isfinite(got).all() and np.isfinite(right).all():
+        return "naive-softmax"
+    fill = np.where(allowed, 0.0, -np.inf)
+    return first_fit(got, {
+        "no-scale": lambda: softmax(raw + fill),
+        "scale-by-d": lambda: softmax(raw / d + fill) if d != 1 else right,
+        "softmax-wrong-axis": lambda: softmax(raw / math.sqrt(d) + fill, axis=-2),
+    })

@@ -1,0 +1,79 @@
+"""Learner-style submissions for manual-attention, unlike the mistake files."""
+
+PART_A = '''
+import math
+import torch
+
+scores = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
+weights = [[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223], [0.2119, 0.2119, 0.5761]]
+context = CONTEXT
+'''
+
+PART_B = '''
+
+def attention(Q, K, V, mask=None):
+    d_k = Q.size(-1)
+    s = torch.einsum("...nd,...md->...nm", Q, K) SCALE
+    if mask is not None:
+        MASK
+    w = SOFTMAX
+    POST
+    return torch.einsum("...nm,...mv->...nv", w, V), w
+'''
+
+DEFAULTS = {
+    "CONTEXT": "(torch.tensor(weights[0]) @ torch.arange(1.0, 13.0).view(3, 4)).tolist()",
+    "SCALE": "/ math.sqrt(d_k)",
+    "MASK": "s = torch.where(mask, s, torch.full_like(s, -1e9))",
+    "SOFTMAX": "torch.softmax(s, dim=-1)",
+    "POST": "",
+}
+
+
+def src(**changes: str) -> str:
+    text = PART_A + PART_B
+    for key, value in {**DEFAULTS, **changes}.items():
+        text = text.replace(key, value)
+    return text
+
+
+UNSCALED_A = (PART_A.replace("[[1, 0, 1], [0, 1, 1], [1, 1, 2]]", "[[2, 0, 2], [0, 2, 2], [2, 2, 4]]")
+              .replace("weights = [[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223], [0.2119, 0.2119, 0.5761]]",
+                       "weights = torch.softmax(torch.tensor(scores, dtype=torch.float32), -1).tolist()"))
+BY_D_A = (PART_A.replace("[[1, 0, 1], [0, 1, 1], [1, 1, 2]]", "[[0.5, 0, 0.5], [0, 0.5, 0.5], [0.5, 0.5, 1]]")
+          .replace("weights = [[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223], [0.2119, 0.2119, 0.5761]]",
+                   "weights = torch.softmax(torch.tensor(scores), dim=1).tolist()"))
+
+
+def with_a(part_a: str, **changes: str) -> str:
+    text = part_a + PART_B
+    for key, value in {**DEFAULTS, **changes}.items():
+        text = text.replace(key, value)
+    return text
+
+
+VARIANTS = [
+    ("einsum with torch.where -1e9", None, src()),
+    ("matmul with masked_fill -inf", None, src(
+        MASK="s = s.masked_fill(mask.logical_not(), float('-inf'))")),
+    ("no scale anywhere", "no-scale", with_a(UNSCALED_A, SCALE="")),
+    ("no scale, written as * 1", "no-scale", with_a(UNSCALED_A, SCALE="* 1.0")),
+    ("divided by d_k", "scale-by-d", with_a(BY_D_A, SCALE="/ d_k")),
+    ("times 1/d_k", "scale-by-d", with_a(BY_D_A, SCALE="* (1.0 / d_k)")),
+    ("softmax over dim -2", "softmax-wrong-axis", src(SOFTMAX="torch.softmax(s, dim=-2)")),
+    ("softmax over the queries with F", "softmax-wrong-axis",
+     src(SOFTMAX="torch.nn.functional.softmax(s, dim=s.dim() - 2)")),
+    ("exp over sum", "naive-softmax", src(SOFTMAX="s.exp() / s.exp().sum(-1, keepdim=True)")),
+    ("exp with torch.sum", "naive-softmax", src(SOFTMAX="torch.exp(s) / torch.sum(torch.exp(s), dim=-1, keepdim=True)")),
+    ("mask inverted, -1e9", "mask-inverted", src(MASK="s = torch.where(mask, torch.full_like(s, -1e9), s)")),
+    ("mask inverted with masked_fill -1e4", "mask-inverted", src(MASK="s = s.masked_fill(mask, -1e4)")),
+    ("mask multiplied into the scores", "mask-ignored", src(MASK="s = s * torch.ones_like(s)")),
+    ("mask never used", "mask-ignored", src(MASK="pass")),
+    ("weights times the mask", "mask-after-softmax", src(MASK="pass", POST="w = w * mask if mask is not None else w")),
+    ("weights zeroed with where", "mask-after-softmax",
+     src(MASK="pass", POST="w = torch.where(mask, w, torch.zeros_like(w)) if mask is not None else w")),
+    ("context is a column, by a comprehension", "context-wrong-row",
+     src(CONTEXT="[r[0] for r in (torch.tensor(weights) @ torch.arange(1.0, 13.0).view(3, 4)).tolist()]")),
+    ("context from V's first column", "context-wrong-row",
+     src(CONTEXT="(torch.tensor(weights) @ torch.arange(1.0, 13.0).view(3, 4))[:, 0].tolist()")),
+]
