@@ -2,7 +2,13 @@
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, get, probe, ref
+
+TYPES_FAIL = {"en": "`additive_scores` and `additive_attention` must return torch tensors with the dtype "
+                    "of `q` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
+              "zh": "`additive_scores` 和 `additive_attention` 必须返回 dtype 与 `q` 相同的 torch 张量"
+                    "（float32 进 float32 出，float64 进 float64 出）：不要返回 numpy，也不要转换类型。",
+              "mistake": "wrong-return-type"}
 
 
 def _tol(dtype):
@@ -29,18 +35,16 @@ def build(rng: torch.Generator) -> list[Case]:
         W = params(d_q, d_k, h, dtype)
         return Case(name, points, [
             call("additive_scores", q, k, *W, check=check(label="scores", **_tol(dtype))),
-            call("additive_scores", q, k, *W, check=check("dtype", label="scores")),
-        ])
+        ])  # values only: the dtype is graded once, in its own case
 
-    def attn_case(name, B, n, m, d_q, d_k, h, d_v, dtype, masked, scale_v=1.0, hint=None):
+    def attn_case(name, B, n, m, d_q, d_k, h, d_v, dtype, masked, scale_v=1.0, hint=None, points=2.0):
         q, k, v = randn(B, n, d_q, dtype=dtype), randn(B, m, d_k, dtype=dtype), randn(B, m, d_v, dtype=dtype)
         args = (q, k, v, *params(d_q, d_k, h, dtype, scale_v))
         kw = {"valid_lens": lens(B, m)} if masked else {}
         tol = _tol(dtype)
-        return Case(name, 2.0, hint=hint, steps=[
+        return Case(name, points, hint=hint, steps=[
             call("additive_attention", *args, **kw, check=check(label="weights", select=1, **tol)),
             call("additive_attention", *args, **kw, check=check(label="context", select=0, **tol)),
-            call("additive_attention", *args, **kw, check=check("dtype", label="context", select=0)),
         ])
 
     f32, f64 = torch.float32, torch.float64
@@ -50,11 +54,21 @@ def build(rng: torch.Generator) -> list[Case]:
         scores_case("scores, float32, d_q == d_k, batch 2 < queries 5", 2, 5, 3, 4, 4, 8, f32),
         attn_case("attention, float32, no mask, batch 4 > queries 3", 4, 3, 5, 6, 2, 4, 3, f32, False),
         attn_case("attention, float64, valid lengths, d_q == d_k", 2, 4, 6, 3, 3, 5, 2, f64, True),
-        attn_case("attention, float32, valid lengths, batch 5 > queries 2", 5, 2, 4, 3, 7, 6, 4, f32, True),
+        attn_case("attention, float32, valid lengths, batch 5 > queries 2", 5, 2, 4, 3, 7, 6, 4, f32, True,
+                  points=1.0),
         attn_case("large w_v (scores in the hundreds), float64, valid lengths", 3, 3, 5, 4, 4, 6, 2,
                   f64, True, scale_v=100.0,
                   hint={"en": "Large scores must not overflow: use torch.softmax.",
                         "zh": "分数很大时不能溢出：请使用 torch.softmax。"}),
+        Case("types: torch tensors in the dtype of q (float32 and float64)", 1.0, [
+            get("additive_scores", save="s"),
+            probe("returns", fn=ref("s"), args=[randn(2, 3, 4, dtype=f64), randn(2, 5, 3, dtype=f64),
+                                                *params(4, 3, 6, f64)],
+                  check=check("equal", label="additive_scores", fail=TYPES_FAIL)),
+            get("additive_attention", save="a"),
+            probe("returns", fn=ref("a"), args=[randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2),
+                                                *params(4, 3, 6, f32)],
+                  check=check("equal", label="additive_attention", fail=TYPES_FAIL))]),
         Case("bad input: W_q does not match the query width", 1.0, [
             call("additive_scores", q, k, randn(6, 5), randn(6, 3), randn(6), raises="ValueError"),
         ]),

@@ -2,7 +2,13 @@
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, get, probe, ref
+
+TYPES_FAIL = {"en": "`nw_predict` must return torch tensors `(pred, attention)` with the dtype of "
+                    "`x_query` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
+              "zh": "`nw_predict` 必须返回 dtype 与 `x_query` 相同的 torch 张量 `(pred, attention)`"
+                    "（float32 进 float32 出，float64 进 float64 出）：不要返回 numpy，也不要转换类型。",
+              "mistake": "wrong-return-type"}
 
 
 def _tol(dtype):
@@ -25,8 +31,7 @@ def build(rng: torch.Generator) -> list[Case]:
         return Case(name, points, hint=hint, steps=[
             call("nw_predict", *args, check=check(label="attention", select=1, **tol)),
             call("nw_predict", *args, check=check(label="pred", select=0, **tol)),
-            call("nw_predict", *args, check=check("dtype", label="pred", select=0)),
-        ])
+        ])  # values only: the dtype is graded once, in its own case
 
     f32, f64 = torch.float32, torch.float64
     xk64, yv64 = toy(12, f64)
@@ -42,7 +47,7 @@ def build(rng: torch.Generator) -> list[Case]:
         nw_case("w = 0.7, float64, queries outside the data range", rand(4, dtype=f64, lo=-2, hi=7),
                 xk64, yv64, 0.7),
         nw_case("w given as a 0-d tensor, float64", rand(3, dtype=f64), xk64, yv64,
-                torch.tensor(1.8, dtype=f64)),
+                torch.tensor(1.8, dtype=f64), points=1.0),
         nw_case("queries far from every key, w = 10, float64", far_q, far_keys, far_y, 10.0,
                 hint={"en": "exp() of a very negative score is 0 for every key: use torch.softmax "
                             "(it subtracts the row maximum) instead of exp / sum.",
@@ -50,6 +55,12 @@ def build(rng: torch.Generator) -> list[Case]:
                             "最大值），不要手写 exp / sum。"}),
         nw_case("queries far from every key, w = 10, float32", far_q.float(), far_keys.float(),
                 far_y.float(), 10.0, points=1.0),
+        Case("types: torch tensors in the dtype of the inputs", 1.0, [
+            get("nw_predict", save="f"),
+            probe("returns", fn=ref("f"), args=[rand(3, dtype=f64), xk64, yv64],
+                  check=check("equal", label="nw_predict", fail=TYPES_FAIL)),
+            probe("returns", fn=ref("f"), args=[rand(3, dtype=f32), xk32, yv32, 2.0],
+                  check=check("equal", label="nw_predict", fail=TYPES_FAIL))]),
         Case("bad input: x_keys and y_values of different lengths", 1.0, [
             call("nw_predict", rand(3, dtype=f64), xk64, yv64[:-1], raises="ValueError"),
         ]),
