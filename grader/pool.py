@@ -10,6 +10,7 @@ import select
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -85,6 +86,7 @@ class Worker:
             cmd += ["--protect", p]
         for layer in self.without:
             cmd += ["--without", layer]
+        cmd += ["--tmpdir", tempfile.gettempdir()]
         try:
             self.proc = subprocess.Popen(
                 cmd, env=dict(SAFE_ENV), cwd=str(REPO_ROOT), stdin=subprocess.DEVNULL,
@@ -109,6 +111,7 @@ class Worker:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+            _remove_mount_point(self.proc.pid)  # a zygote that was killed could not
             self.proc = None
 
     def run(self, job: Job, minimum: str) -> tuple[RawResult, bytes]:
@@ -143,6 +146,16 @@ class Worker:
             self.close()
             self.spawn()  # warm up the replacement while nobody waits
         return raw, data
+
+
+def _remove_mount_point(pid: int) -> None:
+    """Remove a dead zygote's empty mount-point folders (rmdir only: never anything inside)."""
+    for base in Path(tempfile.gettempdir()).glob(f"lab-zygote-{pid}-*"):
+        for path in (base / "job", base):
+            try:
+                path.rmdir()
+            except OSError:
+                pass
 
 
 def _collect(sock: socket.socket, job_id: int, payload: bytes, payload_w: int, result_r: int,

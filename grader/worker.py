@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--control-fd", type=int, required=True)
     parser.add_argument("--protect", action="append", default=[])
     parser.add_argument("--without", action="append", default=[], choices=sandbox.LAYERS)
+    parser.add_argument("--tmpdir", default=tempfile.gettempdir())
     args = parser.parse_args(argv)
     sandbox.set_undumpable()
     control = socket.socket(fileno=args.control_fd)
@@ -205,7 +206,7 @@ def main(argv: list[str] | None = None) -> None:
     protected = [os.path.realpath(p) for p in args.protect] or [os.getcwd()]
     missing = preload()
     # An empty folder that is only ever a mount point (or, without namespaces, a read-only cwd).
-    base = tempfile.mkdtemp(prefix="lab-zygote-")
+    base = tempfile.mkdtemp(prefix=f"lab-zygote-{os.getpid()}-", dir=args.tmpdir)
     mount_point = os.path.join(base, "job")
     os.mkdir(mount_point, 0o555)
     os.chmod(base, 0o755)
