@@ -33,6 +33,9 @@ POOLS = {"play": 4, "train": 1, "grade": 2, "submit": 16}
 CSS = """
 #tl-title h1 { margin-bottom: 0.2em; }
 .tl-status:empty { display: none; }
+/* Phone (390 px): wide tables scroll inside their own box, never the page. */
+.table-wrap, .table-container { max-width: 100%; overflow-x: auto; }
+@media (max-width: 640px) { .gradio-container { padding-left: 4px !important; padding-right: 4px !important; } }
 """
 
 
@@ -51,7 +54,7 @@ def build_demo() -> gr.Blocks:
         gr.Markdown(t("app.title"), elem_id="tl-title")
         identity.build()  # who is submitting: read by Exercises and Progress
         built = {}
-        with gr.Tabs() as tabs:
+        with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in _pages():
                 with gr.Tab(t(key), id=key.split(".")[1]):
                     built[key] = page.build()

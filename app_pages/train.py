@@ -143,7 +143,7 @@ def build() -> None:
     with gr.Accordion(t("train.vocab"), open=False):
         vocab = gr.Markdown(elem_id="train-vocab")
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare")
-    compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False,
+    compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")  # fmt: skip
     run_state, kept = gr.State(None), gr.State({})
 
@@ -250,7 +250,7 @@ def build() -> None:
         title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
         histories = {k: v["history"] for k, v in kept.items()}
         return (kept, training_curves(None, compare=histories, title=title, lang=lang, stack=True),
-                compare_table(kept, lang), "")  # fmt: skip
+                gr.update(value=compare_table(kept, lang), visible=True), "")  # fmt: skip
 
     def on_task(task):
         from app_support.training import page_preset
@@ -278,7 +278,8 @@ def build() -> None:
                     api_visibility="private")  # fmt: skip
     keep.click(on_keep, [run_state, kept], [kept, compare, compare_runs, status],
                api_visibility="private")  # fmt: skip
-    clear.click(lambda: ({}, None, None), None, [kept, compare, compare_runs], api_visibility="private")
+    clear.click(lambda: ({}, None, gr.update(value=None, visible=False)), None,
+                [kept, compare, compare_runs], api_visibility="private")  # fmt: skip
     task.input(on_task, [task], [heads, d_model, layers, d_ff, dropout, pe, steps],
                api_visibility="private")  # fmt: skip
     gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
