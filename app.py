@@ -25,10 +25,10 @@ from app_pages.common import I18N, t
 log = logging.getLogger("transformer_lab.app")
 
 # Separate queue pools: a long training run never holds a slot that grading or the playground needs.
-# "submit" (Submit and the `grade` API) is wide: each event only waits in the fair queue
-# (app_support.fairness), which gives the grader's workers out one per address, round-robin;
+# "submit" (Submit, Run examples and the `grade` API) is wide: each event only waits in the fair
+# queue (app_support.fairness), which gives the grader's workers out one per address, round-robin;
 # a narrow pool would make a newcomer wait behind every queued event of a flooding client.
-POOLS = {"play": 4, "train": 1, "grade": 2, "submit": 16}
+POOLS = {"play": 4, "train": 1, "submit": 16}
 
 CSS = """
 #tl-title h1 { margin-bottom: 0.2em; }

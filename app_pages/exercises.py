@@ -146,8 +146,15 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
     def run(fn):
         @friendly(2)
         def inner(ex_id, code, request: gr.Request):
-            report = fn(ex_id, code, lang_of(request))
-            return results_frame(report, lang_of(request)), score_markdown(report, lang_of(request))
+            lang = lang_of(request)
+            # The same queue as Submit (one run per session/address, round-robin), not counted
+            # by the per-address submission limit: examples store nothing.
+            report = fairness.run_in_turn(client_of(request), lambda: fn(ex_id, code, lang),
+                                          count=False)  # fmt: skip
+            if isinstance(report, fairness.Refused):  # keep the last result; say why not
+                gr.Warning(render(report.message, lang))
+                return gr.skip(), "⚠️ " + render(report.message, lang)
+            return results_frame(report, lang), score_markdown(report, lang)
 
         return inner
 
@@ -177,7 +184,7 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
     submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
                  **ui)  # fmt: skip
-    examples.click(run(examples_report), [exercise, code], [tests, score], concurrency_id="grade",
-                   **ui)  # fmt: skip
+    examples.click(run(examples_report), [exercise, code], [tests, score],
+                   concurrency_id="submit", **ui)  # fmt: skip
     gr.api(grade, api_name="grade", concurrency_id="submit")
     return exercise, code  # for the Progress page's "load into the editor"

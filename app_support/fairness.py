@@ -30,9 +30,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from grader.gradebook import RateLimiter, wait_message
 
+T = TypeVar("T")
 OnWait = Callable[[int, float], None]  # (position in the queue, ETA in seconds); 0 = grading now
 
 
@@ -168,8 +170,9 @@ class FairQueue:
         """Median of recent grading turns (seconds): the unit of the ETA."""
         return statistics.median(self._recent)
 
-    def admit(self, client: ClientKey | None) -> Ticket | Refused:
-        """A ticket in the queue, or why not (nothing is counted when refused)."""
+    def admit(self, client: ClientKey | None, count: bool = True) -> Ticket | Refused:
+        """A ticket in the queue, or why not (nothing is counted when refused; ``count=False``
+        leaves the address's rate limit alone, for runs that store nothing)."""
         client = client or ClientKey()
         with self._cond:
             live = self._live
@@ -181,7 +184,7 @@ class FairQueue:
                     retry = len(mine) * self.typical_s
                     return Refused("already_grading", already_grading_message("address", retry),
                                    retry)  # fmt: skip
-                if self.address_limiter is not None:
+                if count and self.address_limiter is not None:
                     ok, wait = self.address_limiter.check(f"addr:{client.address}")
                     if not ok:
                         lim = self.address_limiter
@@ -265,6 +268,19 @@ class FairQueue:
         with self._cond:
             running = sum(1 for t in self._live if t.state == "running")
             return {"running": running, "waiting": len(self._live) - running}
+
+
+def run_in_turn(client: ClientKey | None, fn: Callable[[], T], on_wait: OnWait | None = None,
+                count: bool = True) -> T | Refused:
+    """``fn()`` once ``client`` has its turn in the process-wide queue, or why not."""
+    ticket = settings().queue.admit(client, count)
+    if isinstance(ticket, Refused):
+        return ticket
+    try:
+        ticket.wait_turn(on_wait)
+        return fn()
+    finally:
+        ticket.release()
 
 
 def _env_int(name: str, default: int) -> int:

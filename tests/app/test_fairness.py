@@ -223,3 +223,26 @@ def test_many_threads_never_exceed_the_slots_or_one_per_address():
     assert peak == {"total": 2, "per_address": 1}
     assert q.snapshot() == {"running": 0, "waiting": 0}
     assert len(refused) < 40
+
+
+def test_run_in_turn_shares_the_queue_and_can_leave_the_rate_limit_alone():
+    from app_support import fairness
+
+    q = FairQueue(slots=1, address_limiter=RateLimiter(per_learner=1, window_s=60))
+    saved = fairness.settings().queue
+    fairness.configure(queue=q)
+    try:
+        me = ClientKey("s1", "198.51.100.5")
+        for _ in range(3):  # public examples: run in turn, never counted
+            assert fairness.run_in_turn(me, lambda: "ran", count=False) == "ran"
+        assert fairness.run_in_turn(me, lambda: "graded") == "graded"  # the one counted
+        refused = fairness.run_in_turn(ClientKey("s2", "198.51.100.5"), lambda: "again")
+        assert isinstance(refused, Refused) and refused.reason == "rate_limited"
+        # While this session holds a turn, its second run is refused and nothing runs twice.
+        held = q.admit(ClientKey("s3", "198.51.100.6"), count=False)
+        inner = fairness.run_in_turn(ClientKey("s3", "198.51.100.6"), lambda: "twice", count=False)
+        assert isinstance(inner, Refused) and inner.reason == "already_grading"
+        held.release()
+        assert q.snapshot() == {"running": 0, "waiting": 0}
+    finally:
+        fairness.configure(queue=saved)
