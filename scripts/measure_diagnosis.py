@@ -1,0 +1,55 @@
+"""Measure issue 9's goal on the learner-style variants in tests/exercises/variants_*.py:
+the mistake is named at least 90% of the time and never named wrongly; no wrong variant
+scores full, every correct one does. Prints one line per exercise and the totals.
+
+    python scripts/measure_diagnosis.py [-v]
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "exercises")]
+
+
+def main(verbose: bool = False) -> int:
+    from grader.api import Grader
+
+    totals = dict(wrong=0, named=0, misnamed=0, false_full=0, correct=0, correct_full=0)
+    with Grader(workers=1) as grader:
+        for path in sorted((ROOT / "tests" / "exercises").glob("variants_*.py")):
+            exercise_id = path.stem.removeprefix("variants_").replace("_", "-")
+            counts = dict.fromkeys(totals, 0)
+            for label, expected, source in importlib.import_module(path.stem).VARIANTS:
+                rep = grader.grade(exercise_id, source)
+                if expected is None:
+                    counts["correct"] += 1
+                    counts["correct_full"] += rep.full_marks
+                    continue
+                named = set(rep.mistakes())
+                counts["wrong"] += 1
+                counts["false_full"] += rep.full_marks
+                counts["named"] += expected in named
+                counts["misnamed"] += bool(named - {expected})
+                if verbose and (expected not in named or named - {expected}):
+                    print(f"  {exercise_id}: {label!r}: expected {expected}, named {sorted(named)}")
+            for k in totals:
+                totals[k] += counts[k]
+            print(f"{exercise_id:24s} wrong {counts['wrong']:3d}  named {counts['named']:3d}  "
+                  f"named wrongly {counts['misnamed']}  full marks {counts['false_full']}  "
+                  f"correct {counts['correct_full']}/{counts['correct']} full")
+    rate = totals["named"] / max(1, totals["wrong"])
+    print(f"TOTAL: {totals['wrong']} wrong variants, named right {totals['named']} ({rate:.1%}), "
+          f"named wrongly {totals['misnamed']}, wrong but full marks {totals['false_full']}; "
+          f"correct variants full {totals['correct_full']}/{totals['correct']}")
+    goal = rate >= 0.9 and totals["misnamed"] == 0 and totals["false_full"] == 0 and \
+        totals["correct_full"] == totals["correct"]
+    print("goal (>= 90% named, never wrongly, no false full):", "met" if goal else "NOT met")
+    return 0 if goal else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main("-v" in sys.argv[1:]))
