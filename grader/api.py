@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass, replace
@@ -120,6 +121,13 @@ def default_grader() -> Grader:
             # Two workers by default: one submission running to its wall limit must not stall
             # everyone behind it (load test, 50 mixed submissions: p95 12.4 s with 1, 3.4-4.7 s with 2).
             _DEFAULT = Grader(workers=int(os.environ.get("LAB_GRADER_WORKERS", "2"))).start()
+            level = _DEFAULT.sandbox_level()
+            refusal = _DEFAULT.pool.refusal()
+            log = logging.getLogger("grader")
+            log.info("grader sandbox level %s (required %s): %s", level.get("summary"),
+                     level.get("required"), level)
+            if refusal:
+                log.error("%s", refusal)
         return _DEFAULT
 
 
