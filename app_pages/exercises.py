@@ -129,7 +129,8 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
             reset = gr.Button(t("ex.reset"))
     score = gr.Markdown(elem_id="ex-score")
     tests = gr.Dataframe(label=t("ex.tests"), interactive=False, wrap=True, elem_id="ex-tests",
-                         column_widths=["25%", "8%", "8%", "8%", "51%"])  # fmt: skip
+                         column_widths=["25%", "8%", "8%", "8%", "51%"],
+                         datatype=["str", "str", "number", "number", "markdown"])  # fmt: skip
 
     @friendly(1)
     def on_statement(ex_id, lang):

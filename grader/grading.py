@@ -234,6 +234,21 @@ def _add_hint(case: Case, result: TestResult) -> None:
         result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip() for k, v in result.message.items()}
 
 
+def _say_once(report: Report) -> None:
+    """One message per distinct mistake: a repeat points back to the first test that said it."""
+    first: dict[str, str] = {}
+    for t in report.tests:
+        if t.passed:
+            continue
+        key = t.mistake or t.message.get("en", "")
+        if key in first and t.mistake:
+            t.message = _m(f"Same mistake as in “{first[key]}”.", f"与“{first[key]}”中的错误相同。")
+        elif key in first:
+            t.message = _m(f"Same problem as in “{first[key]}”.", f"与“{first[key]}”中的问题相同。")
+        else:
+            first[key] = t.name
+
+
 def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
                 expected: dict | None, mistakes,
                 limits: Limits | None = None) -> Report:
@@ -314,6 +329,7 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     _name_mistakes(cases, failed, report, expected, mistakes if failed else [])
     if failed and any(not c.visible for c in cases):
         _diagnose(exercise, cases, failed, mistakes)
+    _say_once(report)
     passed = sum(t.passed for t in report.tests)
     report.summary = _m(f"{passed} of {len(report.tests)} tests passed; score {report.score:g}/{report.max_score:g}.",
                         f"通过 {passed}/{len(report.tests)} 项测试；得分 {report.score:g}/{report.max_score:g}。")

@@ -1,0 +1,103 @@
+"""Issue 9's learner submissions, each with its expected outcome and message: no wrong answer
+gets full marks, each mistake is named right, said once and charged once, in the learner's
+own names."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exercises"))
+
+import variants_causal_mask as causal  # noqa: E402
+import variants_masked_softmax as msm  # noqa: E402
+import variants_multi_head_attention as mha  # noqa: E402
+import variants_permutation_invariance as perm  # noqa: E402
+import variants_positional_table as table  # noqa: E402
+
+MHA = "multi-head-attention"
+
+
+def _failed(report):
+    return [t for t in report.tests if not t.passed]
+
+
+def test_inplace_softmax_that_breaks_backward_is_not_full(grader):
+    report = grader.grade(MHA, mha.einsum(**mha.INPLACE_SOFTMAX))
+    assert not report.full_marks and report.mistakes() == ["breaks-backward"]
+    (bad,) = _failed(report)  # the forward values are right: only training fails
+    assert "in-place" in bad.message["en"] and "原地" in bad.message["zh"]
+    assert report.score == report.max_score - bad.max_score
+
+
+def test_numpy_forward_is_not_full_and_said_once(grader):
+    report = grader.grade(MHA, mha.einsum(RETURN="self.out_proj(ctx).detach().numpy(), att.detach().numpy()"))
+    assert not report.full_marks and report.mistakes() == ["wrong-return-type"]
+    full = [t for t in _failed(report) if "Same mistake" not in t.message["en"]]
+    assert len(full) == 1 and "numpy" in full[0].message["en"]
+
+
+def test_caller_tensors_changed_in_place_are_caught(grader):
+    for exercise, source in (("masked-softmax", msm.src(BODY="X[~visible] = -1e6\n    return soft(X)")),
+                             ("positional-table", table.src(ADD=(
+                                 "X.mul_(math.sqrt(d))\n    return X.add_(positional_encoding(T, d).to(X.dtype))")))):
+        report = grader.grade(exercise, source)
+        assert report.mistakes() == ["changes-input"], exercise
+        (bad,) = _failed(report)
+        assert "in place" in bad.message["en"] and bad.max_score == 1
+
+
+def test_numpy_table_in_exercise_2_is_not_full(grader):
+    report = grader.grade("permutation-invariance", perm.src(RETURN="P.astype('float32')"))
+    assert report.mistakes() == ["wrong-return-type"] and len(_failed(report)) == 1
+
+
+def test_allclose_with_default_rtol_is_accepted(grader):
+    """Decision: `torch.allclose(a, b, atol=atol)` (the hint's own answer) is right; the
+    hidden layers are scaled so that the default rtol never changes an answer."""
+    assert grader.grade("permutation-invariance", perm.src()).full_marks
+
+
+def test_tensor_bool_is_one_mistake_charged_once(grader):
+    report = grader.grade("permutation-invariance", perm.src(COMPARE="(b - a[:, p]).abs().max() <= atol"))
+    (bad,) = _failed(report)
+    assert report.score == report.max_score - 1 and report.mistakes() == ["tensor-bool"]
+    assert "bool(" in bad.message["en"] and "bool(" in bad.message["zh"]
+
+
+def test_scale_by_d_k_is_not_called_sqrt_embed_dim(grader):
+    report = grader.grade(MHA, mha.einsum(SCALE="/ self.head_dim"))
+    assert report.mistakes() == ["scale-by-d-k"]
+    assert "√embed_dim" not in report.to_json()
+
+
+def test_inverted_mask_with_a_finite_fill_is_named(grader):
+    src = causal.src(MASK="torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)",
+                     BODY="w = torch.softmax(s.masked_fill(allowed, -1e9), dim=-1)")
+    report = grader.grade("causal-mask", src)
+    assert report.mistakes() == ["inverted-mask"]
+    assert "largest difference" not in report.to_json()
+
+
+def test_float64_table_costs_one_point_not_nine(grader):
+    report = grader.grade("positional-table", table.src(
+        TABLE="torch.from_numpy(table)", ADD="return (X * d ** 0.5 + positional_encoding(T, d)).to(X.dtype)"))
+    assert report.score == report.max_score - 1
+    (bad,) = _failed(report)
+    assert "float32" in bad.message["en"] and "keep the dtype of the inputs" not in bad.message["en"]
+
+
+def test_messages_use_the_learners_names_not_the_graders(grader):
+    src = mha.einsum(RETURN="self.out_proj(ctx) + undefined_name, att")
+    report = grader.grade(MHA, src)
+    texts = [t.message["en"] for t in _failed(report)]
+    assert any("`SimpleMultiHeadAttention.forward` raised NameError" in m for m in texts), texts
+    assert not any("`m`" in m or "`f`" in m or "`layer`" in m for m in texts)
+
+
+def test_one_message_per_distinct_mistake(grader):
+    report = grader.grade(MHA, mha.einsum(SCALE=""))
+    failed = _failed(report)
+    assert len(failed) >= 3 and report.mistakes() == ["no-scale"]
+    assert sum("Same mistake as in" in t.message["en"] for t in failed) == len(failed) - 1
+    assert failed[0].message["en"].startswith("Scores are not scaled")
