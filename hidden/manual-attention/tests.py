@@ -2,7 +2,12 @@
 
 import torch
 
-from grader.spec import Case, call, check, get
+from grader.spec import Case, call, check, get, probe, ref
+
+TYPES_FAIL = {"en": "`attention` must return torch tensors `(context, weights)` with the dtype of `Q` "
+                    "(float64 here): no numpy, no `.float()`.",
+              "zh": "`attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(context, weights)`（此处为 "
+                    "float64）：不要返回 numpy，也不要 `.float()`。", "mistake": "wrong-return-type"}
 
 SCORES = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
 
@@ -14,8 +19,9 @@ def _attn_case(name, points, Q, K, V, mask=None, tol=1e-5, dtype_check=False):
         call("attention", Q, K, V, **kw, check=check(label="weights", select=1, rtol=tol, atol=atol)),
         call("attention", Q, K, V, **kw, check=check(label="context", select=0, rtol=tol, atol=atol)),
     ]
-    if dtype_check:
-        steps.append(call("attention", Q, K, V, **kw, check=check("dtype", label="context", select=0)))
+    if dtype_check:  # types and dtypes, said once for the whole exercise
+        steps += [get("attention", save="f"), probe("returns", fn=ref("f"), args=[Q, K, V], kwargs=kw,
+                                                    check=check("equal", label="attention", fail=TYPES_FAIL))]
     return Case(name, points, steps)
 
 
@@ -25,9 +31,9 @@ def build(rng: torch.Generator) -> list[Case]:
 
     f64 = torch.float64
     cases = [
-        Case("Part A: scores", 1, [get("scores", check=check(label="scores", atol=1e-3, expected=SCORES))]),
-        Case("Part A: weights", 1, [get("weights", check=check(label="weights", atol=1e-3))]),
-        Case("Part A: first context vector", 1, [get("context", check=check(label="context", atol=1e-3))]),
+        Case("Part A: scores", 2, [get("scores", check=check(label="scores", atol=1e-3, expected=SCORES))]),
+        Case("Part A: weights", 2, [get("weights", check=check(label="weights", atol=1e-3))]),
+        Case("Part A: first context vector", 2, [get("context", check=check(label="context", atol=1e-3))]),
         _attn_case("2-D inputs, n != m, d_v != d_k", 1, randn(4, 8), randn(6, 8), randn(6, 5)),
         _attn_case("batched, float64, batch 5 > seq 3", 1, randn(5, 3, 4, dtype=f64),
                    randn(5, 3, 4, dtype=f64), randn(5, 3, 2, dtype=f64), dtype_check=True),

@@ -77,3 +77,12 @@ VARIANTS = [
     ("context from V's first column", "context-wrong-row",
      src(CONTEXT="(torch.tensor(weights) @ torch.arange(1.0, 13.0).view(3, 4))[:, 0].tolist()")),
 ]
+
+VARIANTS += [
+    ("Part B returns numpy", "wrong-return-type",
+     src().replace('return torch.einsum("...nm,...mv->...nv", w, V), w',
+                   'return torch.einsum("...nm,...mv->...nv", w, V).numpy(), w.numpy()')),
+    ("Part B computes in float32", "wrong-return-type", src(SOFTMAX="torch.softmax(s.float(), dim=-1)")
+     .replace('return torch.einsum("...nm,...mv->...nv", w, V), w',
+              'return torch.einsum("...nm,...mv->...nv", w, V.float()), w')),
+]
