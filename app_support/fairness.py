@@ -22,6 +22,7 @@ overrides it. IPv6 addresses count per /64, the block one subscriber usually hol
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import os
 import statistics
@@ -34,6 +35,7 @@ from typing import TypeVar
 
 from grader.gradebook import RateLimiter, wait_message
 
+log = logging.getLogger("transformer_lab.app")
 T = TypeVar("T")
 OnWait = Callable[[int, float], None]  # (position in the queue, ETA in seconds); 0 = grading now
 
@@ -298,6 +300,7 @@ class Settings:
 
     queue: FairQueue
     hops: int
+    warned_private: bool = False  # said once that a proxy gave a private address
 
 
 _LOCK = threading.Lock()
@@ -316,6 +319,9 @@ def settings() -> Settings:
             queue = FairQueue(_env_int("LAB_GRADER_WORKERS", 2), _env_int("LAB_PER_ADDRESS", 2),
                               limiter)  # fmt: skip
             _SETTINGS = Settings(queue, default_hops())
+            log.info("fair queue: %d grading slots, %d tickets per address; client address = %s",
+                     queue.slots, queue.per_address, "the peer (no trusted proxy)" if not
+                     _SETTINGS.hops else f"X-Forwarded-For entry {_SETTINGS.hops} from the right")
         return _SETTINGS
 
 
@@ -333,4 +339,26 @@ def configure(queue: FairQueue | None = None, hops: int | None = None) -> Settin
 def client_key(session: str | None, peer: str | None,
                forwarded: Iterable[str] | str | None) -> ClientKey:
     """The ClientKey of a request, with the configured number of trusted proxies."""
-    return ClientKey(session or None, client_address(peer, forwarded, settings().hops))
+    conf = settings()
+    address = client_address(peer, forwarded, conf.hops)
+    if conf.hops and address and not conf.warned_private and _is_private(address):
+        # Behind a public proxy every visitor has a public address: a private one here means
+        # one more proxy hop than configured, and everyone would share one address.
+        conf.warned_private = True
+        log.warning("X-Forwarded-For gave a private client address (%s) with %d trusted hop(s): "
+                    "if the app sits behind one more proxy, set LAB_FORWARDED_HOPS", address,
+                    conf.hops)  # fmt: skip
+    return ClientKey(session or None, address)
+
+
+_INTERNAL = [ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+              "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "fc00::/7", "fe80::/10", "::1/128")]
+
+
+def _is_private(address: str) -> bool:
+    """An address that only exists inside a network (RFC 1918, CGNAT, loopback, link-local, ULA)."""
+    try:
+        net = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return False
+    return any(net.version == i.version and net.subnet_of(i) for i in _INTERNAL)

@@ -246,3 +246,24 @@ def test_run_in_turn_shares_the_queue_and_can_leave_the_rate_limit_alone():
         assert q.snapshot() == {"running": 0, "waiting": 0}
     finally:
         fairness.configure(queue=saved)
+
+
+def test_a_private_address_behind_a_trusted_proxy_is_reported_once(caplog):
+    """On a Space every visitor is public: a private entry means a proxy hop was miscounted."""
+    from app_support import fairness
+
+    saved = fairness.settings()
+    hops, warned = saved.hops, saved.warned_private
+    fairness.configure(hops=1)
+    saved.warned_private = False
+    try:
+        with caplog.at_level("WARNING", logger="transformer_lab.app"):
+            assert fairness.client_key("s", "10.16.3.80", "198.51.100.7").address == "198.51.100.7"
+            assert not caplog.records
+            for _ in range(3):
+                key = fairness.client_key("s", "10.16.3.80", "198.51.100.7, 10.16.0.9")
+                assert key == ClientKey("s", "10.16.0.9")
+        assert len(caplog.records) == 1 and "LAB_FORWARDED_HOPS" in caplog.text
+    finally:
+        fairness.configure(hops=hops)
+        saved.warned_private = warned
