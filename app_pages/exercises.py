@@ -9,7 +9,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from app_support import fairness, gradebook_glue
+from app_support import fairness, gradebook_glue, quickcheck
 from app_support.report_view import (
     check_code,
     exercise_choices,
@@ -108,6 +108,55 @@ def read_upload(path: str | None) -> str:
         raise ValueError(str(err)) from None
 
 
+def _slot_values(items: list[dict], i: int, lang: str) -> list:
+    """Updates for quick-check slot ``i``: question, choices, answer box, button, feedback."""
+    if i >= len(items):
+        return [gr.update(visible=False)] * 4 + [""]
+    item, picks = items[i], quickcheck.choices(items[i], lang)
+    return [gr.update(value=quickcheck.question_markdown(item, i + 1, lang), visible=True),
+            gr.update(choices=picks, value=None, visible=bool(picks)),
+            gr.update(value="", visible=not picks), gr.update(visible=True), ""]
+
+
+def quick_slots(first: str | None) -> list[tuple]:
+    """The exercise's short checked questions: answer box (or choices), then a reveal."""
+    items = quickcheck.load(first) if first else []
+    slots = []
+    with gr.Column(elem_id="ex-quick"):
+        for i in range(quickcheck.SLOTS):
+            shown = i < len(items)
+            picks = quickcheck.choices(items[i], "en") if shown else []
+            q = gr.Markdown(quickcheck.question_markdown(items[i], i + 1, "en") if shown else "",
+                            visible=shown, elem_id=f"ex-q{i}")
+            pick = gr.Radio(picks, value=None, show_label=False, visible=bool(picks),
+                            elem_id=f"ex-q{i}-pick")
+            text = gr.Textbox(lines=2, label="Your answer · 你的答案", visible=shown and not picks,
+                              elem_id=f"ex-q{i}-text")
+            go = gr.Button("Check / reveal · 检查 / 解析", size="sm", visible=shown,
+                           elem_id=f"ex-q{i}-go")
+            out = gr.Markdown(elem_id=f"ex-q{i}-out")
+            slots.append((q, pick, text, go, out))
+    return slots
+
+
+def quick_update(ex_id: str | None, lang: str) -> list:
+    """All quick-check slots for the chosen exercise, in the statement's language."""
+    items = quickcheck.load(ex_id) if ex_id else []
+    return [v for i in range(quickcheck.SLOTS) for v in _slot_values(items, i, lang)]
+
+
+def quick_answer(i: int):
+    """The click handler of slot ``i``: judge a choice or take the answer, then reveal."""
+    def inner(ex_id, lang, pick, text):
+        items = quickcheck.load(ex_id) if ex_id else []
+        if i >= len(items):
+            return ""
+        given = pick if items[i].get("kind") == "choice" else text
+        return quickcheck.answer(items[i], given, lang)
+
+    return inner
+
+
 def build() -> tuple[gr.Dropdown, gr.Code]:
     """Lay out the page inside the current gr.Tab and wire its events; returns (exercise, code)."""
     choices = exercise_choices()
@@ -118,6 +167,7 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
         lang = gr.Radio([("English", "en"), ("中文", "zh")], value="en", label=t("ex.statement"))
     statement = gr.Markdown(public_text(first, "statement.en.md") if first else t("ex.unavailable"),
                             elem_id="ex-statement")  # fmt: skip
+    slots = quick_slots(first)
     code = gr.Code(public_text(first, "starter.py") if first else "", language="python", lines=18,
                    label=t("ex.code"), elem_id="ex-code")  # fmt: skip
     with gr.Row():
@@ -161,7 +211,8 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
 
     def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        claim = identity.claim(typed, key, profile)  # the browser's key, not the typed label
+        # The browser's key (or the one its first page load is making), not the typed label.
+        claim = identity.claim(typed, key, profile, session=request.session_hash)
         for report in stream_grading(gradebook_glue.grade_and_record, lang, exercise_id=ex_id,
                                      code=code, learner=claim, session_key=request.session_hash,
                                      lang=lang, client=client_of(request)):
@@ -176,6 +227,11 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
 
     who = identity.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")
+    quick_outputs = [c for slot in slots for c in slot]
+    exercise.change(quick_update, [exercise, lang], quick_outputs, **ui)
+    lang.change(quick_update, [exercise, lang], quick_outputs, **ui)
+    for i, (_q, pick, text, go, out) in enumerate(slots):
+        go.click(quick_answer(i), [exercise, lang, pick, text], [out], **ui)
     exercise.change(on_statement, [exercise, lang], [statement], **ui)
     # .input (a user's choice), not .change: the Progress page sets the dropdown and code together.
     exercise.input(on_choose, [exercise], [code, score], **ui)

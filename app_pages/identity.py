@@ -8,6 +8,8 @@ to the typed name, which is only a label. See grader/gradebook/identity.py for t
 from __future__ import annotations
 
 import os
+import threading
+import time
 from dataclasses import dataclass
 
 import gradio as gr
@@ -53,6 +55,11 @@ class Identity:
 
 CURRENT: Identity | None = None  # the latest build(): other pages wire their events to it
 _STAND_IN_KEY = "0" * 43  # a well-formed key nobody holds, to check a label before the real key
+# Keys made for a page session whose browser had none yet: the page's load event and a click
+# racing it (Submit within a second of a first visit) must agree on one key. Minutes only.
+_MINTED: dict[str, tuple[float, str]] = {}
+_MINTED_LOCK = threading.Lock()
+MINTED_TTL_S = 600.0
 
 
 def inputs() -> list:
@@ -68,18 +75,39 @@ def username(profile: gr.OAuthProfile | None) -> str | None:
     return str(name) if name else None
 
 
+def key_for(key: str | None, session: str | None) -> str | None:
+    """This browser's key: the one it sent, else the one made for its page session (made now
+    if needed; the load event hands the same one to the browser to keep)."""
+    if ids.valid_browser_key(key) or not session:
+        return key if ids.valid_browser_key(key) else None
+    now = time.monotonic()
+    with _MINTED_LOCK:
+        if len(_MINTED) > 10_000:
+            for old in [s for s, (at, _) in _MINTED.items() if now - at > MINTED_TTL_S]:
+                del _MINTED[old]
+        at, made = _MINTED.get(session, (0.0, ""))
+        if not made or now - at > MINTED_TTL_S:
+            made = ids.new_browser_key()
+            _MINTED[session] = (now, made)
+        return made
+
+
 def claim(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
-          via_api: bool = False) -> Claim:
-    """What this request says about its sender; gradebook_glue.resolve_learner checks it."""
+          via_api: bool = False, session: str | None = None) -> Claim:
+    """What this request says about its sender; gradebook_glue.resolve_learner checks it.
+    ``session``: the page session, so a click racing the first page load still gets a key."""
+    if not via_api:
+        key = key_for(key, session)
     return Claim(typed=typed, browser_key=key or None, username=username(profile), via_api=via_api)
 
 
-def learner(typed: str | None, key: str | None, profile: gr.OAuthProfile | None) -> Learner:
-    """The learner a browser event acts for; ValueError (English text) when there is none."""
+def learner(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
+            session: str | None = None) -> Learner:
+    """The learner a browser event acts for; ValueError (English, then Chinese) when none."""
     try:
-        return gradebook_glue.resolve_learner(claim(typed, key, profile))
+        return gradebook_glue.resolve_learner(claim(typed, key, profile, session=session))
     except SubmissionRejected as err:
-        raise ValueError(err.message["en"]) from None
+        raise ValueError(str(err)) from None
 
 
 def address_of(request: gr.Request | None) -> str:
@@ -129,7 +157,7 @@ def build() -> Identity:
 
     def on_load(saved, key_now, typed, request: gr.Request, profile: gr.OAuthProfile | None):
         # First visit (or a key that is not ours): make one; the browser keeps it from now on.
-        key_now = key_now if ids.valid_browser_key(key_now) else ids.new_browser_key()
+        key_now = key_for(key_now, getattr(request, "session_hash", None)) or ids.new_browser_key()
         shown = describe(typed or saved, key_now, profile, lang_of(request))
         # Restore the saved label only into an empty box: never clobber what is being typed.
         return key_now, (saved if saved and not typed else gr.skip()), shown

@@ -339,3 +339,18 @@ def test_wait_gate_admits_by_expected_wait():
         gate.leave()
     capped = glue.WaitGate(max_in_flight=1, slots=4, max_wait_s=100)
     assert capped.enter()[0] and not capped.enter()[0]  # the hard cap holds too
+
+
+def test_a_click_racing_the_first_page_load_gets_the_same_key():
+    """Submit within a second of a first visit reaches the server before the load event has
+    given the browser its key: both must settle on one key, or the submission is orphaned."""
+    from app_pages import identity
+
+    first = identity.claim("alice", "", None, session="sess-1")  # Submit: no key in the browser yet
+    assert idm.valid_browser_key(first.browser_key)
+    assert identity.key_for(None, "sess-1") == first.browser_key  # the load event hands this one out
+    assert identity.key_for(None, "sess-2") != first.browser_key  # another page, another key
+    own = idm.new_browser_key()
+    assert identity.key_for(own, "sess-1") == own  # a browser that has a key keeps it
+    assert identity.claim("alice", "", None, via_api=True).browser_key is None  # API: no key
+    assert identity.key_for("", None) is None
