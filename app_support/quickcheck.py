@@ -1,0 +1,55 @@
+"""Short checked questions of an exercise (exercises/<id>/quickcheck.json): answer, then reveal.
+
+No torch and no gradio: the page calls these and shows Markdown. A "text" question has an
+answer box and a reveal (not graded: the point is to commit to an answer first); a "choice"
+question says whether the pick is right, then reveals the explanation either way.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app_support.report_view import EXERCISES_DIR, exercise_choices
+
+SLOTS = 3  # the page lays out this many question slots; an exercise uses the first ones
+
+
+def load(exercise_id: str, root: Path = EXERCISES_DIR) -> list[dict]:
+    """The exercise's quick checks (an empty list when it has none)."""
+    if exercise_id not in {i for _, i in exercise_choices(root)}:
+        raise ValueError(f"unknown exercise {exercise_id!r}")
+    path = root / exercise_id / "quickcheck.json"
+    if not path.is_file():
+        return []
+    items = json.loads(path.read_text(encoding="utf-8"))
+    return items[:SLOTS]
+
+
+def question_markdown(item: dict, number: int, lang: str) -> str:
+    """The question as Markdown, numbered."""
+    lang = "zh" if lang == "zh" else "en"
+    head = "快速检查" if lang == "zh" else "Quick check"
+    return f"**{head} {number}.** {item['question'][lang]}"
+
+
+def choices(item: dict, lang: str) -> list[tuple[str, int]]:
+    """(label, index) pairs for a choice question; [] for a text question."""
+    if item.get("kind") != "choice":
+        return []
+    return [(label, i) for i, label in enumerate(item["choices"]["zh" if lang == "zh" else "en"])]
+
+
+def answer(item: dict, given: str | int | None, lang: str) -> str:
+    """Markdown feedback: asks for an answer first, then judges (choice) and reveals."""
+    zh = lang == "zh"
+    reveal = item["reveal"]["zh" if zh else "en"]
+    if item.get("kind") == "choice":
+        if given is None or given == "":
+            return "请先选择一个答案。" if zh else "Pick an answer first."
+        right = int(given) == int(item["answer"])
+        verdict = ("✅ 正确。" if zh else "✅ Right.") if right else ("❌ 不对。" if zh else "❌ Not quite.")
+        return f"{verdict}\n\n{reveal}"
+    if not str(given or "").strip():
+        return "请先在框中写下你的答案，再展开解析。" if zh else "Write your answer in the box first, then reveal."
+    return reveal
