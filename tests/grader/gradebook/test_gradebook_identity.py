@@ -213,6 +213,12 @@ def test_cli_csv_header_keeps_the_columns_and_adds_the_id(tmp_path):
     assert "learner_id" in header
     row = next(csv.DictReader(io.StringIO(out.stdout)))
     assert (row["learner"], row["learner_id"]) == ("alice (guest)", "g:" + "a" * 20)
+    with open_gradebook(f"sqlite:///{tmp_path / 'gradebook.sqlite3'}") as book:
+        (entry,) = book.access_log()  # the export was logged: who and when
+    assert entry.who.startswith("cli:") and (entry.action, entry.detail) == ("export", "csv (command line)")
+    log = subprocess.run([sys.executable, "-m", "grader", "gradebook", "--access-log"], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert log.returncode == 0 and f"{entry.who}\texport" in log.stdout
 
 
 class Clock:
