@@ -54,7 +54,6 @@ class Identity:
 
 
 CURRENT: Identity | None = None  # the latest build(): other pages wire their events to it
-_STAND_IN_KEY = "0" * 43  # a well-formed key nobody holds, to check a label before the real key
 # Keys made for a page session whose browser had none yet: the page's load event and a click
 # racing it (Submit within a second of a first visit) must agree on one key. Minutes only.
 _MINTED: dict[str, tuple[float, str]] = {}
@@ -126,22 +125,22 @@ def address_of(request: gr.Request | None) -> str:
     return str(client_address(peer, forwarded, default_hops()) or peer or "unknown")
 
 
-def describe(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
-             lang: str) -> str:
-    """One line saying where this visitor's work is kept and under which label."""
-    if not ids.valid_browser_key(key):
-        # The page's load event is still making this browser's key (a name typed very early):
-        # the label's checks do not depend on the key, so check it with a stand-in.
-        key = _STAND_IN_KEY
+def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> str:
+    """One line saying where this visitor's work is kept and under which label.
+
+    Only the label is checked here (the browser key plays no part in it), so a name typed
+    before the page's load event has made this browser's key gets its answer too.
+    """
+    user = username(profile)
+    if user:
+        return say("who.signed_in", lang, name=user)
     try:
-        who = gradebook_glue.resolve_learner(claim(typed, key, profile))
+        label = ids.label_for(typed, ids.GUEST_SUFFIX, gradebook_glue.signed_in_folds())
     except SubmissionRejected as err:
         return "⚠️ " + err.message["zh" if lang == "zh" else "en"]
-    if who.kind == "signed_in":
-        return say("who.signed_in", lang, name=who.label)
-    if who.label == ANONYMOUS:
+    if label == ANONYMOUS:
         return say("who.anonymous", lang)
-    return say("who.guest", lang, name=who.label)
+    return say("who.guest", lang, name=label)
 
 
 def build() -> Identity:
@@ -158,19 +157,19 @@ def build() -> Identity:
     def on_load(saved, key_now, typed, request: gr.Request, profile: gr.OAuthProfile | None):
         # First visit (or a key that is not ours): make one; the browser keeps it from now on.
         key_now = key_for(key_now, getattr(request, "session_hash", None)) or ids.new_browser_key()
-        shown = describe(typed or saved, key_now, profile, lang_of(request))
+        shown = describe(typed or saved, profile, lang_of(request))
         # Restore the saved label only into an empty box: never clobber what is being typed.
         return key_now, (saved if saved and not typed else gr.skip()), shown
 
-    def on_name(typed, key_now, request: gr.Request, profile: gr.OAuthProfile | None):
+    def on_name(typed, request: gr.Request, profile: gr.OAuthProfile | None):
         # Keep what was typed even when refused: the status line says what to change.
-        return typed, describe(typed, key_now, profile, lang_of(request))
+        return typed, describe(typed, profile, lang_of(request))
 
     ui = dict(api_visibility="private")
     root = gr.context.Context.root_block
     if root is not None:
         root.load(on_load, [stored, key, name], [key, name, status], **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
-    gr.on([name.blur, name.submit], on_name, [name, key], [stored, status], **ui)
+    gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
     CURRENT = Identity(stored=stored, key=key, name=name, status=status, login=login)
     return CURRENT

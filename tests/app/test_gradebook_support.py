@@ -93,7 +93,7 @@ def test_a_guest_cannot_take_a_signed_in_learners_name(book):
             identity.learner(lookalike, idm.new_browser_key(), None)
         out = glue.grade_and_record("causal-mask", "x = 1", lookalike, "s")  # the API too
         assert out["refused"] and out["reason"] == "bad_name"
-        assert "⚠️" in identity.describe(lookalike, idm.new_browser_key(), None, "en")
+        assert "⚠️" in identity.describe(lookalike, None, "en")
     assert identity.learner("ada", idm.new_browser_key(), profile_of("ada")).id == "hf:ada"
     assert book.count() == 1
 
