@@ -157,7 +157,8 @@ class FailureLimiter:
             if verify():
                 return True, 0.0
             self._clients.check(client)  # counts one failure for this client
-            self._all.append(now)
+            if self.overall is not None:  # without an overall cap there is nothing to keep
+                self._all.append(now)
             return False, 0.0
 
     def locked_for(self, client: str) -> float:
