@@ -1,0 +1,85 @@
+"""The run cache in PostgreSQL: replicas behind one database share their finished runs (no gradio).
+
+One table, ``lab_run_cache`` (key, blob, size, tick). ``tick`` comes from a sequence and is
+renewed on every read, so the least recently used entry is the smallest tick wherever it was
+read. After each store one statement deletes the oldest entries whose running total (newest
+first) passes the byte bound.
+"""
+
+from __future__ import annotations
+
+from app_support.run_cache import RunCache
+
+SCHEMA = """
+CREATE SEQUENCE IF NOT EXISTS lab_run_cache_tick;
+CREATE TABLE IF NOT EXISTS lab_run_cache (
+    key  TEXT PRIMARY KEY,
+    blob BYTEA  NOT NULL,
+    size BIGINT NOT NULL,
+    tick BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lab_run_cache_tick_idx ON lab_run_cache (tick);
+"""
+_SCHEMA_LOCK_KEY = 0x7A_1AB_0012  # replicas starting together take turns creating the table
+_TRIM_LOCK_KEY = 0x7A_1AB_0013  # stores trim one at a time: concurrent trims could deadlock
+EVICT = """
+DELETE FROM lab_run_cache WHERE key IN (
+    SELECT key FROM (SELECT key, SUM(size) OVER (ORDER BY tick DESC, key) AS running
+                     FROM lab_run_cache) ranked
+    WHERE running > %s)
+"""
+
+
+class PostgresRunCache(RunCache):
+    """RunCache on PostgreSQL through a small psycopg pool (statements take milliseconds)."""
+
+    backend = "postgresql"
+
+    def __init__(self, url: str, max_bytes: int, pool_size: int = 2,
+                 connect_timeout_s: float = 10.0) -> None:
+        from psycopg_pool import ConnectionPool
+
+        super().__init__(max_bytes)
+        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
+                                    name="run-cache", timeout=connect_timeout_s,
+                                    kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
+                                    check=ConnectionPool.check_connection)  # fmt: skip
+        try:
+            self._pool.open(wait=True, timeout=connect_timeout_s)
+            with self._pool.connection() as conn:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
+                conn.execute(SCHEMA)
+        except Exception:
+            self._pool.close()
+            raise
+
+    def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self._pool.connection() as conn:  # committed when the block ends
+            cur = conn.execute(sql, params)
+            return cur.fetchall() if cur.description else []
+
+    def _get(self, key: str) -> bytes | None:
+        rows = self._rows("UPDATE lab_run_cache SET tick = nextval('lab_run_cache_tick') "
+                          "WHERE key = %s RETURNING blob", (key,))  # fmt: skip
+        return bytes(rows[0][0]) if rows else None
+
+    def contains(self, key: str) -> bool:
+        return bool(self._rows("SELECT 1 FROM lab_run_cache WHERE key = %s", (key,)))
+
+    def total_bytes(self) -> int:
+        return int(self._rows("SELECT COALESCE(SUM(size), 0) FROM lab_run_cache")[0][0])
+
+    def _put(self, key: str, blob: bytes) -> None:
+        with self._pool.connection() as conn:  # one transaction: store, then trim
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_TRIM_LOCK_KEY,))
+            conn.execute("INSERT INTO lab_run_cache (key, blob, size, tick) "
+                         "VALUES (%s, %s, %s, nextval('lab_run_cache_tick')) "
+                         "ON CONFLICT (key) DO UPDATE SET tick = EXCLUDED.tick",
+                         (key, blob, len(blob)))  # fmt: skip
+            conn.execute(EVICT, (self.max_bytes,))
+
+    def discard(self, key: str) -> None:
+        self._rows("DELETE FROM lab_run_cache WHERE key = %s", (key,))
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,214 @@
+"""Run cache: a hit gives back the stored run (history and model outputs), keys follow every
+setting, the byte bound holds with LRU eviction, stopped runs are never stored; on files and,
+with TEST_DATABASE_URL, on PostgreSQL (as replicas share it)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from urllib.parse import quote
+
+import pytest
+import torch
+
+from app_support import run_cache, training
+from app_support.run_cache import CachedRun, FileRunCache, run_key
+
+TINY = dict(heads=2, d_model=8, layers=1, d_ff=16, steps=12)
+
+
+def postgres_url() -> str:
+    url = os.environ.get("TEST_DATABASE_URL", "").strip()
+    if url:
+        return url
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail("CI=true but TEST_DATABASE_URL is unset (scripts/start_test_postgres.sh)",
+                    pytrace=False)
+    pytest.skip("PostgreSQL tests need TEST_DATABASE_URL "
+                "(export TEST_DATABASE_URL=\"$(scripts/start_test_postgres.sh)\")")
+
+
+@pytest.fixture
+def pg_url():
+    """A URL whose connections see a fresh schema (dropped afterwards)."""
+    import psycopg
+
+    base = postgres_url()
+    schema = f"runcache_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in base else "?"
+    yield f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["files", "postgresql"])
+def make_cache(request, tmp_path):
+    made = []
+
+    def make(max_bytes: int = 64 * 2**20):
+        if request.param == "files":
+            cache = FileRunCache(tmp_path / f"cache{len(made)}", max_bytes)
+        else:
+            from app_support.run_cache_pg import PostgresRunCache
+
+            cache = PostgresRunCache(request.getfixturevalue("pg_url"), max_bytes)
+        made.append(cache)
+        return cache
+
+    yield make
+    for cache in made:
+        cache.close()
+
+
+def trained(stop: threading.Event | None = None, **over) -> training.Run:
+    s = training.settings("reverse", **{**TINY, **over})
+    run = training.new_run("reverse", s, stop)
+    for msg in training.stream(run):
+        training.apply(run, msg)
+    return run
+
+
+@pytest.fixture(scope="module")
+def finished() -> training.Run:
+    torch.set_num_threads(1)
+    return trained()
+
+
+def outputs(run: training.Run) -> torch.Tensor:
+    batch = training.example_batch(run, 16)
+    run.model.eval()
+    with torch.no_grad():  # logits of the held-out examples under teacher forcing: (16, T, V)
+        return run.model(batch.src, batch.src_lens, batch.tgt_in)
+
+
+def test_hit_returns_the_stored_history_and_model_outputs(make_cache, finished):
+    cache = make_cache()
+    key = run_key("reverse", finished.settings)
+    assert cache.get(key) is None
+    assert cache.put(key, run_cache.entry_of(finished))
+    entry = cache.get(key)
+    assert entry is not None and cache.hits == 1 and cache.misses == 1
+    # Replayed into a fresh, untrained model exactly as the page does on a hit.
+    fresh = training.new_run("reverse", dict(finished.settings))
+    assert not torch.equal(outputs(fresh), outputs(finished))
+    messages = list(run_cache.replay(entry, finished.trainer.cfg.steps, pause_s=0))
+    assert len(messages) > 1 and "state" in messages[-1] and "state" not in messages[0]
+    steps = [m["step"] for m in messages]
+    assert steps == sorted(steps)
+    for msg in messages:
+        training.apply(fresh, msg)
+    assert fresh.history.equals(finished.history)
+    assert fresh.summary == finished.summary
+    assert len(fresh.snapshots) == len(finished.snapshots)
+    for a, b in zip(fresh.snapshots, finished.snapshots, strict=True):
+        assert a["step"] == b["step"] and a["labels"] == b["labels"]
+        for k in a["maps"]:
+            assert all(torch.equal(x, y) for x, y in zip(a["maps"][k], b["maps"][k], strict=True))
+    assert torch.equal(outputs(fresh), outputs(finished))
+    assert training.predictions(fresh).equals(training.predictions(finished))
+
+
+def test_the_same_settings_train_the_same_run(finished):
+    """What makes a hit honest: the same key trains to the same weights and history."""
+    again = trained()
+    assert run_key("reverse", again.settings) == run_key("reverse", finished.settings)
+    cols = ["phase", "step", "loss", "token_acc"]
+    assert again.history[cols].equals(finished.history[cols])
+    assert torch.equal(outputs(again), outputs(finished))
+
+
+def test_the_key_changes_with_every_setting(finished):
+    base = finished.settings
+    key = run_key("reverse", base)
+    assert run_key("reverse", dict(reversed(list(base.items())))) == key  # order is no setting
+    assert run_key("sort", base) != key
+    assert run_key("reverse", base, version="other-library") != key
+    seen = {key}
+    for name, value in base.items():
+        if isinstance(value, bool):
+            changed = not value
+        elif isinstance(value, (int, float)):
+            changed = value + 1
+        elif value is None:
+            changed = 0.5
+        else:
+            changed = f"{value}-other"
+        other = run_key("reverse", {**base, name: changed})
+        assert other not in seen, name
+        seen.add(other)
+    assert len(seen) == len(base) + 1
+
+
+def test_library_version_names_the_source():
+    version = run_cache.library_version()
+    assert version.startswith("0.") and "+torch" in version and "+src" in version
+
+
+def fake_entry(size: int, seed: int) -> CachedRun:
+    gen = torch.Generator().manual_seed(seed)
+    state = {"w": torch.rand(size // 4, generator=gen)}  # float32: ~size bytes
+    return CachedRun([{"phase": "train", "step": 1, "loss": 1.0}], [], {"steps": 1,
+                     "stopped": "max_steps"}, state)  # fmt: skip
+
+
+def test_eviction_respects_the_byte_bound_least_recently_used_first(make_cache):
+    one = len(run_cache.encode(fake_entry(100_000, 0)))
+    cache = make_cache(max_bytes=int(one * 3.5))  # room for three entries
+    keys = [run_key("reverse", {"n": i}) for i in range(6)]
+    for i in range(3):
+        assert cache.put(keys[i], fake_entry(100_000, i))
+    assert cache.total_bytes() <= cache.max_bytes
+    assert cache.get(keys[0]) is not None  # keys[0] is now the most recently used
+    cache.put(keys[3], fake_entry(100_000, 3))  # evicts keys[1], the least recently used
+    assert cache.contains(keys[0]) and not cache.contains(keys[1])
+    assert cache.contains(keys[2]) and cache.contains(keys[3])
+    for i in (4, 5):
+        cache.put(keys[i], fake_entry(100_000, i))
+        assert cache.total_bytes() <= cache.max_bytes
+    assert [cache.contains(k) for k in keys] == [False, False, False, True, True, True]
+    got = cache.get(keys[5])
+    assert torch.equal(got.state["w"], fake_entry(100_000, 5).state["w"])
+    assert not cache.put(keys[0], fake_entry(one * 4, 9))  # larger than the whole cache
+    assert not cache.contains(keys[0])
+
+
+def test_a_stopped_run_is_not_stored(make_cache):
+    stop = threading.Event()
+    s = training.settings("reverse", **{**TINY, "steps": 40})
+    run = training.new_run("reverse", s, stop)
+    for msg in training.stream(run):
+        training.apply(run, msg)
+        stop.set()  # Stop pressed while it trains
+    assert run.summary["stopped"] == "stop_flag" and run.summary["steps"] < 40
+    cache = make_cache()
+    key = run_key("reverse", run.settings)
+    assert not cache.put(key, run_cache.entry_of(run))
+    assert not cache.contains(key) and cache.get(key) is None and cache.total_bytes() == 0
+
+
+def test_a_damaged_entry_is_a_miss_and_is_dropped(tmp_path):
+    cache = FileRunCache(tmp_path, 2**20)
+    key = run_key("reverse", {"x": 1})
+    (tmp_path / f"{key}.run").write_bytes(b"\x80\x04not a torch file")
+    assert cache.get(key) is None and not cache.contains(key)
+    with pytest.raises(ValueError):
+        cache.contains("../../etc/passwd")
+
+
+def test_replicas_share_the_postgres_cache(pg_url, finished):
+    """A run stored through one replica's cache is a hit through another's."""
+    from app_support.run_cache_pg import PostgresRunCache
+
+    a, b = PostgresRunCache(pg_url, 2**24), PostgresRunCache(pg_url, 2**24)
+    try:
+        key = run_key("reverse", finished.settings)
+        assert b.get(key) is None
+        assert a.put(key, run_cache.entry_of(finished))
+        entry = b.get(key)
+        assert entry is not None and entry.records == finished.records
+    finally:
+        a.close()
+        b.close()
