@@ -76,7 +76,7 @@ def test_stop_ends_a_long_run_early(page, app_url):
     page.locator("#train-start").click()
     page.locator("#train-curves .js-plotly-plot").wait_for(timeout=60_000)  # first streamed curves
     page.locator("#train-stop").click()
-    expect(page.locator("#train-status")).to_contain_text("stop_flag", timeout=60_000)
+    expect(page.locator("#train-status")).to_contain_text("stopped by you", timeout=60_000)
     steps = int(page.locator("#train-status").inner_text().split("Done:")[1].split()[0])
     assert steps < 5000
 

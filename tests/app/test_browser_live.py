@@ -1,0 +1,137 @@
+"""Live pages in Debian's chromium: results on load, updates on change, Chinese, phone, hover, heads."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("playwright", reason="pip install playwright pytest-playwright")
+from browser_support import needs_chromium  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+pytestmark = needs_chromium
+
+# Playground pages and an element each shows once its result is computed (no button pressed).
+# Train has nothing to show before a run; the "short run" test below covers it.
+ON_LOAD = [("Attention basics", "#basics-heatmap .js-plotly-plot"),
+           ("Attention pooling", "#pool-fixed .js-plotly-plot"),
+           ("Multi-head explorer", "#mh-grid .js-plotly-plot"),
+           ("Positional encoding", "#pe-heatmap .js-plotly-plot"),
+           ("Complexity", "#cx-plot .js-plotly-plot")]  # fmt: skip
+ZH_TABS = ["注意力基础", "注意力汇聚", "多头注意力", "位置编码", "训练", "复杂度"]
+# Technical terms that stay in Latin letters in the Chinese interface (issue 11's allow-list),
+# plus the corpus's own tokens and Gradio's footer links.
+ALLOWED = {"Q", "K", "V", "softmax", "d_model", "d_ff", "d_v", "d_k", "embed_dim", "BLEU", "sacreBLEU",
+           "Transformer", "Bahdanau", "GRU", "RNN", "CNN", "SGD", "Nadaraya", "Watson", "Dropout",
+           "sin", "cos", "pos", "dim", "log", "out", "cpu", "cuda", "auto", "eos", "bos", "unk", "pad",
+           "API", "Gradio", "w", "W_q", "W_k", "w_v", "x", "n", "d", "k", "q", "e", "i", "ms",
+           "anonymous", "Ada", "Lovelace"}  # fmt: skip
+
+
+def open_tab(page, name: str) -> None:
+    page.get_by_role("tab", name=name).click()
+
+
+def english_words(text: str) -> set[str]:
+    words = set(re.findall(r"[A-Za-z][A-Za-z_'’]*", text))
+    # single letters and subscripted symbols (X_q, W_o, log_k) are mathematics, not English
+    return {w for w in words if w not in ALLOWED and not re.fullmatch(r"[a-zA-Z]\d*|[A-Za-z]+_\w+", w)}
+
+
+def test_every_playground_page_shows_a_result_on_load(page, app_url):
+    page.goto(app_url)
+    for tab, result in ON_LOAD:
+        open_tab(page, tab)
+        page.locator(result).wait_for(timeout=90_000)  # complexity measures once: seconds
+    open_tab(page, "Attention basics")
+    expect(page.locator("#basics-weights")).to_contain_text("0.4223")  # the lesson's weights
+
+
+def test_changing_a_control_updates_or_marks_stale(page, app_url):
+    page.goto(app_url)
+    expect(page.locator("#basics-weights")).to_contain_text("0.4223", timeout=30_000)
+    expect(page.locator("#basics-scores")).not_to_contain_text("4")  # lesson: scores ≤ 2
+    page.locator("#basics-scale input").uncheck()  # no ÷√4: the lesson's scores double
+    expect(page.locator("#basics-scores")).to_contain_text("4", timeout=10_000)
+    # softmax([2, 0, 2]) = [e²/(2e² + 1), 1/(2e² + 1), …] = 0.4683, 0.0634: sharper than 0.4223
+    expect(page.locator("#basics-weights")).to_contain_text("0.4683", timeout=10_000)
+    page.locator("#basics-mask label").filter(has_text="Causal").click()
+    expect(page.locator("#basics-scores")).to_contain_text("−∞", timeout=10_000)  # masked scores
+    open_tab(page, "Complexity")  # seconds per measurement: a change only marks it stale
+    page.locator("#cx-plot .js-plotly-plot").wait_for(timeout=90_000)
+    page.get_by_label("Width d").fill("32")
+    expect(page.locator("#cx-status")).to_contain_text("previous settings", timeout=10_000)
+
+
+def test_step_by_step_hover_shows_the_lessons_terms(page, app_url):
+    page.goto(app_url)
+
+    def hover(stage: str, row: int, col: int, n: int, m: int) -> str:
+        area = page.locator(f"#basics-step-{stage} .nsewdrag").first
+        area.scroll_into_view_if_needed()
+        box = area.bounding_box()  # the plotting area: cells are equal slices of it
+        x = box["x"] + (col + 0.5) * box["width"] / m
+        y = box["y"] + (row + 0.5) * box["height"] / n
+        page.mouse.move(x - 3, y - 3)
+        page.mouse.move(x, y, steps=4)
+        label = page.locator(f"#basics-step-{stage} .hoverlayer .hovertext")
+        label.wait_for(timeout=10_000)
+        return label.text_content()  # an SVG group: no inner_text
+
+    page.locator("#basics-step-scores .nsewdrag").first.wait_for(timeout=30_000)
+    # SOURCES.md, exercise 1: q0 = [1 0 1 0], k2 = [1 1 1 1] → 2, then ÷ √4 = 1.
+    assert "q₀·k₂ = 1·1 + 0·1 + 1·1 + 0·1 = 2" in hover("scores", 0, 2, 3, 3)
+    assert "2 ÷ √4 = 1" in hover("scaled", 0, 2, 3, 3)
+    # softmax of row 0 (scores 1, 0, 1): the lesson's 0.4223
+    assert "e^1 / (e^1 + e^0 + e^1) = 0.4223" in hover("weights", 0, 0, 3, 3)
+
+
+@pytest.mark.browser_context_args(locale="zh-CN")
+def test_chinese_tour_finds_no_english_outside_technical_terms(page, app_url):
+    page.goto(app_url)
+    found = {}
+    for tab in ZH_TABS:
+        open_tab(page, tab)
+        page.wait_for_timeout(2500)  # live results arrive
+        panel = page.locator("[role=tabpanel]:visible")
+        if tab != "训练":  # Train has no result before a run
+            panel.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
+        words = english_words(panel.inner_text())
+        if words:
+            found[tab] = sorted(words)
+    assert not found, f"English words in the Chinese interface: {found}"
+
+
+def test_phone_width_never_scrolls_sideways(page, app_url):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(app_url)
+    tabs = page.get_by_role("tab")
+    tabs.first.wait_for(timeout=30_000)
+    names = [tabs.nth(i).inner_text() for i in range(tabs.count())]
+    assert len(names) >= 6  # every tab is on screen (no "more tabs" menu)
+    for name in names:
+        tab = page.get_by_role("tab", name=name)
+        assert tab.is_visible(), name
+        tab.click()
+        page.wait_for_timeout(2500)
+        width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert width <= inner, f"{name}: the page is {width} px wide at {inner} px"
+
+
+def test_short_reverse_run_then_the_explorer_shows_its_heads(page, app_url):
+    page.goto(app_url)
+    open_tab(page, "Train")
+    page.locator("#train-steps input").fill("40")
+    page.locator("#train-start").click()
+    expect(page.locator("#train-status")).to_contain_text("Done", timeout=120_000)
+    expect(page.locator("#train-maps-caption")).to_contain_text("anti-diagonal", timeout=30_000)
+    open_tab(page, "Multi-head explorer")
+    page.locator("#mh-source label").filter(has_text="trained").click()
+    expect(page.locator("#mh-caption")).to_contain_text("Heads of your trained model", timeout=30_000)
+    expect(page.locator("#mh-caption")).to_contain_text("reverse")
+    grid = page.locator("#mh-grid")
+    expect(grid).to_contain_text("layer 1 · head 4", timeout=30_000)  # the run's 4 heads
+    expect(grid).to_contain_text("<eos>")  # real tokens of a held-out sequence, not x0, x1, …
+    page.locator("#mh-pick label").filter(has_text="1 · 3").click()
+    expect(page.locator("#mh-big")).to_contain_text("(1 · 3)", timeout=30_000)
