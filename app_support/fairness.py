@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from grader.gradebook import RateLimiter, wait_message
+from grader.gradebook.ratelimit import shared_rate_limiter
 
 log = logging.getLogger("transformer_lab.app")
 T = TypeVar("T")
@@ -315,7 +316,8 @@ def settings() -> Settings:
     with _LOCK:
         if _SETTINGS is None:
             window = float(os.environ.get("LAB_RATE_WINDOW_S", "") or 60.0)
-            limiter = RateLimiter(_env_int("LAB_ADDRESS_RATE_LIMIT", 30), window)
+            limiter = shared_rate_limiter(_env_int("LAB_ADDRESS_RATE_LIMIT", 30), window,
+                                          "address")  # PostgreSQL when DATABASE_URL: all replicas
             queue = FairQueue(_env_int("LAB_GRADER_WORKERS", 2), _env_int("LAB_PER_ADDRESS", 2),
                               limiter)  # fmt: skip
             _SETTINGS = Settings(queue, default_hops())

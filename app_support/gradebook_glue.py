@@ -30,6 +30,7 @@ from grader.gradebook import (
     wait_message,
 )
 from grader.gradebook import identity as ids
+from grader.gradebook.ratelimit import shared_rate_limiter
 from grader.report import render
 
 log = logging.getLogger("transformer_lab.app")
@@ -143,7 +144,9 @@ class _State:
         with self.lock:
             if self.limiter is None or self.gate is None:
                 cfg = GlueConfig.from_env()
-                self.limiter = self.limiter or RateLimiter(cfg.per_learner, cfg.window_s)
+                # PostgreSQL when DATABASE_URL names it: one limit for every replica.
+                self.limiter = self.limiter or shared_rate_limiter(cfg.per_learner, cfg.window_s,
+                                                                   "learner")  # fmt: skip
                 self.gate = self.gate or WaitGate(cfg.max_in_flight, cfg.slots, cfg.max_wait_s)
             if self.book is None:
                 self.book = open_gradebook()  # $DATABASE_URL, else SQLite in $LAB_DATA_DIR

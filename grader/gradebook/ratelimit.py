@@ -14,8 +14,8 @@ class RateLimiter:
 
     A fast grader invites brute force (guess, submit, read the hint, repeat); a sliding
     window stops bursts without punishing steady work. The default, 10 a minute, is well
-    above a learner's honest pace. State lives in this process: app replicas each keep their
-    own, so the effective limit is per replica. Thread-safe.
+    above a learner's honest pace. State lives in this process; with several replicas use
+    :func:`shared_rate_limiter` (PostgreSQL) so one limit holds across them. Thread-safe.
     """
 
     def __init__(self, per_learner: int = 10, window_s: float = 60.0,
@@ -66,6 +66,22 @@ class RateLimiter:
             oldest = sorted(self._hits, key=lambda k: self._hits[k][-1])
             for key in oldest[: max(1, len(oldest) // 4)]:
                 del self._hits[key]
+
+
+def shared_rate_limiter(per_learner: int = 10, window_s: float = 60.0, scope: str = "submit",
+                        url: str | None = None):
+    """The limiter the app uses: one shared by every replica when ``url`` (default
+    ``$DATABASE_URL``) names PostgreSQL (:class:`~grader.gradebook.pg_ratelimit.PostgresRateLimiter`,
+    ``scope`` keeps limits apart), else a :class:`RateLimiter` in this process. Both have
+    ``check``, ``reset``, ``per_learner`` and ``window_s``."""
+    import os
+
+    url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
+    if url.startswith(("postgresql://", "postgres://")):
+        from grader.gradebook.pg_ratelimit import PostgresRateLimiter
+
+        return PostgresRateLimiter(url, per_learner, window_s, scope)
+    return RateLimiter(per_learner, window_s)
 
 
 class BusyGate:
