@@ -2,7 +2,10 @@
 the mistake is named at least 90% of the time and never named wrongly; no wrong variant
 scores full, every correct one does. Prints one line per exercise and the totals.
 
-    python scripts/measure_diagnosis.py [-v]
+    python scripts/measure_diagnosis.py [-v] [--holdout]
+
+--holdout also grades tests/exercises/holdout_variants.py: variants written after the
+diagnosis and never tuned against, for an honest estimate of how it generalises.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "exercises")]
 
 
-def main(verbose: bool = False) -> int:
+def main(verbose: bool = False, holdout: bool = False) -> int:
     from grader.api import Grader
 
     totals = dict(wrong=0, named=0, misnamed=0, false_full=0, correct=0, correct_full=0)
@@ -41,6 +44,27 @@ def main(verbose: bool = False) -> int:
             print(f"{exercise_id:24s} wrong {counts['wrong']:3d}  named {counts['named']:3d}  "
                   f"named wrongly {counts['misnamed']}  full marks {counts['false_full']}  "
                   f"correct {counts['correct_full']}/{counts['correct']} full")
+    if holdout:
+        import holdout_variants
+
+        hits = wrong = misnamed = full = 0
+        with Grader(workers=1) as grader:
+            for exercise_id, label, expected, source in holdout_variants.HOLDOUT:
+                rep = grader.grade(exercise_id, source)
+                named = set(rep.mistakes())
+                if expected == "not-full":  # a real bug no known mistake covers: lose points only
+                    ok = not rep.full_marks
+                    full += rep.full_marks
+                else:
+                    ok = rep.full_marks if expected is None else (expected in named and not named - {expected})
+                    wrong += expected is not None
+                    hits += expected is not None and expected in named
+                    misnamed += bool(named - {expected}) if expected else bool(named)
+                    full += expected is not None and rep.full_marks
+                print(f"  holdout {'ok ' if ok else 'BAD'} {exercise_id}: {label!r}: expected {expected}, "
+                      f"named {sorted(named)}, {rep.score:g}/{rep.max_score:g}")
+        print(f"HOLDOUT: {wrong} wrong variants, named right {hits} ({hits / max(1, wrong):.1%}), "
+              f"named wrongly {misnamed}, wrong but full marks {full}")
     rate = totals["named"] / max(1, totals["wrong"])
     print(f"TOTAL: {totals['wrong']} wrong variants, named right {totals['named']} ({rate:.1%}), "
           f"named wrongly {totals['misnamed']}, wrong but full marks {totals['false_full']}; "
@@ -52,4 +76,4 @@ def main(verbose: bool = False) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main("-v" in sys.argv[1:]))
+    sys.exit(main("-v" in sys.argv[1:], "--holdout" in sys.argv[1:]))

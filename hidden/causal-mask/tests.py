@@ -52,8 +52,11 @@ def build(rng: torch.Generator) -> list[Case]:
                   check=check("equal", label="causal_mask", fail=TYPES_FAIL))]),
         _attn_case("large scores, float64", randn(3, 4, 16, dtype=f64, scale=20.0),
                    randn(3, 4, 16, dtype=f64, scale=20.0), randn(3, 4, 2, dtype=f64),
-                   hint={"en": "Large dot products: remember the 1/√d scale and use torch.softmax.",
-                         "zh": "点积很大：别忘了 1/√d 缩放，并使用 torch.softmax。"}),
+                   hint={"en": "Large dot products: block the future scores first, then one stable "
+                               "softmax (torch.softmax). A hand-written exp overflows, and masking or "
+                               "renormalising after the softmax can divide 0 by 0.",
+                         "zh": "点积很大：先屏蔽未来位置的分数，再做一次数值稳定的 softmax（torch.softmax）。"
+                               "手写的 exp 会溢出；在 softmax 之后再屏蔽或重新归一化可能出现 0 除以 0。"}),
         Case("bad input: n < 1", 1.0, [call("causal_mask", 0, raises="ValueError")]),
         Case("bad input: Q, K, V of different lengths", 1.0, [
             call("causal_attention", randn(2, 4, 3), randn(2, 5, 3), randn(2, 5, 3),
