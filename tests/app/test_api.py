@@ -150,6 +150,27 @@ def test_short_training_run(client):
     assert out["eval"] and all(math.isfinite(r["loss"]) for r in out["eval"])
 
 
+def test_translate_run_reports_held_out_scores(client):
+    from transformer_lab.tasks.translation import TranslationTask
+
+    out = client.predict("translate", 2, 16, 1, 32, 0.0, "sinusoidal", 5, "cpu", 0,
+                         api_name="/train")  # fmt: skip
+    held = out["summary"]["heldout"]
+    task = TranslationTask()  # the same bundled corpus and split
+    assert held["all"]["n"] == len(task.heldout) and held["heldout_sentences"] == len(task.heldout)
+    trained = {en for en, _ in task.train}
+    assert held["examples"] and not trained & {e["en"] for e in held["examples"]}  # unseen
+    assert all(not task.unknown_words(e["en"]) for e in held["examples"])  # in-vocabulary
+    assert 0 <= held["all"]["bleu"] <= 100 and 0 <= held["all"]["bleu_d2l"] <= 1
+    assert 0 <= held["all"]["exact_match"] <= 1 and 0.5 < held["vocab_share"] <= 1
+
+
+def test_bahdanau_trains_through_the_api(client):
+    out = client.predict("reverse", 2, 16, 1, 32, 0.0, "sinusoidal", 4, "cpu", 0, "bahdanau",
+                         api_name="/train")  # fmt: skip
+    assert out["settings"]["model"] == "bahdanau" and out["summary"]["steps"] == 4
+
+
 def test_grading_does_not_wait_for_training(client):
     """Separate queue pools: a grade submitted during a training run comes back before it ends."""
     training = client.submit("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 800, "cpu", 1,
