@@ -36,28 +36,32 @@ class ProgressPage:
 CURRENT: ProgressPage | None = None
 
 
-def owner(key: str | None, profile: gr.OAuthProfile | None) -> Learner:
-    """Whose history this browser may open: the label plays no part (it cannot be refused)."""
-    return identity.learner(None, key, profile)
+def owner(key: str | None, profile: gr.OAuthProfile | None, session: str | None = None) -> Learner:
+    """Whose history this browser may open: the label plays no part (it cannot be refused).
+    ``session``: the page session, for a click that races the first page load's key."""
+    return identity.learner(None, key, profile, session)
 
 
-def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en"):
+def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
+           session: str | None = None):
     """(best-score frame, history frame) of this browser's (or signed-in account's) work."""
-    who = owner(key, profile)
+    who = owner(key, profile, session)
     book = gradebook_glue.gradebook()
     return (gradebook_views.best_frame(book, who.id, lang),
             gradebook_views.history_frame(book, who.id, lang))
 
 
-def own_code(key: str | None, profile: gr.OAuthProfile | None, submission_id) -> tuple[str, str]:
+def own_code(key: str | None, profile: gr.OAuthProfile | None, submission_id,
+             session: str | None = None) -> tuple[str, str]:
     """(exercise, code) of one of this visitor's own submissions; ValueError otherwise."""
-    return gradebook_views.own_submission(gradebook_glue.gradebook(), owner(key, profile).id,
-                                          submission_id)  # fmt: skip
+    return gradebook_views.own_submission(gradebook_glue.gradebook(),
+                                          owner(key, profile, session).id, submission_id)
 
 
-def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en") -> str:
+def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
+                      session: str | None = None) -> str:
     """A fresh recovery code for this guest (only its hash is stored; the old one stops working)."""
-    who = owner(key, profile)
+    who = owner(key, profile, session)
     if who.kind != "guest":
         raise ValueError(say("recovery.signed_in", lang))
     code = ids.new_recovery_code()
@@ -65,8 +69,10 @@ def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: st
     return code
 
 
-def use_recovery_code(code: str | None, key: str | None, address: str, lang: str = "en") -> str:
+def use_recovery_code(code: str | None, key: str | None, address: str, lang: str = "en",
+                      session: str | None = None) -> str:
     """Link this browser's key to the learner whose recovery code this is; the message to show."""
+    key = identity.key_for(key, session)
     if not ids.valid_browser_key(key):
         raise ValueError(say("recovery.no_key", lang))
     book = gradebook_glue.gradebook()
@@ -116,22 +122,22 @@ def build() -> None:
     # Gradio injects Request and OAuthProfile by type hint; friendly() turns errors into text.
     @friendly(3)
     def on_refresh(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
-        return (*tables(key, profile, lang_of(request)), "")
+        return (*tables(key, profile, lang_of(request), request.session_hash), "")
 
     @friendly(2)
     def on_pick(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
-        return own_code(key, profile, sub_id)[1], ""
+        return own_code(key, profile, sub_id, request.session_hash)[1], ""
 
     @friendly(2)
     def on_new(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        return new_recovery_code(key, profile, lang), say("recovery.shown", lang)
+        return new_recovery_code(key, profile, lang, request.session_hash), say("recovery.shown", lang)
 
     @friendly(3)
     def on_use(_typed, key, code, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        text = use_recovery_code(code, key, identity.address_of(request), lang)
-        return (*tables(key, profile, lang), text)
+        text = use_recovery_code(code, key, identity.address_of(request), lang, request.session_hash)
+        return (*tables(key, profile, lang, request.session_hash), text)
 
     # Private events are still reachable over raw HTTP: what protects them is the browser key.
     ui = dict(api_visibility="private")
@@ -159,7 +165,7 @@ def connect_editor(exercise: gr.Dropdown, code: gr.Code, tabs: gr.Tabs | None = 
 
     @friendly(n_out)
     def on_load(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
-        ex_id, text = own_code(key, profile, sub_id)
+        ex_id, text = own_code(key, profile, sub_id, request.session_hash)
         switch = (gr.Tabs(selected=tab_id),) if tabs is not None else ()
         return (ex_id, text, *switch, "")
 
