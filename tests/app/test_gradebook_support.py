@@ -354,3 +354,17 @@ def test_a_click_racing_the_first_page_load_gets_the_same_key():
     assert identity.key_for(own, "sess-1") == own  # a browser that has a key keeps it
     assert identity.claim("alice", "", None, via_api=True).browser_key is None  # API: no key
     assert identity.key_for("", None) is None
+
+
+def test_the_browser_key_outlives_a_restart_of_the_app():
+    """gr.BrowserState encrypts with a secret sent to the page; Gradio's default is random per
+    process, which would make every browser forget its key (and its history) on a restart."""
+    from app_pages import identity
+
+    secrets_seen = set()
+    for _ in range(2):  # two builds stand for two processes: nothing random may differ
+        with gr.Blocks():
+            built = identity.build()
+        secrets_seen.add((built.key.secret, built.key.storage_key, built.stored.secret))
+    assert secrets_seen == {(identity.BROWSER_STATE_SECRET, identity.KEY_STORAGE_KEY,
+                             identity.BROWSER_STATE_SECRET)}
