@@ -216,10 +216,10 @@ def build() -> None:
         vocab_text = f"{len(words)}: " + " · ".join(f"`{w}`" for w in words) if words else ""
         gap_text = ""
         s = run.summary
-        if "train_token_acc" in s and "token_acc" in s:
+        if run.task_name == "translate":  # its validation pairs are training pairs: show held-out
+            gap_text = translation_text(run, lang)
+        elif "train_token_acc" in s and "token_acc" in s:
             gap_text = tr("cap.gap", lang, train=s["train_token_acc"], decoded=s["token_acc"])
-        if run.task_name == "translate":
-            gap_text = translation_text(run, lang) + "\n\n" + gap_text
         slider = gr.update(maximum=max(last, 1), value=last)
         return grid, table, cap, vocab_text, gap_text, slider, problem or gr.skip(), gr.skip(), gr.skip()
 

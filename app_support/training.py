@@ -27,7 +27,9 @@ KINDS = ("encoder_self", "decoder_self", "cross")
 # Ceilings that keep one run inside a ZeroGPU call and a few minutes on 2 vCPUs.
 LIMITS = {"heads": (1, 8), "d_model": (2, 256), "layers": (1, 4), "d_ff": (1, 1024),
           "steps": (1, 5000)}  # fmt: skip
-STREAM_EVERY_S = 0.5  # how often the page's curves are redrawn
+# How often the page's curves are redrawn: drawing 1,500 steps takes ~0.1-0.2 s on the same
+# thread as training, so a redraw every 0.5 s cost up to a quarter of a translate run.
+STREAM_EVERY_S = 1.0
 SNAPSHOTS = 16  # attention snapshots kept per run, evenly spaced in steps
 PAGE_FIELDS = ("heads", "d_model", "layers", "d_ff", "dropout", "pe", "steps")
 
