@@ -69,8 +69,8 @@ def train(module: Any, x: torch.Tensor, grad_out: torch.Tensor, mask: Any = None
     twice, while ``.detach()``, ``.data``, ``torch.no_grad()`` or numpy inside it are.
     ``step_changes``: one SGD step changes the output. Run it on a float64 module.
     """
-    def run() -> Any:
-        out = module(x) if mask is None else module(x, mask=mask)
+    def run() -> Any:  # a fresh copy of x each time: changing it in place is graded elsewhere
+        out = module(x.clone()) if mask is None else module(x.clone(), mask=mask)
         return out[0] if isinstance(out, (tuple, list)) else out
 
     module.zero_grad(set_to_none=True)

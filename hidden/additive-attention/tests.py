@@ -9,6 +9,10 @@ TYPES_FAIL = {"en": "`additive_scores` and `additive_attention` must return torc
               "zh": "`additive_scores` 和 `additive_attention` 必须返回 dtype 与 `q` 相同的 torch 张量"
                     "（float32 进 float32 出，float64 进 float64 出）：不要返回 numpy，也不要转换类型。",
               "mistake": "wrong-return-type"}
+UNCHANGED_FAIL = {"en": "`additive_attention` changes the caller's `q`, `k`, `v`, weights or `valid_lens` in place (`+=`, `/=`, `.div_()`, "
+                        "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
+                  "zh": "`additive_attention` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
+                        "请在新张量上计算，不要改动输入。", "mistake": "changes-input"}
 
 
 def _tol(dtype):
@@ -60,7 +64,7 @@ def build(rng: torch.Generator) -> list[Case]:
                   f64, True, scale_v=100.0,
                   hint={"en": "Large scores must not overflow: use torch.softmax.",
                         "zh": "分数很大时不能溢出：请使用 torch.softmax。"}),
-        Case("types: torch tensors in the dtype of q (float32 and float64)", 1.0, [
+        Case("types: torch tensors in the dtype of q (float32 and float64); inputs left unchanged", 1.0, [
             get("additive_scores", save="s"),
             probe("returns", fn=ref("s"), args=[randn(2, 3, 4, dtype=f64), randn(2, 5, 3, dtype=f64),
                                                 *params(4, 3, 6, f64)],
@@ -68,7 +72,10 @@ def build(rng: torch.Generator) -> list[Case]:
             get("additive_attention", save="a"),
             probe("returns", fn=ref("a"), args=[randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2),
                                                 *params(4, 3, 6, f32)],
-                  check=check("equal", label="additive_attention", fail=TYPES_FAIL))]),
+                  check=check("equal", label="additive_attention", fail=TYPES_FAIL)),
+            probe("unchanged", fn=ref("a"), args=[randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2),
+                                                  *params(4, 3, 6, f32), torch.tensor([3, 5])],
+                  check=check("equal", label="additive_attention", fail=UNCHANGED_FAIL))]),
         Case("bad input: W_q does not match the query width", 1.0, [
             call("additive_scores", q, k, randn(6, 5), randn(6, 3), randn(6), raises="ValueError"),
         ]),

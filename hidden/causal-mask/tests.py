@@ -27,6 +27,10 @@ TYPES_FAIL = {"en": "`causal_attention` must return torch tensors `(output, weig
                     "of `Q`, and `causal_mask` a torch.bool tensor: no numpy, no casts of the result.",
               "zh": "`causal_attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(output, weights)`，"
                     "`causal_mask` 必须返回 torch.bool 张量：不要返回 numpy，也不要转换结果的类型。", "mistake": "wrong-return-type"}
+UNCHANGED_FAIL = {"en": "`causal_attention` changes the caller's `Q`, `K` or `V` in place (`+=`, `/=`, `.div_()`, "
+                        "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
+                  "zh": "`causal_attention` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
+                        "请在新张量上计算，不要改动输入。", "mistake": "changes-input"}
 
 
 def build(rng: torch.Generator) -> list[Case]:
@@ -42,14 +46,16 @@ def build(rng: torch.Generator) -> list[Case]:
                    randn(2, 6, 8, dtype=f64), randn(2, 6, 3, dtype=f64)),
         _attn_case("4-D (batch, heads, n, d), float32", randn(2, 3, 5, 4), randn(2, 3, 5, 4),
                    randn(2, 3, 5, 6), points=1.0),
-        Case("types: torch tensors in the dtype of Q, a bool mask", 1.0, [
+        Case("types: torch tensors in the dtype of Q, a bool mask; inputs left unchanged", 1.0, [
             get("causal_attention", save="f"),
             probe("returns", fn=ref("f"), args=[randn(2, 3, 4, dtype=f64), randn(2, 3, 4, dtype=f64),
                                                 randn(2, 3, 2, dtype=f64)],
                   check=check("equal", label="causal_attention", fail=TYPES_FAIL)),
             get("causal_mask", save="mask"),
             probe("returns", fn=ref("mask"), args=[4],
-                  check=check("equal", label="causal_mask", fail=TYPES_FAIL))]),
+                  check=check("equal", label="causal_mask", fail=TYPES_FAIL)),
+            probe("unchanged", fn=ref("f"), args=[randn(2, 4, 3), randn(2, 4, 3), randn(2, 4, 2)],
+                  check=check("equal", label="causal_attention", fail=UNCHANGED_FAIL))]),
         _attn_case("large scores, float64", randn(3, 4, 16, dtype=f64, scale=20.0),
                    randn(3, 4, 16, dtype=f64, scale=20.0), randn(3, 4, 2, dtype=f64),
                    hint={"en": "Large dot products: block the future scores first, then one stable "

@@ -8,6 +8,10 @@ TYPES_FAIL = {"en": "`attention` must return torch tensors `(context, weights)` 
                     "(float64 here): no numpy, no `.float()`.",
               "zh": "`attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(context, weights)`（此处为 "
                     "float64）：不要返回 numpy，也不要 `.float()`。", "mistake": "wrong-return-type"}
+UNCHANGED_FAIL = {"en": "`attention` changes the caller's `Q`, `K`, `V` or `mask` in place (`+=`, `/=`, `.div_()`, "
+                        "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
+                  "zh": "`attention` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
+                        "请在新张量上计算，不要改动输入。", "mistake": "changes-input"}
 
 SCORES = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
 
@@ -19,9 +23,12 @@ def _attn_case(name, points, Q, K, V, mask=None, tol=1e-5, dtype_check=False):
         call("attention", Q, K, V, **kw, check=check(label="weights", select=1, rtol=tol, atol=atol)),
         call("attention", Q, K, V, **kw, check=check(label="context", select=0, rtol=tol, atol=atol)),
     ]
-    if dtype_check:  # types and dtypes, said once for the whole exercise
+    if dtype_check:  # types, dtypes and untouched inputs, said once for the whole exercise
         steps += [get("attention", save="f"), probe("returns", fn=ref("f"), args=[Q, K, V], kwargs=kw,
-                                                    check=check("equal", label="attention", fail=TYPES_FAIL))]
+                                                    check=check("equal", label="attention", fail=TYPES_FAIL)),
+                  probe("unchanged", fn=ref("f"), args=[Q, K, V], kwargs={
+                      "mask": torch.ones(Q.shape[-2], K.shape[-2], dtype=torch.bool)},
+                        check=check("equal", label="attention", fail=UNCHANGED_FAIL))]
     return Case(name, points, steps)
 
 
@@ -35,7 +42,7 @@ def build(rng: torch.Generator) -> list[Case]:
         Case("Part A: weights", 2, [get("weights", check=check(label="weights", atol=1e-3))]),
         Case("Part A: first context vector", 2, [get("context", check=check(label="context", atol=1e-3))]),
         _attn_case("2-D inputs, n != m, d_v != d_k", 1, randn(4, 8), randn(6, 8), randn(6, 5)),
-        _attn_case("batched, float64, batch 5 > seq 3", 1, randn(5, 3, 4, dtype=f64),
+        _attn_case("batched, float64, batch 5 > seq 3 (also: torch tensors, inputs unchanged)", 1, randn(5, 3, 4, dtype=f64),
                    randn(5, 3, 4, dtype=f64), randn(5, 3, 2, dtype=f64), dtype_check=True),
         _attn_case("batch and heads (2, 3, 4, 16) x (2, 3, 7, 16)", 1, randn(2, 3, 4, 16),
                    randn(2, 3, 7, 16), randn(2, 3, 7, 6)),

@@ -91,10 +91,14 @@ def build(rng: torch.Generator) -> list[Case]:
         value_case("causal mask (T, T), 4 heads of 6 features", 3, 6, 24, 4,
                    mask=torch.tril(torch.ones(6, 6, dtype=torch.bool)), points=2),
         value_case("padding mask (B, 1, 1, T), float64", 4, 5, 8, 2, dtype=f64, mask=padding),
-        Case("returns torch tensors in the module's dtype (float64)", 1, [
+        Case("returns torch tensors in the module's dtype (float64) and leaves x unchanged", 1, [
             *loaded(8, 2, f64),
             probe("returns", fn=ref("m"), args=[x_types], check=check(
-                "equal", label=f"{CLS}.forward", fail=TYPES_FAIL))]),
+                "equal", label=f"{CLS}.forward", fail=TYPES_FAIL)),
+            probe("unchanged", fn=ref("m"), args=[x_types], check=check(
+                "equal", label=f"{CLS}.forward", fail=_m(
+                    "`forward` changes the caller's `x` in place: compute on new tensors.",
+                    "`forward` 原地修改了调用者传入的 `x`：请在新张量上计算。", "changes-input")))]),
         Case("trainable: backward reaches all four projections, one SGD step changes the output",
              2, [*loaded(8, 2, f64),
                  probe("train", module=ref("m"), x=x_train, grad_out=g_train, check=[

@@ -9,6 +9,10 @@ TYPES_FAIL = {"en": "`nw_predict` must return torch tensors `(pred, attention)` 
               "zh": "`nw_predict` 必须返回 dtype 与 `x_query` 相同的 torch 张量 `(pred, attention)`"
                     "（float32 进 float32 出，float64 进 float64 出）：不要返回 numpy，也不要转换类型。",
               "mistake": "wrong-return-type"}
+UNCHANGED_FAIL = {"en": "`nw_predict` changes the caller's `x_query`, `x_keys` or `y_values` in place (`+=`, `/=`, `.div_()`, "
+                        "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
+                  "zh": "`nw_predict` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
+                        "请在新张量上计算，不要改动输入。", "mistake": "changes-input"}
 
 
 def _tol(dtype):
@@ -55,12 +59,14 @@ def build(rng: torch.Generator) -> list[Case]:
                             "最大值），不要手写 exp / sum。"}),
         nw_case("queries far from every key, w = 10, float32", far_q.float(), far_keys.float(),
                 far_y.float(), 10.0, points=1.0),
-        Case("types: torch tensors in the dtype of the inputs", 1.0, [
+        Case("types: torch tensors in the dtype of the inputs; inputs left unchanged", 1.0, [
             get("nw_predict", save="f"),
             probe("returns", fn=ref("f"), args=[rand(3, dtype=f64), xk64, yv64],
                   check=check("equal", label="nw_predict", fail=TYPES_FAIL)),
             probe("returns", fn=ref("f"), args=[rand(3, dtype=f32), xk32, yv32, 2.0],
-                  check=check("equal", label="nw_predict", fail=TYPES_FAIL))]),
+                  check=check("equal", label="nw_predict", fail=TYPES_FAIL)),
+            probe("unchanged", fn=ref("f"), args=[rand(4, dtype=f64), xk64, yv64, 1.5],
+                  check=check("equal", label="nw_predict", fail=UNCHANGED_FAIL))]),
         Case("bad input: x_keys and y_values of different lengths", 1.0, [
             call("nw_predict", rand(3, dtype=f64), xk64, yv64[:-1], raises="ValueError"),
         ]),

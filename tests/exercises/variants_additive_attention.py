@@ -63,3 +63,9 @@ VARIANTS = [
      src().replace("return torch.bmm(w, v), w", "return torch.bmm(w, v).numpy(), w.numpy()")),
     ("scores always float32", "wrong-return-type", src(SCORE="torch.einsum('bnmh,h->bnm', feat, w_v).float()")),
 ]
+
+VARIANTS += [
+    ("v scaled in place", "changes-input", src().replace("    return torch.bmm(w, v), w", "    v *= 1.0 + 1e-3\n    return torch.bmm(w, v), w")),
+    ("q normalised in place", "changes-input", src().replace(
+        "    s = additive_scores(q, k, W_q, W_k, w_v)", "    q.add_(1e-3)\n    s = additive_scores(q, k, W_q, W_k, w_v)")),
+]

@@ -65,3 +65,10 @@ VARIANTS = [
     ("mask as 0/1 floats", "wrong-return-type", src(
         MASK="torch.tril(torch.ones(n, n))", BODY="w = torch.softmax(s.masked_fill(allowed == 0, float('-inf')), -1)")),
 ]
+
+VARIANTS += [
+    ("Q divided in place", "changes-input", src(SCALE="").replace(
+        "    allowed = causal_mask(n)\n", "    allowed = causal_mask(n)\n").replace(
+        "    s = torch.matmul(Q, K.transpose(-1, -2)) ", "    Q.div_(math.sqrt(Q.size(-1)))\n    s = torch.matmul(Q, K.transpose(-1, -2)) ")),
+    ("V centred in place", "changes-input", src().replace("    return w @ V, w", "    V -= V.mean()\n    return w @ V, w")),
+]

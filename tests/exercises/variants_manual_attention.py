@@ -86,3 +86,10 @@ VARIANTS += [
      .replace('return torch.einsum("...nm,...mv->...nv", w, V), w',
               'return torch.einsum("...nm,...mv->...nv", w, V.float()), w')),
 ]
+
+VARIANTS += [
+    ("Q scaled in place", "changes-input", src(SCALE="").replace(
+        "    d_k = Q.size(-1)\n", "    d_k = Q.size(-1)\n    Q /= math.sqrt(d_k)\n")),
+    ("the caller's mask flipped in place", "changes-input",
+     src(MASK="mask.logical_not_()\n        s = s.masked_fill(mask, float('-inf'))")),
+]

@@ -164,3 +164,10 @@ VARIANTS = [
      loop().replace("Q, K, V = self.query(x), self.key(x), self.value(x)",
                     "Q, K, V = self.query(x), self.key(x), self.value(x).data")),
 ]
+
+VARIANTS += [
+    ("x normalised in place", "changes-input", einsum().replace(
+        "        b, n, e = x.shape\n        q, k, v", "        b, n, e = x.shape\n        x.mul_(1.0001)\n        q, k, v")),
+    ("x += positions", "changes-input", einsum().replace(
+        "        b, n, e = x.shape\n        q, k, v", "        b, n, e = x.shape\n        x += 1e-3\n        q, k, v")),
+]

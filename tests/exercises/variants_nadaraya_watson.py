@@ -48,3 +48,10 @@ VARIANTS = [
      src().replace("return (a * y_values).sum(dim=1), a", "return (a * y_values).sum(dim=1).numpy(), a.numpy()")),
     ("always float64", "wrong-return-type", src(SOFTMAX="logits.double().softmax(dim=1)")),
 ]
+
+VARIANTS += [
+    ("x_query shifted in place", "changes-input", src().replace(
+        "    d = x_query.unsqueeze(1)", "    x_query -= 0.0\n    x_query += 1e-3\n    d = x_query.unsqueeze(1)")),
+    ("y_values sorted in place", "changes-input", src().replace(
+        "    return (a * y_values).sum(dim=1), a", "    y_values.mul_(1.001)\n    return (a * y_values).sum(dim=1), a")),
+]
