@@ -87,8 +87,9 @@ def test_two_pass_replay_in_call_order_is_chance(grader):
     runs = [_bool_score(grader.grade(EQ, replay)) for _ in range(30)]
     mean = sum(runs) / len(runs)
     assert len(set(runs)) > 1, "every replay scored the same: the case order is not shuffled"
+    # One-sided 3-sigma test of "no better than chance" (false alarm rate 0.13%); a replay that
+    # learned anything from the first report would score near full marks instead.
     assert mean <= chance + 3 * sd / math.sqrt(len(runs)), (mean, chance, best_constant, runs)
-    assert mean < best_constant
 
 
 INTROSPECT = _answers_src('''
