@@ -134,6 +134,8 @@ EN_LAB: dict[str, str] = {
     "cx.caption": "**Slope** on log-log axes = the exponent of n: about 2 for self-attention, about 1 for the others.",
     "cx.first": "Measured once when this server started (sizes 128, 256, 512, 1024; d = 64).",
     "cx.slopes": "Slopes",
+    "corpus": "Corpus", "corpus.bundled": "the bundled EN→FR pairs",
+    "corpus.tatoeba": "D2L's Tatoeba fra-eng", "corpus.fallback": "Tatoeba could not be downloaded",
     "toast": "Please check",
     "error.generic": "⚠️ Something went wrong on our side; the error was logged.",
 }
@@ -223,6 +225,8 @@ ZH_LAB: dict[str, str] = {
     "cx.caption": "双对数坐标中的**斜率** = n 的指数：自注意力约为 2，其它约为 1。",
     "cx.first": "服务器启动时测量了一次（长度 128、256、512、1024；d = 64）。",
     "cx.slopes": "斜率",
+    "corpus": "语料", "corpus.bundled": "内置的英法句对",
+    "corpus.tatoeba": "D2L 的 Tatoeba fra-eng", "corpus.fallback": "无法下载 Tatoeba",
     "toast": "请检查输入",
     "error.generic": "⚠️ 服务器出了点问题，错误已记录。",
 }

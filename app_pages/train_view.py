@@ -21,7 +21,11 @@ def done_status(run, lang: str) -> str:
                   reason=tr(f"reason.{s['stopped']}", lang), model=_model_label(run, lang),
                   params=s.get("parameters", 0))  # fmt: skip
     if run.task_name == "translate":
-        return tr("status.done_translate", lang, **fields)
+        corpus = s.get("corpus", "bundled")
+        name = tr("corpus.tatoeba", lang) if corpus == "tatoeba" else tr("corpus.bundled", lang)
+        if corpus.startswith("bundled ("):
+            name += " · " + tr("corpus.fallback", lang)
+        return tr("status.done_translate", lang, **fields) + f" {tr('corpus', lang)}: {name}."
     nan = float("nan")
     return tr("status.done", lang, exact=s.get("exact_acc", nan), tok=s.get("token_acc", nan),
               **fields)  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -81,6 +82,9 @@ def settings(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: i
             raise ValueError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
     s["eval_every"] = max(1, min(s["eval_every"], steps // 4 or 1))  # a few points on short runs
     s["val_size"] = min(s["val_size"], 256)  # validation stays a fraction of a second per check
+    # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
+    # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
+    s["corpus"] = os.environ.get("LAB_CORPUS", "bundled")
     check_settings(task, s)
     return s
 
@@ -139,6 +143,7 @@ def stream(run: Run) -> Iterator[dict]:
         from transformer_lab.heldout import heldout_report
 
         summary["heldout"] = heldout_report(run.model, run.task)
+        summary["corpus"] = getattr(run.task, "corpus", "bundled")
     if not snaps or snaps[-1]["step"] != result.steps:
         snaps.append(snapshot(run, result.steps))
     state = {k: v.detach().cpu() for k, v in run.model.state_dict().items()}

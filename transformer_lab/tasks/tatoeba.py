@@ -128,3 +128,33 @@ def load_tatoeba(
     if path is None:
         path = download_fra_eng(**download_kwargs)
     return read_pairs(path, max_pairs=max_pairs)
+
+
+CORPORA = ("bundled", "tatoeba")
+TATOEBA_PAIRS = 10_000  # the first lines of fra.txt: short sentences, as D2L's chapter uses
+
+
+def corpus_pairs(corpus: str = "bundled", max_pairs: int | None = None,
+                 bundled: str | os.PathLike | None = None,
+                 **download_kwargs) -> tuple[list[tuple[str, str]], str]:
+    """(pairs, name of the corpus actually used) for "bundled" or "tatoeba".
+
+    "tatoeba" downloads D2L's fra-eng.zip once (checksum verified, cached; see download_fra_eng)
+    and reads its first ``max_pairs`` lines (TATOEBA_PAIRS by default). Without network, or on a
+    bad checksum, it falls back to the bundled corpus and says so in the returned name.
+    $LAB_TATOEBA_URL and $LAB_TATOEBA_SHA1 point elsewhere (a mirror, or a local test file).
+    """
+    from .translation import BUNDLED_CORPUS
+
+    if corpus not in CORPORA:
+        raise ValueError(f"unknown corpus {corpus!r}; choose one of {', '.join(CORPORA)}")
+    local = bundled or BUNDLED_CORPUS
+    if corpus == "bundled":
+        return read_pairs(local, max_pairs=max_pairs), "bundled"
+    download_kwargs.setdefault("url", os.environ.get("LAB_TATOEBA_URL", D2L_FRA_ENG_URL))
+    download_kwargs.setdefault("sha1", os.environ.get("LAB_TATOEBA_SHA1", D2L_FRA_ENG_SHA1))
+    try:
+        return load_tatoeba(max_pairs=max_pairs or TATOEBA_PAIRS, **download_kwargs), "tatoeba"
+    except (ConnectionError, ValueError, OSError) as err:
+        reason = str(err).split(".")[0]
+        return read_pairs(local, max_pairs=max_pairs), f"bundled (Tatoeba unavailable: {reason})"

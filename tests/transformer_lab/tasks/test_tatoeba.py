@@ -105,3 +105,32 @@ def test_cache_dir_follows_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("LAB_CACHE_DIR")
     monkeypatch.setenv("HOME", str(tmp_path))
     assert cache_dir() == tmp_path / ".cache" / "transformer_lab"
+
+
+def test_corpus_pairs_uses_tatoeba_when_it_downloads_and_caches_it(tmp_path, monkeypatch):
+    from transformer_lab.tasks.tatoeba import corpus_pairs
+
+    source = tmp_path / "served.zip"
+    monkeypatch.setenv("LAB_TATOEBA_URL", source.as_uri())
+    monkeypatch.setenv("LAB_TATOEBA_SHA1", make_zip(source))
+    pairs, used = corpus_pairs("tatoeba", cache=tmp_path / "cache")
+    assert used == "tatoeba" and pairs[:2] == [("Go.", "Va\u202f!"), ("Hi.", "Salut\u202f!")]
+    source.unlink()  # the second call reads the cache: no download needed
+    assert corpus_pairs("tatoeba", cache=tmp_path / "cache") == (pairs, "tatoeba")
+
+
+@pytest.mark.parametrize("bad", ["missing", "checksum"])
+def test_corpus_pairs_falls_back_to_the_bundled_corpus(tmp_path, monkeypatch, bad):
+    from transformer_lab.tasks.tatoeba import corpus_pairs
+
+    source = tmp_path / "served.zip"
+    sha1 = make_zip(source)
+    if bad == "missing":
+        source.unlink()  # no network / nothing there
+    monkeypatch.setenv("LAB_TATOEBA_URL", source.as_uri())
+    monkeypatch.setenv("LAB_TATOEBA_SHA1", "0" * 40 if bad == "checksum" else sha1)
+    pairs, used = corpus_pairs("tatoeba", cache=tmp_path / "cache")
+    bundled, name = corpus_pairs("bundled")
+    assert name == "bundled" and pairs == bundled
+    assert used.startswith("bundled (Tatoeba unavailable")
+    assert not (tmp_path / "cache" / "fra-eng.zip").exists()  # a bad download is not kept
