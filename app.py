@@ -28,7 +28,9 @@ log = logging.getLogger("transformer_lab.app")
 # "submit" (Submit, Run examples and the `grade` API) is wide: each event only waits in the fair
 # queue (app_support.fairness), which gives the grader's workers out one per address, round-robin;
 # a narrow pool would make a newcomer wait behind every queued event of a flooding client.
-POOLS = {"play": 4, "train": 1, "submit": 16}
+# "train" is wide for the same reason: a cached run replays at once and the rest wait in
+# app_support.train_queue (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once.
+POOLS = {"play": 4, "train": 16, "submit": 16}
 
 CSS = """
 #tl-title h1 { margin-bottom: 0.2em; }

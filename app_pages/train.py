@@ -64,15 +64,18 @@ def _stream(run):
 
 def run_training(task="reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0,
                  pe="sinusoidal", steps=300, device="cpu", seed=0, stop=None,
-                 model="transformer"):  # fmt: skip
-    """Yield (message, run) while training; the run holds records, snapshots, weights, summary."""
+                 model="transformer", client=None):  # fmt: skip
+    """Yield (message, run) while training; the run holds records, snapshots, weights, summary.
+    A cached run replays at once; otherwise messages with "queued" come while it waits its turn
+    (app_support.train_queue; ``client``: the fair queue's ClientKey)."""
     from app_support import training
+    from app_support.train_queue import run_or_replay
 
     s = training.settings(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
                           pe, int(steps), device, int(seed), model)  # fmt: skip
     run = training.new_run(task, s, stop)
-    for msg in _stream(run):
-        yield msg, training.apply(run, msg)
+    for msg in run_or_replay(run, _stream, client):
+        yield msg, (run if "queued" in msg else training.apply(run, msg))
 
 
 def train(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int = 1,
@@ -156,18 +159,29 @@ def build() -> None:
         lang, flag = lang_of(request), threading.Event()
         _STOPS[request.session_hash] = flag
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
+        from app_support.train_queue import TrainRefused, cached_note
+
+        from .exercises import client_of
+
         try:
             yield None, tr("training", lang) + " …", None, *blank
-            run = None
-            for msg, run in run_training(*args, stop=flag, model=model):
+            run, cached = None, False
+            for msg, run in run_training(*args, stop=flag, model=model, client=client_of(request)):
+                if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
+                    yield gr.skip(), msg["message"][lang], gr.skip(), *[gr.skip()] * 7
+                    continue
+                cached = bool(msg.get("cached"))
                 step, total, elapsed = msg["step"], msg["total"], msg["elapsed"]
                 eta = elapsed / max(step, 1) * (total - step)
                 text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
                 progress(msg["fraction"], desc=text)
                 yield training_curves(run.history, lang=lang, stack=True), text, run, *[gr.skip()] * 7
             _remember(request.session_hash, run)
-            yield (training_curves(run.history, lang=lang, stack=True), done_status(run, lang), run,
+            yield (training_curves(run.history, lang=lang, stack=True),
+                   done_status(run, lang) + (cached_note(lang) if cached else ""), run,
                    *[gr.skip()] * 7)  # fmt: skip
+        except TrainRefused as err:  # one run per browser; Stop pressed while it waited
+            yield gr.skip(), err.message[lang], gr.skip(), *[gr.skip()] * 7
         except (ValueError, TypeError) as err:
             warn(message(err, lang), lang)
             yield gr.skip(), message(err, lang), gr.skip(), *[gr.skip()] * 7

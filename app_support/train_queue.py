@@ -1,0 +1,187 @@
+"""Training turns: a cached run replays at once; any other run waits its turn in a fair queue,
+seeing its position and an ETA, and is stored once it finishes (no gradio).
+
+The train pool of the page is wide (many learners may *wait* in it), but only ``slots`` runs
+train at once (``LAB_TRAIN_SLOTS``, default 1: on 2 vCPUs a second run only halves both). The
+queue is app_support.fairness.FairQueue: one run per browser session, round-robin across client
+addresses, ETA from the median of recent training times. While the expected wait is long, the
+waiting message offers a shorter run with the same settings that is already in the cache.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from app_support import fairness, run_cache
+
+log = logging.getLogger("transformer_lab.app")
+
+TYPICAL_S = 10.0  # a default reverse run on CPU Basic: 6-15 s, until real runs refine it
+OFFER_AFTER_S = 20.0  # LAB_TRAIN_OFFER_S: past this expected wait, offer a cached shorter run
+POLL_S = 0.5  # how often a waiting run re-reads its place (and the Stop flag)
+SHORTER = (0.5, 0.25, 0.1)  # shorter runs looked up, as fractions of the asked steps
+SHORTER_STEPS = (2000, 1500, 1000, 600, 300, 200, 100)  # and the page's usual step counts
+
+
+class TrainRefused(ValueError):
+    """No run for this request; ``message`` in English and Chinese (str(): both)."""
+
+    def __init__(self, message: dict[str, str]) -> None:
+        super().__init__(message["en"])
+        self.message = message
+
+
+def queue_message(position: int, eta_s: float, offer: int | None = None) -> dict[str, str]:
+    """What a waiting learner sees: place, estimate, and a cached shorter run when offered."""
+    eta = max(1, math.ceil(eta_s))
+    text = {"en": f"⏳ Waiting to train: position {position} in the queue, about {eta} s.",
+            "zh": f"⏳ 正在排队等待训练：第 {position} 位，预计约 {eta} 秒。"}  # fmt: skip
+    if offer is not None:
+        text["en"] += (f" The queue is long: the same settings with {offer} steps are already "
+                       f"trained. Press Stop, set Steps to {offer} and press Train to see them "
+                       "at once.")  # fmt: skip
+        text["zh"] += (f" 队列较长：相同设置、{offer} 步的训练结果已有缓存。按“停止”，把步数改为"
+                       f" {offer}，再按“训练”即可立即查看。")  # fmt: skip
+    return text
+
+
+def busy_message() -> dict[str, str]:
+    return {"en": "You already have a training run going or waiting in this browser. Wait for it "
+                  "or press Stop first.",
+            "zh": "你在此浏览器中已有一个训练正在进行或排队。请等待它结束，或先按“停止”。"}  # fmt: skip
+
+
+def stopped_message() -> dict[str, str]:
+    return {"en": "Stopped while waiting in the queue; nothing was trained.",
+            "zh": "排队期间已停止，未进行训练。"}
+
+
+def _env_number(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    value = float(raw) if raw else default
+    if not value > 0:
+        raise ValueError(f"{name} must be a positive number, got {raw!r}")
+    return value
+
+
+_LOCK = threading.Lock()
+_QUEUE: fairness.FairQueue | None = None
+
+
+def train_queue() -> fairness.FairQueue:
+    """The process-wide training queue: LAB_TRAIN_SLOTS runs at once, LAB_TRAIN_PER_ADDRESS
+    (default 64: a class behind one school address must all be able to wait) per address."""
+    global _QUEUE
+    with _LOCK:
+        if _QUEUE is None:
+            _QUEUE = fairness.FairQueue(int(_env_number("LAB_TRAIN_SLOTS", 1)),
+                                        int(_env_number("LAB_TRAIN_PER_ADDRESS", 64)),
+                                        typical_s=TYPICAL_S)  # fmt: skip
+        return _QUEUE
+
+
+def configure(queue: fairness.FairQueue | None) -> None:
+    """Replace the training queue (tests)."""
+    global _QUEUE
+    with _LOCK:
+        _QUEUE = queue
+
+
+def cached_shorter(task: str, settings: dict, cache: run_cache.RunCache | None) -> int | None:
+    """The longest cached run with the same settings but fewer steps, or None."""
+    from app_support import training
+
+    if cache is None:
+        return None
+    steps = int(settings["steps"])
+    wanted = {max(1, int(steps * f)) for f in SHORTER} | set(SHORTER_STEPS)
+    page = [settings[k] for k in ("heads", "d_model", "layers", "d_ff", "dropout", "pe")]
+    for n in sorted((n for n in wanted if n < steps), reverse=True):
+        try:  # the settings the page would build for n steps (eval_every depends on steps)
+            s = training.settings(task, *page, n, settings["device"], settings["seed"],
+                                  settings.get("model", "transformer"))  # fmt: skip
+            if cache.contains(run_cache.run_key(task, s)):
+                return n
+        except ValueError:
+            continue
+        except Exception:  # noqa: BLE001 - an offer is a nicety; the wait goes on without it
+            return None
+    return None
+
+
+def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
+                  client: fairness.ClientKey | None = None,
+                  cache: run_cache.RunCache | None | bool = True) -> Iterator[dict]:
+    """stream()'s messages for ``run`` (an app_support.training.Run, nothing trained yet).
+
+    A cache hit replays the stored run at once (messages carry ``cached: True``). A miss waits
+    for its turn, yielding ``{"queued": position, "eta_s": s, "message": {en, zh}}`` whenever
+    its place changes, then trains through ``stream(run)``; a run that finishes (not stopped)
+    is stored. Raises TrainRefused (a second run from the same session; Stop while waiting).
+    """
+    cache = run_cache.default_cache() if cache is True else (cache or None)
+    key = run_cache.run_key(run.task_name, run.settings)
+    total = run.trainer.cfg.steps
+    entry = None
+    if cache is not None:
+        try:
+            entry = cache.get(key)
+        except Exception:  # noqa: BLE001 - a broken cache only costs the training time
+            log.exception("run cache lookup failed")
+    if entry is not None:
+        yield from run_cache.replay(entry, total)
+        return
+    queue = train_queue()
+    ticket = queue.admit(client, count=False)
+    if isinstance(ticket, fairness.Refused):
+        raise TrainRefused(busy_message())
+    try:
+        yield from _wait(ticket, run, cache)
+        t0 = time.monotonic()
+        last = None
+        for last in stream(run):
+            yield last
+        log.info("trained %s in %.1f s (queue: %s)", run.task_name, time.monotonic() - t0,
+                 queue.snapshot())  # fmt: skip
+    finally:
+        ticket.release()  # the training time refines the queue's ETA
+    if cache is not None and run.summary and last is not None and "summary" in last:
+        try:  # run.summary is set: the caller applied the last message (weights, snapshots)
+            cache.put(key, run_cache.entry_of(run))
+        except Exception:  # noqa: BLE001 - storing is best effort
+            log.exception("storing a run in the cache failed")
+
+
+def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -> Iterator[dict]:
+    """Yield queue messages until the ticket's turn; Stop (the run's flag) gives the place up."""
+    stop = run.trainer.stop
+    offer_after = _env_number("LAB_TRAIN_OFFER_S", OFFER_AFTER_S)
+    last, offer, looked = None, None, False
+    while True:
+        pos = ticket.position()
+        if pos == 0:
+            return
+        if stop is not None and stop.is_set():
+            raise TrainRefused(stopped_message())
+        eta = ticket.queue.eta_s(pos)
+        if eta > offer_after and not looked:
+            offer, looked = cached_shorter(run.task_name, run.settings, cache), True
+        if (pos, round(eta)) != last:
+            last = (pos, round(eta))
+            yield {"queued": pos, "eta_s": eta, "offer": offer,
+                   "message": queue_message(pos, eta, offer)}  # fmt: skip
+        with ticket.queue._cond:
+            if ticket.state == "waiting":
+                ticket.queue._cond.wait(POLL_S)
+
+
+def cached_note(lang: str) -> str:
+    """Appended to the finished status of a replayed run."""
+    return (" · ⚡ 来自缓存：相同设置的训练结果已存在，直接重放。" if lang == "zh" else
+            " · ⚡ From the cache: this exact run was trained before and is replayed.")

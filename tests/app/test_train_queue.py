@@ -1,0 +1,128 @@
+"""Training turns: a cached run replays at once even while the slot is taken; a miss shows its
+place and ETA, trains when its turn comes and is stored; Stop while waiting gives the place up;
+a long queue offers a cached shorter run."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import torch
+
+from app_support import fairness, train_queue, training
+from app_support.run_cache import FileRunCache
+from app_support.train_queue import TrainRefused, run_or_replay
+
+TINY = dict(heads=2, d_model=8, layers=1, d_ff=16)
+
+
+@pytest.fixture
+def queue():
+    q = fairness.FairQueue(slots=1, per_address=64, typical_s=10.0)
+    train_queue.configure(q)
+    yield q
+    train_queue.configure(None)
+
+
+@pytest.fixture
+def cache(tmp_path):
+    return FileRunCache(tmp_path / "runs", 2**26)
+
+
+def new(steps: int = 12, stop=None) -> training.Run:
+    torch.set_num_threads(1)
+    return training.new_run("reverse", training.settings("reverse", **TINY, steps=steps), stop)
+
+
+def play(run, cache, client=None, on_msg=None) -> list[dict]:
+    """Drive run_or_replay as the page does (apply every non-queue message)."""
+    seen = []
+    for msg in run_or_replay(run, training.stream, client, cache):
+        seen.append(msg)
+        if on_msg:
+            on_msg(msg)
+        if "queued" not in msg:
+            training.apply(run, msg)
+    return seen
+
+
+def test_miss_waits_with_position_then_trains_and_stores_then_hits(queue, cache):
+    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))  # someone else is training
+    assert blocker.position() == 0
+    run = new()
+    got: list[dict] = []
+    worker = threading.Thread(target=play, args=(run, cache, fairness.ClientKey("me", "10.0.0.2"),
+                                                 got.append))  # fmt: skip
+    t0 = time.monotonic()
+    worker.start()
+    while not got and time.monotonic() - t0 < 5:
+        time.sleep(0.02)
+    assert got and got[0]["queued"] == 1 and got[0]["eta_s"] == pytest.approx(10.0)
+    assert time.monotonic() - t0 < 1.0  # the place is shown within a second
+    assert "position 1" in got[0]["message"]["en"] and "第 1 位" in got[0]["message"]["zh"]
+    assert not run.records  # nothing trained while it waits
+    blocker.release()
+    worker.join(60)
+    assert "summary" in got[-1] and run.summary["stopped"] != "stop_flag"
+    assert queue.snapshot() == {"running": 0, "waiting": 0}
+    assert cache.stores == 1
+    # The same settings again: replayed from the cache, even while the slot is taken.
+    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    again = new()
+    t0 = time.monotonic()
+    msgs = play(again, cache, fairness.ClientKey("you", "10.0.0.3"))
+    assert time.monotonic() - t0 < 2.0 and all(m.get("cached") for m in msgs)
+    assert not any("queued" in m for m in msgs) and len(msgs) > 2
+    assert again.history.equals(run.history)
+    batch = training.example_batch(run, 8)
+    with torch.no_grad():
+        assert torch.equal(again.model(batch.src, batch.src_lens, batch.tgt_in),
+                           run.model(batch.src, batch.src_lens, batch.tgt_in))
+    blocker.release()
+
+
+def test_stop_while_waiting_gives_the_place_up_and_trains_nothing(queue, cache):
+    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    stop = threading.Event()
+    run = new(stop=stop)
+    with pytest.raises(TrainRefused) as err:
+        play(run, cache, fairness.ClientKey("me", "10.0.0.2"), on_msg=lambda m: stop.set())
+    assert "Stopped while waiting" in err.value.message["en"] and "排队" in err.value.message["zh"]
+    assert not run.records and cache.stores == 0
+    assert queue.snapshot() == {"running": 1, "waiting": 0}
+    blocker.release()
+
+
+def test_one_run_per_browser_session(queue, cache):
+    blocker = queue.admit(fairness.ClientKey("me", "10.0.0.1"))
+    with pytest.raises(TrainRefused) as err:
+        play(new(), cache, fairness.ClientKey("me", "10.0.0.1"))
+    assert "already have a training run" in err.value.message["en"]
+    blocker.release()
+
+
+def test_a_long_queue_offers_a_cached_shorter_run(queue, cache, monkeypatch):
+    play(new(steps=6), cache)  # a 6-step run of the same settings is in the cache
+    monkeypatch.setenv("LAB_TRAIN_OFFER_S", "5")
+    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    stop = threading.Event()
+    run = new(steps=12, stop=stop)
+    msgs = []
+    with pytest.raises(TrainRefused):
+        play(run, cache, fairness.ClientKey("me", "10.0.0.2"),
+             on_msg=lambda m: (msgs.append(m), stop.set()))
+    assert msgs[0]["offer"] == 6
+    assert "with 6 steps are already trained" in msgs[0]["message"]["en"]
+    assert "6 步" in msgs[0]["message"]["zh"]
+    blocker.release()
+    # A short queue offers nothing.
+    monkeypatch.setenv("LAB_TRAIN_OFFER_S", "60")
+    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    stop.clear()
+    msgs.clear()
+    with pytest.raises(TrainRefused):
+        play(new(steps=12, stop=stop), cache, fairness.ClientKey("me", "10.0.0.2"),
+             on_msg=lambda m: (msgs.append(m), stop.set()))
+    assert msgs[0]["offer"] is None and "already trained" not in msgs[0]["message"]["en"]
+    blocker.release()
