@@ -155,15 +155,21 @@ def _crash_message(raw: RawResult, limits) -> dict[str, str]:
     return _m("The test run stopped unexpectedly.", "测试运行意外停止。")
 
 
+# Errors the grader explains in its own words (the learner's text matters little for them).
+_OWN_WORDS = ("MemoryError", "SystemExit", "PermissionError", "BlockingIOError", "ModuleNotFoundError",
+              "ImportError")
+
+
 def _error_message(err: dict, memory_mib: int) -> tuple[dict[str, str], str]:
     kind = err.get("type", "Error")
     if kind == "MemoryError":
         return _m(f"Your code ran out of memory (limit about {memory_mib} MiB above the worker).",
                   f"你的代码内存不足（限制约为 {memory_mib} MiB）。"), err.get("traceback", "")
     if kind in ("ModuleNotFoundError", "ImportError"):
-        return _m(f"This module is not available in the grader: {err.get('message', '')[:200]}. "
+        what = err.get("message", "")[:200]
+        return _m(f"This module is not available in the grader{': ' + what if what else ''}. "
                   "Use torch, numpy, math and the common standard library.",
-                  f"评分器中没有这个模块：{err.get('message', '')[:200]}。请使用 torch、numpy、math 和常用标准库。"), err.get("traceback", "")
+                  f"评分器中没有这个模块{'：' + what if what else ''}。请使用 torch、numpy、math 和常用标准库。"), err.get("traceback", "")
     if kind == "SystemExit":
         return _m("Your code called sys.exit(); the tests need it to return normally.",
                   "你的代码调用了 sys.exit()；测试需要它正常返回。"), err.get("traceback", "")
@@ -287,11 +293,18 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
         err = load["error"]
         if report.status == "syntax_error":
             msg = _m(f"Syntax error: {err['message']}", f"语法错误：{err['message']}")
+        elif hidden and err.get("type") not in _OWN_WORDS:
+            # Loading code can already read the job's hidden inputs (frame walking), so its
+            # exception text is not echoed here; the public examples show it in full.
+            msg = feedback.error_text(err, "your module", loading=True)
         else:
-            msg, _ = _error_message(err, limits.memory_mib)
+            msg, _ = _error_message(err if not hidden else {**err, "message": ""}, limits.memory_mib)
+        if report.status == "load_error":
             msg = {k: v + (" (while loading your code)" if k == "en" else "（加载代码时）")
                    for k, v in msg.items()}
         crash, details = msg, err.get("traceback", "")
+        if hidden and report.status == "load_error":  # a syntax error carries no data: keep it
+            details = feedback.traceback_lines(details)
     else:
         details = ""
         if crash is not None:
@@ -315,8 +328,7 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
             err = next((r["error"] for r in records if "error" in r), None)
             if err is not None:
                 message, result.details = _error_message(err, limits.memory_mib)
-                if err["type"] in ("MemoryError", "SystemExit", "PermissionError", "BlockingIOError",
-                                   "ModuleNotFoundError", "ImportError"):
+                if err["type"] in _OWN_WORDS:
                     result.message = message if case.visible else _m(
                         *(_error_message({"type": err["type"], "message": ""}, limits.memory_mib)[0][k]
                           for k in ("en", "zh")))

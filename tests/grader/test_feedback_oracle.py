@@ -198,3 +198,27 @@ def test_public_examples_still_show_everything(grader):
     failed = [t for t in report.tests if not t.passed]
     assert failed and all(t.visible for t in report.tests)
     assert any("expected True" in t.message["en"] for t in failed)
+
+
+def test_loading_code_cannot_raise_hidden_inputs_into_the_report(grader):
+    """Code that runs at load time can walk frames up to the job and read every hidden input;
+    an exception raised then must not carry them into the report (the public examples show
+    load errors in full, and they hold no hidden data)."""
+    source = '''
+import sys
+f = sys._getframe()
+found = []
+while f is not None:
+    job = f.f_locals.get("job")
+    if isinstance(job, dict) and "cases" in job:
+        found = [str(a.flatten().tolist()[:8]) for c in job["cases"] for s in c
+                 for a in s.get("args", []) if hasattr(a, "flatten")]
+        break
+    f = f.f_back
+raise ValueError("shape mismatch " + " ".join(found)[:2000])
+'''
+    numbers = _hidden_numbers(CAUSAL)
+    report = grader.grade(CAUSAL, source)
+    assert report.status == "load_error" and report.score == 0
+    text = json.dumps([[t.message, t.details] for t in report.tests], ensure_ascii=False)
+    assert not [n for n in numbers if n in text]
