@@ -41,10 +41,11 @@ def main(argv: list[str] | None = None) -> int:
                                for e in book.access_log(limit=1000))
             else:
                 lines = [f"{book.count()} submissions from {len(book.learners())} learners "
-                         f"({book!r})", "best scores (learner, exercise, score/max, attempts):"]
+                         f"({book!r})",
+                         "best scores (learner, exercise, score/max, attempts, learner id):"]
                 for b in book.best_scores():
                     lines.append(f"  {b.learner}\t{b.exercise}\t{number(b.score)}/"
-                                 f"{number(b.max_score)}\t{b.attempts}")
+                                 f"{number(b.max_score)}\t{b.attempts}\t{b.learner_id or '-'}")
                 text = "\n".join(lines) + "\n"
     except (GradebookError, ValueError) as exc:
         print(f"gradebook: {exc}", file=sys.stderr)
