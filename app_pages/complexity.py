@@ -53,7 +53,10 @@ def first_result(lang="en"):
 def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("cx.intro"))
-    paper = gr.Dataframe(label=t("cx.table"), interactive=False, elem_id="cx-paper")
+    from transformer_lab.tables import complexity_table  # pandas only: no torch at start-up
+
+    paper = gr.Dataframe(complexity_table(), label=t("cx.table"), interactive=False,
+                         elem_id="cx-paper")  # fmt: skip
     with gr.Row():
         sizes = gr.Textbox(DEFAULT_SIZES, label=t("cx.sizes"), min_width=160)
         d = gr.Number(DEFAULT_D, precision=0, label=t("cx.d"), min_width=100)

@@ -285,7 +285,7 @@ def build() -> None:
                 outputs=[maps, preds, maps_caption, status], api_visibility="private",
                 show_progress="hidden")  # fmt: skip
     show.click(**view)
-    gr.on([kind.change, index.submit, snap.release], **view)
+    gr.on([kind.change, index.submit, snap.change], **view)
     translate.click(on_translate, [run_state, sentence], [translation, alignment, status],
                     api_visibility="private")  # fmt: skip
     sentence.submit(on_translate, [run_state, sentence], [translation, alignment, status],

@@ -92,7 +92,7 @@ def test_chinese_interface(page, app_url):
     shot(page, "zh_positional")
 
 
-def test_readme_screenshots(page, app_url):
+def test_readme_screenshots(page, app_url, browser):
     """Small PNGs of the main pages for the README (docs/screenshots/)."""
     if not os.environ.get("LAB_SCREENSHOTS"):
         pytest.skip("set LAB_SCREENSHOTS=1 to refresh docs/screenshots/")
@@ -119,7 +119,7 @@ def test_readme_screenshots(page, app_url):
     open_tab(page, "Train")
     page.locator("#train-steps input").fill("300")
     page.locator("#train-start").click()
-    expect(page.locator("#train-status")).to_contain_text("Done", timeout=120_000)
+    expect(page.locator("#train-status")).to_contain_text("Done", timeout=300_000)
     page.locator("#train-maps .js-plotly-plot").wait_for(timeout=30_000)
     page.wait_for_timeout(800)
     page.locator("#train-curves").scroll_into_view_if_needed()
@@ -129,4 +129,17 @@ def test_readme_screenshots(page, app_url):
     expect(page.locator("#ex-score")).to_contain_text("Score", timeout=60_000)
     page.locator("#ex-tests").scroll_into_view_if_needed()
     page.screenshot(path=str(out / "exercises.png"))
+    # The same app for a Chinese browser, and on a phone (390 × 844).
+    zh = browser.new_context(locale="zh-CN", viewport={"width": 1200, "height": 1000}).new_page()
+    zh.goto(app_url)
+    zh.locator("#basics-step-scores .js-plotly-plot").wait_for(timeout=60_000)
+    zh.locator("#basics-steps").scroll_into_view_if_needed()
+    zh.wait_for_timeout(800)
+    zh.screenshot(path=str(out / "zh_attention_basics.png"))
+    phone = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844},
+                                device_scale_factor=1).new_page()  # fmt: skip
+    phone.goto(app_url)
+    phone.locator("#basics-heatmap .js-plotly-plot").wait_for(timeout=60_000)
+    phone.wait_for_timeout(800)
+    phone.screenshot(path=str(out / "phone_attention_basics.png"))
     assert all(p.stat().st_size < 300_000 for p in out.glob("*.png"))

@@ -126,6 +126,10 @@ def test_short_reverse_run_then_the_explorer_shows_its_heads(page, app_url):
     page.locator("#train-start").click()
     expect(page.locator("#train-status")).to_contain_text("Done", timeout=120_000)
     expect(page.locator("#train-maps-caption")).to_contain_text("anti-diagonal", timeout=30_000)
+    # Snapshots: step 0 is the untrained model, before any anti-diagonal
+    page.locator("#train-snap input[type=number]").fill("0")
+    page.locator("#train-snap input[type=number]").press("Enter")
+    expect(page.locator("#train-maps-caption")).to_contain_text("Snapshot at step 0", timeout=30_000)
     open_tab(page, "Multi-head explorer")
     page.locator("#mh-source label").filter(has_text="trained").click()
     expect(page.locator("#mh-caption")).to_contain_text("Heads of your trained model", timeout=30_000)
@@ -135,3 +139,12 @@ def test_short_reverse_run_then_the_explorer_shows_its_heads(page, app_url):
     expect(grid).to_contain_text("<eos>")  # real tokens of a held-out sequence, not x0, x1, …
     page.locator("#mh-pick label").filter(has_text="1 · 3").click()
     expect(page.locator("#mh-big")).to_contain_text("(1 · 3)", timeout=30_000)
+
+
+def test_choosing_a_task_loads_its_preset(page, app_url):
+    page.goto(app_url)
+    open_tab(page, "Train")
+    page.locator("#train-task label").filter(has_text="translate").click()
+    expect(page.locator("#train-steps input")).to_have_value("1500", timeout=30_000)
+    page.locator("#train-task label").filter(has_text="reverse").click()
+    expect(page.locator("#train-steps input")).to_have_value("2000", timeout=30_000)
