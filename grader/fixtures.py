@@ -93,20 +93,13 @@ def nearly_equivariant(weight: torch.Tensor, eps: float = 1e-7, nonce: str | Non
 
 
 def _hidden_phase(mark: str) -> None:
-    """Print the marker that ends the output a learner may see, then silence stdout/stderr."""
+    """Print the marker that separates loading from the hidden tests in the captured output."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except Exception:  # noqa: BLE001 - the learner may have replaced them
         pass
     os.write(1, mark.encode())
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        os.close(null)
-    except OSError:
-        pass  # the marker alone still cuts the output on the trusted side
 
 
 _BUILDERS = {

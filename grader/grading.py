@@ -35,17 +35,24 @@ def _public_steps(steps: list[dict], nonce: str | None = None) -> list[dict]:
     return out
 
 
-def _hidden_output(output: str, loaded: bool, mark: str) -> str:
-    """What the learner may see of their printed output: only what was printed while loading.
+NOTE = "[output printed during the hidden tests is not shown; run the public examples to see it]"
 
-    Output printed during hidden tests could carry hidden inputs, so everything after the
-    marker (printed by the first, trusted step of the job) is withheld.
+
+def _hidden_output(raw: RawResult, mark: str, source: str, pool: WorkerPool, limits: Limits) -> str:
+    """What the learner may see of what their code printed in a hidden run.
+
+    Code can read the whole job, hidden inputs included, as soon as it loads (by walking
+    frames), so nothing printed in the hidden run is shown. When it printed anything, the
+    module is loaded once more in a job with no cases, and that output (which cannot hold
+    hidden data) is shown instead, with a note when the hidden tests printed more.
     """
-    if not loaded:
-        return output
-    head, found, _tail = output.partition(mark)
-    note = "[output printed during the hidden tests is not shown; run the public examples to see it]"
-    return (head + "\n" if head and not head.endswith("\n") else head) + note if found else note
+    if not raw.output:
+        return ""
+    _head, found, tail = raw.output.partition(mark)
+    clean = pool.run(Job(source=source, cases=[], limits=limits)).output
+    if found and not tail.strip():
+        return clean
+    return (clean + "\n" if clean and not clean.endswith("\n") else clean) + NOTE
 
 
 def trusted_records(source: str, cases: list[Case]) -> dict:
@@ -283,7 +290,7 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     got["cases"] = {order[pos - shift]: recs for pos, recs in got["cases"].items()
                     if 0 <= pos - shift < len(order)}
     load = got["load"]
-    report.output = _hidden_output(raw.output, load is None, mark) if hidden else raw.output
+    report.output = _hidden_output(raw, mark, source, pool, limits) if hidden else raw.output
     level = got["sandbox"] or {}
     report.sandbox = level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
     crash = None if (got["done"] and raw.status == "ok" and not raw.malformed) else _crash_message(

@@ -222,3 +222,36 @@ raise ValueError("shape mismatch " + " ".join(found)[:2000])
     assert report.status == "load_error" and report.score == 0
     text = json.dumps([[t.message, t.details] for t in report.tests], ensure_ascii=False)
     assert not [n for n in numbers if n in text]
+
+
+def test_printed_output_never_carries_hidden_inputs(grader):
+    """Loading code can read the job's inputs and print them; a hidden run's own output is
+    therefore never shown. What the module prints while loading is still shown (from a load
+    with no cases), and a note says when the hidden tests printed more."""
+    walker = '''
+import sys
+print("hello from loading")
+f = sys._getframe()
+while f is not None:
+    job = f.f_locals.get("job")
+    if isinstance(job, dict) and job.get("cases"):
+        print([str(a.flatten().tolist()[:8]) for c in job["cases"] for s in c
+               for a in s.get("args", []) if hasattr(a, "flatten")])
+        break
+    f = f.f_back
+
+def causal_mask(n):
+    print("INSIDE", n)
+    raise ValueError("no")
+
+def causal_attention(Q, K, V):
+    print(Q.tolist())
+    raise ValueError("no")
+'''
+    numbers = _hidden_numbers(CAUSAL)
+    report = grader.grade(CAUSAL, walker)
+    assert "hello from loading" in report.output
+    assert "INSIDE" not in report.output and "not shown" in report.output
+    assert not [n for n in numbers if n in report.output]
+    quiet = grader.grade(CAUSAL, get(CAUSAL).reference_source())
+    assert quiet.output == ""
