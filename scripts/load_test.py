@@ -214,7 +214,10 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://127.0.0.1:{port}/"
     env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
            "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1",
-           "LAB_DATA_DIR": str(work / "data")}
+           "LAB_DATA_DIR": str(work / "data"),
+           # Each simulated learner is its own client: the app reads the address a proxy would
+           # append (one grading per address and session, app_support/fairness.py).
+           "LAB_FORWARDED_HOPS": "1"}
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
     else:
@@ -248,12 +251,23 @@ def run(args: argparse.Namespace) -> int:
         deadline = time.monotonic() + args.timeout
         barrier = threading.Barrier(len(plan))
 
+        def learner_client(i: int) -> Client:
+            # A browser session and an address of its own (documentation range, header only).
+            xff = f"198.51.100.{1 + i % 254}" if i < 254 else f"203.0.113.{1 + i % 254}"
+            # A browser waits for its POST far longer than httpx's 5 s default; a slow answer
+            # still shows in the latency, not as a lost request.
+            return Client(url, verbose=False, download_files=False, analytics_enabled=False,
+                          headers={"X-Forwarded-For": xff}, httpx_kwargs={"timeout": 60})
+
+        with ThreadPoolExecutor(max_workers=8) as pool:  # before the burst: not part of it
+            learners = list(pool.map(learner_client, range(len(plan))))
+
         def one(i: int) -> Outcome:
             kind, label, ex, code, learner = plan[i]
             barrier.wait(timeout=60)  # all threads fire together: a real burst
             start = time.perf_counter()
             try:
-                job = client.submit(ex, code, learner, api_name=args.api_name)
+                job = learners[i].submit(ex, code, learner, api_name=args.api_name)
                 job.result(timeout=max(1.0, deadline - time.monotonic()))
                 result, detail = "answered", ""
             except AppError as exc:  # the app answered with a message (gr.Error): not lost
