@@ -25,17 +25,28 @@ from .common import lang_of, t
 log = logging.getLogger("transformer_lab.app")
 
 
-def _limits_from_env() -> FailureLimiter:
+def _limits_from_env():
+    """Failed-password limits from the environment, shared by every replica on PostgreSQL."""
+    from grader.gradebook.pg_failures import shared_failure_limiter
+
     per_address = int(os.environ.get("LAB_PASSWORD_TRIES_PER_ADDRESS", "5"))  # per 10 minutes
     overall = int(os.environ.get("LAB_PASSWORD_TRIES_PER_HOUR", "20"))  # all clients together
-    return FailureLimiter(per_client=per_address, client_window_s=600, overall=overall,
-                          overall_window_s=3600)  # fmt: skip
+    return shared_failure_limiter(per_client=per_address, client_window_s=600, overall=overall,
+                                  overall_window_s=3600)  # fmt: skip
 
 
-_TRIES = _limits_from_env()
+_TRIES: FailureLimiter | None = None  # made on first use ($DATABASE_URL may name PostgreSQL)
 
 
-def configure_tries(limiter: FailureLimiter) -> FailureLimiter:
+def tries():
+    """The password-failure limiter (made on first use)."""
+    global _TRIES
+    if _TRIES is None:
+        _TRIES = _limits_from_env()
+    return _TRIES
+
+
+def configure_tries(limiter: FailureLimiter | None) -> FailureLimiter | None:
     """Replace the password-failure limiter (tests, or an app with its own policy); returns the old."""
     global _TRIES
     old, _TRIES = _TRIES, limiter
@@ -73,7 +84,7 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
             return None, _refuse(f"{user} is not on this Space's instructor list.",
                                  f"{user} 不在本 Space 的教师名单中。", lang)  # fmt: skip
         return f"hf:{user}", ""
-    ok, wait = _TRIES.attempt(address, lambda: gradebook_views.password_ok(password))
+    ok, wait = tries().attempt(address, lambda: gradebook_views.password_ok(password))
     if ok:
         return f"password from {address}", ""
     if wait > 0:  # locked out: the password was not even compared, and nothing is logged

@@ -1,0 +1,117 @@
+"""Failed tries (the instructor password) counted in PostgreSQL, so the overall cap holds across
+every app replica, not per process.
+
+Same interface as :class:`grader.gradebook.ratelimit.FailureLimiter` (``attempt``,
+``locked_for``). Failures are rows of the shared ``lab_rate_hits`` table (see pg_ratelimit.py):
+scope ``<scope>:client`` keyed by the client address's hash, scope ``<scope>:all`` for the
+overall count. ``attempt`` checks, verifies and counts inside one transaction holding an
+advisory lock on the scope, so parallel tries on several replicas cannot slip past the count.
+On a database outage it falls back to a limiter in this process (logged).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+
+from grader.gradebook.pg_ratelimit import _SCHEMA_LOCK_KEY, NOW, SCHEMA
+from grader.gradebook.ratelimit import FailureLimiter
+
+log = logging.getLogger("transformer_lab.gradebook")
+
+
+class PostgresFailureLimiter:
+    """``per_client`` failures per ``client_window_s`` per address and ``overall`` per
+    ``overall_window_s`` in all (``None``: no overall cap), shared by every replica."""
+
+    def __init__(self, url: str, per_client: int = 5, client_window_s: float = 600.0,
+                 overall: int | None = 20, overall_window_s: float = 3600.0,
+                 scope: str = "instructor", connect_timeout_s: float = 10.0) -> None:
+        from psycopg_pool import ConnectionPool
+
+        # Validates the numbers, and counts in this process while the database is away.
+        self._local = FailureLimiter(per_client, client_window_s, overall, overall_window_s)
+        self.per_client, self.client_window_s = per_client, float(client_window_s)
+        self.overall, self.overall_window_s = overall, float(overall_window_s)
+        self.scope = scope
+        self._pool = ConnectionPool(url, min_size=1, max_size=2, open=False,
+                                    name=f"failures-{scope}", timeout=connect_timeout_s,
+                                    kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
+                                    check=ConnectionPool.check_connection)  # fmt: skip
+        try:
+            self._pool.open(wait=True, timeout=connect_timeout_s)
+            with self._pool.connection() as conn:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
+                conn.execute(SCHEMA)
+        except Exception:
+            self._pool.close()
+            raise
+
+    @staticmethod
+    def _hash(client: str) -> str:
+        return hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def _wait(self, conn, key: str, now: float) -> float:
+        """Seconds this client must wait (0: it may try); drops expired rows on the way."""
+        waits = [0.0]
+        limits = [(f"{self.scope}:client", key, self.per_client, self.client_window_s)]
+        if self.overall is not None:
+            limits.append((f"{self.scope}:all", "all", self.overall, self.overall_window_s))
+        for scope, k, cap, window in limits:
+            conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = %s AND at <= %s",
+                         (scope, k, now - window))  # fmt: skip
+            count, oldest = conn.execute(
+                "SELECT COUNT(*), MIN(at) FROM lab_rate_hits WHERE scope = %s AND key = %s",
+                (scope, k)).fetchone()  # fmt: skip
+            if count >= cap:  # never more than cap rows: none are added while locked
+                waits.append(float(oldest) + window - now)
+        return max(waits)
+
+    def attempt(self, client: str, verify: Callable[[], bool]) -> tuple[bool, float]:
+        """``(True, 0)`` when ``verify()`` succeeds; ``(False, 0)`` when it fails (counted);
+        ``(False, wait_s)`` when locked out (``verify`` is not called at all)."""
+        key = self._hash(client)
+        try:
+            with self._pool.connection(timeout=3.0) as conn:  # one transaction
+                conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                             (f"{self.scope}:failures",))  # fmt: skip
+                now = float(conn.execute(f"SELECT {NOW}").fetchone()[0])
+                wait = self._wait(conn, key, now)
+                if wait > 0:
+                    return False, wait
+                if verify():
+                    return True, 0.0
+                conn.execute("INSERT INTO lab_rate_hits (scope, key, at) VALUES (%s, %s, %s)",
+                             (f"{self.scope}:client", key, now))  # fmt: skip
+                if self.overall is not None:
+                    conn.execute("INSERT INTO lab_rate_hits (scope, key, at) VALUES (%s, 'all', %s)",
+                                 (f"{self.scope}:all", now))  # fmt: skip
+                return False, 0.0
+        except Exception as exc:  # noqa: BLE001 - an outage falls back, it does not open the door
+            log.warning("shared failure limit unavailable (%s: %s); counting in this process",
+                        type(exc).__name__, exc)  # fmt: skip
+            return self._local.attempt(client, verify)
+
+    def locked_for(self, client: str) -> float:
+        """Seconds before ``client`` may try again (0 when it may now)."""
+        with self._pool.connection(timeout=3.0) as conn:
+            now = float(conn.execute(f"SELECT {NOW}").fetchone()[0])
+            return self._wait(conn, self._hash(client), now)
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+def shared_failure_limiter(per_client: int = 5, client_window_s: float = 600.0,
+                           overall: int | None = 20, overall_window_s: float = 3600.0,
+                           scope: str = "instructor", url: str | None = None):
+    """A :class:`PostgresFailureLimiter` when ``url`` (default ``$DATABASE_URL``) names
+    PostgreSQL, so replicas share one count; else a :class:`FailureLimiter` in this process."""
+    import os
+
+    url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresFailureLimiter(url, per_client, client_window_s, overall,
+                                      overall_window_s, scope)  # fmt: skip
+    return FailureLimiter(per_client, client_window_s, overall, overall_window_s)

@@ -1,0 +1,64 @@
+"""Failed instructor-password tries counted in PostgreSQL: two app replicas share one count."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from grader.gradebook import FailureLimiter
+from grader.gradebook.pg_failures import PostgresFailureLimiter, shared_failure_limiter
+
+
+def replicas(url: str, n: int = 2, **kw) -> list[PostgresFailureLimiter]:
+    return [PostgresFailureLimiter(url, **kw) for _ in range(n)]
+
+
+def test_two_replicas_share_the_per_address_and_overall_counts(pg_url):
+    a, b = replicas(pg_url, per_client=5, client_window_s=600, overall=20, overall_window_s=3600)
+    try:
+        wrong, right = (lambda: False), (lambda: True)
+        # One address alternating between replicas: 5 failures in all, then locked on both.
+        assert [(a if i % 2 else b).attempt("10.0.0.1", wrong) for i in range(5)] == [(False, 0.0)] * 5
+        for limiter in (a, b):
+            ok, wait = limiter.attempt("10.0.0.1", right)
+            assert not ok and 590 <= wait <= 600
+        # 30 more addresses spread over both replicas: the overall 20 stops the 16th.
+        results = [(a if i % 2 else b).attempt(f"203.0.113.{i}", wrong) for i in range(30)]
+        assert [w for _, w in results[:15]] == [0.0] * 15
+        assert all(not ok and 3500 <= w <= 3600 for ok, w in results[15:])
+        assert b.attempt("198.51.100.7", right)[1] > 3500  # nobody gets in meanwhile
+        assert a.locked_for("10.0.0.1") > 3500
+    finally:
+        a.close()
+        b.close()
+
+
+def test_parallel_tries_on_two_replicas_are_each_compared_once_within_the_limit(pg_url):
+    limiters = replicas(pg_url, per_client=3, overall=None)
+    calls: list[int] = []
+    lock = threading.Lock()
+
+    def verify() -> bool:
+        with lock:
+            calls.append(1)
+        return False
+
+    threads = [threading.Thread(target=limiters[i % 2].attempt, args=("same", verify))
+               for i in range(24)]  # fmt: skip
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert len(calls) == 3  # 24 tries across two replicas, 3 compared
+    finally:
+        for limiter in limiters:
+            limiter.close()
+
+
+def test_without_postgres_the_limiter_is_in_this_process(tmp_path):
+    assert isinstance(shared_failure_limiter(url=f"sqlite:///{tmp_path / 'x.db'}"), FailureLimiter)
+    assert isinstance(shared_failure_limiter(url=""), FailureLimiter)
+    with pytest.raises(ValueError):
+        shared_failure_limiter(per_client=0, url="")
