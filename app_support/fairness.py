@@ -134,6 +134,7 @@ class Ticket:
     tag: float  # start tag: smaller starts first
     state: str = "waiting"  # waiting -> running -> done
     started: float | None = field(default=None, repr=False)
+    used: bool = False  # its turn was taken (wait_turn returned): only then it times a grading
 
     def position(self) -> int:
         return self.queue.position(self)
@@ -242,6 +243,7 @@ class FairQueue:
                 pos = self.position(ticket)  # 0 once its turn has come
                 eta = self.eta_s(pos)
             if pos == 0:
+                ticket.used = True
                 if on_wait is not None and last is not None:
                     on_wait(0, 0.0)
                 return
@@ -257,7 +259,7 @@ class FairQueue:
         with self._cond:
             if ticket.state == "done":
                 return
-            if ticket.state == "running" and ticket.started is not None:
+            if ticket.used and ticket.started is not None:  # not a refusal after admission
                 self._recent.append(max(self._clock() - ticket.started, 0.01))
             ticket.state = "done"
             self._live.remove(ticket)

@@ -180,10 +180,14 @@ def test_eta_follows_recent_grading_times():
     q = FairQueue(slots=2, typical_s=0.5, clock=lambda: clock[0])
     for i in range(10):  # ten gradings of 4 s each
         t = q.admit(ClientKey(f"s{i}", f"198.51.100.{i}"))
+        t.wait_turn()
         clock[0] += 4.0
         t.release()
     assert q.typical_s == pytest.approx(4.0)
     assert q.eta_s(1) == pytest.approx(4.0) and q.eta_s(3) == pytest.approx(8.0)
+    for i in range(30):  # refused after admission (rate limit, busy): no grading to time
+        q.admit(ClientKey(f"r{i}", f"198.51.100.{i}")).release()
+    assert q.typical_s == pytest.approx(4.0)
 
 
 def test_queue_message_is_bilingual_and_rounds_up():
