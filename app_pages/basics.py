@@ -46,7 +46,7 @@ def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
         _masked_scores(r, qs, ks, lang) if r.keep is not None else matrix_table(r.scores, qs, ks, lang=lang),
         matrix_table(r.weights, qs, ks, lang=lang),
         attention_heatmap(shown, qs, ks, show_values=True, lang=lang,
-                          title=tr("bx.heat_title", lang)),  # fmt: skip
+                          title=tr("bx.heat_title", lang)).update_layout(plot_bgcolor="#c8c8c8"),
         matrix_table(r.output, qs, out_cols, lang=lang, corner="corner_out"),
         "",
     )

@@ -9,6 +9,7 @@ from app_support.matrices import check_int
 from .common import friendly, lang_of, quiet, t, tr
 from .train import last_run
 
+MASKED = "#c8c8c8"  # masked cells are nan: the grey background shows through them
 MAX_THUMB_TICKS = 48  # heads × tokens above which thumbnails drop their tick labels (they collide)
 
 
@@ -46,6 +47,12 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
     w = multihead_weights(check_int(embed_dim, "embed_dim", 1, 512), check_int(heads, "heads", 1, 8),
                           n, mask, valid, check_int(seed, "seed", 0, 10**6))  # fmt: skip
     labels = [f"x{i}" for i in range(n)]
+    hidden = w.new_zeros(n, n, dtype=bool)  # (n, n): keys a query may not see
+    if mask == "causal":
+        hidden = w.new_ones(n, n, dtype=bool).triu(1)
+    elif mask == "valid":
+        hidden[:, valid:] = True
+    w = w.masked_fill(hidden, float("nan"))  # drawn as gaps, not as ordinary zeros
     return [w], labels, labels, tr("mh.random_caption", lang)
 
 
@@ -56,6 +63,7 @@ def thumbnails(layer_maps, q, k, lang):
     h = int(layer_maps[0].shape[0])
     if h * max(len(q), len(k)) > MAX_THUMB_TICKS:
         fig.update_xaxes(showticklabels=False)  # too many labels collide: the enlarged head has them
+    fig.update_layout(plot_bgcolor=MASKED)
     return fig
 
 
@@ -105,6 +113,7 @@ def build() -> None:
         li, hi = (int(x) - 1 for x in chosen.split(" · "))
         title = tr("mh.big", lang) + f" ({chosen})"
         enlarged = attention_heatmap(layer_maps[li][hi], q, k, title=title, lang=lang)
+        enlarged.update_layout(plot_bgcolor=MASKED)
         n = len(q)
         e, h = (int(embed), int(heads)) if source == "random" else (
             run.settings["d_model"], run.settings["heads"])  # fmt: skip
