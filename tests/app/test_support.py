@@ -187,3 +187,27 @@ def test_chinese_error_messages_have_no_english_words(err):
     zh = error_zh(err)
     words = set(re.findall(r"[A-Za-z_]{2,}", zh)) - {"embed_dim", "d_model"}
     assert not words, zh
+
+
+def test_transformer_and_bahdanau_runs_compare_side_by_side():
+    from app_pages.train_view import caption, compare_table, kept_name
+    from app_support import training
+
+    kept = {}
+    for model, pe in (("transformer", "none"), ("bahdanau", "sinusoidal")):
+        s = training.settings("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=3, pe=pe,
+                              model=model)  # fmt: skip
+        run = training.new_run("reverse", s)
+        for msg in training.stream(run):
+            training.apply(run, msg)
+        kept[kept_name(run, len(kept) + 1)] = {"run": run}
+        assert run.summary["parameters"] == run.model.num_parameters()
+    table = compare_table(kept, "en")
+    assert table["model"].tolist() == ["Transformer", "Bahdanau (GRU + additive attention)"]
+    transformer, bahdanau = (item["run"] for item in kept.values())
+    assert table["parameters"].tolist() == [transformer.model.num_parameters(),
+                                            bahdanau.model.num_parameters()]  # fmt: skip
+    assert "vertical stripes" in caption(transformer, "encoder_self", "en")  # no PE: order-blind
+    assert "anti-diagonal" in caption(bahdanau, "cross", "en")
+    with pytest.raises(ValueError, match="no encoder_self attention"):
+        training.attention_for(bahdanau, 0, "encoder_self")  # a GRU has no self-attention
