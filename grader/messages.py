@@ -23,18 +23,22 @@ class Malformed(ValueError):
     """The child's result bytes are not what a runner writes."""
 
 
-def _frames(data: bytes, max_frames: int) -> list[Any]:
-    """Decode concatenated frames, parsing each header once, within the bounds above."""
-    out, pos = [], 0
+def _frames(data: bytes, max_frames: int, pos: int = 0, partial: bool = False) -> tuple[list[Any], int]:
+    """Decode concatenated frames from ``pos``, parsing each header once, within the bounds
+    above; return them and where the next frame starts. With ``partial`` an incomplete last
+    frame is left for later instead of being malformed."""
+    out = []
     while pos < len(data):
         if len(out) >= max_frames:
             raise Malformed("too many frames")
-        if pos + 4 > len(data):
+        (hlen,) = _HEADER.unpack_from(data, pos) if pos + 4 <= len(data) else (None,)
+        if hlen is not None and hlen > MAX_HEADER:
+            raise Malformed("frame header too large")
+        if hlen is None or pos + 4 + hlen > len(data):
+            if partial:
+                break
             raise Malformed("truncated frame")
-        (hlen,) = _HEADER.unpack_from(data, pos)
         header = data[pos + 4 : pos + 4 + hlen]
-        if hlen > MAX_HEADER or len(header) < hlen:
-            raise Malformed("frame header too large or truncated")
         if sum(header.count(c) for c in (b"[", b"{", b",")) > MAX_NODES:
             raise Malformed("too many values in one frame")
         try:
@@ -44,18 +48,28 @@ def _frames(data: bytes, max_frames: int) -> list[Any]:
             raise Malformed(f"bad frame header: {type(exc).__name__}") from None
         if not isinstance(sizes, list) or not all(type(n) is int and n >= 0 for n in sizes):
             raise Malformed("bad blob table")
-        pos += 4 + hlen
-        blobs = []
+        end = pos + 4 + hlen + sum(sizes)
+        if end > len(data):
+            if partial:
+                break
+            raise Malformed("truncated frame")
+        blobs, at = [], pos + 4 + hlen
         for n in sizes:
-            if pos + n > len(data):
-                raise Malformed("truncated frame")
-            blobs.append(data[pos : pos + n])
-            pos += n
+            blobs.append(data[at : at + n])
+            at += n
         try:
             out.append(codec.decode_body(body, blobs))
         except codec.CodecError as exc:
             raise Malformed(str(exc)) from None
-    return out
+        pos = end
+    return out, pos
+
+
+def scan(data: bytes, pos: int) -> tuple[list[str], int]:
+    """Kinds of the complete messages from ``pos`` on (for the trusted side to act on "loaded"
+    while the child runs) and where to resume; Malformed on anything unexpected."""
+    found, pos = _frames(data, max_frames=8, pos=pos, partial=True)
+    return [m.get("kind") if isinstance(m, dict) else None for m in found], pos
 
 
 def _is_error(err: Any) -> bool:
@@ -80,17 +94,29 @@ def _is_record(rec: Any) -> bool:
 
 
 def check(messages: list, steps_per_case: list[int]) -> None:
-    """Raise Malformed unless ``messages`` is a run the runner could have written."""
+    """Raise Malformed unless ``messages`` is a run the runner could have written, in its order:
+    sandbox, then a load error and nothing more, or "loaded", cases, "done" ("too_large" may
+    end a run early). A load error after "loaded" is forged: a learner's code only runs after
+    loading once the cases arrived, so it must not be able to pass off case data as one."""
     if not messages or not isinstance(messages[0], dict) or messages[0].get("kind") != "sandbox" \
             or not isinstance(messages[0].get("level"), dict):
         raise Malformed("no sandbox report first")
     seen: set[int] = set()
-    done = False
+    state = "start"  # start -> loaded -> ended
     for msg in messages[1:]:
-        if not isinstance(msg, dict) or done:
+        if not isinstance(msg, dict) or state == "ended":
             raise Malformed("message after the end")
         kind = msg.get("kind")
-        if kind == "case":
+        if kind in ("syntax", "load_error") and state == "start":
+            if not _is_error(msg.get("error")) or set(msg) != {"kind", "error"}:
+                raise Malformed("bad load error")
+            state = "ended"
+        elif kind == "loaded" and state == "start":
+            names = msg.get("names")
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise Malformed("bad names")
+            state = "loaded"
+        elif kind == "case" and state == "loaded":
             index, records = msg.get("index"), msg.get("records")
             if type(index) is not int or not 0 <= index < len(steps_per_case) or index in seen:
                 raise Malformed("bad case index")
@@ -98,21 +124,14 @@ def check(messages: list, steps_per_case: list[int]) -> None:
                     or not all(_is_record(r) for r in records):
                 raise Malformed("bad records")
             seen.add(index)
-        elif kind in ("syntax", "load_error"):
-            if not _is_error(msg.get("error")) or set(msg) != {"kind", "error"}:
-                raise Malformed("bad load error")
-        elif kind == "loaded":
-            names = msg.get("names")
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise Malformed("bad names")
-        elif kind == "done":
-            done = True
-        elif kind != "too_large":
-            raise Malformed(f"unknown message kind {str(kind)[:20]!r}")
+        elif kind in ("done", "too_large") and state == "loaded":
+            state = "ended"
+        else:
+            raise Malformed(f"unexpected message {str(kind)[:20]!r} in state {state}")
 
 
 def decode(data: bytes, steps_per_case: list[int]) -> list[dict]:
     """Frames -> checked messages (tensors as numpy arrays); Malformed on anything unexpected."""
-    messages = _frames(data, max_frames=len(steps_per_case) + 5)
+    messages, _ = _frames(data, max_frames=len(steps_per_case) + 5)
     check(messages, steps_per_case)
     return messages

@@ -41,6 +41,8 @@ class RawResult:
     malformed: bool = False
     malformed_reason: str = ""
     worker_died: bool = False
+    # What was printed before the hidden inputs reached the child (it cannot contain them).
+    load_output: str = ""
 
 
 class WorkerError(RuntimeError):
@@ -139,8 +141,8 @@ class Worker:
             raise WorkerError("the grading worker could not be started") from None
         for fd in theirs:
             os.close(fd)
-        payload = codec.pack({"source": job.source, "cases": job.cases})
-        raw, data = _collect(self.sock, self._seq, payload, pipes[0][1], pipes[1][0], pipes[2][0],
+        frames = (codec.pack({"source": job.source}), codec.pack({"cases": job.cases}))
+        raw, data = _collect(self.sock, self._seq, frames, pipes[0][1], pipes[1][0], pipes[2][0],
                              job.limits)
         if raw.worker_died:
             self.close()
@@ -158,14 +160,21 @@ def _remove_mount_point(pid: int) -> None:
                 pass
 
 
-def _collect(sock: socket.socket, job_id: int, payload: bytes, payload_w: int, result_r: int,
-             out_r: int, limits: Limits) -> tuple[RawResult, bytes]:
+def _collect(sock: socket.socket, job_id: int, frames: tuple[bytes, bytes], payload_w: int,
+             result_r: int, out_r: int, limits: Limits) -> tuple[RawResult, bytes]:
     """Feed the payload and read the child's bytes within their caps until the zygote says the
-    child has ended. Memory held here never exceeds result_bytes + output_bytes."""
-    os.set_blocking(payload_w, False)
-    pending = memoryview(payload)
+    child has ended. Memory held here never exceeds result_bytes + output_bytes.
+
+    The payload goes in two frames: the source, and, only once the child has reported
+    "loaded", the cases. Whatever sits in the output pipe at that moment was printed before any
+    hidden input existed in the child: that is the output a learner may always see.
+    """
+    for fd in (payload_w, out_r):
+        os.set_blocking(fd, False)
+    pending, cases = memoryview(frames[0]), frames[1]
     result, output = bytearray(), bytearray()
     out_total, status, exit_info = 0, "ok", None
+    scanned, load_output = 0, None
     reading = {result_r, out_r}
     hard_deadline = time.monotonic() + limits.wall_s + HANG_GRACE_S
     drain_until = None
@@ -176,22 +185,40 @@ def _collect(sock: socket.socket, job_id: int, payload: bytes, payload_w: int, r
         except OSError:
             pass
 
+    def read_output() -> bool:
+        """Take what the output pipe holds now; False once it is closed or over its cap."""
+        nonlocal out_total, status
+        while True:
+            try:
+                chunk = os.read(out_r, 1 << 16)
+            except BlockingIOError:
+                return True
+            if not chunk:
+                return False
+            out_total += len(chunk)
+            if len(output) < limits.output_bytes:
+                output.extend(chunk[: limits.output_bytes - len(output)])
+            if out_total > limits.output_hard_bytes:
+                status = "output_limit"
+                kill(status)
+                return False
+
     try:
         while exit_info is None or (reading and time.monotonic() < drain_until):
             now = time.monotonic()
             if exit_info is None and now > hard_deadline:
                 exit_info = {"status": "hung"}
                 break
-            writers = [payload_w] if pending else []
+            writers = [payload_w] if pending and payload_w >= 0 else []
             watch = list(reading) + ([sock] if exit_info is None else [])
             limit = (drain_until or hard_deadline) - now
             ready_r, ready_w, _ = select.select(watch, writers, [], max(0.0, min(limit, 1.0)))
             if ready_w:
                 try:
                     pending = pending[os.write(payload_w, pending[: 1 << 16]):]
-                except BrokenPipeError:
-                    pending = pending[:0]
-                if not pending:
+                except (BrokenPipeError, BlockingIOError):
+                    pass
+                if not pending and cases is None:
                     os.close(payload_w)
                     payload_w = -1
             for fd in ready_r:
@@ -199,31 +226,40 @@ def _collect(sock: socket.socket, job_id: int, payload: bytes, payload_w: int, r
                     data = sock.recv(MAX_CONTROL)
                     if not data:
                         exit_info = {"status": "worker_died"}
-                        drain_until = time.monotonic() + 0.5
-                        continue
-                    info = json.loads(data)
-                    if info.get("type") == "exit" and info.get("id") == job_id:
+                    else:
+                        info = json.loads(data)
+                        if info.get("type") != "exit" or info.get("id") != job_id:
+                            continue
                         exit_info = info
-                        drain_until = time.monotonic() + 0.5
-                    continue
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    reading.discard(fd)
-                elif fd == result_r:
-                    if len(result) + len(chunk) > limits.result_bytes:
+                    drain_until = time.monotonic() + 0.5
+                elif fd == out_r:
+                    if not read_output():
+                        reading.discard(fd)
+                else:
+                    chunk = os.read(fd, 1 << 16)
+                    if not chunk:
+                        reading.discard(fd)
+                    elif len(result) + len(chunk) > limits.result_bytes:
                         status = "result_limit"
                         reading.discard(fd)
                         kill(status)
                     else:
                         result += chunk
-                else:
-                    out_total += len(chunk)
-                    if len(output) < limits.output_bytes:
-                        output += chunk[: limits.output_bytes - len(output)]
-                    if out_total > limits.output_hard_bytes:
-                        status = "output_limit"
-                        reading.discard(fd)
-                        kill(status)
+            if cases is not None and status == "ok" and scanned < len(result):
+                try:
+                    kinds, scanned = messages.scan(bytes(result), scanned)
+                except messages.Malformed:
+                    kinds = ["malformed"]
+                if "loaded" in kinds:
+                    read_output()  # everything printed while loading, and nothing after
+                    load_output = bytes(output)
+                    pending = memoryview(bytes(pending) + cases)
+                    cases = None
+                elif kinds and set(kinds) - {"sandbox"}:
+                    cases = None  # a load error, or nonsense: the hidden inputs are never sent
+                    if not pending and payload_w >= 0:
+                        os.close(payload_w)
+                        payload_w = -1
     finally:
         for fd in (payload_w, result_r, out_r):
             if fd >= 0:
@@ -232,9 +268,11 @@ def _collect(sock: socket.socket, job_id: int, payload: bytes, payload_w: int, r
     died = exit_info.get("status") in ("worker_died", "hung")
     if status == "ok":
         status = "crashed" if died else str(exit_info.get("status", "ok"))
-    raw = RawResult(status=status, output=output.decode("utf-8", "replace"), output_bytes=out_total,
+    text = output.decode("utf-8", "replace")
+    raw = RawResult(status=status, output=text, output_bytes=out_total,
                     exit_code=exit_info.get("exit_code"), signal=exit_info.get("signal"),
-                    wall_s=float(exit_info.get("wall_s", 0.0)), worker_died=died)
+                    wall_s=float(exit_info.get("wall_s", 0.0)), worker_died=died,
+                    load_output=text if load_output is None else load_output.decode("utf-8", "replace"))
     return raw, bytes(result)
 
 

@@ -144,7 +144,11 @@ def run_case(namespace: dict, steps: list[dict]) -> list[dict]:
 
 
 def run_job(job: dict, emit: Callable[[dict], None]) -> None:
-    """Load the submission and run every case, emitting one message per event."""
+    """Load the submission and run every case, emitting one message per event.
+
+    ``job["cases"]`` may be a callable: then the cases are fetched only once the code has
+    loaded, so nothing the submission runs at import time can see a hidden input.
+    """
     try:
         namespace = load_module(job["source"])
     except SyntaxError as exc:
@@ -154,7 +158,8 @@ def run_job(job: dict, emit: Callable[[dict], None]) -> None:
         emit({"kind": "load_error", "error": _error_record(exc)})
         return
     emit({"kind": "loaded", "names": sorted(k for k in namespace if not k.startswith("__"))[:500]})
-    for index, steps in enumerate(job["cases"]):
+    cases = job["cases"]() if callable(job["cases"]) else job["cases"]
+    for index, steps in enumerate(cases):
         emit({"kind": "case", "index": index, "records": run_case(namespace, steps)})
     emit({"kind": "done"})
 

@@ -65,6 +65,24 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+def _read_exact(fd: int, n: int) -> bytes:
+    chunks, got = [], 0
+    while got < n:
+        chunk = os.read(fd, min(n - got, 1 << 20))
+        if not chunk:
+            raise EOFError("the trusted side closed the payload pipe")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> bytes:
+    """One codec frame from the trusted side (header length, header, blobs)."""
+    head = _read_exact(fd, 4)
+    header = _read_exact(fd, int.from_bytes(head, "big"))
+    return head + header + _read_exact(fd, sum(json.loads(header)["blobs"]))
+
+
 def _read_to_eof(fd: int) -> bytes:
     chunks = []
     while chunk := os.read(fd, 1 << 20):
@@ -76,13 +94,19 @@ def _child(fds: tuple[int, int, int], limits: Limits, minimum: str, ctx: dict) -
     """Runs in the forked child: read the payload, confine, refuse or run. Never returns."""
     try:
         payload_r, result_w, out_w = fds
-        payload = _read_to_eof(payload_r)  # before any learner code: straight from the trusted side
+        # The source comes first, straight from the trusted side; the cases follow on the same
+        # pipe only after the trusted side has seen "loaded" (see pool._collect).
+        try:
+            payload = read_frame(payload_r)
+        except EOFError:
+            payload = b""  # the start-up probe: confine and report, nothing to run
         devnull = os.open("/dev/null", os.O_RDONLY)
         os.dup2(devnull, 0)
         os.dup2(out_w, 1)
         os.dup2(out_w, 2)
         os.dup2(result_w, 3)
-        os.closerange(4, 65536)  # the control socket and every other fd of the zygote
+        os.dup2(payload_r, 4)
+        os.closerange(5, 65536)  # the control socket and every other fd of the zygote
         sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
         sys.stderr = sys.stdout
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -104,7 +128,8 @@ def _child(fds: tuple[int, int, int], limits: Limits, minimum: str, ctx: dict) -
         if not sandbox.at_least(level["summary"], minimum):
             os._exit(REFUSED_EXIT)
         if payload:
-            job = codec.unpack(payload, as_torch=True)
+            job = {"source": codec.unpack(payload)["source"],
+                   "cases": lambda: codec.unpack(read_frame(4), as_torch=True)["cases"]}
             del payload
             try:
                 runner.run_job(job, emit)

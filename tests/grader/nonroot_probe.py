@@ -28,7 +28,7 @@ def run() -> dict:
     result: dict = {"uid": os.getuid()}
     with Grader(workers=1, max_wall_s=2.0) as g:
         result["level"] = g.sandbox_level()
-        result["reference"] = g.grade(EX.id, EX.reference_source()).score
+        result["reference_full"] = g.grade(EX.id, EX.reference_source()).full_marks
         result["spy"] = g.run_examples(EX.id, SPY).output
     for layer in ("landlock", "seccomp"):
         with Grader(pool=WorkerPool(protected=protected_paths(), without=(layer,))) as g:

@@ -136,8 +136,15 @@ def test_json_bombs_cost_the_trusted_side_little(grader, name):
     assert peak < 64 << 20, f"trusted side allocated {peak / 2**20:.0f} MiB"
 
 
-def _ipc_counts() -> dict[str, int]:
-    return {k: len(Path(f"/proc/sysvipc/{k}").read_text().splitlines()) for k in ("shm", "msg", "sem")}
+def _ipc_entries() -> set[tuple[str, str]]:
+    """Every SysV IPC object on the host (other programs may remove theirs meanwhile; a job
+    must never add one)."""
+    out = set()
+    for kind in ("shm", "msg", "sem"):
+        for line in Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]:
+            key, ident = line.split()[:2]
+            out.add((kind, f"{key}/{ident}"))
+    return out
 
 
 IPC_ATTACK = r'''
@@ -160,11 +167,11 @@ print("IPC", sorted(out.items()))
 
 
 def test_no_ipc_object_can_be_made_or_outlive_a_job(grader):
-    before = _ipc_counts()
+    before = _ipc_entries()
     report = grader.run_examples(EX.id, IPC_ATTACK)
     line = next(x for x in report.output.splitlines() if x.startswith("IPC"))
     assert line == "IPC [('dev_shm', -1), ('mq_open', -1), ('msgget', -1), ('semget', -1), ('shmget', -1)]"
-    assert _ipc_counts() == before
+    assert _ipc_entries() - before == set()
     assert not Path("/dev/shm/lab-answers").exists()
 
 
@@ -174,12 +181,12 @@ def test_seccomp_alone_refuses_ipc_when_namespaces_are_off(monkeypatch):
     from grader.pool import WorkerPool
 
     monkeypatch.setenv("LAB_SANDBOX_MIN", "full")
-    before = _ipc_counts()
+    before = _ipc_entries()
     with Grader(pool=WorkerPool(protected=protected_paths(), without=("namespaces",))) as g:
         assert g.sandbox_level()["namespaces"] is False
         report = g.run_examples(EX.id, IPC_ATTACK)
     assert "('shmget', -1)" in report.output and "('mq_open', -1)" in report.output
-    assert _ipc_counts() == before
+    assert _ipc_entries() - before == set()
 
 
 def _tmp_entries() -> set[str]:
