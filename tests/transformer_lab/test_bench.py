@@ -69,3 +69,14 @@ def test_bench_cli_rejects_an_unknown_section(capsys):
 def test_bench_cli_runs_one_section(capsys):
     assert main(["bench", "--quick", "--sections", "complexity", "--repeats", "1"]) == 0
     assert "growth when n doubles" in capsys.readouterr().out
+
+
+def test_quick_bench_translate_section_scores_held_out_sentences():
+    from transformer_lab.tasks.translation import TranslationTask
+
+    out = io.StringIO()
+    report = run_bench(quick=True, sections=["translate"], out=out)
+    held = report["translate"]["heldout"]
+    task = TranslationTask()
+    assert held["all"]["n"] == len(task.heldout) and held["in_vocab"]["n"] <= held["all"]["n"]
+    assert "translate: held-out sentences" in out.getvalue() and "sacreBLEU" in out.getvalue()
