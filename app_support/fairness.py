@@ -269,10 +269,12 @@ class FairQueue:
             self._schedule()
             self._cond.notify_all()
 
-    def snapshot(self) -> dict[str, int]:
+    def snapshot(self, address: str | None = None) -> dict[str, int]:
+        """Tickets grading and waiting, in all or from one ``address``."""
         with self._cond:
-            running = sum(1 for t in self._live if t.state == "running")
-            return {"running": running, "waiting": len(self._live) - running}
+            live = [t for t in self._live if address is None or t.client.address == address]
+            running = sum(1 for t in live if t.state == "running")
+            return {"running": running, "waiting": len(live) - running}
 
 
 def run_in_turn(client: ClientKey | None, fn: Callable[[], T], on_wait: OnWait | None = None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import threading
 import time
 from pathlib import Path
 
@@ -105,6 +106,17 @@ def test_a_flood_from_one_address_does_not_delay_an_honest_learner(app, queue, s
     own = statistics.median(timed_grade(honest, reference(), "Honest")[0] for _ in range(3))
     flooders = [client(url, FLOODER, spoof=f"192.0.2.{i}") for i in range(8)]  # spoofing is futile
     n_rows = book.count()
+    peak = {"running": 0, "waiting": 0}
+    stop = threading.Event()
+
+    def watch() -> None:  # what the flooding address holds, sampled while it floods
+        while not stop.is_set():
+            for k, v in q.snapshot(FLOODER).items():
+                peak[k] = max(peak[k], v)
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     jobs = [f.submit(EXERCISE, SLEEPER, f"Flood {i}", api_name="/grade")
             for i, f in enumerate(flooders)]  # fmt: skip
     deadline = time.monotonic() + 10
@@ -112,13 +124,17 @@ def test_a_flood_from_one_address_does_not_delay_an_honest_learner(app, queue, s
         time.sleep(0.05)  # the flood holds a worker
     waited, out = timed_grade(honest, reference(), "Honest")
     outcomes = settle(jobs)
+    stop.set()
+    watcher.join(timeout=5)
     print(f"\nslots={slots}: honest alone {own:.2f} s, under the flood {waited:.2f} s; "
           f"flood: {outcomes}")
     assert out["score"] == out["max_score"] > 0 and out["extra_data"]["stored"] is True
     assert waited <= WALL_S + own + SLACK_S
-    # One grading plus one waiting per address; the other six were refused at once.
-    assert outcomes.count("graded") == 2 and outcomes.count("already_grading") == 6
-    assert book.count() == n_rows + 3  # the honest row and the two graded sleepers
+    # Never more than one grading plus one waiting from that address; the rest were refused
+    # (how many depends on how far apart the eight arrive on a busy machine).
+    assert peak["running"] == 1 and peak["waiting"] <= 1
+    assert set(outcomes) <= {"graded", "already_grading"} and outcomes.count("already_grading") >= 3
+    assert book.count() == n_rows + 1 + outcomes.count("graded")  # refusals leave no row
 
 
 def test_a_second_submission_from_the_same_session_is_refused(app, queue):
