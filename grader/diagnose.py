@@ -90,15 +90,21 @@ def fits(got: np.ndarray, candidate: np.ndarray, atol: float = 1e-4) -> bool:
 def masked_after_softmax(weights: np.ndarray, expected: np.ndarray) -> bool:
     """Weight 0 exactly where the reference has 0, rows summing to less than 1, and the kept
     weights proportional to the reference's: a plain softmax, multiplied by the mask."""
-    blocked = np.nan_to_num(expected, nan=0.0) <= 0.0
-    if not blocked.any() or (support(weights) & blocked).any():
-        return False
+    e = np.nan_to_num(expected, nan=0.0)
+    blocked = e <= 0.0
     w = np.nan_to_num(weights, nan=0.0)
+    if not blocked.any() or (w < -1e-12).any() or (support(w) & blocked).any():
+        return False
     rows = blocked.any(axis=-1) & ~blocked.all(axis=-1)
-    if not rows.any():
+    if not rows.any() or not (support(w) == ~blocked)[rows].all():
         return False
     sums = w.sum(axis=-1)
-    return bool((sums[rows] < 1 - 1e-6).all()) and not sums_to_one(w, -1)
+    if not (sums[rows] < 1 - 1e-6).all() or sums_to_one(w, -1):
+        return False
+    # kept weights proportional to the reference's in every row: W = E * (Z_kept / Z_all)
+    ratio = np.where(blocked, np.nan, w / np.where(blocked, 1.0, e))
+    spread = np.nanmax(ratio, axis=-1) - np.nanmin(ratio, axis=-1)
+    return bool(np.all(np.nan_to_num(spread[rows]) <= 1e-4 * np.nanmax(ratio[rows], axis=-1)))
 
 
 def unique(findings: Iterable[tuple[str, bool]]) -> str | None:

@@ -25,6 +25,7 @@ def build(rng: torch.Generator) -> list[Case]:
 
     f64 = torch.float64
     small = 1e-4  # outputs ~1e-3: torch.allclose's default rtol=1e-5 adds < 1e-8, below every gap
+    tiny = 1e-5  # outputs ~1e-4: rtol adds ~1e-9 next to gaps of eps in [5e-8, 2e-7] (eps jittered)
     cases = [
         equiv_case("per-token linear layer, perm as a list",
                    fixture("token_linear", save="layer", weight=randn(5, 4), bias=randn(5)),
@@ -56,6 +57,10 @@ def build(rng: torch.Generator) -> list[Case]:
         equiv_case("the atol argument is honoured",
                    fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-7),
                    randn(2, 6, 3, dtype=f64), perm(6), atol=1e-9),
+        equiv_case("atol is honoured exactly: every gap is between atol and 10 * atol",
+                   fixture("nearly_equivariant", save="layer", weight=tiny * randn(3, 3, dtype=f64),
+                           eps=1e-7),
+                   randn(2, 6, 3, dtype=f64), [1, 0, 3, 2, 5, 4], atol=2.5e-8),
         equiv_case("a difference far above atol",
                    fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-3),
                    randn(2, 6, 3, dtype=f64), perm(6)),

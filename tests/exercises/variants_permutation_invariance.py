@@ -91,3 +91,8 @@ VARIANTS = [
     ("table returned as numpy", "wrong-return-type", src(RETURN="P.astype('float32')")),
     ("table left in float64", "wrong-return-type", src(RETURN="torch.from_numpy(P)")),
 ]
+
+VARIANTS += [
+    ("ten times the caller's atol", "atol-ignored", src(COMPARE="bool(torch.allclose(b, a[:, p], rtol=0, atol=10 * atol))")),
+]
+

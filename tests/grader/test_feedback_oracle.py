@@ -83,7 +83,7 @@ def test_two_pass_replay_in_call_order_is_chance(grader):
     chance = (t * t + (n - t) * (n - t)) / n
     k_var = t * (t / n) * ((n - t) / n) * ((n - t) / (n - 1))  # variance of True-on-True hits
     sd = 2 * math.sqrt(k_var)
-    assert chance < best_constant
+    assert chance <= best_constant  # a weighted mean of t and n - t: never above the larger
     runs = [_bool_score(grader.grade(EQ, replay)) for _ in range(30)]
     mean = sum(runs) / len(runs)
     assert len(set(runs)) > 1, "every replay scored the same: the case order is not shuffled"
