@@ -6,22 +6,14 @@ Why: the grader has a few workers and each job may run to its wall limit. Keyed 
 holds at most ``per_address`` tickets (one grading, the rest waiting their turn) and each browser
 session one; the next free worker goes to the waiting ticket with the smallest start tag
 (start-time fair queueing with unit cost), so a newcomer waits for at most one job of a flooding
-address per worker, never for its whole backlog.
+address per worker, never for its whole backlog. A classroom behind one NAT shares an address:
+LAB_PER_ADDRESS lets more of it wait (still one grading at a time per address).
 
-Client addresses. ``client_address`` trusts only what our own proxies wrote. A client can put
-anything in ``X-Forwarded-For``; each proxy *appends* the address it received the request from.
-With ``hops`` trusted proxies in front of the app, the entry written by the outermost one is the
-``hops``-th from the right: that is the client. Everything left of it is the client's own text and
-is ignored. On a Hugging Face Space the app's peer is the Space's proxy (a private address shared
-by every visitor) and the proxy appends the visitor's address, so ``hops`` defaults to 1 there
-(``SPACE_ID`` set) and 0 elsewhere, where the peer address itself is used (uvicorn has already
-resolved a loopback proxy's header by its ``FORWARDED_ALLOW_IPS``). ``LAB_FORWARDED_HOPS``
-overrides it. IPv6 addresses count per /64, the block one subscriber usually holds.
+Client addresses (which X-Forwarded-For entry is trusted, and why): app_support/client_address.py.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import math
 import os
@@ -33,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from app_support.client_address import client_address, default_hops, is_internal
 from grader.gradebook import RateLimiter, wait_message
 from grader.gradebook.ratelimit import shared_rate_limiter
 
@@ -47,48 +40,6 @@ class ClientKey:
 
     session: str | None = None
     address: str | None = None
-
-
-def _parse_ip(text: str) -> str | None:
-    """A normalised address from one forwarded entry ('1.2.3.4', '1.2.3.4:80', '[::1]:80'), else None."""
-    text = text.strip().strip('"')
-    if text.startswith("["):
-        text = text[1:].split("]", 1)[0]
-    elif text.count(":") == 1:  # IPv4 with a port
-        text = text.split(":", 1)[0]
-    try:
-        ip = ipaddress.ip_address(text)
-    except ValueError:
-        return None
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))  # one subscriber's block
-    return str(ip)
-
-
-def default_hops() -> int:
-    """Trusted proxies in front of the app: $LAB_FORWARDED_HOPS, else 1 on a Space, else 0."""
-    raw = os.environ.get("LAB_FORWARDED_HOPS", "").strip()
-    if raw:
-        if not raw.isdigit():
-            raise ValueError(f"LAB_FORWARDED_HOPS must be 0 or a positive integer, got {raw!r}")
-        return int(raw)
-    return 1 if os.environ.get("SPACE_ID") else 0
-
-
-def client_address(peer: str | None, forwarded: Iterable[str] | str | None, hops: int) -> str | None:
-    """The client's address: ``peer`` with no trusted proxy, else the entry our outermost proxy
-    appended to X-Forwarded-For (``forwarded``: the header's values, in order)."""
-    if hops <= 0:
-        return _parse_ip(peer) if peer else None
-    values = [forwarded] if isinstance(forwarded, str) else list(forwarded or [])
-    entries = [e for v in values for e in v.split(",") if e.strip()]
-    if not entries:  # our proxy always appends: no header means no proxy in between
-        return _parse_ip(peer) if peer else None
-    # Fewer entries than proxies: all were written by our proxies, the leftmost is the client.
-    chosen = entries[-hops] if len(entries) >= hops else entries[0]
-    return _parse_ip(chosen) or f"unparsed:{chosen.strip()[:64]}"
 
 
 def already_grading_message(scope: str, retry_after_s: float) -> dict[str, str]:
@@ -347,7 +298,7 @@ def client_key(session: str | None, peer: str | None,
     """The ClientKey of a request, with the configured number of trusted proxies."""
     conf = settings()
     address = client_address(peer, forwarded, conf.hops)
-    if conf.hops and address and not conf.warned_private and _is_private(address):
+    if conf.hops and address and not conf.warned_private and is_internal(address):
         # Behind a public proxy every visitor has a public address: a private one here means
         # one more proxy hop than configured, and everyone would share one address.
         conf.warned_private = True
@@ -355,16 +306,3 @@ def client_key(session: str | None, peer: str | None,
                     "if the app sits behind one more proxy, set LAB_FORWARDED_HOPS", address,
                     conf.hops)  # fmt: skip
     return ClientKey(session or None, address)
-
-
-_INTERNAL = [ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
-              "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "fc00::/7", "fe80::/10", "::1/128")]
-
-
-def _is_private(address: str) -> bool:
-    """An address that only exists inside a network (RFC 1918, CGNAT, loopback, link-local, ULA)."""
-    try:
-        net = ipaddress.ip_network(address, strict=False)
-    except ValueError:
-        return False
-    return any(net.version == i.version and net.subnet_of(i) for i in _INTERNAL)
