@@ -33,3 +33,17 @@ def test_every_mistake_has_two_spellings():
             counts[expected] = counts.get(expected, 0) + 1
         for m in get(ex).mistakes():
             assert counts.get(m.name, 0) >= 2, (ex, m.name)
+
+
+def _unknown():
+    import variants_unknown
+
+    for exercise_id, label, allowed, source in variants_unknown.UNKNOWN:
+        yield pytest.param(exercise_id, allowed, source, id=f"{exercise_id}:{label}")
+
+
+@pytest.mark.parametrize("exercise_id,allowed,source", list(_unknown()))
+def test_unknown_bug_is_never_named_wrongly(grader, exercise_id, allowed, source):
+    rep = grader.grade(exercise_id, source)
+    assert not rep.full_marks
+    assert set(rep.mistakes()) <= allowed, rep.mistakes()
