@@ -97,6 +97,11 @@ def _equal(spec: dict, label: str, got: Any, expected: Any, hidden: bool) -> dic
             zh = "，".join(w for w, on in (("有应为 False 的位置是 True", extra),
                                           ("有应为 True 的位置是 False", missing)) if on)
             return _msg(f"`{label}` has wrong entries: {en}.", f"`{label}` 的元素不对：{zh}。")
+    if isinstance(expected, dict) and isinstance(got, dict):  # described attributes
+        wrong = ", ".join(f"`{k}`" for k in expected if got.get(k) != expected[k])
+        return _msg(f"`{label}`: {wrong} missing or not what the contract says (names, types and "
+                    "sizes are in the statement).",
+                    f"`{label}`：{wrong} 缺失或与约定不符（名称、类型和尺寸见题目说明）。")
     return _msg(f"`{label}` is not what the contract asks for here ({_kind(got, True)}).",
                 f"`{label}` 不符合约定（实际得到 {_kind(got, True)}）。")
 

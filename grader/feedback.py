@@ -34,6 +34,9 @@ def traceback_lines(tb: str) -> str:
 # What a library error is about, in the grader's words. On hidden cases the learner's own
 # exception text is never echoed (it could spell out hidden inputs); its category is.
 _CATEGORIES = [
+    (r"the contract (names|says)|should be a tensor parameter", "a parameter the contract names is "
+     "missing, not a tensor, or of another shape (see the names and sizes in the statement)",
+     "约定中的某个参数缺失、不是张量或形状不同（名称和尺寸见题目说明）"),
     (r"inplace|in-place", "an in-place operation overwrote a tensor autograd needs",
      "原地操作覆盖了 autograd 需要的张量"),
     (r"mat1 and mat2|must match the size|size mismatch|is invalid for input of size|cannot be "

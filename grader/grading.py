@@ -109,8 +109,8 @@ def _name(step: dict, steps: list[dict] = ()) -> str:
     if op == "call" and hasattr(step.get("fn"), "name"):
         cls = made.get(step["fn"].name)
         return f"{cls}.forward" if cls else "the layer you were given"
-    if op == "set_params":
-        return f"loading the contract's weights into {made.get(step.get('obj'), 'your module')}"
+    if op == "set_params":  # the tests load the contract's weights into the learner's module
+        return made.get(step.get("obj"), "your module")
     if op == "describe":
         return made.get(step.get("obj"), "your module")
     if op == "fixture":
