@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -52,8 +53,13 @@ class Grader:
     """A warm grader: start it once (workers import torch once), then grade from any thread."""
 
     def __init__(self, workers: int = 1, seed: int | None = None, debug: bool = False,
-                 max_wall_s: float | None = None, pool: WorkerPool | None = None) -> None:
+                 max_wall_s: float | None = None, pool: WorkerPool | None = None,
+                 fresh_inputs: bool = False) -> None:
         self.seed = deployment_seed() if seed is None else seed
+        # A server draws new hidden inputs for every submission: pass/fail per case, exit codes
+        # and timing then leak nothing that helps the next submission. A local grader (CLI, the
+        # tests) keeps one seed and its cached bundle: whoever runs it has the hidden files.
+        self.fresh_inputs = fresh_inputs
         self.max_wall_s = max_wall_s  # caps every exercise's time limits (tests, busy servers)
         self.pool = pool or WorkerPool(size=workers, protected=protected_paths(), debug=debug)
 
@@ -83,7 +89,7 @@ class Grader:
 
         ex = _ex.get(exercise_id)
         text = read_submission(source)
-        b = bundle.load(ex, self.seed)
+        b = bundle.fresh(ex, secrets.randbits(62)) if self.fresh_inputs else bundle.load(ex, self.seed)
         report = grading.grade_cases(ex, text, b.cases, self.pool, b.expected, b.mistakes,
                                      self._limits(ex))
         report.learner = learner
@@ -120,7 +126,8 @@ def default_grader() -> Grader:
         if _DEFAULT is None:
             # Two workers by default: one submission running to its wall limit must not stall
             # everyone behind it (load test, 50 mixed submissions: p95 12.4 s with 1, 3.4-4.7 s with 2).
-            _DEFAULT = Grader(workers=int(os.environ.get("LAB_GRADER_WORKERS", "2"))).start()
+            _DEFAULT = Grader(workers=int(os.environ.get("LAB_GRADER_WORKERS", "2")),
+                              fresh_inputs=True).start()
             level = _DEFAULT.sandbox_level()
             refusal = _DEFAULT.pool.refusal()
             log = logging.getLogger("grader")

@@ -32,6 +32,16 @@ def main(runs: int = 20) -> int:
             warm.append(time.perf_counter() - t0)
             assert report.full_marks
         level = grader.sandbox_level()
+    import torch
+
+    torch.set_num_threads(1)  # as the app does: the trusted side's reference runs on one core
+    with Grader(fresh_inputs=True) as server:  # as the app grades: new hidden inputs each time
+        server.grade(EXERCISE, source)
+        fresh_warm = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            assert server.grade(EXERCISE, source).full_marks
+            fresh_warm.append(time.perf_counter() - t0)
     cases = len(first.tests)
     fresh = []
     for _ in range(3):
@@ -52,6 +62,8 @@ def main(runs: int = 20) -> int:
     print(f"sandbox level: {level.get('summary')} ({level})")
     print(f"warm grade, {EXERCISE} ({cases} hidden tests), median of {runs}: {w:.1f} ms "
           f"(min {min(warm) * 1000:.1f}, max {max(warm) * 1000:.1f}); target <= 150 ms")
+    print(f"warm grade with fresh hidden inputs per submission (the app), median of {runs}: "
+          f"{_median_ms(fresh_warm):.1f} ms; target <= 150 ms")
     print(f"fresh `python -c 'import torch'` per submission, median of 3: {f:.0f} ms")
     print(f"speed-up of warm grading over a fresh interpreter: {f / w:.1f}x (target >= 10x)")
     print(f"cold CLI `python -m grader grade ... --json`, median of 3: {c / 1000:.2f} s (target <= 4 s)")

@@ -73,6 +73,18 @@ def build(ex: Exercise, seed: int) -> Bundle:
     return Bundle(cases, expected, mistakes)
 
 
+def fresh(ex: Exercise, seed: int) -> Bundle:
+    """Hidden cases drawn for one submission, with the reference's records; the mistakes' records
+    only when grading asks for them (a case failed). Nothing is cached, so no two submissions
+    share inputs and no feedback from one helps answer another."""
+    from grader import grading
+
+    cases = ex.hidden_cases(seed, cache=False)
+    expected = grading.trusted_records(ex.reference_source(), cases)
+    return Bundle(cases, expected, lambda: [(m.name, m.message, grading.trusted_records(m.source, cases))
+                                            for m in ex.mistakes()])
+
+
 def load(ex: Exercise, seed: int) -> Bundle:
     """The bundle from memory, else from the disk cache, else built (and cached when possible)."""
     return ex.cached(("bundle", seed), lambda: _load_or_build(ex, seed))

@@ -100,12 +100,13 @@ class Exercise:
         return self._cached(("examples",), lambda: _build_cases(
             path, f"_lab_examples_{self.id.replace('-', '_')}", 0, True))
 
-    def hidden_cases(self, seed: int) -> list[Case]:
+    def hidden_cases(self, seed: int, cache: bool = True) -> list[Case]:
         if not self.has_hidden():
             raise FileNotFoundError(
                 f"hidden tests for {self.id!r} not found in {self.hidden_dir} (set LAB_HIDDEN_DIR)")
-        return self._cached(("hidden", seed), lambda: _build_cases(
-            self.hidden_dir / "tests.py", f"_lab_hidden_{self.id.replace('-', '_')}", seed, False))
+        make = lambda: _build_cases(  # noqa: E731
+            self.hidden_dir / "tests.py", f"_lab_hidden_{self.id.replace('-', '_')}", seed, False)
+        return self._cached(("hidden", seed), make) if cache else make()
 
     def reference_source(self) -> str:
         return (self.hidden_dir / "reference.py").read_text(encoding="utf-8")
