@@ -166,6 +166,11 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
         return _shape_msg(label, g_arr, e_arr, hidden)
     g_nan, e_nan = np.isnan(g_arr), np.isnan(e_arr)
     if (g_nan != e_nan).any():
+        if not e_nan.any():
+            return _msg(f"`{label}` contains NaN: a softmax over a row whose keys are all blocked "
+                        "(-inf), or an exp that overflows, gives NaN.",
+                        f"`{label}` 中出现了 NaN：对所有键都被屏蔽（-inf）的行做 softmax，或 exp 溢出，"
+                        "都会得到 NaN。")
         return _msg(f"`{label}` contains NaN where it should not (or lacks it where expected).",
                     f"`{label}` 在不该出现 NaN 的位置出现了 NaN（或相反）。")
     ok = np.isclose(g_arr, e_arr, rtol=spec.get("rtol", 1e-5), atol=spec.get("atol", 1e-6),
@@ -175,6 +180,10 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
     if spec.get("fail"):
         return dict(spec["fail"])
     if hidden:  # magnitudes and counts are learner-controlled: a qualitative word only
+        where = _where_wrong(~ok, e_arr)
+        if where:
+            return _msg(f"`{label}` has the right shape but wrong values {where[0]}.",
+                        f"`{label}` 形状正确，但{where[1]}的数值不对。")
         share = ("every entry" if (~ok).all() else "most entries" if (~ok).mean() > 0.5
                  else "some entries")
         share_zh = {"every entry": "所有元素", "most entries": "大部分元素", "some entries": "部分元素"}[share]
@@ -186,6 +195,20 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
                 f"{int((~ok).sum())} of {ok.size} entries off).",
                 f"`{label}` 形状正确但数值不对（最大误差 {worst:.3g}，{ok.size} 个元素中有 "
                 f"{int((~ok).sum())} 个不符）。")
+
+
+def _where_wrong(bad: np.ndarray, expected: np.ndarray) -> tuple[str, str] | None:
+    """Where the wrong entries sit, when a mask explains it: only at entries that should be 0
+    (hidden keys), or only in rows that hide some keys. None when it says nothing."""
+    zero = expected == 0
+    if expected.ndim < 2 or not zero.any() or zero.all():
+        return None
+    if not (bad & ~zero).any():
+        return ("only where keys should be hidden (they get weight)", "仅在应被隐藏的键上（它们得到了权重）")
+    rows = np.broadcast_to(zero.any(axis=-1, keepdims=True), zero.shape)
+    if not (bad & ~rows).any() and rows.mean() < 1:
+        return ("only in rows where the mask hides keys", "仅在掩码隐藏了部分键的行中")
+    return None
 
 
 def _plain(value: Any) -> Any:
