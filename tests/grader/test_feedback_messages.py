@@ -101,3 +101,20 @@ def test_one_message_per_distinct_mistake(grader):
     assert len(failed) >= 3 and report.mistakes() == ["no-scale"]
     assert sum("Same mistake as in" in t.message["en"] for t in failed) == len(failed) - 1
     assert failed[0].message["en"].startswith("Scores are not scaled")
+
+
+def test_hidden_value_messages_say_where_not_how_much():
+    import numpy as np
+
+    from grader.compare import compare
+
+    spec = {"kind": "allclose", "label": "weights", "rtol": 1e-5, "atol": 1e-6}
+    want = np.array([[1.0, 0.0], [0.5, 0.5]])
+    leak = compare(spec, np.array([[0.9, 0.1], [0.5, 0.5]]), want, hidden=True)["en"]
+    assert "should be hidden" in leak and "0.1" not in leak
+    rows = compare(spec, np.array([[0.7, 0.0], [0.5, 0.5]]), want, hidden=True)["en"]
+    assert "rows where the mask hides keys" in rows
+    nan = compare(spec, np.array([[np.nan, np.nan], [0.5, 0.5]]), want, hidden=True)["en"]
+    assert "blocked" in nan
+    shown = compare(spec, np.array([[0.9, 0.1], [0.5, 0.5]]), want, hidden=False)["en"]
+    assert "largest difference 0.1" in shown  # public examples may say everything
