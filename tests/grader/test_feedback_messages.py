@@ -110,7 +110,7 @@ def test_hidden_value_messages_say_where_not_how_much():
 
     spec = {"kind": "allclose", "label": "weights", "rtol": 1e-5, "atol": 1e-6}
     want = np.array([[1.0, 0.0], [0.5, 0.5]])
-    leak = compare(spec, np.array([[0.9, 0.1], [0.5, 0.5]]), want, hidden=True)["en"]
+    leak = compare(spec, np.array([[1.0, 0.1], [0.5, 0.5]]), want, hidden=True)["en"]
     assert "should be hidden" in leak and "0.1" not in leak
     rows = compare(spec, np.array([[0.7, 0.0], [0.5, 0.5]]), want, hidden=True)["en"]
     assert "rows where the mask hides keys" in rows
