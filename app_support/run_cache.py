@@ -35,7 +35,7 @@ log = logging.getLogger("transformer_lab.app")
 FORMAT = 1  # bump when the stored layout changes: older entries then simply miss
 EARLY_STOPS = ("stop_flag", "callback")  # stopped by someone: depends on timing, never stored
 DEFAULT_MAX_MB = 256.0  # LAB_RUN_CACHE_MB
-REPLAY_CHUNKS = 6  # messages a hit is replayed in, so the curves grow as in a live run
+REPLAY_CHUNKS = 3  # messages a hit is replayed in (each redraws the curves: ~0.1-0.3 s)
 REPLAY_PAUSE_S = 0.05  # between replayed messages: the page redraws, the learner waits < 0.5 s
 
 
@@ -259,6 +259,7 @@ class FileRunCache(RunCache):
         path = self._path(key)
         tmp = path.with_name(f".{key}.{os.getpid()}.{threading.get_ident()}.tmp")
         with self._lock:
+            self.folder.mkdir(parents=True, exist_ok=True)  # someone may have emptied LAB_DATA_DIR
             tmp.write_bytes(blob)
             os.replace(tmp, path)
             kept = 0
