@@ -134,6 +134,11 @@ EN_LAB: dict[str, str] = {
     "cx.caption": "**Slope** on log-log axes = the exponent of n: about 2 for self-attention, about 1 for the others.",
     "cx.first": "Measured once when this server started (sizes 128, 256, 512, 1024; d = 64).",
     "cx.slopes": "Slopes",
+    "cap.untrained": (
+        "**Before training:** a freshly initialised model on a held-out reversal example. Its "
+        "attention is spread out and means nothing yet; press Train and watch an "
+        "anti-diagonal form (the slider replays the snapshots)."
+    ),
     "corpus": "Corpus", "corpus.bundled": "the bundled EN→FR pairs",
     "corpus.tatoeba": "D2L's Tatoeba fra-eng", "corpus.fallback": "Tatoeba could not be downloaded",
     "toast": "Please check",
@@ -225,6 +230,10 @@ ZH_LAB: dict[str, str] = {
     "cx.caption": "双对数坐标中的**斜率** = n 的指数：自注意力约为 2，其它约为 1。",
     "cx.first": "服务器启动时测量了一次（长度 128、256、512、1024；d = 64）。",
     "cx.slopes": "斜率",
+    "cap.untrained": (
+        "**训练之前：** 一个刚初始化的模型在一个留出的反转样例上的注意力。它分散开来，还没有任何意义；"
+        "点击“训练”，看反对角线如何形成（滑块可以回放各个快照）。"
+    ),
     "corpus": "语料", "corpus.bundled": "内置的英法句对",
     "corpus.tatoeba": "D2L 的 Tatoeba fra-eng", "corpus.fallback": "无法下载 Tatoeba",
     "toast": "请检查输入",

@@ -64,7 +64,7 @@ def _stream(run):
 
 def run_training(task="reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0,
                  pe="sinusoidal", steps=300, device="cpu", seed=0, stop=None,
-                 model="transformer", client=None):  # fmt: skip
+                 model="transformer", client=None, corpus=None):  # fmt: skip
     """Yield (message, run) while training; the run holds records, snapshots, weights, summary.
     A cached run replays at once; otherwise messages with "queued" come while it waits its turn
     (app_support.train_queue; ``client``: the fair queue's ClientKey)."""
@@ -72,7 +72,7 @@ def run_training(task="reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout
     from app_support.train_queue import run_or_replay
 
     s = training.settings(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
-                          pe, int(steps), device, int(seed), model)  # fmt: skip
+                          pe, int(steps), device, int(seed), model, corpus)  # fmt: skip
     run = training.new_run(task, s, stop)
     for msg in run_or_replay(run, _stream, client):
         yield msg, (run if "queued" in msg else training.apply(run, msg))
@@ -96,6 +96,11 @@ def train(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int 
             "eval": evals.drop(columns=["phase"]).to_dict(orient="records")}  # fmt: skip
 
 
+def _tatoeba_offered() -> bool:
+    """Offer D2L's Tatoeba corpus where the host likely has internet: a Space, or LAB_TATOEBA=1."""
+    return bool(os.environ.get("SPACE_ID") or os.environ.get("LAB_TATOEBA") == "1")
+
+
 def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
     return [(t(f"{prefix}.{v}"), v) for v in values]
 
@@ -113,6 +118,8 @@ def build() -> None:
         pe = gr.Radio(_options("pe", ("sinusoidal", "learned", "none")), value="sinusoidal",
                       label=t("train.pe"), elem_id="train-pe")  # fmt: skip
         device = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
+        corpus = gr.Radio(_options("corpus", ("bundled", "tatoeba")), value="bundled",
+                          label=t("corpus"), visible=_tatoeba_offered(), elem_id="train-corpus")  # fmt: skip
     with gr.Row():
         heads = gr.Number(4, precision=0, label=t("train.heads"), min_width=90)
         d_model = gr.Number(32, precision=0, label=t("train.d_model"), min_width=90)
@@ -150,11 +157,11 @@ def build() -> None:
                                 elem_id="train-compare-table")  # fmt: skip
     run_state, kept = gr.State(None), gr.State({})
 
-    settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model]
+    settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model, corpus]
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
     def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,
-                 request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
+                 corpus, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
         args = (task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed)
         lang, flag = lang_of(request), threading.Event()
         _STOPS[request.session_hash] = flag
@@ -166,7 +173,8 @@ def build() -> None:
         try:
             yield None, tr("training", lang) + " …", None, *blank
             run, cached = None, False
-            for msg, run in run_training(*args, stop=flag, model=model, client=client_of(request)):
+            for msg, run in run_training(*args, stop=flag, model=model, client=client_of(request),
+                                         corpus=corpus):  # fmt: skip
                 if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
                     yield gr.skip(), msg["message"][lang], gr.skip(), *[gr.skip()] * 7
                     continue
@@ -272,6 +280,14 @@ def build() -> None:
         p = page_preset(task)
         return p["heads"], p["d_model"], p["layers"], p["d_ff"], p["dropout"], p["pe"], p["steps"]
 
+    def on_load(request: gr.Request):
+        from app_support.training import preview, settings
+
+        lang = lang_of(request)
+        maps_, labels = preview("reverse", settings("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 600))
+        q, k = labels["cross"]
+        return attention_grid(maps_["cross"], q, k, lang=lang), tr("cap.untrained", lang)
+
     def mark_stale(run, request: gr.Request):
         return tr("stale", lang_of(request)) if run is not None else gr.skip()
 
@@ -298,4 +314,7 @@ def build() -> None:
                api_visibility="private")  # fmt: skip
     gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
           mark_stale, [run_state], [status], api_visibility="private", queue=False)  # fmt: skip
+    # First load: the untrained model's attention, so the page shows what training will change.
+    gr.on(None, on_load, [], [maps, maps_caption], api_visibility="private", concurrency_id="play",
+          show_progress="hidden")  # fmt: skip
     gr.api(train, api_name="train", concurrency_id="train")

@@ -67,8 +67,11 @@ def page_preset(task: str) -> dict:
 
 def settings(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int = 1,
              d_ff: int = 64, dropout: float = 0.0, pe: str = "sinusoidal", steps: int = 300,
-             device: str = "cpu", seed: int = 0, model: str = "transformer") -> dict:  # fmt: skip
-    """The CLI preset of ``task`` with the page's choices on top, checked (ValueError if bad)."""
+             device: str = "cpu", seed: int = 0, model: str = "transformer",
+             corpus: str | None = None) -> dict:  # fmt: skip
+    """The CLI preset of ``task`` with the page's choices on top, checked (ValueError if bad).
+
+    ``corpus`` (translate): "bundled" or "tatoeba"; None takes $LAB_CORPUS, else "bundled"."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
     if model not in MODELS:
@@ -84,9 +87,19 @@ def settings(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: i
     s["val_size"] = min(s["val_size"], 256)  # validation stays a fraction of a second per check
     # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
     # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
-    s["corpus"] = os.environ.get("LAB_CORPUS", "bundled")
+    s["corpus"] = corpus or os.environ.get("LAB_CORPUS", "bundled")
+    if s["corpus"] not in ("bundled", "tatoeba"):
+        raise ValueError(f"unknown corpus {s['corpus']!r}; choose bundled or tatoeba")
     check_settings(task, s)
     return s
+
+
+def preview(task_name: str, s: dict) -> tuple[dict, dict]:
+    """Attention of held-out example 0 in an untrained model of settings ``s`` (the page's first
+    view: what attention looks like before any learning)."""
+    run = new_run(task_name, s)
+    shot = snapshot(run, 0)
+    return shot["maps"], shot["labels"]
 
 
 def new_run(task_name: str, s: dict, stop: threading.Event | None = None) -> Run:

@@ -12,9 +12,10 @@ from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = needs_chromium
 
-# Playground pages and an element each shows once its result is computed (no button pressed).
-# Train has nothing to show before a run; the "short run" test below covers it.
-ON_LOAD = [("Attention basics", "#basics-heatmap .js-plotly-plot"),
+# Playground pages and an element each shows once its result is computed (no button pressed);
+# Train shows the attention of an untrained model before any run.
+ON_LOAD = [("Train", "#train-maps .js-plotly-plot"),
+           ("Attention basics", "#basics-heatmap .js-plotly-plot"),
            ("Attention pooling", "#pool-fixed .js-plotly-plot"),
            ("Multi-head explorer", "#mh-grid .js-plotly-plot"),
            ("Positional encoding", "#pe-heatmap .js-plotly-plot"),
@@ -44,6 +45,8 @@ def test_every_playground_page_shows_a_result_on_load(page, app_url):
     for tab, result in ON_LOAD:
         open_tab(page, tab)
         page.locator(result).wait_for(timeout=90_000)  # complexity measures once: seconds
+        if tab == "Train":
+            expect(page.locator("#train-maps-caption")).to_contain_text("Before training")
     open_tab(page, "Attention basics")
     expect(page.locator("#basics-weights")).to_contain_text("0.4223")  # the lesson's weights
 
@@ -95,8 +98,7 @@ def test_chinese_tour_finds_no_english_outside_technical_terms(page, app_url):
         open_tab(page, tab)
         page.wait_for_timeout(2500)  # live results arrive
         panel = page.locator("[role=tabpanel]:visible")
-        if tab != "训练":  # Train has no result before a run
-            panel.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
+        panel.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
         words = english_words(panel.inner_text())
         if words:
             found[tab] = sorted(words)

@@ -211,3 +211,15 @@ def test_transformer_and_bahdanau_runs_compare_side_by_side():
     assert "anti-diagonal" in caption(bahdanau, "cross", "en")
     with pytest.raises(ValueError, match="no encoder_self attention"):
         training.attention_for(bahdanau, 0, "encoder_self")  # a GRU has no self-attention
+
+
+def test_corpus_choice_is_checked_and_defaults_to_the_environment(monkeypatch):
+    from app_support import training
+
+    with pytest.raises(ValueError, match="unknown corpus"):
+        training.settings("translate", corpus="klingon")
+    monkeypatch.delenv("LAB_CORPUS", raising=False)
+    assert training.settings("translate")["corpus"] == "bundled"
+    monkeypatch.setenv("LAB_CORPUS", "tatoeba")  # a Space with internet
+    assert training.settings("translate")["corpus"] == "tatoeba"
+    assert training.settings("translate", corpus="bundled")["corpus"] == "bundled"  # page choice wins
