@@ -24,6 +24,8 @@ def main(verbose: bool = False, holdout: bool = False) -> int:
     totals = dict(wrong=0, named=0, misnamed=0, false_full=0, correct=0, correct_full=0)
     with Grader(workers=1) as grader:
         for path in sorted((ROOT / "tests" / "exercises").glob("variants_*.py")):
+            if path.stem == "variants_unknown":
+                continue
             exercise_id = path.stem.removeprefix("variants_").replace("_", "-")
             counts = dict.fromkeys(totals, 0)
             for label, expected, source in importlib.import_module(path.stem).VARIANTS:
@@ -44,6 +46,19 @@ def main(verbose: bool = False, holdout: bool = False) -> int:
             print(f"{exercise_id:24s} wrong {counts['wrong']:3d}  named {counts['named']:3d}  "
                   f"named wrongly {counts['misnamed']}  full marks {counts['false_full']}  "
                   f"correct {counts['correct_full']}/{counts['correct']} full")
+    import variants_unknown
+
+    with Grader(workers=1) as grader:
+        wrongly = 0
+        for exercise_id, label, allowed, source in variants_unknown.UNKNOWN:
+            rep = grader.grade(exercise_id, source)
+            bad = rep.full_marks or not set(rep.mistakes()) <= allowed
+            wrongly += bad
+            if verbose and bad:
+                print(f"  unknown bug {exercise_id}: {label!r}: named {rep.mistakes()}")
+        print(f"UNKNOWN BUGS: {len(variants_unknown.UNKNOWN)} submissions with no known mistake, "
+              f"named wrongly or full marks: {wrongly}")
+        totals["misnamed"] += wrongly
     if holdout:
         import holdout_variants
 
