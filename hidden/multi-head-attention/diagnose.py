@@ -61,4 +61,21 @@ def diagnose(case, records):
     distinct = {name: v for name, v in values.items()
                 if not np.allclose(v, right, atol=1e-6) and not any(
                     np.allclose(v, other, atol=1e-6) for o, other in values.items() if o != name)}
-    return first_fit(got, {name: (lambda n=name: candidates[n]()) for name in distinct})
+    single = first_fit(got, {name: (lambda n=name: candidates[n]()) for name in distinct})
+    if single is not None:
+        return single
+    # Two mistakes at once: a wrong scale plus one structural mistake. Name the structural one
+    # here (the scale shows on its own in the cases without a mask).
+    scales = {"no-scale": 1.0, "scale-by-embed-dim": 1 / math.sqrt(E), "scale-by-d-k": 1 / d}
+    others = {"split-without-transpose": {"split": "plain"}, "softmax-wrong-axis": {"axis": -2}}
+    if mask is not None:
+        others["mask-inverted"] = {"mask_mode": "inverted"}
+    pairs = {}
+    for s_name, scale in scales.items():
+        if scale == 1 / math.sqrt(d):
+            continue
+        for o_name, kw in others.items():
+            pairs[f"{s_name}+{o_name}"] = (lambda sc=scale, k=kw: _weights(x, params, h, mask=mask,
+                                                                            scale=sc, **k))
+    both = first_fit(got, pairs)
+    return both.split("+")[1] if both else None
