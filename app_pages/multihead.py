@@ -9,6 +9,21 @@ from app_support.matrices import check_int
 from .common import friendly, lang_of, quiet, t, tr
 from .train import last_run
 
+# Click a thumbnail to enlarge it (as BertViz does): plotly marks each subplot's drag layer with
+# data-subplot="x3y3"; the k-th subplot is the k-th choice of the "head to enlarge" radio.
+# One delegated listener survives every redraw of the grid.
+CLICK_TO_ENLARGE = """() => {
+  if (window.__tlThumbs) return; window.__tlThumbs = true;
+  document.addEventListener('click', (e) => {
+    const layer = e.target.closest && e.target.closest('#mh-grid [data-subplot]');
+    if (!layer) return;
+    const m = /^x(\\d*)y/.exec(layer.getAttribute('data-subplot') || '');
+    if (!m) return;
+    const k = m[1] ? parseInt(m[1], 10) : 1;
+    const choice = document.querySelectorAll('#mh-pick label')[k - 1];
+    if (choice) choice.click();
+  }, true);
+}"""
 MASKED = "#c8c8c8"  # masked cells are nan: the grey background shows through them
 MAX_THUMB_TICKS = 48  # heads × tokens above which thumbnails drop their tick labels (they collide)
 
@@ -123,6 +138,7 @@ def build() -> None:
 
     go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
              api_name="multihead", concurrency_id="play")  # fmt: skip
+    gr.on(None, None, [], None, js=CLICK_TO_ENLARGE)  # browser-side only, once per page
     # Live: on load and on every change (a random layer or a trained model's forward is quick).
     gr.on(None, on_live, inputs, [grid, pick, big, shapes, caption, status],
           api_visibility="private", concurrency_id="play", show_progress="hidden",

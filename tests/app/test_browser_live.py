@@ -141,6 +141,9 @@ def test_short_reverse_run_then_the_explorer_shows_its_heads(page, app_url):
     expect(grid).to_contain_text("<eos>")  # real tokens of a held-out sequence, not x0, x1, …
     page.locator("#mh-pick label").filter(has_text="1 · 3").click()
     expect(page.locator("#mh-big")).to_contain_text("(1 · 3)", timeout=30_000)
+    # clicking a thumbnail enlarges it, as in BertViz: the 2nd panel is layer 1 · head 2
+    page.locator('#mh-grid [data-subplot="x2y2"]').first.click()
+    expect(page.locator("#mh-big")).to_contain_text("(1 · 2)", timeout=30_000)
 
 
 def test_choosing_a_task_loads_its_preset(page, app_url):
