@@ -183,7 +183,7 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
         where = _where_wrong(~ok, e_arr)
         if where:
             return _msg(f"`{label}` has the right shape but wrong values {where[0]}.",
-                        f"`{label}` 形状正确，但{where[1]}的数值不对。")
+                        f"`{label}` 形状正确，但数值不对：{where[1]}。")
         share = ("every entry" if (~ok).all() else "most entries" if (~ok).mean() > 0.5
                  else "some entries")
         share_zh = {"every entry": "所有元素", "most entries": "大部分元素", "some entries": "部分元素"}[share]
@@ -204,10 +204,10 @@ def _where_wrong(bad: np.ndarray, expected: np.ndarray) -> tuple[str, str] | Non
     if expected.ndim < 2 or not zero.any() or zero.all():
         return None
     if not (bad & ~zero).any():
-        return ("only where keys should be hidden (they get weight)", "仅在应被隐藏的键上（它们得到了权重）")
+        return ("only where keys should be hidden (they get weight)", "错误只出现在应被隐藏的键上（它们得到了权重）")
     rows = np.broadcast_to(zero.any(axis=-1, keepdims=True), zero.shape)
     if not (bad & ~rows).any() and rows.mean() < 1:
-        return ("only in rows where the mask hides keys", "仅在掩码隐藏了部分键的行中")
+        return ("only in rows where the mask hides keys", "错误只出现在掩码隐藏了部分键的行中")
     return None
 
 
