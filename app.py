@@ -18,6 +18,7 @@ from app_pages import (
     pooling,
     positional,
     progress,
+    session_release,
     train,
 )
 from app_pages.common import I18N, t
@@ -55,6 +56,7 @@ def build_demo() -> gr.Blocks:
     with gr.Blocks(title="Transformer Lab") as blocks:
         gr.Markdown(t("app.title"), elem_id="tl-title")
         identity.build()  # who is submitting: read by Exercises and Progress
+        session_release.attach(blocks)  # a closed tab gives its models and runs back at once
         built = {}
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in _pages():

@@ -155,7 +155,11 @@ def build() -> None:
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare")
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")  # fmt: skip
-    run_state, kept = gr.State(None), gr.State({})
+    from app_support.session_memory import cap_kept, light_run, session_ttl_s
+
+    # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
+    run_state = gr.State(None, time_to_live=session_ttl_s())
+    kept = gr.State({}, time_to_live=session_ttl_s())
 
     settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model, corpus]
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
@@ -268,7 +272,8 @@ def build() -> None:
         if run is None or not run.summary:
             raise ValueError("train a model first")
         name = kept_name(run, len(kept) + 1)
-        kept = {**kept, name: {"history": run.history, "run": run}}
+        # Kept runs are drawn from their history and summary only; at most a few per session.
+        kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}})
         title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
         histories = {k: v["history"] for k, v in kept.items()}
         return (kept, training_curves(None, compare=histories, title=title, lang=lang, stack=True),

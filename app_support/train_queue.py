@@ -105,7 +105,8 @@ def cached_shorter(task: str, settings: dict, cache: run_cache.RunCache | None) 
     for n in sorted((n for n in wanted if n < steps), reverse=True):
         try:  # the settings the page would build for n steps (eval_every depends on steps)
             s = training.settings(task, *page, n, settings["device"], settings["seed"],
-                                  settings.get("model", "transformer"))  # fmt: skip
+                                  settings.get("model", "transformer"),
+                                  corpus=settings.get("corpus"))  # fmt: skip
             if cache.contains(run_cache.run_key(task, s)):
                 return n
         except ValueError:

@@ -1,0 +1,89 @@
+"""Bounded memory per session: a session that trained holds its run until its tab closes, then
+the app and Gradio give it back; kept runs are light and capped."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+
+import httpx
+import pandas as pd
+
+from app_support.session_memory import LightRun, cap_kept, light_run
+
+# The Train page's first inputs (task, heads, d_model, layers, d_ff, dropout, pe, steps); any
+# later input keeps the page's default.
+TINY_RUN = ["reverse", 2, 8, 1, 16, 0.0, "sinusoidal", 12]
+
+
+def _train_as(app_url: str, session: str) -> dict:
+    """Press Train on the page as browser session ``session`` (plain HTTP, as the page does)."""
+    import app
+
+    index, fn = next((i, fn) for i, fn in app.demo.fns.items()
+                     if getattr(fn.fn, "__name__", "") == "on_train")  # fmt: skip
+    data = [*TINY_RUN, *[c.value for c in fn.inputs[len(TINY_RUN):]]]
+    base = app_url.rstrip("/")
+    r = httpx.post(f"{base}/gradio_api/queue/join", json={
+        "data": data, "fn_index": index, "session_hash": session, "event_data": None,
+        "trigger_id": None}, timeout=30)  # fmt: skip
+    r.raise_for_status()
+    with httpx.stream("GET", f"{base}/gradio_api/queue/data", params={"session_hash": session},
+                      timeout=120) as stream:  # fmt: skip
+        for line in stream.iter_lines():
+            if line.startswith("data:") and '"process_completed"' in line:
+                return json.loads(line[5:])
+    raise AssertionError("no answer")
+
+
+def _held(session: str) -> tuple[bool, bool]:
+    """(the Train page's last-run entry, Gradio's session state holding a trained Run)."""
+    import app
+    from app_pages import train
+    from app_support.training import Run
+
+    holder = app.demo.state_holder
+    in_gradio = session in holder and any(
+        isinstance(v, Run) for v in holder.session_data[session].state_data.values())
+    return train._LAST.get(session) is not None, in_gradio
+
+
+def test_a_closed_tab_releases_its_trained_model(app_url):
+    session = uuid.uuid4().hex[:11]
+    done = _train_as(app_url, session)
+    assert done["success"], done
+    assert _held(session) == (True, True)  # kept while the tab is open
+    other = uuid.uuid4().hex[:11]
+    assert _train_as(app_url, other)["success"]
+    # The tab's heartbeat connection ends (closed or reloaded): Gradio fires unload.
+    with httpx.stream("GET", f"{app_url.rstrip('/')}/gradio_api/heartbeat/{session}",
+                      timeout=10) as beat:  # fmt: skip
+        next(beat.iter_lines())
+    deadline = time.monotonic() + 60
+    while _held(session) != (False, False) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert _held(session) == (False, False)
+    assert _held(other) == (True, True)  # another learner's run is untouched
+
+
+class _Run:
+    task_name, model_name = "reverse", "transformer"
+    settings = {"pe": "none", "heads": 2, "d_model": 8}
+    summary = {"steps": 3, "seconds": 0.1, "stopped": "max_steps"}
+    model = object()  # what a kept run must not hold on to
+
+
+def test_kept_runs_are_light_and_capped():
+    kept = {}
+    for i in range(12):
+        kept = cap_kept({**kept, f"run {i}": {"history": pd.DataFrame(), "run": light_run(_Run())}},
+                        limit=8)  # fmt: skip
+    assert list(kept) == [f"run {i}" for i in range(4, 12)]
+    light = kept["run 11"]["run"]
+    assert isinstance(light, LightRun) and not hasattr(light, "model")
+    assert light.summary == _Run.summary and light.settings == _Run.settings
+    from app_pages.train_view import compare_table
+
+    table = compare_table(kept, "en")  # the compare table still reads everything it shows
+    assert len(table) == 8 and table.iloc[0, 3] == 3
