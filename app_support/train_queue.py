@@ -186,3 +186,34 @@ def cached_note(lang: str) -> str:
     """Appended to the finished status of a replayed run."""
     return (" · ⚡ 来自缓存：相同设置的训练结果已存在，直接重放。" if lang == "zh" else
             " · ⚡ From the cache: this exact run was trained before and is replayed.")
+
+
+# The Train page's first view (reverse, 600 steps) besides each task's preset.
+PAGE_START = {"task": "reverse", "steps": 600}
+
+
+def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
+                 pes: tuple[str, ...] = ("sinusoidal", "none"),
+                 cache: run_cache.RunCache | None | bool = True) -> list[tuple[str, str, int, bool]]:
+    """Train (or find) each task's preset with and without positional encoding, and the page's
+    first view, so the first learners get cache hits. Runs one at a time through the training
+    queue like any learner. Returns (task, pe, steps, was_cached) per run."""
+    from app_support import training
+
+    wanted = [(task, pe, None) for task in tasks for pe in pes]
+    wanted.insert(0, (PAGE_START["task"], "sinusoidal", PAGE_START["steps"]))
+    done = []
+    for task, pe, steps in wanted:
+        p = training.page_preset(task)
+        s = training.settings(task, p["heads"], p["d_model"], p["layers"], p["d_ff"], p["dropout"],
+                              pe, steps or p["steps"], "cpu", 0, "transformer")  # fmt: skip
+        run = training.new_run(task, s)
+        cached = False
+        for msg in run_or_replay(run, training.stream, fairness.ClientKey("run-cache-warm-up"), cache):
+            cached = cached or bool(msg.get("cached"))
+            if "queued" not in msg:
+                training.apply(run, msg)
+        log.info("run cache warm-up: %s pe=%s %d steps (%s)", task, pe, s["steps"],
+                 "cached" if cached else "trained")  # fmt: skip
+        done.append((task, pe, s["steps"], cached))
+    return done

@@ -126,3 +126,19 @@ def test_a_long_queue_offers_a_cached_shorter_run(queue, cache, monkeypatch):
              on_msg=lambda m: (msgs.append(m), stop.set()))
     assert msgs[0]["offer"] is None and "already trained" not in msgs[0]["message"]["en"]
     blocker.release()
+
+
+def test_warm_presets_trains_once_then_finds_them(queue, cache, monkeypatch):
+    from app_support import training as tr
+
+    real = tr.page_preset
+    # The real presets take minutes on 2 cores: the same code path on tiny versions of them.
+    monkeypatch.setattr(tr, "page_preset", lambda task: {**real(task), **TINY, "steps": 8})
+    monkeypatch.setattr(train_queue, "PAGE_START", {"task": "reverse", "steps": 6})
+    first = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache)
+    assert [(t, p, n) for t, p, n, _ in first] == [
+        ("reverse", "sinusoidal", 6), ("reverse", "sinusoidal", 8), ("reverse", "none", 8),
+        ("sort", "sinusoidal", 8), ("sort", "none", 8)]
+    assert not any(c for *_, c in first) and cache.stores == 5
+    again = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache)
+    assert all(c for *_, c in again) and cache.stores == 5
