@@ -134,6 +134,12 @@ EN_LAB: dict[str, str] = {
     "cx.caption": "**Slope** on log-log axes = the exponent of n: about 2 for self-attention, about 1 for the others.",
     "cx.first": "Measured once when this server started (sizes 128, 256, 512, 1024; d = 64).",
     "cx.slopes": "Slopes",
+    "cap.bahdanau": (
+        "**Bahdanau attention** (the lessons' seq2seq): one additive attention per output step; "
+        "the query is the decoder GRU's previous state, the keys and values are the encoder's "
+        "states. There is no self-attention and a single head. Keep a Transformer run and a "
+        "Bahdanau run on the same task to compare their curves, sizes and scores side by side."
+    ),
     "cap.untrained": (
         "**Before training:** a freshly initialised model on a held-out reversal example. Its "
         "attention is spread out and means nothing yet; press Train and watch an "
@@ -230,6 +236,11 @@ ZH_LAB: dict[str, str] = {
     "cx.caption": "双对数坐标中的**斜率** = n 的指数：自注意力约为 2，其它约为 1。",
     "cx.first": "服务器启动时测量了一次（长度 128、256、512、1024；d = 64）。",
     "cx.slopes": "斜率",
+    "cap.bahdanau": (
+        "**Bahdanau 注意力**（课程中的 seq2seq）：每一步输出做一次加性注意力；查询是解码器 GRU 的上一个"
+        "状态，键和值是编码器的各个状态。它没有自注意力，只有一个头。在同一任务上各保留一次 Transformer "
+        "和 Bahdanau 的训练，就能并排比较它们的曲线、参数量和得分。"
+    ),
     "cap.untrained": (
         "**训练之前：** 一个刚初始化的模型在一个留出的反转样例上的注意力。它分散开来，还没有任何意义；"
         "点击“训练”，看反对角线如何形成（滑块可以回放各个快照）。"

@@ -46,7 +46,10 @@ def caption(run, kind: str, lang: str) -> str:
     """What to notice in this run's attention maps, tied to the lesson."""
     if run.settings.get("pe") == "none" and run.model_name == "transformer":
         return tr("cap.nope", lang)
-    return tr(f"cap.{run.task_name}", lang) if kind == "cross" else ""
+    text = tr(f"cap.{run.task_name}", lang) if kind == "cross" else ""
+    if run.model_name == "bahdanau":
+        text += "\n\n" + tr("cap.bahdanau", lang)
+    return text
 
 
 def localise_predictions(df: pd.DataFrame, lang: str) -> pd.DataFrame:
