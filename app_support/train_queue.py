@@ -62,6 +62,12 @@ def stopped_message() -> dict[str, str]:
             "zh": "排队期间已停止，未进行训练。"}
 
 
+def same_run_message() -> dict[str, str]:
+    return {"en": "⏳ Another learner is training exactly this run right now; it appears here as "
+                  "soon as it is done.",
+            "zh": "⏳ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。"}  # fmt: skip
+
+
 def _env_number(name: str, default: float) -> float:
     raw = os.environ.get(name, "").strip()
     value = float(raw) if raw else default
@@ -72,6 +78,9 @@ def _env_number(name: str, default: float) -> float:
 
 _LOCK = threading.Lock()
 _QUEUE: fairness.FairQueue | None = None
+# Runs being trained (or waiting to) in this process, by key: the same run asked again waits
+# for that one and replays it, instead of queueing to train it a second time.
+_INFLIGHT: dict[str, threading.Event] = {}
 
 
 def train_queue() -> fairness.FairQueue:
@@ -135,6 +144,8 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
             entry = cache.get(key)
         except Exception:  # noqa: BLE001 - a broken cache only costs the training time
             log.exception("run cache lookup failed")
+    if entry is None and cache is not None:
+        entry = yield from _join_same_run(key, run, cache)
     if entry is not None:
         yield from run_cache.replay(entry, total)
         return
@@ -142,21 +153,58 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     ticket = queue.admit(client, count=False)
     if isinstance(ticket, fairness.Refused):
         raise TrainRefused(busy_message())
+    with _LOCK:  # the first to ask for this run trains it; twins arriving later wait for it
+        owner = cache is not None and key not in _INFLIGHT
+        mine = _INFLIGHT.setdefault(key, threading.Event()) if owner else None
     try:
         yield from _wait(ticket, run, cache)
+        entry = _lookup(cache, key)  # trained meanwhile (another replica, a finished twin)?
+        if entry is not None:
+            ticket.release()
+            yield from run_cache.replay(entry, total)
+            return
         t0 = time.monotonic()
         last = None
         for last in stream(run):
             yield last
         log.info("trained %s in %.1f s (queue: %s)", run.task_name, time.monotonic() - t0,
                  queue.snapshot())  # fmt: skip
-    finally:
         ticket.release()  # the training time refines the queue's ETA
-    if cache is not None and run.summary and last is not None and "summary" in last:
-        try:  # run.summary is set: the caller applied the last message (weights, snapshots)
-            cache.put(key, run_cache.entry_of(run))
-        except Exception:  # noqa: BLE001 - storing is best effort
-            log.exception("storing a run in the cache failed")
+        if cache is not None and run.summary and last is not None and "summary" in last:
+            try:  # run.summary is set: the caller applied the last message (weights, snapshots)
+                cache.put(key, run_cache.entry_of(run))
+            except Exception:  # noqa: BLE001 - storing is best effort
+                log.exception("storing a run in the cache failed")
+    finally:
+        ticket.release()
+        if mine is not None:  # twins waiting on this run look in the cache now (or train)
+            with _LOCK:
+                _INFLIGHT.pop(key, None)
+            mine.set()
+
+
+def _lookup(cache: run_cache.RunCache | None, key: str) -> run_cache.CachedRun | None:
+    if cache is None:
+        return None
+    try:
+        return cache.get(key)
+    except Exception:  # noqa: BLE001 - a broken cache only costs the training time
+        log.exception("run cache lookup failed")
+        return None
+
+
+def _join_same_run(key: str, run: Any, cache: run_cache.RunCache):
+    """If this very run is being trained here, wait for it (Stop gives up); its entry or None."""
+    with _LOCK:
+        twin = _INFLIGHT.get(key)
+    if twin is None:
+        return None
+    stop = run.trainer.stop
+    yield {"queued": 0, "eta_s": 0.0, "offer": None, "message": same_run_message()}
+    while not twin.wait(POLL_S):
+        if stop is not None and stop.is_set():
+            raise TrainRefused(stopped_message())
+    return _lookup(cache, key)
 
 
 def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -> Iterator[dict]:

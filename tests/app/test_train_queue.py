@@ -142,3 +142,31 @@ def test_warm_presets_trains_once_then_finds_them(queue, cache, monkeypatch):
     assert not any(c for *_, c in first) and cache.stores == 5
     again = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache)
     assert all(c for *_, c in again) and cache.stores == 5
+
+
+def test_the_same_run_asked_twice_trains_once(queue, cache):
+    """Two learners press Train on the same settings together: one trains, the other waits
+    for that run ('another learner is training exactly this run') and replays it."""
+    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    first, second = new(), new()
+    seen: dict[str, list] = {"a": [], "b": []}
+    ta = threading.Thread(target=play, args=(first, cache, fairness.ClientKey("a", "10.0.0.2"),
+                                             seen["a"].append))  # fmt: skip
+    ta.start()
+    while not seen["a"]:
+        time.sleep(0.02)
+    tb = threading.Thread(target=play, args=(second, cache, fairness.ClientKey("b", "10.0.0.3"),
+                                             seen["b"].append))  # fmt: skip
+    tb.start()
+    t0 = time.monotonic()
+    while not seen["b"] and time.monotonic() - t0 < 5:
+        time.sleep(0.02)
+    assert seen["b"][0]["queued"] == 0 and "exactly this run" in seen["b"][0]["message"]["en"]
+    assert queue.snapshot() == {"running": 1, "waiting": 1}  # only the first holds a place
+    blocker.release()
+    ta.join(60)
+    tb.join(60)
+    assert cache.stores == 1
+    assert all(m.get("cached") for m in seen["b"][1:]) and not seen["a"][-1].get("cached")
+    assert second.history.equals(first.history)
+    assert train_queue._INFLIGHT == {}
