@@ -2,7 +2,9 @@
 the mistake is named at least 90% of the time and never named wrongly; no wrong variant
 scores full, every correct one does. Prints one line per exercise and the totals.
 
-    python scripts/measure_diagnosis.py [-v] [--holdout]
+    python scripts/measure_diagnosis.py [-v] [--holdout] [--fresh]
+
+--fresh grades like the app: new hidden inputs for every submission.
 
 --holdout also grades tests/exercises/holdout_variants.py: variants written after the
 diagnosis and never tuned against, for an honest estimate of how it generalises.
@@ -18,8 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "exercises")]
 
 
-def main(verbose: bool = False, holdout: bool = False) -> int:
-    from grader.api import Grader
+def main(verbose: bool = False, holdout: bool = False, fresh: bool = False) -> int:
+    from grader.api import Grader as _Grader
+
+    def Grader(workers: int = 1) -> _Grader:  # noqa: N802 - --fresh grades like the app
+        return _Grader(workers=workers, fresh_inputs=fresh)
 
     totals = dict(wrong=0, named=0, misnamed=0, false_full=0, correct=0, correct_full=0)
     with Grader(workers=1) as grader:
@@ -91,4 +96,4 @@ def main(verbose: bool = False, holdout: bool = False) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main("-v" in sys.argv[1:], "--holdout" in sys.argv[1:]))
+    sys.exit(main("-v" in sys.argv[1:], "--holdout" in sys.argv[1:], "--fresh" in sys.argv[1:]))
