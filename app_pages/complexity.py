@@ -21,7 +21,7 @@ def _measured_table(df, lang):
     ms = "毫秒" if lang == "zh" else "ms"
     table.columns = [layer if c == "layer" else "d" if c == "d" else f"n={c} ({ms})"
                      for c in table.columns]  # fmt: skip
-    from transformer_lab.figures import LAYER_NAMES
+    from transformer_lab.complexity_plot import LAYER_NAMES
 
     table[layer] = [LAYER_NAMES.get(x, (x, x))[lang == "zh"] for x in table[layer]]
     return table
@@ -30,7 +30,7 @@ def _measured_table(df, lang):
 def render(sizes_text, d, lang="en"):
     """Run the small benchmark (app_support.complexity) and draw it on log-log axes."""
     from app_support.complexity import parse_sizes, run_complexity
-    from transformer_lab.figures import complexity_figure
+    from transformer_lab.complexity_plot import complexity_figure
 
     df = run_complexity(parse_sizes(sizes_text), check_int(d, "d", 8, 256))
     return complexity_figure(df, lang=lang), _measured_table(df, lang), ""
@@ -39,7 +39,7 @@ def render(sizes_text, d, lang="en"):
 def first_result(lang="en"):
     """The default benchmark, measured on the first visit and then reused (it takes seconds)."""
     from app_support.complexity import parse_sizes, run_complexity
-    from transformer_lab.figures import complexity_figure
+    from transformer_lab.complexity_plot import complexity_figure
     from transformer_lab.tables import complexity_table
 
     with _FIRST_LOCK:
