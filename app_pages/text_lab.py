@@ -54,7 +54,8 @@ EN_LAB: dict[str, str] = {
         "**Held-out sentences** (never seen in training, {n} of them): sacreBLEU {bleu:.1f}, "
         "D2L BLEU {d2l:.3f}, exact match {exact:.1%}. On the {n_known} whose words are all in "
         "the vocabulary: sacreBLEU {kbleu:.1f}, exact match {kexact:.1%}. The vocabulary covers "
-        "{share:.1%} of held-out words; an unknown word reads as `<unk>`."
+        "{share:.1%} of held-out words; an unknown word reads as `<unk>`. The curves above are "
+        "measured on training pairs: they show memorisation, these numbers show translation."
     ),
     "train.seen.train": "this sentence is a training pair: a score here only shows memorisation",
     "train.seen.heldout": "this sentence is held out: the model never saw it in training",
@@ -184,6 +185,7 @@ ZH_LAB: dict[str, str] = {
         "**留出的句子**（训练中从未见过，共 {n} 句）：sacreBLEU {bleu:.1f}，D2L BLEU {d2l:.3f}，"
         "完全匹配 {exact:.1%}。其中所有单词都在词表里的 {n_known} 句：sacreBLEU {kbleu:.1f}，"
         "完全匹配 {kexact:.1%}。词表覆盖了留出句子中 {share:.1%} 的单词；不认识的单词读作 `<unk>`。"
+        "上面的曲线是在训练句对上测的：它们说明模型记住了多少，这里的数字才说明它会不会翻译。"
     ),
     "train.seen.train": "这句话是训练数据：这里的得分只说明模型记住了它",
     "train.seen.heldout": "这句话是留出数据：模型在训练中从未见过它",
