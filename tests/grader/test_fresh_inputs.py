@@ -55,8 +55,13 @@ def test_feedback_oracle_scores_no_more_than_a_constant(server):
         for name, ok in _passes(server.grade(EX, _src("bits", bit=k))).items():
             bit = answer[name] if ok else not answer[name]
             bits[name] |= int(bit) << k
-    oracle = server.grade(EX, _src("table", table={bits[n]: answer[n] for n in answer}))
-    assert oracle.score <= best_constant, (oracle.score, best_constant)
+    table = {bits[n]: answer[n] for n in answer}
+    # On fresh inputs the table's lookups land on random entries: an input-independent random
+    # answer, whose expected score is a weighted mean of the constants' and so never above the
+    # best one. A single draw can be lucky by a point (a collision on a case whose answer the
+    # constant gets wrong), so judge the mean of four. On fixed inputs it scored 13 against 7.
+    scores = [server.grade(EX, _src("table", table=table)).score for _ in range(4)]
+    assert sum(scores) / len(scores) <= best_constant + 1.0, (scores, best_constant)
 
 
 def test_the_reference_still_scores_full_on_fresh_inputs(server):
