@@ -153,3 +153,20 @@ def test_choosing_a_task_loads_its_preset(page, app_url):
     expect(page.locator("#train-steps input")).to_have_value("1500", timeout=30_000)
     page.locator("#train-task label").filter(has_text="reverse").click()
     expect(page.locator("#train-steps input")).to_have_value("2000", timeout=30_000)
+
+
+def test_a_new_run_clears_the_previous_runs_outputs(page, app_url):
+    page.goto(app_url)
+    open_tab(page, "Train")
+    page.locator("#train-steps input").fill("20")
+    page.locator("#train-start").click()
+    expect(page.locator("#train-status")).to_contain_text("Done", timeout=120_000)
+    expect(page.locator("#train-maps-caption")).to_contain_text("What to notice", timeout=30_000)
+    expect(page.locator("#train-preds")).to_contain_text("prediction")
+    page.locator("#train-steps input").fill("5000")
+    page.locator("#train-start").click()
+    # the old run's caption and predictions go at once, before the new run's first step
+    expect(page.locator("#train-maps-caption")).not_to_contain_text("What to notice", timeout=15_000)
+    expect(page.locator("#train-preds")).not_to_contain_text("prediction", timeout=15_000)
+    page.locator("#train-stop").click()
+    expect(page.locator("#train-status")).to_contain_text("stopped by you", timeout=120_000)
