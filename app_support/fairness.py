@@ -27,6 +27,7 @@ from typing import TypeVar
 
 from app_support.client_address import client_address, default_hops, is_internal
 from grader.gradebook import RateLimiter, wait_message
+from grader.gradebook.pg_tickets import shared_places
 from grader.gradebook.ratelimit import shared_rate_limiter
 
 log = logging.getLogger("transformer_lab.app")
@@ -86,6 +87,7 @@ class Ticket:
     state: str = "waiting"  # waiting -> running -> done
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it times a grading
+    lease: str | None = field(default=None, repr=False)  # its place in shared_places, if any
 
     def position(self) -> int:
         return self.queue.position(self)
@@ -112,6 +114,8 @@ class FairQueue:
             raise ValueError("slots and per_address must be >= 1")
         self.slots, self.per_address = slots, per_address
         self.address_limiter = address_limiter
+        # Optional (grader.gradebook.pg_tickets): the address's places counted across replicas.
+        self.shared_places = None
         self._clock = clock
         self._cond = threading.Condition()
         self._live: list[Ticket] = []  # waiting or running, in arrival order
@@ -133,15 +137,22 @@ class FairQueue:
             live = self._live
             if client.session and any(t.client.session == client.session for t in live):
                 return Refused("already_grading", already_grading_message("session", 0))
+            lease = None
             if client.address:
                 mine = [t for t in live if t.client.address == client.address]
                 if len(mine) >= self.per_address:
                     retry = len(mine) * self.typical_s
                     return Refused("already_grading", already_grading_message("address", retry),
                                    retry)  # fmt: skip
+                lease = places.acquire(f"addr:{client.address}") if (places := self.shared_places) else None
+                if places is not None and lease is None:  # its places are taken on other replicas
+                    return Refused("already_grading",
+                                   already_grading_message("address", self.typical_s), self.typical_s)
                 if count and self.address_limiter is not None:
                     ok, wait = self.address_limiter.check(f"addr:{client.address}")
                     if not ok:
+                        if places is not None:
+                            places.release(lease)
                         lim = self.address_limiter
                         return Refused("rate_limited",
                                        wait_message(wait, lim.per_learner, lim.window_s), wait)
@@ -150,6 +161,7 @@ class FairQueue:
             tag = max(self._vtime, self._finish.get(flow, 0.0))
             self._finish[flow] = tag + 1.0
             ticket = Ticket(self, client, self._seq, tag)
+            ticket.lease = lease
             live.append(ticket)
             self._schedule()
             return ticket
@@ -213,6 +225,8 @@ class FairQueue:
             if ticket.used and ticket.started is not None:  # not a refusal after admission
                 self._recent.append(max(self._clock() - ticket.started, 0.01))
             ticket.state = "done"
+            if ticket.lease is not None and self.shared_places is not None:
+                self.shared_places.release(ticket.lease)
             self._live.remove(ticket)
             if not self._live:  # idle: forget the tags, so memory stays bounded
                 self._finish.clear()
@@ -275,6 +289,7 @@ def settings() -> Settings:
                                           "address")  # PostgreSQL when DATABASE_URL: all replicas
             queue = FairQueue(_env_int("LAB_GRADER_WORKERS", 2), _env_int("LAB_PER_ADDRESS", 2),
                               limiter)  # fmt: skip
+            queue.shared_places = shared_places(queue.per_address)  # PostgreSQL: all replicas
             _SETTINGS = Settings(queue, default_hops())
             log.info("fair queue: %d grading slots, %d tickets per address; client address = %s",
                      queue.slots, queue.per_address, "the peer (no trusted proxy)" if not

@@ -89,3 +89,34 @@ def test_an_outage_falls_back_to_a_local_limit(pg_url):
     lim._pool.close()  # the database is gone for this replica
     assert lim.check("a")[0] and lim.check("a")[0]
     assert not lim.check("a")[0]  # still limited, in this process
+
+
+def test_an_address_holds_its_places_across_replicas(pg_url):
+    """Two replicas' fair queues: an address holding its 2 places on replica A is refused a
+    third on replica B; releasing one on A frees one for B; expired leases free themselves."""
+    from app_support.fairness import ClientKey, FairQueue, Refused
+    from grader.gradebook.pg_tickets import PostgresPlaces
+
+    a, b = FairQueue(slots=1, per_address=2), FairQueue(slots=1, per_address=2)
+    a.shared_places, b.shared_places = PostgresPlaces(pg_url, 2), PostgresPlaces(pg_url, 2)
+    try:
+        t1 = a.admit(ClientKey("s1", "203.0.113.7"))
+        t2 = a.admit(ClientKey("s2", "203.0.113.7"))
+        assert not isinstance(t1, Refused) and not isinstance(t2, Refused)
+        third = b.admit(ClientKey("s3", "203.0.113.7"))
+        assert isinstance(third, Refused) and third.reason == "already_grading"
+        other = b.admit(ClientKey("s4", "198.51.100.1"))  # another address is not affected
+        assert not isinstance(other, Refused)
+        t1.release()
+        t4 = b.admit(ClientKey("s3", "203.0.113.7"))
+        assert not isinstance(t4, Refused)
+        for t in (t2, t4, other):
+            t.release()
+        short = PostgresPlaces(pg_url, 1, scope="expiry", lease_s=0.5)
+        assert short.acquire("k") and short.acquire("k") is None
+        time.sleep(0.7)
+        assert short.acquire("k")  # a dead replica's lease ran out
+        short.close()
+    finally:
+        a.shared_places.close()
+        b.shared_places.close()
