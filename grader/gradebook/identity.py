@@ -23,6 +23,7 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 
+from grader.gradebook import lookalikes
 from grader.gradebook.limits import ANONYMOUS, SubmissionRejected, clean_learner
 
 GUEST_SUFFIX = " (guest)"
@@ -33,14 +34,10 @@ _KEY_RE = re.compile(r"^[A-Za-z0-9_-]{43}$")
 _CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_CHARS = 20  # 100 bits: guessing one of a class's codes online is hopeless
 _CODE_TYPOS = str.maketrans({"O": "0", "I": "1", "L": "1", "U": "V"})
-# Latin look-alikes in Cyrillic and Greek, and digits that pass for letters, for fold().
-_CONFUSABLES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "і": "l", "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "l", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
-    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ı": "l",
-    "0": "o", "1": "l", "i": "l", "|": "l", "3": "e", "5": "s", "$": "s",
-})  # fmt: skip
+# ASCII characters that pass for letters, for fold(). Look-alikes outside ASCII come from
+# Unicode's confusables data (lookalikes.py), not from a hand-made list.
+_ASCII_LOOKALIKES = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "3": "e", "5": "s",
+                                   "$": "s"})
 _HF_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -131,15 +128,16 @@ def recovery_hash(code: str) -> str:
 
 
 def fold(name: str) -> str:
-    """A skeleton for comparing names: case, accents, width, look-alike letters, separators
-    and a trailing "(guest)"/"(api)" ignored. ``fold("Ａdа_1 (guest)") == fold("adal")``."""
+    """A skeleton for comparing names: case, accents, width, look-alike letters (Unicode's
+    confusables, see lookalikes.py), separators and a trailing "(guest)"/"(api)" ignored.
+    ``fold("Ａdа_1 (guest)") == fold("adal") == fold("ɑdɑl")``."""
     text = unicodedata.normalize("NFKC", name or "").strip()
     for suffix in (GUEST_SUFFIX, API_SUFFIX):
         while text.lower().endswith(suffix):
             text = text[: -len(suffix)].rstrip()
     text = unicodedata.normalize("NFKD", text.casefold())
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = text.translate(_CONFUSABLES)
+    text = lookalikes.skeleton(text).translate(_ASCII_LOOKALIKES)
     return re.sub(r"[\s._\-'@()]+", "", text)
 
 
@@ -160,7 +158,8 @@ def _imitation(base: str) -> SubmissionRejected:
 
 def label_for(typed: str | None, suffix: str, signed_in_folds: frozenset[str] = frozenset()) -> str:
     """A guest or API label: the cleaned name plus ``suffix``; SubmissionRejected for an odd
-    name, one over the length cap, or one that folds to a signed-in learner's name."""
+    name, one over the length cap, one that folds to a signed-in learner's name, or one with a
+    word mixing scripts (UTS #39: Latin may only share a word with Han, kana, Bopomofo, Hangul)."""
     base = clean_learner(typed)
     if base.endswith(suffix):
         base = base[: -len(suffix)].rstrip() or ANONYMOUS
@@ -168,6 +167,14 @@ def label_for(typed: str | None, suffix: str, signed_in_folds: frozenset[str] = 
         return ANONYMOUS
     if fold(base) in signed_in_folds:
         raise _imitation(base)
+    mixed = lookalikes.mixed_script_word(base)
+    if mixed is not None:  # "aլice": Latin and Armenian in one word imitates somebody
+        raise SubmissionRejected(
+            "bad_name",
+            f"The word {mixed!r} mixes letters of different alphabets (for example Latin and "
+            "Cyrillic), which is how names are forged. Write each word in one alphabet.",
+            f"单词 {mixed!r} 混用了不同文字的字母（例如拉丁字母和西里尔字母），这是冒充他人名字的常见手法。"
+            "请每个单词只用一种文字书写。")
     return clean_learner(base + suffix)  # re-checked: the suffix must fit the length cap
 
 
