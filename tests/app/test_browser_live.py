@@ -35,7 +35,7 @@ def open_tab(page, name: str) -> None:
 
 
 def english_words(text: str) -> set[str]:
-    words = set(re.findall(r"[A-Za-z][A-Za-z_'’]*", text))
+    words = set(re.findall(r"[A-Za-z][A-Za-z_]*(?:['’][A-Za-z]+)*", text))  # it's, not 'a
     # single letters and subscripted symbols (X_q, W_o, log_k) are mathematics, not English
     return {w for w in words if w not in ALLOWED and not re.fullmatch(r"[a-zA-Z]\d*|[A-Za-z]+_\w+", w)}
 
@@ -170,3 +170,17 @@ def test_a_new_run_clears_the_previous_runs_outputs(page, app_url):
     expect(page.locator("#train-preds")).not_to_contain_text("prediction", timeout=15_000)
     page.locator("#train-stop").click()
     expect(page.locator("#train-status")).to_contain_text("stopped by you", timeout=120_000)
+
+
+@pytest.mark.browser_context_args(locale="zh-CN")
+def test_input_errors_read_in_chinese(page, app_url):
+    page.goto(app_url)
+    page.locator("#basics-heatmap .js-plotly-plot").wait_for(timeout=60_000)
+    page.locator("#basics-q textarea").fill("1 a 1 0\n0 1 0 1\n1 1 1 1")  # live: no button
+    status = page.locator("#basics-status")
+    expect(status).to_contain_text("输入有误", timeout=15_000)
+    expect(status).to_contain_text("不是数字")
+    assert not english_words(status.inner_text())
+    page.get_by_role("tab", name="多头注意力").click()
+    page.locator("#mh-heads input").fill("5")  # 16 is not divisible by 5
+    expect(page.locator("#mh-status")).to_contain_text("不能被头数 5 整除", timeout=15_000)
