@@ -8,10 +8,8 @@ say nothing about whether the layer is equivariant. Only running it does.
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
-import sys
 from collections.abc import Callable
 
 import torch
@@ -92,16 +90,6 @@ def nearly_equivariant(weight: torch.Tensor, eps: float = 1e-7, nonce: str | Non
         x.shape[1], dtype=x.dtype).view(1, -1, 1))  # (1, T, 1) offset
 
 
-def _hidden_phase(mark: str) -> None:
-    """Print the marker that separates loading from the hidden tests in the captured output."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except Exception:  # noqa: BLE001 - the learner may have replaced them
-        pass
-    os.write(1, mark.encode())
-
-
 _BUILDERS = {
     "nearly_equivariant": nearly_equivariant,
     "token_linear": token_linear,
@@ -113,9 +101,7 @@ _BUILDERS = {
 
 
 def build(name: str, **kwargs):
-    """Build the named fixture (a layer in eval mode), run a probe, or mark the hidden phase."""
-    if name == "_hidden_phase":
-        return _hidden_phase(**kwargs)
+    """Build the named fixture (a layer in eval mode) or run a probe."""
     if name in probes.PROBES:
         kwargs.pop("nonce", None)
         return probes.PROBES[name](**kwargs)

@@ -15,9 +15,6 @@ from grader.spec import Case, Job, Limits
 _m = compare._msg
 
 
-MARK = "\n\x1e--hidden tests start--\x1e\n"
-
-
 def _public_steps(steps: list[dict], nonce: str | None = None) -> list[dict]:
     """What the sandbox may see of a case: inputs only, never expected values.
 
@@ -38,21 +35,14 @@ def _public_steps(steps: list[dict], nonce: str | None = None) -> list[dict]:
 NOTE = "[output printed during the hidden tests is not shown; run the public examples to see it]"
 
 
-def _hidden_output(raw: RawResult, mark: str, source: str, pool: WorkerPool, limits: Limits) -> str:
-    """What the learner may see of what their code printed in a hidden run.
-
-    Code can read the whole job, hidden inputs included, as soon as it loads (by walking
-    frames), so nothing printed in the hidden run is shown. When it printed anything, the
-    module is loaded once more in a job with no cases, and that output (which cannot hold
-    hidden data) is shown instead, with a note when the hidden tests printed more.
-    """
-    if not raw.output:
-        return ""
-    _head, found, tail = raw.output.partition(mark)
-    clean = pool.run(Job(source=source, cases=[], limits=limits)).output
-    if found and not tail.strip():
-        return clean
-    return (clean + "\n" if clean and not clean.endswith("\n") else clean) + NOTE
+def _hidden_output(raw: RawResult) -> str:
+    """What the learner may see of what their code printed in a hidden run: only what it
+    printed while loading, before any hidden input reached the child (the pool sends the
+    cases after 'loaded'), plus a note when the tests printed more."""
+    shown = raw.load_output
+    if len(raw.output) <= len(shown):
+        return shown
+    return (shown + "\n" if shown and not shown.endswith("\n") else shown) + NOTE
 
 
 def trusted_records(source: str, cases: list[Case]) -> dict:
@@ -280,17 +270,12 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     if hidden:
         secrets.SystemRandom().shuffle(order)
     sent = [_public_steps(cases[i].steps, nonce) for i in order]
-    mark = f"{MARK[:-1]}{nonce}\n" if hidden else ""
-    if hidden:  # a trusted first step: prints the marker, then the learner's output is cut there
-        sent.insert(0, [{"op": "fixture", "name": "_hidden_phase", "kwargs": {"mark": mark}}])
     job = Job(source=source, cases=sent, limits=limits)
     raw = pool.run(job)
     got = _index(raw.messages)
-    shift = 1 if hidden else 0
-    got["cases"] = {order[pos - shift]: recs for pos, recs in got["cases"].items()
-                    if 0 <= pos - shift < len(order)}
+    got["cases"] = {order[pos]: recs for pos, recs in got["cases"].items() if 0 <= pos < len(order)}
     load = got["load"]
-    report.output = _hidden_output(raw, mark, source, pool, limits) if hidden else raw.output
+    report.output = _hidden_output(raw) if hidden else raw.output
     level = got["sandbox"] or {}
     report.sandbox = level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
     crash = None if (got["done"] and raw.status == "ok" and not raw.malformed) else _crash_message(
