@@ -30,6 +30,7 @@ from grader.gradebook import (
     wait_message,
 )
 from grader.gradebook import identity as ids
+from grader.gradebook.model import surrogate_safe_data
 from grader.gradebook.ratelimit import shared_rate_limiter
 from grader.report import render
 
@@ -321,7 +322,8 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim |
         return refusal("not_stored", {
             "en": "Your code was graded but the result could not be saved. Please submit again.",
             "zh": "代码已评分，但结果未能保存。请重新提交。"}, clean.exercise_id, lang=lang)
-    out = report.to_gradescope(lang)
+    # Valid UTF-8 on the way back too: the child's text may hold lone surrogates.
+    out = surrogate_safe_data(report.to_gradescope(lang))
     out["extra_data"].update(learner=who.label, learner_id=who.id, submission_id=sub_id, submitted_at=sub.submitted_at,
                              grader_version=sub.grader_version, stored=True)
     return out

@@ -7,6 +7,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grader.gradebook.model import surrogate_safe
+
 ANONYMOUS = "anonymous"
 
 # Punctuation a display name may contain besides letters, marks, digits and single spaces.
@@ -135,6 +137,9 @@ def clean_code(code: str | bytes, filename: str | None = None,
     if _looks_like_notebook(text, filename):
         text = _notebook_code(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # A lone surrogate (JSON "\\ud800" through the API) cannot be encoded, compiled or stored:
+    # its backslash escape means the same inside a string literal and is valid UTF-8.
+    text = surrogate_safe(text)
     if not text.strip():
         raise SubmissionRejected(
             "empty",

@@ -62,6 +62,28 @@ def grader_version() -> str:
     return f"{PROJECT_VERSION}+{digest.hexdigest()[:10]}"
 
 
+def surrogate_safe(text: str) -> str:
+    """``text`` as valid UTF-8: a lone surrogate (``"\\ud800"``, which JSON and Python allow
+    but UTF-8, SQLite and PostgreSQL do not) becomes its backslash escape, the same seven
+    characters one would type for it in a Python string. Other text is returned as is."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def surrogate_safe_data(value: Any) -> Any:
+    """``value`` (JSON-like: dicts, lists, text, numbers) with every text surrogate-safe."""
+    if isinstance(value, str):
+        return surrogate_safe(value)
+    if isinstance(value, dict):
+        return {surrogate_safe_data(k): surrogate_safe_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [surrogate_safe_data(v) for v in value]
+    return value
+
+
 def _tests_json(tests: Any) -> str:
     try:
         return json.dumps(tests, ensure_ascii=False, allow_nan=False, sort_keys=True)
@@ -88,6 +110,14 @@ class Submission:
     id: int | None = None
 
     def __post_init__(self) -> None:
+        # Every graded submission must be storable whatever its text: the learner's code and
+        # the child's messages may hold lone surrogates, which no database encoding accepts.
+        for name in ("learner", "exercise", "code", "status", "grader_version", "learner_id"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                setattr(self, name, surrogate_safe(value))
+        if isinstance(self.tests, list):
+            self.tests = surrogate_safe_data(self.tests)
         # Check everything here, before any SQL, so bad input is never stored half-way.
         for name in ("learner", "exercise", "status", "grader_version"):
             value = getattr(self, name)

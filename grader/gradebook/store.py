@@ -12,7 +12,7 @@ from typing import Any
 
 from grader.gradebook.csv_export import rows_to_csv
 from grader.gradebook.identity import legacy_signed_in, signed_in_id
-from grader.gradebook.model import BestScore, Submission, best_of, utc_now_iso
+from grader.gradebook.model import BestScore, Submission, best_of, surrogate_safe, utc_now_iso
 
 # Column order of every SELECT; _row() relies on it.
 COLUMNS = ("id", "learner", "exercise", "code", "score", "max_score", "tests", "status",
@@ -168,7 +168,8 @@ class Gradebook(ABC):
             if not isinstance(value, str) or "\x00" in value or len(value) > 500:
                 raise ValueError(f"{name} must be text without NUL, at most 500 characters")
         self._execute("INSERT INTO access_log (at, who, action, detail) VALUES (?, ?, ?, ?)",
-                      (utc_now_iso(), who, action, detail))
+                      (utc_now_iso(), surrogate_safe(who), surrogate_safe(action),
+                       surrogate_safe(detail)))
 
     def access_log(self, limit: int = 50) -> list[AccessEntry]:
         """The newest ``limit`` entries of the instructor access log, newest first."""

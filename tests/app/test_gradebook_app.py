@@ -263,3 +263,43 @@ def test_the_right_password_shows_scores_and_is_logged(app_url, book, instructor
     assert "submissions from" in status
     entry = book.access_log(1)[0]
     assert (entry.who, entry.action) == ("password from 127.0.0.1", "view")
+
+
+def _raw_grade(app_url: str, data: list) -> dict:
+    """POST to the `grade` endpoint with ASCII JSON, as any script may: "\\ud800" in the JSON
+    text is a lone surrogate once the server parses it (gradio_client cannot send one)."""
+    import uuid
+
+    import httpx
+
+    import app
+
+    index = next(i for i, fn in app.demo.fns.items() if fn.api_name == "grade")
+    session = uuid.uuid4().hex[:11]
+    base = app_url.rstrip("/")
+    body = json.dumps({"data": data, "fn_index": index, "session_hash": session,
+                       "event_data": None, "trigger_id": None}, ensure_ascii=True)  # fmt: skip
+    r = httpx.post(f"{base}/gradio_api/queue/join", content=body.encode("ascii"),
+                   headers={"content-type": "application/json"}, timeout=30)  # fmt: skip
+    r.raise_for_status()
+    with httpx.stream("GET", f"{base}/gradio_api/queue/data", params={"session_hash": session},
+                      timeout=120) as stream:  # fmt: skip
+        for line in stream.iter_lines():
+            if line.startswith("data:") and '"process_completed"' in line:
+                return json.loads(line[5:])
+    raise AssertionError("no answer")
+
+
+def test_a_lone_surrogate_through_the_grade_endpoint_is_graded_and_stored(app_url, book):
+    """Red-team F5: JSON carries "\\ud800" as a lone surrogate into the code; the app must
+    store what it graded (it used to answer not_stored, or fail before grading)."""
+    for code in ('x = "\ud800"\nraise ValueError("bad " + x + " shape")\n',
+                 'raise ValueError("bad \\ud800 shape")\n'):
+        answer = _raw_grade(app_url, ["manual-attention", code, "mallory"])
+        assert answer["success"], answer
+        out = answer["output"]["data"][0]
+        extra = out["extra_data"]
+        assert not out.get("refused") and extra["stored"] is True, out.get("reason")
+        row = book.get(extra["submission_id"])
+        assert row is not None and row.learner == "mallory (api)" and "\ud800" not in row.code
+        assert row.code.startswith(('x = "\\ud800"', 'raise ValueError("bad \\ud800'))
