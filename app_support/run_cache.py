@@ -24,6 +24,7 @@ import threading
 import time
 import warnings
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,6 +36,8 @@ log = logging.getLogger("transformer_lab.app")
 FORMAT = 1  # bump when the stored layout changes: older entries then simply miss
 EARLY_STOPS = ("stop_flag", "callback")  # stopped by someone: depends on timing, never stored
 DEFAULT_MAX_MB = 256.0  # LAB_RUN_CACHE_MB
+MEMO_MAX_BYTES = 64 * 2**20  # decoded entries kept in this process (LRU)
+TOUCH_EVERY_S = 30.0  # a run replayed from memory is marked as used in the store this often
 REPLAY_CHUNKS = 3  # messages a hit is replayed in (each redraws the curves: ~0.1-0.3 s)
 REPLAY_PAUSE_S = 0.05  # between replayed messages: the page redraws, the learner waits < 0.5 s
 
@@ -154,6 +157,14 @@ class RunCache(ABC):
             raise ValueError(f"max_bytes must be positive, got {max_bytes}")
         self.max_bytes = int(max_bytes)
         self.hits = self.misses = self.stores = 0
+        # Decoded entries recently read here, shared by every session that replays them: entries
+        # never change under a key, so 300 learners on one preset hold one copy of its records
+        # and snapshots (each still gets its own model). Bounded by their stored size.
+        self._memo: OrderedDict[str, tuple[CachedRun, int]] = OrderedDict()
+        self._memo_bytes = 0
+        self.memo_max_bytes = min(self.max_bytes, MEMO_MAX_BYTES)
+        self._memo_lock = threading.Lock()
+        self._touched: dict[str, float] = {}
 
     @abstractmethod
     def _get(self, key: str) -> bytes | None: ...
@@ -171,7 +182,23 @@ class RunCache(ABC):
         """Release connections (files need nothing)."""
 
     def get(self, key: str) -> CachedRun | None:
-        """The stored run (now the most recently used), or None."""
+        """The stored run (now the most recently used), or None. Treat it as read-only: the
+        same object may be handed to other sessions."""
+        with self._memo_lock:
+            found = self._memo.get(key)
+            if found is not None:
+                self._memo.move_to_end(key)
+                self.hits += 1
+                touch = time.monotonic() - self._touched.get(key, -1e9) > TOUCH_EVERY_S
+                if touch:
+                    self._touched[key] = time.monotonic()
+        if found is not None:
+            if touch:  # keep it recent in the shared store too, or it would be evicted there
+                try:
+                    self._touch(key)
+                except Exception:  # noqa: BLE001 - recency is a hint
+                    log.warning("run cache: could not mark %s as used", key[:12])
+            return found[0]
         blob = self._get(key)
         if blob is not None:
             try:
@@ -182,9 +209,25 @@ class RunCache(ABC):
                 entry = None
             if entry is not None:
                 self.hits += 1
+                self._remember(key, entry, len(blob))
                 return entry
         self.misses += 1
         return None
+
+    def _remember(self, key: str, entry: CachedRun, size: int) -> None:
+        with self._memo_lock:
+            if key in self._memo or size > self.memo_max_bytes:
+                return
+            self._memo[key] = (entry, size)
+            self._memo_bytes += size
+            self._touched[key] = time.monotonic()  # _get() just marked it as used
+            while self._memo_bytes > self.memo_max_bytes:
+                gone, (_, old) = self._memo.popitem(last=False)
+                self._memo_bytes -= old
+                self._touched.pop(gone, None)
+
+    def _touch(self, key: str) -> None:  # noqa: B027 - a backend without recency keeps none
+        """Mark ``key`` as just used in the store."""
 
     def put(self, key: str, entry: CachedRun) -> bool:
         """Store a finished run; False (nothing stored) when it was stopped early or is larger
@@ -270,6 +313,12 @@ class FileRunCache(RunCache):
 
     def discard(self, key: str) -> None:
         self._path(key).unlink(missing_ok=True)
+
+    def _touch(self, key: str) -> None:
+        try:
+            os.utime(self._path(key), ns=(time.time_ns(), time.time_ns()))
+        except FileNotFoundError:
+            pass
 
 
 def _max_bytes() -> int:

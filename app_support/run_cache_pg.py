@@ -78,6 +78,10 @@ class PostgresRunCache(RunCache):
                          (key, blob, len(blob)))  # fmt: skip
             conn.execute(EVICT, (self.max_bytes,))
 
+    def _touch(self, key: str) -> None:
+        self._rows("UPDATE lab_run_cache SET tick = nextval('lab_run_cache_tick') WHERE key = %s",
+                   (key,))  # fmt: skip
+
     def discard(self, key: str) -> None:
         self._rows("DELETE FROM lab_run_cache WHERE key = %s", (key,))
 

@@ -177,12 +177,12 @@ def test_eviction_respects_the_byte_bound_least_recently_used_first(make_cache):
 
 def test_a_stopped_run_is_not_stored(make_cache):
     stop = threading.Event()
-    s = training.settings("reverse", **{**TINY, "steps": 40})
+    s = training.settings("reverse", **{**TINY, "steps": 5000})  # far from done at the first message
     run = training.new_run("reverse", s, stop)
     for msg in training.stream(run):
         training.apply(run, msg)
         stop.set()  # Stop pressed while it trains
-    assert run.summary["stopped"] == "stop_flag" and run.summary["steps"] < 40
+    assert run.summary["stopped"] == "stop_flag" and run.summary["steps"] < 5000
     cache = make_cache()
     key = run_key("reverse", run.settings)
     assert not cache.put(key, run_cache.entry_of(run))
@@ -212,3 +212,20 @@ def test_replicas_share_the_postgres_cache(pg_url, finished):
     finally:
         a.close()
         b.close()
+
+
+def test_sessions_replaying_one_run_share_its_records(make_cache, finished):
+    """Hits in one process hand out one decoded entry (memory per session stays small); the
+    store still hears that the entry is used, so it is not evicted as stale."""
+    cache = make_cache()
+    key = run_key("reverse", finished.settings)
+    cache.put(key, run_cache.entry_of(finished))
+    first, second = cache.get(key), cache.get(key)
+    assert first is second and cache.hits == 2
+    a, b = (training.new_run("reverse", dict(finished.settings)) for _ in range(2))
+    for run in (a, b):
+        for msg in run_cache.replay(first, 1, pause_s=0):
+            training.apply(run, msg)
+    assert a.records[5] is b.records[5] and a.snapshots[-1] is b.snapshots[-1]
+    assert all(x.data_ptr() != y.data_ptr()
+               for x, y in zip(a.model.parameters(), b.model.parameters(), strict=True))
