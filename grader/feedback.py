@@ -52,12 +52,10 @@ _CATEGORIES = [
 ]
 
 
-def error_text(err: dict, fn_label: str, loading: bool = False) -> dict[str, str]:
+def error_text(err: dict, fn_label: str) -> dict[str, str]:
     """A hidden-safe bilingual message for an exception the learner's code raised: its type
     (when it is a builtin or library one) and what kind of error it is, never its text."""
     kind = safe_type(err.get("type"), fallback="")
-    if loading:  # the caller adds "(while loading your code)"
-        return _loading_text(kind or "an exception of your own class", err.get("message", ""))
     if not kind:
         return {"en": f"`{fn_label}` raised an exception of your own class on a hidden test "
                       "(its text is shown in the public examples only).",
@@ -72,9 +70,3 @@ def error_text(err: dict, fn_label: str, loading: bool = False) -> dict[str, str
             "zh": f"`{fn_label}` 在隐藏测试中抛出了 {kind}（异常信息只在公开示例中显示）。"}
 
 
-def _loading_text(kind: str, msg: str) -> dict[str, str]:
-    for pattern, en, zh in _CATEGORIES:
-        if re.search(pattern, msg, re.I):
-            return {"en": f"Your code raised {kind}: {en}", "zh": f"你的代码抛出了 {kind}：{zh}"}
-    return {"en": f"Your code raised {kind} (run the public examples to see its message)",
-            "zh": f"你的代码抛出了 {kind}（运行公开示例可看到异常信息）"}

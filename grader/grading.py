@@ -283,20 +283,16 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     if load is not None:
         report.status = "syntax_error" if load["kind"] == "syntax" else "load_error"
         err = load["error"]
+        # Shown in full: the hidden inputs reach the child only after its code has loaded (and
+        # a load error after "loaded" is rejected as malformed), so loading cannot see them.
         if report.status == "syntax_error":
             msg = _m(f"Syntax error: {err['message']}", f"语法错误：{err['message']}")
-        elif hidden and err.get("type") not in _OWN_WORDS:
-            # Loading code can already read the job's hidden inputs (frame walking), so its
-            # exception text is not echoed here; the public examples show it in full.
-            msg = feedback.error_text(err, "your module", loading=True)
         else:
-            msg, _ = _error_message(err if not hidden else {**err, "message": ""}, limits.memory_mib)
+            msg, _ = _error_message(err, limits.memory_mib)
         if report.status == "load_error":
             msg = {k: v + (" (while loading your code)" if k == "en" else "（加载代码时）")
                    for k, v in msg.items()}
         crash, details = msg, err.get("traceback", "")
-        if hidden and report.status == "load_error":  # a syntax error carries no data: keep it
-            details = feedback.traceback_lines(details)
     else:
         details = ""
         if crash is not None:

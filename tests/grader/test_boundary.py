@@ -251,3 +251,29 @@ def test_a_job_that_kills_its_worker_is_crashed_not_retried(grader):
     assert report.output.count("ran") == 1  # not retried on a fresh worker
     assert grader.grade(EX.id, REF).full_marks
     assert worker.proc.pid != victim
+
+
+# Looks, while the module loads, for the job's steps anywhere up the stack or in the GC's reach.
+LOAD_TIME_LOOK = r'''
+import gc, sys
+def is_steps(v):
+    return isinstance(v, list) and any(isinstance(s, dict) and "op" in s for s in v[:50])
+found = 0
+f = sys._getframe()
+while f is not None:
+    for v in list(f.f_locals.values()):
+        if isinstance(v, dict) and isinstance(v.get("cases"), list):
+            found += 1
+        if isinstance(v, list) and any(is_steps(c) for c in v[:50]):
+            found += 1
+    f = f.f_back
+found += sum(1 for o in gc.get_objects() if is_steps(o))
+raise ValueError(f"load-time look found={found} my-own-words")
+'''
+
+
+def test_loading_code_sees_no_hidden_case_and_its_error_is_shown_in_full(grader):
+    report = grader.grade(EX.id, LOAD_TIME_LOOK)
+    assert report.status == "load_error"
+    message = report.tests[0].message["en"]
+    assert "found=0" in message and "my-own-words" in message, message
