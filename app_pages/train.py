@@ -198,7 +198,10 @@ def build() -> None:
             warn(message(err, lang), lang)
             yield gr.skip(), message(err, lang), gr.skip(), *[gr.skip()] * 7
         finally:
-            _STOPS.pop(request.session_hash, None)
+            # Only our own flag: a finished run's generator may be closed after the next run of
+            # the same browser registered its flag, and must not take that one away.
+            if _STOPS.get(request.session_hash) is flag:
+                _STOPS.pop(request.session_hash, None)
 
     def on_stop(request: gr.Request):
         if request.session_hash in _STOPS:
