@@ -107,6 +107,7 @@ class Results:
         self.times: dict[str, list[float]] = defaultdict(list)
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[str] = []
+        self.refusals: list[str] = []
 
     def add(self, action: str, seconds: float, **counts: int) -> None:
         with self.lock:
@@ -174,11 +175,31 @@ def learner(k: int, apps: list[App], res: Results, rng: random.Random, codes: di
             ex, code = rng.choice(codes[kind])
             out = act(f"submit_{kind}", "on_submit", [ex, code, name, key], app)
             if out and out["ok"]:
-                refused = "⚠️" in out["text"].split('"process_completed"')[-1]
+                tail = out["text"].split('"process_completed"')[-1]
+                refused = "⚠️" in tail
                 res.add("_submit", 0.0, submitted=1, refused=int(refused))
+                if refused:
+                    with res.lock:
+                        res.refusals.append(tail[tail.index("⚠️"):][:200])
         else:
             act("progress", "on_refresh", [name, key], app)
         time.sleep(rng.uniform(1.0, 4.0))  # reading, typing
+
+
+def rate_limit_check(apps: list[App], tag: str, sent: int = 12) -> dict:
+    """One learner (one browser key) submits ``sent`` times, alternating replicas: with the
+    limit shared, exactly LAB_RATE_LIMIT (10 per minute) are graded in all."""
+    from grader.gradebook.identity import new_browser_key
+
+    key, name = new_browser_key(), f"cls-{tag}-limit"
+    ex, code = submissions()["wrong"][0]
+    graded = 0
+    for i in range(sent):
+        session = uuid.uuid4().hex[:11]  # a new tab each time: only the learner's id counts
+        out = apps[i % len(apps)].call("on_submit", [ex, code, name, key], session, "198.19.1.1")
+        tail = out["text"].split('"process_completed"')[-1]
+        graded += int(out["ok"] and "⚠️" not in tail)
+    return {"sent": sent, "graded": graded, "limit": int(os.environ.get("LAB_RATE_LIMIT") or 10)}
 
 
 def main() -> int:
@@ -225,6 +246,7 @@ def main() -> int:
             apps[0].call("on_train", data, "xa-" + tag, "198.19.0.3")
             out = apps[1].call("on_train", data, "xb-" + tag, "198.19.0.4")
             report["cross_replica_cache_hit"] = "From the cache" in out["text"]
+            report["rate_limit_across_replicas"] = rate_limit_check(apps, tag)
         res, rng = Results(), random.Random(args.seed)
         codes = submissions()
         peak = [list(x) for x in idle]
@@ -263,13 +285,15 @@ def main() -> int:
         report["cache_hit_rate"] = round(c["cache_hits"] / c["trains"], 3) if c["trains"] else None
         report["trains_that_queued"] = c["queued"]
         report["submitted"], report["refused"] = c["submitted"], c["refused"]
+        report["refusal_samples"] = res.refusals[:5]
         report["errors"] = len(res.errors)
         report["error_samples"] = res.errors[:5]
         from grader.gradebook import open_gradebook
 
         url = args.database_url or f"sqlite:///{tmp / 'data' / 'gradebook.sqlite3'}"
         with open_gradebook(url) as book:
-            rows = [r for r in book.all_rows(include_code=False) if r.learner.startswith(f"cls-{tag}")]
+            rows = [r for r in book.all_rows(include_code=False)
+                    if r.learner.startswith(f"cls-{tag}-") and "-limit" not in r.learner]
         report["gradebook_rows"] = len(rows)
         report["lost_submissions"] = c["submitted"] - c["refused"] - len(rows)
     finally:
