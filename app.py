@@ -31,7 +31,8 @@ log = logging.getLogger("transformer_lab.app")
 # a narrow pool would make a newcomer wait behind every queued event of a flooding client.
 # "train" is wide for the same reason: a cached run replays at once and the rest wait in
 # app_support.train_queue (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once.
-POOLS = {"play": 4, "train": 16, "submit": 16}
+# "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
+POOLS = {"play": 4, "train": 16, "submit": 16, "measure": 1}
 
 CSS = """
 #tl-title h1 { margin-bottom: 0.2em; }

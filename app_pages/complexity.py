@@ -76,13 +76,14 @@ def build() -> None:
     def on_change(request: gr.Request):
         return tr("stale", lang_of(request))
 
-    # The benchmark takes the CPU for seconds: it queues with training, not with grading.
+    # The benchmark takes the CPU for seconds: one at a time in its own pool ("measure"), apart
+    # from grading and from the train pool (wide: its runs wait in app_support.train_queue).
     run.click(on_run, [sizes, d], [plot, measured, status], api_name="complexity",
-              concurrency_id="train")  # fmt: skip
+              concurrency_id="measure")  # fmt: skip
     # First load: the paper's table in the page's language and the default measurement (run
     # once per server, then cached). A change of sizes or d marks the result stale: re-measuring
     # takes seconds, so it waits for the button.
     gr.on(None, on_load, [],
-          [paper, plot, measured, status], api_visibility="private", concurrency_id="train",
+          [paper, plot, measured, status], api_visibility="private", concurrency_id="measure",
           show_progress="hidden")  # fmt: skip
     gr.on([sizes.input, d.input], on_change, None, [status], api_visibility="private", queue=False)
