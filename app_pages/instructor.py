@@ -3,8 +3,12 @@
 Who is an instructor:
 - on a Space with Hugging Face sign-in and `LAB_INSTRUCTORS` set: the listed usernames, as
   verified by the sign-in; no shared password is accepted there;
-- elsewhere, whoever knows `LAB_INSTRUCTOR_PASSWORD`: compared in constant time, with failed
-  tries limited per client address and across all clients (a new session starts no new count).
+- elsewhere, whoever knows `LAB_INSTRUCTOR_PASSWORD` (at least 12 characters, or the app
+  refuses to start): compared in constant time, with failed tries limited per client address
+  (a new session starts no new count) and across all clients. The overall cap throttles
+  strangers to one try per address per 10 minutes; an address or browser that logged in
+  before (kept as a keyed hash in the gradebook, so every replica knows it) keeps its own
+  allowance. Wrong guesses from many addresses therefore cannot lock the instructor out.
 
 Every view, export and checked refusal is written to the gradebook's access log (who, when).
 """
@@ -54,12 +58,21 @@ def configure_tries(limiter: FailureLimiter | None) -> FailureLimiter | None:
 
 
 def mode() -> str:
-    """'allow_list' (Space sign-in + LAB_INSTRUCTORS), 'password', or 'disabled'."""
+    """'allow_list' (Space sign-in + LAB_INSTRUCTORS), 'password', or 'disabled' (no password,
+    or one shorter than gradebook_views.MIN_PASSWORD_CHARS)."""
     if gradebook_views.instructors() and identity.oauth_available():
         return "allow_list"
-    if gradebook_views.password_set():
+    if gradebook_views.password_set() and not gradebook_views.password_weak():
         return "password"
     return "disabled"
+
+
+def check_password() -> None:
+    """Refuse to start with a weak LAB_INSTRUCTOR_PASSWORD (RuntimeError, logged)."""
+    weak = gradebook_views.password_weak()
+    if weak and not (gradebook_views.instructors() and identity.oauth_available()):
+        log.error("refusing to start: %s", weak)
+        raise RuntimeError(f"refusing to start: {weak}")
 
 
 def _refuse(en: str, zh: str, lang: str) -> str:
@@ -67,8 +80,11 @@ def _refuse(en: str, zh: str, lang: str) -> str:
 
 
 def authorize(password: str | None, profile: gr.OAuthProfile | None, address: str,
-              lang: str = "en") -> tuple[str | None, str]:
-    """(who, "") for an instructor, else (None, the refusal to show). Checked refusals are logged."""
+              lang: str = "en", browser_key: str | None = None) -> tuple[str | None, str]:
+    """(who, "") for an instructor, else (None, the refusal to show). Checked refusals are logged.
+
+    ``browser_key``: the browser's own key (identity.py); a browser that logged in before is
+    counted by that key, not by an address it may share with a classroom."""
     how = mode()
     book = gradebook_glue.gradebook()
     if how == "disabled":
@@ -84,8 +100,15 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
             return None, _refuse(f"{user} is not on this Space's instructor list.",
                                  f"{user} 不在本 Space 的教师名单中。", lang)  # fmt: skip
         return f"hf:{user}", ""
-    ok, wait = tries().attempt(address, lambda: gradebook_views.password_ok(password))
+    hashes = gradebook_views.trust_hashes(address, browser_key)
+    days = gradebook_views.TRUST_DAYS
+    known = {kind for kind, h in hashes.items() if book.trusted_client(h, days)}
+    client = f"browser {hashes['browser'][:24]}" if "browser" in known else address
+    ok, wait = tries().attempt(client, lambda: gradebook_views.password_ok(password),
+                               trusted=bool(known))  # fmt: skip
     if ok:
+        for h in hashes.values():
+            book.trust_client(h)
         return f"password from {address}", ""
     if wait > 0:  # locked out: the password was not even compared, and nothing is logged
         return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
@@ -94,9 +117,9 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
 
 
 def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
-           lang: str = "en"):
+           lang: str = "en", browser_key: str | None = None):
     """(everyone's best-score frame, access-log frame, message) or (None, None, refusal)."""
-    who, refusal = authorize(password, profile, address, lang)
+    who, refusal = authorize(password, profile, address, lang, browser_key)
     if who is None:
         return None, None, refusal
     book = gradebook_glue.gradebook()
@@ -109,9 +132,9 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
 
 
 def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | None,
-           address: str, lang: str = "en"):
+           address: str, lang: str = "en", browser_key: str | None = None):
     """(CSV path, message) or (None, refusal): every submission, with the code if asked."""
-    who, refusal = authorize(password, profile, address, lang)
+    who, refusal = authorize(password, profile, address, lang, browser_key)
     if who is None:
         return None, refusal
     book = gradebook_glue.gradebook()
@@ -126,6 +149,7 @@ def build() -> None:
     The events are wired in every mode and every request re-checks mode(), so the page only
     says what the server was started with; the check itself never trusts the page.
     """
+    check_password()
     how = mode()
     if gradebook_views.password_set() and how == "allow_list":
         log.warning("LAB_INSTRUCTORS is set on a Space with sign-in: LAB_INSTRUCTOR_PASSWORD is ignored")
@@ -144,15 +168,25 @@ def build() -> None:
         csv = gr.File(label=t("instructor.csv"), interactive=False, elem_id="instructor-csv")
         access = gr.Dataframe(label=t("instructor.log"), interactive=False, elem_id="instructor-log")
 
-    def on_show(pw, request: gr.Request, profile: gr.OAuthProfile | None):
-        frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request))
+    key = identity.inputs()[1]  # this browser's key: a browser that logged in before is known
+    # Scripts call /instructor_scores and /instructor_csv without a browser key, as before;
+    # the page's own buttons send the key through the *_browser events (hidden twins).
+    api_show = gr.Button(visible=False, elem_id="instructor-api-show")
+    api_csv = gr.Button(visible=False, elem_id="instructor-api-csv")
+
+    def on_show(pw, browser_key=None, request: gr.Request = None,
+                profile: gr.OAuthProfile | None = None):
+        frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request),
+                                        browser_key)  # fmt: skip
         if frame is None:
             gr.Warning(text)
             return None, None, None, text  # a refusal also hides an earlier table and download
         return frame, gr.skip(), log_frame, text
 
-    def on_export(pw, with_code, request: gr.Request, profile: gr.OAuthProfile | None):
-        path, text = export(pw, with_code, profile, identity.address_of(request), lang_of(request))
+    def on_export(pw, with_code, browser_key=None, request: gr.Request = None,
+                  profile: gr.OAuthProfile | None = None):
+        path, text = export(pw, with_code, profile, identity.address_of(request), lang_of(request),
+                            browser_key)  # fmt: skip
         if path is None:
             gr.Warning(text)
             return None, None, None, text
@@ -162,7 +196,10 @@ def build() -> None:
     # HTTP client can call any event by index), so the protection is the check above, and
     # scripts (and the tests) may call these by name.
     ui = dict(api_visibility="undocumented")
-    gr.on([show.click, password.submit], on_show, [password], [table, csv, access, status],
-          api_name="instructor_scores", **ui)  # fmt: skip
-    csv_button.click(on_export, [password, include_code], [table, csv, access, status],
-                     api_name="instructor_csv", **ui)  # fmt: skip
+    outputs = [table, csv, access, status]
+    gr.on([show.click, password.submit], on_show, [password, key], outputs,
+          api_name="instructor_scores_browser", **ui)  # fmt: skip
+    csv_button.click(on_export, [password, include_code, key], outputs,
+                     api_name="instructor_csv_browser", **ui)  # fmt: skip
+    api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)
+    api_csv.click(on_export, [password, include_code], outputs, api_name="instructor_csv", **ui)

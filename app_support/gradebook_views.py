@@ -7,6 +7,7 @@ learner typed: only the browser key, a recovery code or a sign-in leads to an id
 from __future__ import annotations
 
 import atexit
+import hashlib
 import hmac
 import os
 import secrets
@@ -81,17 +82,49 @@ def own_submission(book: Gradebook, learner_id: str | None, submission_id) -> tu
     return sub.exercise, sub.code
 
 
+MIN_PASSWORD_CHARS = 12  # with 5 tries per address per 10 minutes, guessing must be hopeless
+TRUST_DAYS = float(os.environ.get("LAB_INSTRUCTOR_TRUST_DAYS", "90"))
+
+
 def password_set() -> bool:
-    """Whether the instructor view is enabled (a non-empty LAB_INSTRUCTOR_PASSWORD)."""
+    """Whether LAB_INSTRUCTOR_PASSWORD is set at all (strong or not)."""
     return bool(os.environ.get(PASSWORD_ENV, ""))
+
+
+def password_weak() -> str | None:
+    """Why LAB_INSTRUCTOR_PASSWORD is too weak to open the instructor view, or None."""
+    expected = os.environ.get(PASSWORD_ENV, "")
+    if expected and len(expected) < MIN_PASSWORD_CHARS:
+        return (f"{PASSWORD_ENV} has {len(expected)} characters; use at least "
+                f"{MIN_PASSWORD_CHARS} (for example four random words). The instructor view "
+                "stays closed until it is changed.")
+    return None
+
+
+def trust_hashes(address: str | None, browser_key: str | None) -> dict[str, str]:
+    """Keyed hashes naming a client that may log in as instructor: its address and, when it
+    sent a valid one, its browser key. Keyed by the password, so the stored hashes reveal no
+    address, and a new password forgets every earlier login."""
+    from grader.gradebook import identity as ids
+
+    secret = hashlib.sha256(os.environ.get(PASSWORD_ENV, "").encode("utf-8", "replace")).digest()
+    out = {}
+    if address:
+        out["address"] = hmac.new(secret, f"address\x00{address}".encode("utf-8", "replace"),
+                                  hashlib.sha256).hexdigest()  # fmt: skip
+    if ids.valid_browser_key(browser_key):
+        out["browser"] = hmac.new(secret, f"browser\x00{browser_key}".encode(),
+                                  hashlib.sha256).hexdigest()  # fmt: skip
+    return out
 
 
 def password_ok(typed: str | None) -> bool:
     """Constant-time comparison with LAB_INSTRUCTOR_PASSWORD; always False when it is unset."""
     expected = os.environ.get(PASSWORD_ENV, "")
-    if not expected or not isinstance(typed, str):
+    if not expected or password_weak() or not isinstance(typed, str):
         return False
-    return hmac.compare_digest(typed.encode("utf-8"), expected.encode("utf-8"))
+    return hmac.compare_digest(typed.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
 
 
 def instructors() -> frozenset[str]:

@@ -22,18 +22,23 @@ log = logging.getLogger("transformer_lab.gradebook")
 
 
 class PostgresFailureLimiter:
-    """``per_client`` failures per ``client_window_s`` per address and ``overall`` per
-    ``overall_window_s`` in all (``None``: no overall cap), shared by every replica."""
+    """``per_client`` failures per ``client_window_s`` per client and ``overall`` per
+    ``overall_window_s`` in all (``None``: no overall cap), shared by every replica. Past the
+    overall cap an untrusted client may still try ``over_cap_per_client`` times per
+    ``client_window_s`` and a trusted one keeps its allowance (see FailureLimiter)."""
 
     def __init__(self, url: str, per_client: int = 5, client_window_s: float = 600.0,
                  overall: int | None = 20, overall_window_s: float = 3600.0,
-                 scope: str = "instructor", connect_timeout_s: float = 10.0) -> None:
+                 scope: str = "instructor", connect_timeout_s: float = 10.0,
+                 over_cap_per_client: int = 1) -> None:
         from psycopg_pool import ConnectionPool
 
         # Validates the numbers, and counts in this process while the database is away.
-        self._local = FailureLimiter(per_client, client_window_s, overall, overall_window_s)
+        self._local = FailureLimiter(per_client, client_window_s, overall, overall_window_s,
+                                     over_cap_per_client=over_cap_per_client)  # fmt: skip
         self.per_client, self.client_window_s = per_client, float(client_window_s)
         self.overall, self.overall_window_s = overall, float(overall_window_s)
+        self.over_cap_per_client = self._local.over_cap_per_client
         self.scope = scope
         self._pool = ConnectionPool(url, min_size=1, max_size=2, open=False,
                                     name=f"failures-{scope}", timeout=connect_timeout_s,
@@ -52,32 +57,37 @@ class PostgresFailureLimiter:
     def _hash(client: str) -> str:
         return hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def _wait(self, conn, key: str, now: float) -> float:
+    def _wait(self, conn, key: str, now: float, trusted: bool) -> float:
         """Seconds this client must wait (0: it may try); drops expired rows on the way."""
-        waits = [0.0]
-        limits = [(f"{self.scope}:client", key, self.per_client, self.client_window_s)]
-        if self.overall is not None:
-            limits.append((f"{self.scope}:all", "all", self.overall, self.overall_window_s))
-        for scope, k, cap, window in limits:
-            conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = %s AND at <= %s",
-                         (scope, k, now - window))  # fmt: skip
-            count, oldest = conn.execute(
-                "SELECT COUNT(*), MIN(at) FROM lab_rate_hits WHERE scope = %s AND key = %s",
-                (scope, k)).fetchone()  # fmt: skip
-            if count >= cap:  # never more than cap rows: none are added while locked
-                waits.append(float(oldest) + window - now)
-        return max(waits)
+        client_scope, all_scope = f"{self.scope}:client", f"{self.scope}:all"
+        conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = %s AND at <= %s",
+                     (client_scope, key, now - self.client_window_s))  # fmt: skip
+        allowed = self.per_client
+        if self.overall is not None and not trusted:
+            conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = 'all' AND at <= %s",
+                         (all_scope, now - self.overall_window_s))  # fmt: skip
+            total = conn.execute("SELECT COUNT(*) FROM lab_rate_hits WHERE scope = %s "
+                                 "AND key = 'all'", (all_scope,)).fetchone()[0]  # fmt: skip
+            if total >= self.overall:
+                allowed = self.over_cap_per_client  # throttled, not locked out
+        rows = conn.execute("SELECT at FROM lab_rate_hits WHERE scope = %s AND key = %s "
+                            "ORDER BY at DESC LIMIT %s", (client_scope, key, allowed)).fetchall()
+        if len(rows) >= allowed:  # rows[-1]: the allowed-th newest failure
+            return max(0.0, float(rows[-1][0]) + self.client_window_s - now)
+        return 0.0
 
-    def attempt(self, client: str, verify: Callable[[], bool]) -> tuple[bool, float]:
+    def attempt(self, client: str, verify: Callable[[], bool],
+                trusted: bool = False) -> tuple[bool, float]:
         """``(True, 0)`` when ``verify()`` succeeds; ``(False, 0)`` when it fails (counted);
-        ``(False, wait_s)`` when locked out (``verify`` is not called at all)."""
+        ``(False, wait_s)`` when locked out (``verify`` is not called at all). ``trusted``:
+        this client logged in successfully before, so the overall cap does not throttle it."""
         key = self._hash(client)
         try:
             with self._pool.connection(timeout=3.0) as conn:  # one transaction
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                              (f"{self.scope}:failures",))  # fmt: skip
                 now = float(conn.execute(f"SELECT {NOW}").fetchone()[0])
-                wait = self._wait(conn, key, now)
+                wait = self._wait(conn, key, now, trusted)
                 if wait > 0:
                     return False, wait
                 if verify():
@@ -91,13 +101,13 @@ class PostgresFailureLimiter:
         except Exception as exc:  # noqa: BLE001 - an outage falls back, it does not open the door
             log.warning("shared failure limit unavailable (%s: %s); counting in this process",
                         type(exc).__name__, exc)  # fmt: skip
-            return self._local.attempt(client, verify)
+            return self._local.attempt(client, verify, trusted)
 
-    def locked_for(self, client: str) -> float:
+    def locked_for(self, client: str, trusted: bool = False) -> float:
         """Seconds before ``client`` may try again (0 when it may now)."""
         with self._pool.connection(timeout=3.0) as conn:
             now = float(conn.execute(f"SELECT {NOW}").fetchone()[0])
-            return self._wait(conn, self._hash(client), now)
+            return self._wait(conn, self._hash(client), now, trusted)
 
     def close(self) -> None:
         self._pool.close()
@@ -105,7 +115,8 @@ class PostgresFailureLimiter:
 
 def shared_failure_limiter(per_client: int = 5, client_window_s: float = 600.0,
                            overall: int | None = 20, overall_window_s: float = 3600.0,
-                           scope: str = "instructor", url: str | None = None):
+                           scope: str = "instructor", url: str | None = None,
+                           over_cap_per_client: int = 1):
     """A :class:`PostgresFailureLimiter` when ``url`` (default ``$DATABASE_URL``) names
     PostgreSQL, so replicas share one count; else a :class:`FailureLimiter` in this process."""
     import os
@@ -113,5 +124,7 @@ def shared_failure_limiter(per_client: int = 5, client_window_s: float = 600.0,
     url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresFailureLimiter(url, per_client, client_window_s, overall,
-                                      overall_window_s, scope)  # fmt: skip
-    return FailureLimiter(per_client, client_window_s, overall, overall_window_s)
+                                      overall_window_s, scope,
+                                      over_cap_per_client=over_cap_per_client)  # fmt: skip
+    return FailureLimiter(per_client, client_window_s, overall, overall_window_s,
+                          over_cap_per_client=over_cap_per_client)

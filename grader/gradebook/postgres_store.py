@@ -32,6 +32,10 @@ CREATE TABLE IF NOT EXISTS recovery_codes (
     code_hash  TEXT NOT NULL UNIQUE,
     created_at TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS instructor_trust (
+    client_hash TEXT PRIMARY KEY,
+    last_at     TIMESTAMPTZ NOT NULL
+);
 CREATE TABLE IF NOT EXISTS access_log (
     id     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     at     TIMESTAMPTZ NOT NULL,

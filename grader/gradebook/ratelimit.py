@@ -124,50 +124,64 @@ class BusyGate:
 
 
 class FailureLimiter:
-    """Limit *failed* tries (a password, a recovery code) per client address and in all.
+    """Limit *failed* tries (a password, a recovery code) per client and in all.
 
     Counting per browser session is no limit: every new session starts from zero. Here a
-    client address gets ``per_client`` failures per ``client_window_s``, and all clients
-    together ``overall`` failures per ``overall_window_s`` (``None``: no overall cap); past
-    either, every try is refused unchecked until the oldest failure ages out. Successes are
-    not counted. :meth:`attempt` checks, verifies and counts under one lock, so parallel
-    tries cannot slip past the count. Thread-safe; state lives in this process.
+    client (an address, or a browser that logged in before) gets ``per_client`` failures per
+    ``client_window_s``. All clients together get ``overall`` failures per
+    ``overall_window_s`` (``None``: no overall cap); past it the cap *throttles*, it does not
+    lock everybody out: a client the caller marks ``trusted`` (it logged in successfully
+    before) keeps its own allowance, and any other client may still try ``over_cap_per_client``
+    times per ``client_window_s``. So a crowd of wrong guesses slows every stranger down but
+    cannot keep the real instructor out. Successes are not counted. :meth:`attempt` checks,
+    verifies and counts under one lock, so parallel tries cannot slip past the count.
+    Thread-safe; state lives in this process.
     """
 
     def __init__(self, per_client: int = 5, client_window_s: float = 600.0,
                  overall: int | None = 20, overall_window_s: float = 3600.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        for name, value in (("per_client", per_client), ("overall", overall)):
+                 clock: Callable[[], float] = time.monotonic,
+                 over_cap_per_client: int = 1) -> None:
+        for name, value in (("per_client", per_client), ("overall", overall),
+                            ("over_cap_per_client", over_cap_per_client)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                       or value < 1):
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         self.per_client, self.client_window_s = per_client, float(client_window_s)
         self.overall, self.overall_window_s = overall, float(overall_window_s)
+        self.over_cap_per_client = min(over_cap_per_client, per_client)
         self._clock = clock
         self._clients = RateLimiter(per_client, client_window_s, clock)
-        self._all: deque[float] = deque()
+        # Only whether the cap is reached matters, so the newest ``overall`` failures suffice.
+        self._all: deque[float] = deque(maxlen=overall or 1)
         self._lock = threading.Lock()
 
-    def _wait(self, client: str, now: float) -> float:
+    def over_cap(self, now: float | None = None) -> bool:
+        """Whether all clients together have reached the overall cap."""
+        now = self._clock() if now is None else now
         while self._all and self._all[0] <= now - self.overall_window_s:
             self._all.popleft()
-        waits = [0.0]
-        if self.overall is not None and len(self._all) >= self.overall:
-            waits.append(self._all[-self.overall] + self.overall_window_s - now)
-        hits = self._clients._hits.get(client)
-        if hits:
-            while hits and hits[0] <= now - self.client_window_s:
-                hits.popleft()
-            if len(hits) >= self.per_client:
-                waits.append(hits[-self.per_client] + self.client_window_s - now)
-        return max(waits)
+        return self.overall is not None and len(self._all) >= self.overall
 
-    def attempt(self, client: str, verify: Callable[[], bool]) -> tuple[bool, float]:
+    def _wait(self, client: str, now: float, trusted: bool) -> float:
+        hits = self._clients._hits.get(client) or deque()
+        while hits and hits[0] <= now - self.client_window_s:
+            hits.popleft()
+        allowed = self.per_client
+        if not trusted and self.over_cap(now):
+            allowed = self.over_cap_per_client  # throttled, not locked out
+        if len(hits) >= allowed:
+            return max(0.0, hits[-allowed] + self.client_window_s - now)
+        return 0.0
+
+    def attempt(self, client: str, verify: Callable[[], bool],
+                trusted: bool = False) -> tuple[bool, float]:
         """``(True, 0)`` when ``verify()`` succeeds; ``(False, 0)`` when it fails (counted);
-        ``(False, wait_s)`` when locked out (``verify`` is not called at all)."""
+        ``(False, wait_s)`` when locked out (``verify`` is not called at all). ``trusted``:
+        this client logged in successfully before, so the overall cap does not throttle it."""
         with self._lock:
             now = self._clock()
-            wait = self._wait(client, now)
+            wait = self._wait(client, now, trusted)
             if wait > 0:
                 return False, wait
             if verify():
@@ -177,10 +191,10 @@ class FailureLimiter:
                 self._all.append(now)
             return False, 0.0
 
-    def locked_for(self, client: str) -> float:
+    def locked_for(self, client: str, trusted: bool = False) -> float:
         """Seconds before ``client`` may try again (0 when it may now)."""
         with self._lock:
-            return self._wait(client, self._clock())
+            return self._wait(client, self._clock(), trusted)
 
 
 def locked_message(retry_after_s: float) -> dict[str, str]:

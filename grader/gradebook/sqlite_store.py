@@ -34,6 +34,10 @@ CREATE TABLE IF NOT EXISTS recovery_codes (
     code_hash  TEXT NOT NULL UNIQUE,
     created_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS instructor_trust (
+    client_hash TEXT PRIMARY KEY,
+    last_at     TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS access_log (
     id     INTEGER PRIMARY KEY AUTOINCREMENT,
     at     TEXT NOT NULL,

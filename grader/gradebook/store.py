@@ -6,7 +6,7 @@ import json
 import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,8 @@ class Gradebook(ABC):
     ``_query`` (rows as tuples), ``_execute`` (one committed write) and ``close``. ``?`` marks
     parameters. Besides ``submissions``, three small tables hold identity and audit data:
     ``browser_keys`` (hashes of browser keys linked to a learner id by a recovery code),
-    ``recovery_codes`` (one code hash per learner) and ``access_log`` (instructor views).
+    ``recovery_codes`` (one code hash per learner), ``access_log`` (instructor views) and
+    ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor).
     """
 
     backend: str = "?"
@@ -159,6 +160,28 @@ class Gradebook(ABC):
         rows = self._query("SELECT learner_id FROM recovery_codes WHERE code_hash = ?",
                            (code_hash,))
         return rows[0][0] if rows else None
+
+    # -- instructor clients that logged in before ---------------------------------------------
+
+    def trust_client(self, client_hash: str) -> None:
+        """Remember that the client (an address or a browser, as a keyed hash) logged in now.
+
+        Kept in the gradebook, so every replica sees it: the brute-force cap never throttles a
+        client that has proved it knows the password (see FailureLimiter).
+        """
+        self._execute("INSERT INTO instructor_trust (client_hash, last_at) VALUES (?, ?) "
+                      "ON CONFLICT (client_hash) DO UPDATE SET last_at = excluded.last_at",
+                      (client_hash, utc_now_iso()))
+
+    def trusted_client(self, client_hash: str, max_age_days: float = 90.0) -> bool:
+        """Whether the client logged in successfully within the last ``max_age_days``."""
+        rows = self._query("SELECT last_at FROM instructor_trust WHERE client_hash = ?",
+                           (client_hash,))
+        if not rows:
+            return False
+        at = rows[0][0]
+        at = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
+        return (datetime.now(timezone.utc) - at).total_seconds() <= max_age_days * 86400
 
     # -- instructor audit log ----------------------------------------------------------------
 

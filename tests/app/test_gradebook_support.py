@@ -184,11 +184,11 @@ def _password_checks(book, monkeypatch, instructor) -> None:
     assert not views.password_set() and not views.password_ok("") and instructor.mode() == "disabled"
     frame, log, text = instructor.scores("", None, "10.0.0.1")
     assert frame is None and log is None and "disabled" in text
-    monkeypatch.setenv(views.PASSWORD_ENV, "s3cret")
+    monkeypatch.setenv(views.PASSWORD_ENV, "s3cret-s3cret-1")
     assert instructor.mode() == "password"
     frame, log, text = instructor.scores("wrong", None, "10.0.0.1")
     assert frame is None and "Wrong password" in text
-    frame, log, text = instructor.scores("s3cret", None, "10.0.0.1")
+    frame, log, text = instructor.scores("s3cret-s3cret-1", None, "10.0.0.1")
     # Two "Bob (guest)" learners stay apart by id.
     assert frame.values.tolist() == [
         ["Ada (guest)", ADA, "causal-mask", 9.0, 10.0, 1, 1, "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"],
@@ -196,7 +196,7 @@ def _password_checks(book, monkeypatch, instructor) -> None:
         ["Bob (guest)", "g:" + "d" * 20, "manual-attention", 2.0, 4.0, 1, 3, "2026-08-01 12:00:00 UTC",
          "2026-08-01 12:00:00 UTC"]]  # fmt: skip
     assert "3 submissions from 3 learners" in text
-    path, text = instructor.export("s3cret", False, None, "10.0.0.1")
+    path, text = instructor.export("s3cret-s3cret-1", False, None, "10.0.0.1")
     table = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
     assert {"learner", "exercise", "score", "max_score", "submitted_at", "learner_id"} <= set(table[0])
     assert [(r["learner"], r["learner_id"], float(r["score"])) for r in table] == [
@@ -208,9 +208,9 @@ def _password_checks(book, monkeypatch, instructor) -> None:
     assert list(log.columns) == ["when", "who", "action", "detail"]
     for _ in range(3):  # guessing is limited per address, whatever the session
         instructor.scores("guess", None, "10.0.0.2")
-    text = instructor.scores("s3cret", None, "10.0.0.2")[2]
+    text = instructor.scores("s3cret-s3cret-1", None, "10.0.0.2")[2]
     assert re.search(r"Too many wrong tries. Try again in \d+ s", text)
-    assert instructor.scores("s3cret", None, "10.0.0.3")[0] is not None  # others still may
+    assert instructor.scores("s3cret-s3cret-1", None, "10.0.0.3")[0] is not None  # others still may
 
 
 def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypatch):
@@ -368,3 +368,47 @@ def test_the_browser_key_outlives_a_restart_of_the_app():
         secrets_seen.add((built.key.secret, built.key.storage_key, built.stored.secret))
     assert secrets_seen == {(identity.BROWSER_STATE_SECRET, identity.KEY_STORAGE_KEY,
                              identity.BROWSER_STATE_SECRET)}
+
+
+def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):
+    """Red-team F4: with a global brute-force cap that only throttles, the password itself
+    must be out of reach of guessing: fewer than 12 characters and the app will not start."""
+    import logging
+
+    from app_pages import instructor
+
+    glue.configure(book=book)
+    monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
+    for weak in ("s3cret", "password123", "x" * 11):
+        monkeypatch.setenv(views.PASSWORD_ENV, weak)
+        with caplog.at_level(logging.ERROR, logger="transformer_lab.app"), \
+                pytest.raises(RuntimeError, match="at least 12"):
+            instructor.check_password()
+        assert "refusing to start" in caplog.text and "LAB_INSTRUCTOR_PASSWORD" in caplog.text
+        # Even if it were changed after start: the view stays closed and nothing matches.
+        assert instructor.mode() == "disabled" and not views.password_ok(weak)
+        assert instructor.scores(weak, None, "10.0.0.1")[0] is None
+    monkeypatch.setenv(views.PASSWORD_ENV, "twelve chars")
+    instructor.check_password()  # 12 characters: fine
+    assert instructor.mode() == "password" and views.password_ok("twelve chars")
+
+
+def test_trust_is_kept_in_the_gradebook_for_every_replica(tmp_path, monkeypatch):
+    """A successful login is remembered as keyed hashes in the gradebook: a second handle on
+    the same database (another replica) sees it; a new password forgets it."""
+    from grader.gradebook import identity as idm
+
+    monkeypatch.setenv(views.PASSWORD_ENV, "correct horse battery staple")
+    url = f"sqlite:///{tmp_path / 'gb.sqlite3'}"
+    key = idm.new_browser_key()
+    with open_gradebook(url) as one, open_gradebook(url) as two:
+        hashes = views.trust_hashes("198.51.100.7", key)
+        assert set(hashes) == {"address", "browser"} and not any(h in key for h in hashes.values())
+        assert not two.trusted_client(hashes["address"])
+        for h in hashes.values():
+            one.trust_client(h)
+        assert all(two.trusted_client(h) for h in hashes.values())
+        assert not two.trusted_client(hashes["address"], max_age_days=0)
+        assert views.trust_hashes("198.51.100.7", "not a key").keys() == {"address"}
+        monkeypatch.setenv(views.PASSWORD_ENV, "a brand new password")
+        assert not any(two.trusted_client(h) for h in views.trust_hashes("198.51.100.7", key).values())
