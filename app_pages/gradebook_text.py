@@ -44,12 +44,18 @@ EN: dict[str, str] = {
     "progress.load": "Load into the exercise editor",
     "instructor.disabled": "The instructor view is disabled: on a Space with Hugging Face "
                            "sign-in set `LAB_INSTRUCTORS` (instructors' usernames); elsewhere set "
-                           "the secret `LAB_INSTRUCTOR_PASSWORD` on the server.",
+                           "the secret `LAB_INSTRUCTOR_PASSWORD` (at least 12 characters) on the "
+                           "server.",
     "instructor.intro": "Everyone's scores. Enter the instructor password. Every view and "
-                        "export is logged (who and when).",
+                        "export is logged (who and when). The *source* column says who a row "
+                        "belongs to: a signed-in learner (verified), a guest (one browser), or "
+                        "an **API label** (\"… (api)\", id \"api:…\"): unverified, anyone "
+                        "may send any name through the API and all of them share that row.",
     "instructor.intro_oauth": "Everyone's scores, for the instructors listed on this Space. "
                               "Sign in with Hugging Face (button at the top). Every view and "
-                              "export is logged (who and when).",
+                              "export is logged (who and when). Rows labelled \"… (api)\" "
+                              "(id \"api:…\") came through the API under a name nobody "
+                              "verified.",
     "instructor.password": "Instructor password",
     "instructor.open": "Show scores",
     "instructor.export": "Export CSV",
@@ -93,10 +99,14 @@ ZH: dict[str, str] = {
     "progress.load": "载入练习编辑器",
     "instructor.disabled": "教师视图未启用：在启用 Hugging Face 登录的 Space 上请设置 "
                            "`LAB_INSTRUCTORS`（教师的用户名）；其他情况下请在服务器上设置密钥 "
-                           "`LAB_INSTRUCTOR_PASSWORD`。",
-    "instructor.intro": "所有学习者的成绩。请输入教师密码。每次查看和导出都会被记录（谁、何时）。",
+                           "`LAB_INSTRUCTOR_PASSWORD`（至少 12 个字符）。",
+    "instructor.intro": "所有学习者的成绩。请输入教师密码。每次查看和导出都会被记录（谁、何时）。"
+                        "“来源”一列说明每行属于谁：已登录的学习者（已验证）、访客（某个浏览器），"
+                        "或 **API 标签**（“… (api)”，编号 “api:…”）：未经验证，任何人都可以通过 "
+                        "API 使用任意名字，且共用同一行。",
     "instructor.intro_oauth": "所有学习者的成绩，仅限本 Space 列出的教师。请用 Hugging Face 登录"
-                              "（页面顶部的按钮）。每次查看和导出都会被记录（谁、何时）。",
+                              "（页面顶部的按钮）。每次查看和导出都会被记录（谁、何时）。标为 “… (api)”"
+                              "（编号 “api:…”）的行来自 API，其名字未经任何验证。",
     "instructor.password": "教师密码",
     "instructor.open": "显示成绩",
     "instructor.export": "导出 CSV",

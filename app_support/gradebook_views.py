@@ -138,15 +138,31 @@ def is_instructor(username: str | None) -> bool:
     return bool(username) and str(username).casefold() in instructors()
 
 
+def source_of(learner_id: str | None) -> str:
+    """Who stands behind a row, from its id: a verified sign-in, one browser, or a bare label
+    sent through the API, which anyone may use (every API caller of a label shares its id)."""
+    if not learner_id:
+        return "before ids (unverified)"
+    if learner_id.startswith("hf:"):
+        return "signed in (verified)"
+    if learner_id.startswith("g:"):
+        return "guest (one browser)"
+    if learner_id.startswith("api:"):
+        return "API (unverified label)"
+    return "unknown"
+
+
 def everyone_frame(book: Gradebook) -> pd.DataFrame:
     """Best score of every learner on every exercise they tried (the instructor's table).
 
-    ``learner id`` tells apart learners who chose the same label (empty on rows from before ids).
+    ``learner id`` tells apart learners who chose the same label (empty on rows from before
+    ids); ``source`` says how far the row's owner is verified (API labels are not at all).
     """
-    cols = ["learner", "learner id", "exercise", "best", "max", "attempts", "best #",
+    cols = ["learner", "learner id", "source", "exercise", "best", "max", "attempts", "best #",
             "first best at", "last at"]
-    rows = [(b.learner, b.learner_id or "", b.exercise, b.score, b.max_score, b.attempts,
-             b.best_id, _when(b.best_at), _when(b.last_at)) for b in book.best_scores()]
+    rows = [(b.learner, b.learner_id or "", source_of(b.learner_id), b.exercise, b.score,
+             b.max_score, b.attempts, b.best_id, _when(b.best_at), _when(b.last_at))
+            for b in book.best_scores()]
     return pd.DataFrame(rows, columns=cols)
 
 

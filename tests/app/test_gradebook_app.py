@@ -335,3 +335,33 @@ def test_a_lone_surrogate_through_the_grade_endpoint_is_graded_and_stored(app_ur
         row = book.get(extra["submission_id"])
         assert row is not None and row.learner == "mallory (api)" and "\ud800" not in row.code
         assert row.code.startswith(('x = "\\ud800"', 'raise ValueError("bad \\ud800'))
+
+
+def test_api_rows_are_marked_unverified_on_the_instructor_page_and_csv(
+        app_url, book, instructor_password, monkeypatch):
+    """Red-team F8 (by design): every API caller using one label shares one learner id. The
+    instructor must see such rows for what they are: label "... (api)", id "api:...", and a
+    source column saying the label is unverified."""
+    import csv
+    import io
+
+    from gradio_client import Client
+
+    monkeypatch.setenv("LAB_FORWARDED_HOPS", "1")
+    ids_seen = set()
+    for ip in ("203.0.113.60", "203.0.113.61"):  # two unrelated scripts, one label
+        caller = Client(app_url, verbose=False, headers={"X-Forwarded-For": ip})
+        out = caller.predict(EXERCISE, "x = 1\n", "carol", api_name="/grade")
+        ids_seen.add(out["extra_data"]["learner_id"])
+    assert len(ids_seen) == 1 and next(iter(ids_seen)).startswith("api:")
+    instructor = Client(app_url, verbose=False, headers={"X-Forwarded-For": "198.51.100.20"})
+    table, _, _, status = instructor.predict(instructor_password, api_name="/instructor_scores")
+    rows = [dict(zip(table["headers"], r, strict=True)) for r in table["data"]]
+    carol = [r for r in rows if r["learner"] == "carol (api)"]
+    assert len(carol) == 1 and carol[0]["attempts"] == 2
+    assert carol[0]["learner id"].startswith("api:") and carol[0]["source"] == "API (unverified label)"
+    assert all(r["source"] == "guest (one browser)" for r in rows if r["learner"].endswith("(guest)"))
+    _, path, _, _ = instructor.predict(instructor_password, False, api_name="/instructor_csv")
+    lines = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    api_lines = [r for r in lines if r["learner"] == "carol (api)"]
+    assert len(api_lines) == 2 and all(r["learner_id"].startswith("api:") for r in api_lines)

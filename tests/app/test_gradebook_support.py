@@ -174,6 +174,9 @@ def test_instructor_view_needs_the_password(book, monkeypatch):
         instructor.configure_tries(old)
 
 
+GUEST = "guest (one browser)"
+
+
 def _password_checks(book, monkeypatch, instructor) -> None:
     glue.configure(book=book)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
@@ -191,10 +194,12 @@ def _password_checks(book, monkeypatch, instructor) -> None:
     frame, log, text = instructor.scores("s3cret-s3cret-1", None, "10.0.0.1")
     # Two "Bob (guest)" learners stay apart by id.
     assert frame.values.tolist() == [
-        ["Ada (guest)", ADA, "causal-mask", 9.0, 10.0, 1, 1, "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"],
-        ["Bob (guest)", BOB, "manual-attention", 4.0, 4.0, 1, 2, "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"],
-        ["Bob (guest)", "g:" + "d" * 20, "manual-attention", 2.0, 4.0, 1, 3, "2026-08-01 12:00:00 UTC",
-         "2026-08-01 12:00:00 UTC"]]  # fmt: skip
+        ["Ada (guest)", ADA, GUEST, "causal-mask", 9.0, 10.0, 1, 1, "2026-08-01 12:00:00 UTC",
+         "2026-08-01 12:00:00 UTC"],
+        ["Bob (guest)", BOB, GUEST, "manual-attention", 4.0, 4.0, 1, 2, "2026-08-01 12:00:00 UTC",
+         "2026-08-01 12:00:00 UTC"],
+        ["Bob (guest)", "g:" + "d" * 20, GUEST, "manual-attention", 2.0, 4.0, 1, 3,
+         "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"]]  # fmt: skip
     assert "3 submissions from 3 learners" in text
     path, text = instructor.export("s3cret-s3cret-1", False, None, "10.0.0.1")
     table = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
