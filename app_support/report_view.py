@@ -67,6 +67,6 @@ def results_frame(report: dict, lang: str = "en") -> pd.DataFrame:
     cols = ["测试", "结果", "得分", "满分", "说明"] if zh else ["test", "result", "score", "max", "message"]
     tests = report.get("tests", [])
     tests = [t for t in tests if t.get("status") != "passed"] + [t for t in tests if t.get("status") == "passed"]
-    rows = [(t["name"], "✅" if t.get("status") == "passed" else "❌", t.get("score", 0),
+    rows = [(t["name"], "✓" if t.get("status") == "passed" else "✗", t.get("score", 0),
              t.get("max_score", 0), t.get("output", "")) for t in tests]  # fmt: skip
     return pd.DataFrame(rows, columns=cols)  # failed tests first; the message column is Markdown
