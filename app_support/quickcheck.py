@@ -48,7 +48,7 @@ def answer(item: dict, given: str | int | None, lang: str) -> str:
         if given is None or given == "":
             return "请先选择一个答案。" if zh else "Pick an answer first."
         right = int(given) == int(item["answer"])
-        verdict = ("✅ 正确。" if zh else "✅ Right.") if right else ("❌ 不对。" if zh else "❌ Not quite.")
+        verdict = ("✓ 正确。" if zh else "✓ Right.") if right else ("✗ 不对。" if zh else "✗ Not quite.")
         return f"{verdict}\n\n{reveal}"
     if not str(given or "").strip():
         return "请先在框中写下你的答案，再展开解析。" if zh else "Write your answer in the box first, then reveal."

@@ -30,8 +30,8 @@ def test_choice_is_judged_then_revealed():
     (item,) = quickcheck.load("multi-head-attention")
     wrong = (item["answer"] + 1) % len(item["choices"]["en"])
     assert quickcheck.answer(item, None, "en") == "Pick an answer first."
-    assert quickcheck.answer(item, item["answer"], "en").startswith("✅")
-    assert quickcheck.answer(item, wrong, "zh").startswith("❌")
+    assert quickcheck.answer(item, item["answer"], "en").startswith("✓")
+    assert quickcheck.answer(item, wrong, "zh").startswith("✗")
     assert item["reveal"]["en"] in quickcheck.answer(item, wrong, "en")
 
 
