@@ -109,10 +109,15 @@ class WaitGate:
         """Seconds before a new grading starts with ``ahead`` others running or waiting."""
         return math.ceil(max(0, ahead - self.slots + 1) / self.slots) * self.typical_s
 
-    def enter(self) -> tuple[bool, float]:
-        """``(True, 0.0)`` and hold a place (call leave() after), or ``(False, retry_after_s)``."""
+    def enter(self, ahead: int | None = None) -> tuple[bool, float]:
+        """``(True, 0.0)`` and hold a place (call leave() after), or ``(False, retry_after_s)``.
+
+        ``ahead``: the gradings that really come before this one (running or ahead of it in
+        the fair queue); by default every grading in flight. A newcomer goes ahead of flooding
+        clients' backlogs, so their backlog must not make the newcomer look too late to admit.
+        """
         with self._lock:
-            wait = self.expected_wait(self._in_flight)
+            wait = self.expected_wait(self._in_flight if ahead is None else ahead)
             if self._in_flight < self.max_in_flight and wait <= self.max_wait_s:
                 self._in_flight += 1
                 return True, 0.0
@@ -128,6 +133,14 @@ class WaitGate:
             self._in_flight -= 1
             if elapsed_s is not None and math.isfinite(elapsed_s) and elapsed_s >= 0:
                 self._recent.append(max(float(elapsed_s), 0.01))
+
+
+def gate_enter(gate: BusyGate | WaitGate, ticket: fairness.Ticket) -> tuple[bool, float]:
+    """Ask the busy gate for a place; a WaitGate counts only the gradings that come before this
+    ticket in the fair queue (the running ones and those scheduled ahead of it)."""
+    if isinstance(gate, WaitGate):
+        return gate.enter(ticket.position() + gate.slots - 1)
+    return gate.enter()
 
 
 class _State:
@@ -284,7 +297,7 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim |
         ticket.release()
         msg = wait_message(wait, state.limiter.per_learner, state.limiter.window_s)
         return refusal("rate_limited", msg, clean.exercise_id, wait, lang)
-    ok, wait = state.gate.enter()
+    ok, wait = gate_enter(state.gate, ticket)
     if not ok:
         ticket.release()
         return refusal("busy", busy_message(wait), clean.exercise_id, wait, lang)
