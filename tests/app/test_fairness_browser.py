@@ -4,6 +4,7 @@ and an ETA (English and Chinese), then its score."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -63,10 +64,11 @@ def submit_and_watch(page, app_url, q, waiting_text: str) -> None:
 
 
 def _artifact(name: str):
-    from conftest import ARTIFACTS
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return ARTIFACTS / name
+    # Not `from conftest import ...`: with the whole suite collected, "conftest" may name
+    # another folder's conftest module.
+    artifacts = Path(__file__).resolve().parents[2] / "artifacts" / "app"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    return artifacts / name
 
 
 def test_a_waiting_submission_shows_its_queue_position(page, app_url, one_slot):
