@@ -48,16 +48,15 @@ def check_code(code: str | None) -> str:
 
 
 def score_markdown(report: dict, lang: str = "en") -> str:
-    """Headline of a Gradescope-shaped report: score, summary and the mistakes recognised."""
+    """Headline of a Gradescope-shaped report: score and summary.
+
+    The internal mistake ids (extra_data.mistakes, for instructors and the gradebook) are not
+    shown: each failed test's own message already explains the mistake in words."""
     zh = lang == "zh"
     score, top = report.get("score", 0), report.get("max_score", 0)
     lines = [f"## {'得分' if zh else 'Score'}: {score:g} / {top:g}"]
     if report.get("output"):
         lines.append(report["output"])
-    mistakes = report.get("extra_data", {}).get("mistakes") or []
-    if mistakes:
-        head = "识别出的常见错误" if zh else "Mistakes recognised"
-        lines.append(f"**{head}:** " + ", ".join(f"`{m}`" for m in mistakes))
     return "\n\n".join(lines)
 
 
