@@ -30,9 +30,11 @@ log = logging.getLogger("transformer_lab.app")
 # queue (app_support.fairness), which gives the grader's workers out one per address, round-robin;
 # a narrow pool would make a newcomer wait behind every queued event of a flooding client.
 # "train" is wide for the same reason: a cached run replays at once and the rest wait in
-# app_support.train_queue (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once.
+# app_support.train_queue (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once;
+# a narrow pool let a few waiting custom runs hold every place, and cache hits waited behind
+# them (seen at 300 learners: 25 s to a replay's first curve).
 # "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
-POOLS = {"play": 4, "train": 16, "submit": 16, "measure": 1}
+POOLS = {"play": 4, "train": 64, "submit": 16, "measure": 1}
 
 CSS = """
 #tl-title h1 { margin-bottom: 0.2em; }
@@ -98,6 +100,9 @@ def warm_up() -> None:
 def launch(**kwargs) -> tuple:
     """demo.launch with the app's translations and footer; kwargs go to Gradio (port, ...)."""
     kwargs.setdefault("footer_links", ["api", "gradio", "settings"])
+    # Each event of a pool may hold a thread (a run waiting its turn blocks in one): room for
+    # every pool at once, plus Gradio's own work.
+    kwargs.setdefault("max_threads", sum(POOLS.values()) + 16)
     return demo.launch(i18n=I18N, css=CSS, **kwargs)
 
 
