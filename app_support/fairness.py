@@ -50,10 +50,11 @@ def already_grading_message(scope: str, retry_after_s: float) -> dict[str, str]:
         return {"en": "You already have a submission being graded. Wait for its result, then "
                       "submit again; nothing was stored.",
                 "zh": "你已有一份提交正在评分。请等它出结果后再提交；本次提交未被保存。"}
-    return {"en": "You already have a submission being graded from this network address (one at "
-                  f"a time per address). Please retry in {wait} s; nothing was stored.",
-            "zh": f"你所在的网络地址已有一份提交正在评分（每个地址同一时间只评一份）。请在 {wait} 秒后"
-                  "重试；本次提交未被保存。"}  # fmt: skip
+    return {"en": "This network address already has as many submissions in progress as it may "
+                  "(one is graded at a time, the others wait their turn in the queue). Please retry "
+                  f"in {wait} s; nothing was stored.",
+            "zh": "你所在的网络地址进行中的提交已达上限（同一时间评一份，其余在队列中排队等候）。"
+                  f"请在 {wait} 秒后重试；本次提交未被保存。"}  # fmt: skip
 
 
 def queue_message(position: int, eta_s: float) -> dict[str, str]:

@@ -105,6 +105,10 @@ def test_one_grading_per_address_the_next_waits_and_the_rest_are_refused():
     refused = q.admit(ClientKey("s3", "203.0.113.66"))
     assert isinstance(refused, Refused) and refused.reason == "already_grading"
     assert "network address" in refused.message["en"] and refused.retry_after_s > 0
+    # it says what happened: a2 from the same address is waiting, so not "one at a time"
+    assert "one at a time per address" not in refused.message["en"]
+    assert "wait their turn" in refused.message["en"] and "排队" in refused.message["zh"]
+    assert "只评一份" not in refused.message["zh"]
     assert q.snapshot() == {"running": 1, "waiting": 1}
     a1.release()
     assert a2.position() == 0
