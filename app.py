@@ -86,6 +86,9 @@ def warm_up() -> None:
     torch.set_num_threads(int(os.environ.get("LAB_TORCH_THREADS", "1")))
     import app_support.basics  # noqa: F401
     import app_support.explore  # noqa: F401
+    from app_support.run_cache import library_version
+
+    library_version()  # the run cache's key describes the code loaded now, not later edits
     from app_support.hidden import ensure_hidden_tests
     from grader import api
 

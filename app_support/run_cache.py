@@ -44,7 +44,14 @@ REPLAY_PAUSE_S = 0.05  # between replayed messages: the page redraws, the learne
 
 @lru_cache(maxsize=1)
 def library_version() -> str:
-    """The package version, torch's, and a hash of transformer_lab's source: any edit misses."""
+    """The package version, torch's, and a hash of transformer_lab's source: any edit misses.
+
+    Computed once per process (app.warm_up does it at start, so it describes the code that was
+    loaded). ``LAB_RUN_CACHE_VERSION`` replaces it, e.g. with the deployed commit, when replicas
+    must agree whatever happens to their files later."""
+    pinned = os.environ.get("LAB_RUN_CACHE_VERSION", "").strip()
+    if pinned:
+        return pinned
     import torch
 
     import transformer_lab

@@ -229,3 +229,13 @@ def test_sessions_replaying_one_run_share_its_records(make_cache, finished):
     assert a.records[5] is b.records[5] and a.snapshots[-1] is b.snapshots[-1]
     assert all(x.data_ptr() != y.data_ptr()
                for x, y in zip(a.model.parameters(), b.model.parameters(), strict=True))
+
+
+def test_a_pinned_version_names_the_runs(monkeypatch):
+    run_cache.library_version.cache_clear()
+    try:
+        monkeypatch.setenv("LAB_RUN_CACHE_VERSION", "commit-abc123")
+        assert run_cache.library_version() == "commit-abc123"
+        assert run_key("reverse", {"steps": 1}) == run_key("reverse", {"steps": 1}, "commit-abc123")
+    finally:
+        run_cache.library_version.cache_clear()
