@@ -57,3 +57,24 @@ def test_the_two_lesson_points_are_asked():
 def test_unknown_exercise_is_refused():
     with pytest.raises(ValueError):
         quickcheck.load("no-such-exercise")
+
+
+def test_manual_attention_quick_check_gives_away_no_part_a_answer():
+    """Walk-through issue 7: the check sits above the editor, so no value Part A asks for (the
+    weights of the statement's Q, K, V, nor which query wins its own key) may appear in it, in either language."""
+    import re
+
+    import torch
+
+    q = torch.tensor([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]])
+    scores = q @ q.T / 2  # (3, 3)
+    weights = scores.softmax(-1)  # (3, 3)
+    answers = {f"{x:.3f}" for x in weights.flatten().tolist()} | {
+        f"{x:.2f}" for x in weights.flatten().tolist()} | {
+        f"{x:.3f}".rstrip("0") for x in weights.flatten().tolist()}
+    assert "0.576" in answers  # the value the walk-through found revealed
+    text = json.dumps(quickcheck.load("manual-attention"), ensure_ascii=False)
+    shown = set(re.findall(r"\d+\.\d+", text))
+    assert not shown & answers, shown & answers
+    assert "[1,1,1,1]" not in text.replace(" ", "")  # nor which query wins its own key
+    assert "importance" in text and "重要" in text  # still teaches the point
