@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import torch
 
-from transformer_lab.cli import (
+from transformer_lab.experiments import (
     MODELS,
     PRESETS,
     build_model,

@@ -12,6 +12,7 @@ from typing import TextIO
 import torch
 from torch import Tensor, nn
 
+from .experiments import MODEL_FIELDS, PRESETS, run_task
 from .multihead import MultiHeadAttention
 from .positional import sinusoidal_table
 from .transformer import TransformerConfig
@@ -220,8 +221,6 @@ class TorchTransformer(nn.Module):
 
 def bench_reverse(seeds: Sequence[int], settings: dict, out: TextIO) -> dict:
     """Seconds of training until 99% greedy exact match, ours vs torch.nn.Transformer."""
-    from .cli import PRESETS, run_task
-
     s = {**PRESETS["reverse"], **settings}
     runs = []
     for seed in seeds:
@@ -246,8 +245,6 @@ def bench_reverse(seeds: Sequence[int], settings: dict, out: TextIO) -> dict:
 
 def bench_translate(settings: dict, out: TextIO) -> dict:
     """The translate preset: training seconds and scores on held-out sentences (never trained on)."""
-    from .cli import PRESETS, run_task
-
     r = run_task("translate", {**PRESETS["translate"], **settings, "seed": 0, "device": "cpu"})
     h = r["heldout"]
     rows = [[name, h[name]["n"], h[name]["bleu"], h[name]["bleu_d2l"], h[name]["exact_match"]]
@@ -260,8 +257,6 @@ def bench_translate(settings: dict, out: TextIO) -> dict:
 
 
 def _torch_builder(src_vocab: int, tgt_vocab: int, s: dict) -> nn.Module:
-    from .cli import MODEL_FIELDS
-
     torch.manual_seed(s["seed"])
     return TorchTransformer(TransformerConfig(src_vocab, tgt_vocab,
                                               **{k: s[k] for k in MODEL_FIELDS}))

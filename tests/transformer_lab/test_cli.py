@@ -9,7 +9,8 @@ import sys
 import pytest
 import torch
 
-from transformer_lab.cli import PRESETS, TASKS, main
+from transformer_lab.cli import main
+from transformer_lab.experiments import PRESETS, TASKS
 
 TINY = ["--d-model", "16", "--heads", "2", "--d-ff", "32", "--no-progress", "--json"]
 

@@ -6,7 +6,7 @@ import math
 
 import sacrebleu
 
-from transformer_lab.cli import PRESETS, build_model, task_parts, train_config
+from transformer_lab.experiments import PRESETS, build_model, task_parts, train_config
 from transformer_lab.heldout import (
     heldout_report,
     in_vocab_heldout,

@@ -131,6 +131,9 @@ def load_tatoeba(
 
 
 CORPORA = ("bundled", "tatoeba")
+# The hand-written pairs shipped with the library (here, not in translation.py, which reads
+# this module: defining it there made the two modules import each other).
+BUNDLED_CORPUS = Path(__file__).resolve().parent.parent / "data" / "en_fr.tsv"
 TATOEBA_PAIRS = 10_000  # the first lines of fra.txt: short sentences, as D2L's chapter uses
 
 
@@ -144,8 +147,6 @@ def corpus_pairs(corpus: str = "bundled", max_pairs: int | None = None,
     bad checksum, it falls back to the bundled corpus and says so in the returned name.
     $LAB_TATOEBA_URL and $LAB_TATOEBA_SHA1 point elsewhere (a mirror, or a local test file).
     """
-    from .translation import BUNDLED_CORPUS
-
     if corpus not in CORPORA:
         raise ValueError(f"unknown corpus {corpus!r}; choose one of {', '.join(CORPORA)}")
     local = bundled or BUNDLED_CORPUS

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 
 import torch
 
 from .batch import Batch, shift_right
-from .tatoeba import read_pairs
+from .tatoeba import BUNDLED_CORPUS, read_pairs
 from .vocab import EOS, PAD, Vocab, decode_ids
-
-BUNDLED_CORPUS = Path(__file__).resolve().parent.parent / "data" / "en_fr.tsv"
 
 # D2L's four evaluation sentences and their references, after preprocessing. They are
 # always kept in the training split so a trained model can be checked on them.

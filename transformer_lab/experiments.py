@@ -1,0 +1,186 @@
+"""Experiments: the tasks, their presets, and how settings become a model, a task and a run.
+
+The one place these decisions are written: the CLI (cli.py), the benchmark (bench.py) and
+the app all read them from here. Nothing here parses arguments or draws progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import torch
+
+TASKS = ("copy", "reverse", "sort", "translate", "kernel")
+TEST_SIZE = 1000  # held-out toy sequences scored by greedy decoding
+
+# Per-task defaults: the settings measured to reach the issue's numbers on 2 CPU cores
+# (1 layer trains reversal in ~300 steps where 2 layers need ~3x the time). Toy tasks stop early once a greedy check on a *validation* stream (not
+# the reported test set) reaches `target`; `steps` is then only a ceiling.
+TOY = dict(d_model=32, heads=4, layers=1, d_ff=64, dropout=0.0, pe="sinusoidal", steps=2000,
+           batch_size=128, lr=3e-3, warmup=100, schedule="noam", label_smoothing=0.0,
+           eval_every=25, target=0.998, val_size=1024)
+PRESETS: dict[str, dict] = {
+    "copy": dict(TOY),
+    "reverse": dict(TOY),
+    "sort": dict(TOY),
+    # Translation trains a fixed budget; the cosine decay to 0 settles the last steps, so
+    # rare pairs such as "go . -> va !" are not knocked loose by a late noisy update. Dropout
+    # and label smoothing make it generalise to held-out sentences: on 2 cores (one torch
+    # thread, a shared machine) this preset trained in ~60 s to held-out sacreBLEU 89 and
+    # exact match 0.80 (0.84 on held-out sentences whose words are all in the vocabulary).
+    "translate": dict(d_model=64, heads=4, layers=1, d_ff=128, dropout=0.1, pe="sinusoidal",
+                      steps=1500, batch_size=64, lr=5e-3, warmup=100, schedule="cosine",
+                      label_smoothing=0.1, eval_every=250, target=None, val_size=256),
+    "kernel": dict(steps=200, batch_size=1, lr=0.1, warmup=0, schedule="constant",
+                   label_smoothing=0.0, eval_every=50, target=None),
+}
+MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe")
+# "bahdanau": the lessons' GRU seq2seq with additive attention (seq2seq.py), on the same tasks;
+# it reads d_model as its embedding and hidden width, layers as its GRU depth and dropout.
+MODELS = ("transformer", "bahdanau")
+
+__all__ = ["MODELS", "MODEL_FIELDS", "PRESETS", "TASKS", "TEST_SIZE", "build_model",
+           "check_settings", "run_task", "score_toy", "score_translate", "task_parts",
+           "train_config", "translate"]
+
+
+def _toy_parts(kind: str, s: dict):
+    from .objectives import Seq2SeqObjective, validation_seed
+    from .tasks.toy import ToyTask, ToyTaskConfig
+
+    sizes = {k: s[k] for k in ("min_len", "max_len", "vocab_size") if k in s}  # bench --quick
+    task = ToyTask(ToyTaskConfig(kind=kind, seed=s["seed"], **sizes))
+    val = task.sample(s["val_size"], torch.Generator().manual_seed(validation_seed(s["seed"])))
+    return task, len(task.vocab), len(task.vocab), Seq2SeqObjective(task, val)
+
+
+def _translate_parts(s: dict):
+    from .objectives import Seq2SeqObjective, validation_seed
+    from .tasks.tatoeba import corpus_pairs
+    from .tasks.translation import TranslationConfig, TranslationTask
+
+    pairs, used = corpus_pairs(s.get("corpus", "bundled"))
+    task = TranslationTask(TranslationConfig(seed=s["seed"]), pairs=pairs)
+    task.corpus = used  # "bundled", "tatoeba", or the fallback with its reason
+    # Validation = training pairs (the held-out split is the reported test set).
+    val = task.sample(s["val_size"], torch.Generator().manual_seed(validation_seed(s["seed"])))
+    return task, len(task.src_vocab), len(task.tgt_vocab), Seq2SeqObjective(task, val)
+
+
+def task_parts(task_name: str, s: dict):
+    """(task, source vocab size, target vocab size, objective) for a seq2seq task's settings."""
+    return _translate_parts(s) if task_name == "translate" else _toy_parts(task_name, s)
+
+
+def build_model(src_vocab: int, tgt_vocab: int, s: dict) -> torch.nn.Module:
+    """The model of the settings ``s`` (s["model"], Transformer by default), seeded by s["seed"]."""
+    from .seq2seq import BahdanauSeq2Seq, Seq2SeqConfig
+    from .transformer import Transformer, TransformerConfig
+
+    torch.manual_seed(s["seed"])
+    if s.get("model", "transformer") == "bahdanau":
+        return BahdanauSeq2Seq(Seq2SeqConfig(src_vocab, tgt_vocab, embed_size=s["d_model"],
+                                             num_hiddens=s["d_model"], num_layers=s["layers"],
+                                             dropout=s["dropout"]))  # fmt: skip
+    return Transformer(TransformerConfig(src_vocab, tgt_vocab, **{k: s[k] for k in MODEL_FIELDS}))
+
+
+def score_toy(model: torch.nn.Module, task) -> dict:
+    """Greedy exact match and token accuracy on the task's 1,000 held-out sequences."""
+    from .decode import greedy_decode
+    from .metrics import decoded_scores
+
+    test = task.heldout(TEST_SIZE)
+    out = greedy_decode(model, test.src, test.src_lens, max_len=test.tgt_out.shape[1])
+    scores = decoded_scores(out.tokens.cpu(), test.tgt_out)
+    return {"exact_match": scores["exact_acc"], "token_accuracy": scores["token_acc"]}
+
+
+def translate(model: torch.nn.Module, task, sentences: Sequence[str]) -> list[str]:
+    """Greedy translations of English sentences, as preprocessed French text."""
+    from .heldout import translate_sentences
+
+    return translate_sentences(model, task, list(sentences))
+
+
+def score_translate(model: torch.nn.Module, task) -> dict:
+    """Held-out scores (sentences never trained on) and D2L BLEU on D2L's four sentences.
+
+    "heldout" holds sacrebleu BLEU, D2L BLEU and exact match on all held-out sentences and on
+    those whose words are all in the vocabulary, plus the vocabulary's share of held-out words
+    (see heldout.heldout_report). D2L's four sentences are training pairs: a sanity check only.
+    """
+    from .bleu import d2l_bleu
+    from .heldout import heldout_report
+    from .tasks.translation import D2L_EXAMPLES
+
+    report = heldout_report(model, task)
+    examples = translate(model, task, [en for en, _ in D2L_EXAMPLES])
+    per = [d2l_bleu(p, fr) for p, (_, fr) in zip(examples, D2L_EXAMPLES, strict=True)]
+    return {"corpus": getattr(task, "corpus", "bundled"), "bleu_heldout": report["all"]["bleu"],
+            "bleu_examples": sum(per) / len(per),
+            "heldout": report,
+            "examples": [{"en": en, "pred": p, "ref": fr}
+                         for p, (en, fr) in zip(examples, D2L_EXAMPLES, strict=True)]}
+
+
+def train_config(s: dict, decode_final: bool = False):
+    """The TrainConfig of settings ``s`` (decode_final: score the last check by greedy decoding)."""
+    from .train import TrainConfig
+
+    keys = ("steps", "batch_size", "lr", "warmup", "schedule", "label_smoothing", "eval_every",
+            "target", "seed", "device")
+    return TrainConfig(**{k: s[k] for k in keys}, decode_final=decode_final)
+
+
+def check_settings(task_name: str, s: dict) -> None:
+    """Raise ValueError with a learner-readable reason if ``s`` cannot be trained."""
+    from .device import pick_device
+    from .transformer import TransformerConfig
+
+    train_config(s).validate()
+    pick_device(s["device"])
+    model = s.get("model", "transformer")
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
+    if model == "bahdanau" and task_name != "kernel":
+        from .seq2seq import Seq2SeqConfig
+
+        Seq2SeqConfig(16, 16, s["d_model"], s["d_model"], s["layers"], s["dropout"]).validate()
+    elif task_name != "kernel":  # vocabulary sizes do not matter for these checks
+        TransformerConfig(16, 16, **{k: s[k] for k in MODEL_FIELDS}).validate()
+
+
+def run_task(task_name: str, s: dict, callbacks: Sequence[Callable[[dict], None]] = (),
+             model_builder: Callable[[int, int, dict], torch.nn.Module] | None = None) -> dict:
+    """Train the model of ``task_name`` under settings ``s`` and score it (CLI JSON fields).
+
+    ``callbacks`` get every training record (the CLI's progress bar is one);
+    ``model_builder(src_vocab, tgt_vocab, s)`` swaps in another seq2seq model (the bench
+    trains torch.nn.Transformer this way); the default is our Transformer.
+    """
+    from .train import train
+
+    if task_name not in TASKS:
+        raise ValueError(f"unknown task {task_name!r}; choose one of {', '.join(TASKS)}")
+    if task_name == "kernel":
+        from .kernel import NWKernelRegression
+        from .objectives import KernelObjective
+
+        torch.manual_seed(s["seed"])
+        model, objective = NWKernelRegression(w_init=1.0), KernelObjective(seed=s["seed"])
+    else:
+        task, v_src, v_tgt, objective = task_parts(task_name, s)
+        model = (model_builder or build_model)(v_src, v_tgt, s)
+    result = train(model, objective, train_config(s), callbacks=list(callbacks))
+    out = {"task": task_name, "steps": result.steps, "train_seconds": round(result.train_seconds, 3),
+           "device": result.device, "stopped": result.stopped, "seed": s["seed"],
+           "threads": torch.get_num_threads()}
+    if task_name == "kernel":
+        out.update(mse_test=result.final["loss"], w=float(model.w.detach()))
+    else:
+        out.update({k: s[k] for k in MODEL_FIELDS}, model=s.get("model", "transformer"),
+                   parameters=model.num_parameters())
+        out.update(score_translate(model, task) if task_name == "translate"
+                   else score_toy(model, task))
+    return out
