@@ -111,6 +111,9 @@ def _name(step: dict, steps: list[dict] = ()) -> str:
 
 
 def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
+    """Whether a mistake's run explains the learner's on this case. When the learner's code
+    raised, only the same exception with the same text counts (the type alone says little:
+    a ValueError from a 2-D length is not a mistake file's ValueError)."""
     for i, step in enumerate(case.steps):
         spec = step.get("check") or ({"kind": "allclose"} if i < len(got) and "error" in got[i] else None)
         if spec is None:
@@ -119,6 +122,8 @@ def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
             return i >= len(got) and i >= len(other)
         if not all(compare.records_match(one, got[i], other[i])
                    for one in (spec if isinstance(spec, list) else [spec])):
+            return False
+        if "error" in got[i] and got[i]["error"].get("message") != other[i]["error"].get("message"):
             return False
     return True
 
@@ -205,8 +210,8 @@ def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: di
     the most failed cases and is contradicted least (it fails a case the learner passed).
     """
     if not failed or not mistakes:
-        for index, result, _records in failed:
-            _add_hint(cases[index], result)
+        for index, result, records in failed:
+            _add_hint(cases[index], result, records)
         return
     passed = [i for i, t in enumerate(report.tests) if t.passed]
     exp = (expected or {}).get("cases", {})
@@ -229,11 +234,17 @@ def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: di
             best = max(candidates, key=lambda n: rank[n])
             result.mistake, result.message = best, messages[best]
         else:
-            _add_hint(cases[index], result)
+            _add_hint(cases[index], result, _records)
 
 
-def _add_hint(case: Case, result: TestResult) -> None:
-    if case.hint:
+def _raised(records: list[dict]) -> bool:
+    """Whether the learner's code raised in this case: then only the crash message is true
+    (a fixed hint or a mistake's explanation would name a cause the code may not have)."""
+    return any("error" in r for r in records)
+
+
+def _add_hint(case: Case, result: TestResult, records: list[dict]) -> None:
+    if case.hint and not _raised(records):
         result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip() for k, v in result.message.items()}
 
 

@@ -118,3 +118,52 @@ def test_hidden_value_messages_say_where_not_how_much():
     assert "blocked" in nan
     shown = compare(spec, np.array([[0.9, 0.1], [0.5, 0.5]]), want, hidden=False)["en"]
     assert "largest difference 0.1" in shown  # public examples may say everything
+
+
+MSM_CRASH_ON_2D = '''
+import torch
+
+def masked_softmax(X, valid_lens=None):
+    if valid_lens is None:
+        return torch.softmax(X, dim=-1)
+    B, n, m = X.shape
+    for b in range(B):
+        X[b, :, int(valid_lens[b]):] = 0
+    return torch.softmax(X, dim=-1)
+'''
+
+
+def test_a_case_that_raised_shows_only_the_crash_never_a_fixed_hint(grader):
+    """Walk-through issue 2: this uses torch.softmax but crashes on 2-D valid lengths; the
+    large-scores case must say it raised, not 'use torch.softmax or subtract the row max'."""
+    report = grader.grade("masked-softmax", MSM_CRASH_ON_2D)
+    raised = [t for t in _failed(report) if "raised" in t.message["en"] or "Same problem" in t.message["en"]]
+    large = next(t for t in report.tests if t.name.startswith("large scores"))
+    assert not large.passed and large in raised
+    assert any("raised" in t.message["en"] and "抛出" in t.message["zh"] for t in raised)
+    for t in raised:  # the crash only: no fixed hint, no mistake named on a case that raised
+        assert "row maximum" not in t.message["en"] and "最大值" not in t.message["zh"], t.name
+        assert t.mistake is None, t.name
+
+
+def test_every_exercise_hint_is_absent_when_the_case_raised(grader):
+    """The same property on every exercise: code that raises in every function gets crash
+    messages only, never a case's fixed hint or a mistake's explanation."""
+    from grader.exercises import all_exercises, deployment_seed
+
+    hinted = 0
+    for ex_id, ex in all_exercises().items():
+        raising = "".join(
+            f"class {n}:\n    def __init__(self, *a, **k):\n        raise RuntimeError('x')\n"
+            if n[:1].isupper() else f"def {n}(*a, **k):\n    raise RuntimeError('x')\n"
+            for n in ex.entry_points)
+        report = grader.grade(ex_id, raising)
+        hints = {c.name: c.hint for c in ex.hidden_cases(deployment_seed()) if c.hint}
+        crashed = [t for t in report.tests if not t.passed and t.details]  # the code raised
+        for t in crashed:
+            assert t.mistake is None, (ex_id, t.name)
+            hint = hints.get(t.name)
+            if hint:
+                hinted += 1
+                assert hint["en"] not in t.message["en"] and hint["zh"] not in t.message["zh"]
+    assert hinted  # the property was exercised on real hinted cases
