@@ -12,7 +12,7 @@ from typing import TextIO
 import torch
 from torch import Tensor, nn
 
-from .experiments import MODEL_FIELDS, PRESETS, run_task
+from .experiments import ExperimentConfig, run_task
 from .multihead import MultiHeadAttention
 from .positional import sinusoidal_table
 from .transformer import TransformerConfig
@@ -221,11 +221,11 @@ class TorchTransformer(nn.Module):
 
 def bench_reverse(seeds: Sequence[int], settings: dict, out: TextIO) -> dict:
     """Seconds of training until 99% greedy exact match, ours vs torch.nn.Transformer."""
-    s = {**PRESETS["reverse"], **settings}
+    base = ExperimentConfig.from_preset("reverse", **settings, device="cpu")
     runs = []
     for seed in seeds:
         for name, builder in (("ours", None), ("torch", _torch_builder)):
-            r = run_task("reverse", {**s, "seed": seed, "device": "cpu"}, model_builder=builder)
+            r = run_task("reverse", base.replace(seed=seed), model_builder=builder)
             runs.append({"model": name, "seed": seed, "steps": r["steps"],
                          "train_seconds": r["train_seconds"], "exact_match": r["exact_match"],
                          "parameters": r["parameters"], "reached": r["exact_match"] >= 0.99})
@@ -245,7 +245,8 @@ def bench_reverse(seeds: Sequence[int], settings: dict, out: TextIO) -> dict:
 
 def bench_translate(settings: dict, out: TextIO) -> dict:
     """The translate preset: training seconds and scores on held-out sentences (never trained on)."""
-    r = run_task("translate", {**PRESETS["translate"], **settings, "seed": 0, "device": "cpu"})
+    r = run_task("translate", ExperimentConfig.from_preset("translate", **settings, seed=0,
+                                                            device="cpu"))
     h = r["heldout"]
     rows = [[name, h[name]["n"], h[name]["bleu"], h[name]["bleu_d2l"], h[name]["exact_match"]]
             for name in ("all", "in_vocab")]
@@ -256,10 +257,9 @@ def bench_translate(settings: dict, out: TextIO) -> dict:
             "parameters": r["parameters"]}
 
 
-def _torch_builder(src_vocab: int, tgt_vocab: int, s: dict) -> nn.Module:
-    torch.manual_seed(s["seed"])
-    return TorchTransformer(TransformerConfig(src_vocab, tgt_vocab,
-                                              **{k: s[k] for k in MODEL_FIELDS}))
+def _torch_builder(src_vocab: int, tgt_vocab: int, c: ExperimentConfig) -> nn.Module:
+    torch.manual_seed(c.seed)
+    return TorchTransformer(c.model_config(src_vocab, tgt_vocab))
 
 
 # ---------------------------------------------------------------- entry point

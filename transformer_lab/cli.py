@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import torch
 
 from .device import CHOICES as DEVICE_CHOICES
-from .experiments import MODEL_FIELDS, MODELS, PRESETS, TASKS, check_settings, run_task
+from .experiments import MODEL_FIELDS, MODELS, TASKS, ExperimentConfig, check_settings, run_task
 from .positional import PE_KINDS
 
 __all__ = ["build_parser", "main", "settings_for"]
@@ -91,17 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def settings_for(args: argparse.Namespace) -> dict:
-    """The task's preset with every option the user gave on top."""
-    settings = dict(PRESETS[args.task])
-    for key in (*MODEL_FIELDS, "steps", "batch_size", "lr", "warmup", "label_smoothing"):
-        value = getattr(args, key, None)
-        if value is not None:
-            settings[key] = value
+def settings_for(args: argparse.Namespace) -> ExperimentConfig:
+    """The task's preset with every option the user gave on top, as one typed config."""
+    given = {key: getattr(args, key) for key in
+             (*MODEL_FIELDS, "steps", "batch_size", "lr", "warmup", "label_smoothing")
+             if getattr(args, key, None) is not None}
     if args.no_early_stop:
-        settings["target"] = None
-    settings.update(seed=args.seed, device=args.device, model=args.model, corpus=args.corpus)
-    return settings
+        given["target"] = None
+    return ExperimentConfig.from_preset(args.task, **given, seed=args.seed, device=args.device,
+                                        model=args.model, corpus=args.corpus)
 
 
 def _progress(total: int, enabled: bool):
@@ -149,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_settings(args.task, settings)
     except ValueError as err:
         parser.error(str(err))
-    bar, callback = _progress(settings["steps"], not args.no_progress)
+    bar, callback = _progress(settings.steps, not args.no_progress)
     try:
         result = run_task(args.task, settings, callbacks=[callback])
     finally:

@@ -6,7 +6,8 @@ the app all read them from here. Nothing here parses arguments or draws progress
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields, replace
 
 import torch
 
@@ -39,50 +40,142 @@ MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe")
 # it reads d_model as its embedding and hidden width, layers as its GRU depth and dropout.
 MODELS = ("transformer", "bahdanau")
 
-__all__ = ["MODELS", "MODEL_FIELDS", "PRESETS", "TASKS", "TEST_SIZE", "build_model",
+
+@dataclass
+class ExperimentConfig:
+    """Every setting of one run, typed, from the command line (or a page) to the model.
+
+    Like nanoGPT's GPTConfig: one object carries the settings, and the pieces each part
+    needs come out of it (model_config → TransformerConfig, train_config → TrainConfig).
+    Build one with ``ExperimentConfig.from_preset(task, heads=2, ...)``.
+    """
+
+    task: str = "reverse"
+    model: str = "transformer"  # "transformer" | "bahdanau"
+    corpus: str = "bundled"  # translate: "bundled" | "tatoeba"
+    # the model (MODEL_FIELDS); the kernel task has no Transformer and ignores them
+    d_model: int = 32
+    heads: int = 4
+    layers: int = 1
+    d_ff: int = 64
+    dropout: float = 0.0
+    pe: str = "sinusoidal"
+    # training (see train.TrainConfig)
+    steps: int = 2000
+    batch_size: int = 128
+    lr: float = 3e-3
+    warmup: int = 100
+    schedule: str = "noam"
+    label_smoothing: float = 0.0
+    eval_every: int = 25
+    target: float | None = 0.998
+    val_size: int = 1024
+    seed: int = 0
+    device: str = "auto"
+    # toy sequence sizes; None keeps ToyTaskConfig's defaults (the bench's quick run shrinks them)
+    min_len: int | None = None
+    max_len: int | None = None
+    vocab_size: int | None = None
+
+    @classmethod
+    def from_preset(cls, task: str, **overrides) -> ExperimentConfig:
+        """The preset of ``task`` (PRESETS) with ``overrides`` on top."""
+        if task not in PRESETS:
+            raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+        return as_config({**PRESETS[task], **overrides}, task=task)
+
+    def replace(self, **changes) -> ExperimentConfig:
+        """A copy with ``changes`` applied."""
+        return replace(self, **changes)
+
+    def as_dict(self) -> dict:
+        """The settings as a plain dict (the shape the app still passes around); no task key."""
+        out = asdict(self)
+        del out["task"]
+        return {k: v for k, v in out.items() if v is not None or k == "target"}
+
+    def model_config(self, src_vocab: int, tgt_vocab: int):
+        """The TransformerConfig of these settings for the given vocabulary sizes."""
+        from .transformer import TransformerConfig
+
+        return TransformerConfig(src_vocab, tgt_vocab, **{k: getattr(self, k) for k in MODEL_FIELDS})
+
+    def train_config(self, decode_final: bool = False):
+        """The TrainConfig of these settings (decode_final: score the last check by greedy decoding)."""
+        from .train import TrainConfig
+
+        keys = ("steps", "batch_size", "lr", "warmup", "schedule", "label_smoothing", "eval_every",
+                "target", "seed", "device")
+        return TrainConfig(**{k: getattr(self, k) for k in keys}, decode_final=decode_final)
+
+
+Settings = ExperimentConfig | Mapping
+
+
+def as_config(s: Settings, task: str | None = None) -> ExperimentConfig:
+    """``s`` as an ExperimentConfig: a config is returned as is, a settings dict converted.
+
+    Unknown keys raise a ValueError, so a misspelt setting cannot vanish on the way.
+    """
+    if isinstance(s, ExperimentConfig):
+        return s if task is None or task == s.task else s.replace(task=task)
+    names = {f.name for f in fields(ExperimentConfig)}
+    unknown = sorted(set(s) - names)
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+    values = dict(s)
+    if task is not None:
+        values["task"] = task
+    return ExperimentConfig(**values)
+
+__all__ = ["MODELS", "MODEL_FIELDS", "PRESETS", "TASKS", "TEST_SIZE", "ExperimentConfig", "as_config",
+           "build_model",
            "check_settings", "run_task", "score_toy", "score_translate", "task_parts",
            "train_config", "translate"]
 
 
-def _toy_parts(kind: str, s: dict):
+def _toy_parts(kind: str, c: ExperimentConfig):
     from .objectives import Seq2SeqObjective, validation_seed
     from .tasks.toy import ToyTask, ToyTaskConfig
 
-    sizes = {k: s[k] for k in ("min_len", "max_len", "vocab_size") if k in s}  # bench --quick
-    task = ToyTask(ToyTaskConfig(kind=kind, seed=s["seed"], **sizes))
-    val = task.sample(s["val_size"], torch.Generator().manual_seed(validation_seed(s["seed"])))
+    sizes = {k: getattr(c, k) for k in ("min_len", "max_len", "vocab_size")
+             if getattr(c, k) is not None}  # bench --quick
+    task = ToyTask(ToyTaskConfig(kind=kind, seed=c.seed, **sizes))
+    val = task.sample(c.val_size, torch.Generator().manual_seed(validation_seed(c.seed)))
     return task, len(task.vocab), len(task.vocab), Seq2SeqObjective(task, val)
 
 
-def _translate_parts(s: dict):
+def _translate_parts(c: ExperimentConfig):
     from .objectives import Seq2SeqObjective, validation_seed
     from .tasks.tatoeba import corpus_pairs
     from .tasks.translation import TranslationConfig, TranslationTask
 
-    pairs, used = corpus_pairs(s.get("corpus", "bundled"))
-    task = TranslationTask(TranslationConfig(seed=s["seed"]), pairs=pairs)
+    pairs, used = corpus_pairs(c.corpus)
+    task = TranslationTask(TranslationConfig(seed=c.seed), pairs=pairs)
     task.corpus = used  # "bundled", "tatoeba", or the fallback with its reason
     # Validation = training pairs (the held-out split is the reported test set).
-    val = task.sample(s["val_size"], torch.Generator().manual_seed(validation_seed(s["seed"])))
+    val = task.sample(c.val_size, torch.Generator().manual_seed(validation_seed(c.seed)))
     return task, len(task.src_vocab), len(task.tgt_vocab), Seq2SeqObjective(task, val)
 
 
-def task_parts(task_name: str, s: dict):
+def task_parts(task_name: str, s: Settings):
     """(task, source vocab size, target vocab size, objective) for a seq2seq task's settings."""
-    return _translate_parts(s) if task_name == "translate" else _toy_parts(task_name, s)
+    c = as_config(s, task_name)
+    return _translate_parts(c) if task_name == "translate" else _toy_parts(task_name, c)
 
 
-def build_model(src_vocab: int, tgt_vocab: int, s: dict) -> torch.nn.Module:
-    """The model of the settings ``s`` (s["model"], Transformer by default), seeded by s["seed"]."""
+def build_model(src_vocab: int, tgt_vocab: int, s: Settings) -> torch.nn.Module:
+    """The model of the settings ``s`` (its ``model``, Transformer by default), seeded by its seed."""
     from .seq2seq import BahdanauSeq2Seq, Seq2SeqConfig
-    from .transformer import Transformer, TransformerConfig
+    from .transformer import Transformer
 
-    torch.manual_seed(s["seed"])
-    if s.get("model", "transformer") == "bahdanau":
-        return BahdanauSeq2Seq(Seq2SeqConfig(src_vocab, tgt_vocab, embed_size=s["d_model"],
-                                             num_hiddens=s["d_model"], num_layers=s["layers"],
-                                             dropout=s["dropout"]))  # fmt: skip
-    return Transformer(TransformerConfig(src_vocab, tgt_vocab, **{k: s[k] for k in MODEL_FIELDS}))
+    c = as_config(s)
+    torch.manual_seed(c.seed)
+    if c.model == "bahdanau":
+        return BahdanauSeq2Seq(Seq2SeqConfig(src_vocab, tgt_vocab, embed_size=c.d_model,
+                                             num_hiddens=c.d_model, num_layers=c.layers,
+                                             dropout=c.dropout))
+    return Transformer(c.model_config(src_vocab, tgt_vocab))
 
 
 def score_toy(model: torch.nn.Module, task) -> dict:
@@ -124,35 +217,32 @@ def score_translate(model: torch.nn.Module, task) -> dict:
                          for p, (en, fr) in zip(examples, D2L_EXAMPLES, strict=True)]}
 
 
-def train_config(s: dict, decode_final: bool = False):
+def train_config(s: Settings, decode_final: bool = False):
     """The TrainConfig of settings ``s`` (decode_final: score the last check by greedy decoding)."""
-    from .train import TrainConfig
-
-    keys = ("steps", "batch_size", "lr", "warmup", "schedule", "label_smoothing", "eval_every",
-            "target", "seed", "device")
-    return TrainConfig(**{k: s[k] for k in keys}, decode_final=decode_final)
+    return as_config(s).train_config(decode_final)
 
 
-def check_settings(task_name: str, s: dict) -> None:
+def check_settings(task_name: str, s: Settings) -> None:
     """Raise ValueError with a learner-readable reason if ``s`` cannot be trained."""
     from .device import pick_device
-    from .transformer import TransformerConfig
 
-    train_config(s).validate()
-    pick_device(s["device"])
-    model = s.get("model", "transformer")
+    c = as_config(s, task_name)
+    c.train_config().validate()
+    pick_device(c.device)
+    model = c.model
     if model not in MODELS:
         raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
     if model == "bahdanau" and task_name != "kernel":
         from .seq2seq import Seq2SeqConfig
 
-        Seq2SeqConfig(16, 16, s["d_model"], s["d_model"], s["layers"], s["dropout"]).validate()
+        Seq2SeqConfig(16, 16, c.d_model, c.d_model, c.layers, c.dropout).validate()
     elif task_name != "kernel":  # vocabulary sizes do not matter for these checks
-        TransformerConfig(16, 16, **{k: s[k] for k in MODEL_FIELDS}).validate()
+        c.model_config(16, 16).validate()
 
 
-def run_task(task_name: str, s: dict, callbacks: Sequence[Callable[[dict], None]] = (),
-             model_builder: Callable[[int, int, dict], torch.nn.Module] | None = None) -> dict:
+def run_task(task_name: str, s: Settings, callbacks: Sequence[Callable[[dict], None]] = (),
+             model_builder: Callable[[int, int, ExperimentConfig], torch.nn.Module] | None = None,
+             ) -> dict:
     """Train the model of ``task_name`` under settings ``s`` and score it (CLI JSON fields).
 
     ``callbacks`` get every training record (the CLI's progress bar is one);
@@ -163,23 +253,24 @@ def run_task(task_name: str, s: dict, callbacks: Sequence[Callable[[dict], None]
 
     if task_name not in TASKS:
         raise ValueError(f"unknown task {task_name!r}; choose one of {', '.join(TASKS)}")
+    c = as_config(s, task_name)
     if task_name == "kernel":
         from .kernel import NWKernelRegression
         from .objectives import KernelObjective
 
-        torch.manual_seed(s["seed"])
-        model, objective = NWKernelRegression(w_init=1.0), KernelObjective(seed=s["seed"])
+        torch.manual_seed(c.seed)
+        model, objective = NWKernelRegression(w_init=1.0), KernelObjective(seed=c.seed)
     else:
-        task, v_src, v_tgt, objective = task_parts(task_name, s)
-        model = (model_builder or build_model)(v_src, v_tgt, s)
-    result = train(model, objective, train_config(s), callbacks=list(callbacks))
+        task, v_src, v_tgt, objective = task_parts(task_name, c)
+        model = (model_builder or build_model)(v_src, v_tgt, c)
+    result = train(model, objective, c.train_config(), callbacks=list(callbacks))
     out = {"task": task_name, "steps": result.steps, "train_seconds": round(result.train_seconds, 3),
-           "device": result.device, "stopped": result.stopped, "seed": s["seed"],
+           "device": result.device, "stopped": result.stopped, "seed": c.seed,
            "threads": torch.get_num_threads()}
     if task_name == "kernel":
         out.update(mse_test=result.final["loss"], w=float(model.w.detach()))
     else:
-        out.update({k: s[k] for k in MODEL_FIELDS}, model=s.get("model", "transformer"),
+        out.update({k: getattr(c, k) for k in MODEL_FIELDS}, model=c.model,
                    parameters=model.num_parameters())
         out.update(score_translate(model, task) if task_name == "translate"
                    else score_toy(model, task))
