@@ -226,12 +226,15 @@ def build() -> None:
         return fig, "\n\n".join(x for x in (note, caption(run, kind, lang)) if x)
 
     @friendly(4)
-    def on_show(run, index, kind, snap_index, request: gr.Request):
+    def on_show(run, index, kind, snap_index, current="", request: gr.Request = None):
         from app_support.training import predictions
 
         lang = lang_of(request)
         fig, cap = _maps(run, index, kind, snap_index, lang)
-        return fig, localise_predictions(predictions(run), lang), cap, ""
+        # Clear only an earlier warning: the status may hold the run's Done line, and moving the
+        # snapshot slider (which after_train does) must not wipe it.
+        keep = gr.skip() if not str(current or "").startswith("⚠️") else ""
+        return fig, localise_predictions(predictions(run), lang), cap, keep
 
     def after_train(run, index, kind, request: gr.Request):
         from app_support.training import vocabulary
@@ -240,7 +243,7 @@ def build() -> None:
             return (gr.skip(),) * 9
         lang = lang_of(request)
         last = len(run.snapshots) - 1
-        grid, table, cap, problem = on_show(run, index, kind, last, request)
+        grid, table, cap, problem = on_show(run, index, kind, last, "", request)
         words = vocabulary(run)
         vocab_text = f"{len(words)}: " + " · ".join(f"`{w}`" for w in words) if words else ""
         gap_text = ""
@@ -305,7 +308,7 @@ def build() -> None:
                [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment],
                api_visibility="private")  # fmt: skip
     stop.click(on_stop, None, None, queue=False, api_visibility="private")
-    view = dict(fn=on_show, inputs=[run_state, index, kind, snap],
+    view = dict(fn=on_show, inputs=[run_state, index, kind, snap, status],
                 outputs=[maps, preds, maps_caption, status], api_visibility="private",
                 show_progress="hidden")  # fmt: skip
     show.click(**view)
