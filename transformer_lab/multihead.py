@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .attention import masked_softmax, valid_lens_mask
+from . import fused_attention
+from .attention import scaled_dot_product_attention, valid_lens_mask
 
 __all__ = ["MultiHeadAttention", "check_heads"]
 
@@ -30,10 +30,12 @@ class MultiHeadAttention(nn.Module):
 
     Queries, keys and values may have their own feature sizes (D2L's ``query_size``,
     ``key_size``, ``value_size``); each is projected to ``num_hiddens`` and split into
-    ``num_heads`` heads of size ``num_hiddens // num_heads``. With ``need_weights=False``
-    the attention runs on torch's fused ``scaled_dot_product_attention``; with
-    ``need_weights=True`` it runs the explicit math and returns the per-head weights
-    ``(B, h, n, m)``.
+    ``num_heads`` heads of size ``num_hiddens // num_heads``. ``forward`` returns the
+    per-head weights ``(B, h, n, m)`` when ``need_weights=True``.
+
+    ``fused=True`` (the default) lets torch's fused kernels (fused_attention.py) do the
+    same maths faster when the weights are not asked for; ``fused=False`` always runs the
+    readable lesson path below. Both give the same outputs and gradients.
     """
 
     def __init__(
@@ -45,30 +47,77 @@ class MultiHeadAttention(nn.Module):
         query_size: int | None = None,
         key_size: int | None = None,
         value_size: int | None = None,
+        fused: bool = True,
     ) -> None:
         super().__init__()
         self.d_k = check_heads(num_hiddens, num_heads)
         self.num_hiddens, self.num_heads, self.dropout = num_hiddens, num_heads, dropout
+        self.fused = fused
         self.W_q = nn.Linear(query_size or num_hiddens, num_hiddens, bias=bias)
         self.W_k = nn.Linear(key_size or num_hiddens, num_hiddens, bias=bias)
         self.W_v = nn.Linear(value_size or num_hiddens, num_hiddens, bias=bias)
         self.W_o = nn.Linear(num_hiddens, num_hiddens, bias=bias)
         self.attention_weights: Tensor | None = None
 
+    def forward(
+        self,
+        queries: Tensor,
+        keys: Tensor,
+        values: Tensor,
+        mask: Tensor | None = None,
+        valid_lens: Tensor | None = None,
+        need_weights: bool = False,
+    ) -> tuple[Tensor, Tensor | None]:
+        """queries (B, n, q), keys (B, m, k), values (B, m, v) → (B, n, H), weights.
+
+        ``mask`` is boolean, True = may attend, shaped (n, m), (B, n, m) or (B, h, n, m).
+        ``valid_lens`` is D2L's 1-D (B,) or 2-D (B, n) key lengths, shared by the heads.
+        """
+        self._check(queries, keys, values)
+        keep = self._keep(queries, keys, mask, valid_lens)  # broadcasts to (B, h, n, m), or None
+        if self.fused and fused_attention.whole_layer_fits(self, queries, keys, values, keep,
+                                                           need_weights):
+            return fused_attention.whole_layer(self, queries), None  # the same maths, one kernel
+        b, n = queries.shape[:2]
+        # 1. project: each input to num_hiddens features
+        if self.fused:
+            q, k, v = fused_attention.project_qkv(self, queries, keys, values)
+        else:
+            q, k, v = self.W_q(queries), self.W_k(keys), self.W_v(values)  # (B, n|m, H)
+        # 2. split: H features into h heads of d_k
+        q, k, v = self._split(q), self._split(k), self._split(v)  # (B, h, n|m, d_k)
+        # 3. scaled dot-product attention, every head at once
+        p = self.dropout if self.training else 0.0
+        if self.fused and not need_weights:
+            out, weights = fused_attention.sdpa(q, k, v, keep, p), None  # (B, h, n, d_k)
+        else:
+            out, weights = scaled_dot_product_attention(q, k, v, mask=keep, dropout_p=p,
+                                                        training=self.training)
+            self.attention_weights = weights.detach()  # (B, h, n, m), before dropout
+        # 4. merge: heads back side by side
+        out = out.transpose(1, 2).reshape(b, n, self.num_hiddens)  # (B, n, H)
+        # 5. project the merged heads
+        return self.W_o(out), weights if need_weights else None
+
     def _split(self, x: Tensor) -> Tensor:
         b, n, _ = x.shape
         return x.view(b, n, self.num_heads, self.d_k).transpose(1, 2)  # (B, h, n, d_k)
 
-    def _project(self, queries: Tensor, keys: Tensor, values: Tensor) -> tuple[Tensor, ...]:
-        same_size = self.W_q.in_features == self.W_k.in_features == self.W_v.in_features
-        if queries is keys and keys is values and same_size:
-            # Self-attention: one packed matmul instead of three, as torch's own MHA does.
-            weight = torch.cat([self.W_q.weight, self.W_k.weight, self.W_v.weight])
-            bias = None
-            if self.W_q.bias is not None:
-                bias = torch.cat([self.W_q.bias, self.W_k.bias, self.W_v.bias])
-            return F.linear(queries, weight, bias).chunk(3, dim=-1)  # 3 × (B, n, H)
-        return self.W_q(queries), self.W_k(keys), self.W_v(values)
+    @staticmethod
+    def _keep(queries: Tensor, keys: Tensor, mask: Tensor | None,
+              valid_lens: Tensor | None) -> Tensor | None:
+        """The keys each query may see, True = may attend, shared by the heads (or None)."""
+        n, m = queries.shape[1], keys.shape[1]
+        keep = None
+        if valid_lens is not None:
+            keep = valid_lens_mask(valid_lens.to(queries.device), n, m)[:, None]  # (B, 1, n, m)
+        if mask is not None:
+            if mask.dtype != torch.bool:
+                raise TypeError(f"mask must be boolean (True = may attend), got {mask.dtype}")
+            if mask.dim() == 3:
+                mask = mask[:, None]  # (B, 1, n, m): the same mask for every head
+            keep = mask if keep is None else keep & mask
+        return keep
 
     def _check(self, queries: Tensor, keys: Tensor, values: Tensor) -> None:
         for name, x, lin in (("queries", queries, self.W_q), ("keys", keys, self.W_k),
@@ -87,69 +136,6 @@ class MultiHeadAttention(nn.Module):
             )
         if not (queries.shape[0] == keys.shape[0] == values.shape[0]):
             raise ValueError("queries, keys and values need the same batch size")
-
-    def forward(
-        self,
-        queries: Tensor,
-        keys: Tensor,
-        values: Tensor,
-        mask: Tensor | None = None,
-        valid_lens: Tensor | None = None,
-        need_weights: bool = False,
-    ) -> tuple[Tensor, Tensor | None]:
-        """queries (B, n, q), keys (B, m, k), values (B, m, v) → (B, n, H), weights.
-
-        ``mask`` is boolean, True = may attend, shaped (n, m), (B, n, m) or (B, h, n, m).
-        ``valid_lens`` is D2L's 1-D (B,) or 2-D (B, n) key lengths, shared by the heads.
-        """
-        self._check(queries, keys, values)
-        if self._inference_fast_path_ok(queries, keys, values, mask, valid_lens, need_weights):
-            return self._inference_fast_path(queries), None
-        b, n, m = queries.shape[0], queries.shape[1], keys.shape[1]
-        keep = None
-        if valid_lens is not None:
-            keep = valid_lens_mask(valid_lens.to(queries.device), n, m)[:, None]  # (B, 1, n, m)
-        if mask is not None:
-            if mask.dtype != torch.bool:
-                raise TypeError(f"mask must be boolean (True = may attend), got {mask.dtype}")
-            if mask.dim() == 3:
-                mask = mask[:, None]  # (B, 1, n, m): the same mask for every head
-            keep = mask if keep is None else keep & mask
-        q, k, v = (self._split(t) for t in self._project(queries, keys, values))
-        if need_weights:
-            scores = q @ k.transpose(-2, -1) / self.d_k**0.5  # (B, h, n, m)
-            weights = masked_softmax(scores, mask=keep)
-            dropped = F.dropout(weights, self.dropout, self.training) if self.dropout else weights
-            out = dropped @ v  # (B, h, n, d_k)
-            self.attention_weights = weights.detach()
-        else:
-            weights = None
-            out = F.scaled_dot_product_attention(
-                q, k, v, attn_mask=keep, dropout_p=self.dropout if self.training else 0.0
-            )  # (B, h, n, d_k)
-        out = out.transpose(1, 2).reshape(b, n, self.num_hiddens)  # (B, n, H)
-        return self.W_o(out), weights
-
-    def _inference_fast_path_ok(self, queries, keys, values, mask, valid_lens, need_weights) -> bool:
-        """Unmasked self-attention in eval mode without autograd: torch's fused kernel fits."""
-        return (
-            not need_weights and mask is None and valid_lens is None and not self.training
-            and queries is keys and keys is values and self.W_q.bias is not None
-            and self.W_q.in_features == self.num_hiddens
-            and not (torch.is_grad_enabled() and (queries.requires_grad or any(
-                p.requires_grad for p in self.parameters())))
-        )
-
-    def _inference_fast_path(self, x: Tensor) -> Tensor:
-        # The same kernel torch.nn.MultiheadAttention uses for inference: projections,
-        # attention and output projection in one native call (no per-op Python overhead).
-        weight = torch.cat([self.W_q.weight, self.W_k.weight, self.W_v.weight])  # (3H, H)
-        bias = torch.cat([self.W_q.bias, self.W_k.bias, self.W_v.bias])  # (3H,)
-        out, _ = torch._native_multi_head_attention(
-            x, x, x, self.num_hiddens, self.num_heads, weight, bias,
-            self.W_o.weight, self.W_o.bias, None, False, False, None,
-        )
-        return out  # (B, n, H)
 
     @torch.no_grad()
     def load_from_torch(self, mha: nn.MultiheadAttention) -> MultiHeadAttention:

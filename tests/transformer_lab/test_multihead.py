@@ -5,6 +5,7 @@ import torch
 from torch import nn
 
 from transformer_lab.attention import causal_mask
+from transformer_lab.fused_attention import whole_layer_fits
 from transformer_lab.multihead import MultiHeadAttention
 
 
@@ -98,13 +99,13 @@ def test_inference_fast_path_equals_the_explicit_math():
     # eval + no_grad + unmasked self-attention takes torch's fused inference kernel.
     ours, ref = _pair(e=32, h=4, seed=7)
     x = torch.randn(5, 9, 32)
-    assert not ours._inference_fast_path_ok(x, x, x, None, None, False)  # autograd on
+    assert not whole_layer_fits(ours, x, x, x, None, False)  # autograd on
     with torch.no_grad():
-        assert ours._inference_fast_path_ok(x, x, x, None, None, False)
+        assert whole_layer_fits(ours, x, x, x, None, False)
         fast, _ = ours(x, x, x)
         explicit, _ = ours(x, x, x, need_weights=True)
         ref_out, _ = ref(x, x, x, need_weights=False)
     torch.testing.assert_close(fast, explicit, atol=1e-5, rtol=1e-4)
     torch.testing.assert_close(fast, ref_out, atol=1e-5, rtol=1e-4)
     with torch.no_grad():
-        assert not ours.train()._inference_fast_path_ok(x, x, x, None, None, False)
+        assert not whole_layer_fits(ours.train(), x, x, x, None, False)

@@ -1,0 +1,114 @@
+"""fused=True (torch's kernels) and fused=False (the lesson's code) give the same outputs and gradients."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from transformer_lab import fused_attention
+from transformer_lab.attention import causal_mask
+from transformer_lab.multihead import MultiHeadAttention
+
+B, N, M, E, H = 3, 7, 5, 16, 4
+
+
+def twins(seed: int = 0, **kw) -> tuple[MultiHeadAttention, MultiHeadAttention]:
+    torch.manual_seed(seed)
+    fused = MultiHeadAttention(E, H, fused=True, **kw)
+    plain = MultiHeadAttention(E, H, fused=False, **kw)
+    plain.load_state_dict(fused.state_dict())
+    return fused, plain
+
+
+def masks(n: int, m: int) -> dict:
+    g = torch.Generator().manual_seed(1)
+    random = torch.rand(B, n, m, generator=g) > 0.4
+    random[..., 0] = True  # every query keeps a key: an all-hidden row is a separate convention
+    per_head = torch.rand(B, H, n, m, generator=g) > 0.3
+    per_head[..., 0] = True
+    cases = {"none": {}, "valid_lens 1-D": {"valid_lens": torch.tensor([1, m, 3])},
+             "valid_lens 2-D": {"valid_lens": torch.randint(1, m + 1, (B, n), generator=g)},
+             "mask (B, n, m)": {"mask": random}, "mask (B, h, n, m)": {"mask": per_head},
+             "mask and valid_lens": {"mask": random, "valid_lens": torch.tensor([2, m, 1])}}
+    if n == m:
+        cases["causal (n, n)"] = {"mask": causal_mask(n)}
+    return cases
+
+
+def grads(module: MultiHeadAttention, inputs: list[torch.Tensor], kw: dict, need_weights: bool):
+    xs = [x.clone().requires_grad_(True) for x in inputs]
+    q, k, v = (xs[0], xs[0], xs[0]) if len(xs) == 1 else xs  # one tensor: self-attention
+    out, weights = module(q, k, v, need_weights=need_weights, **kw)
+    (out * torch.linspace(-1, 1, out.numel()).view_as(out)).sum().backward()
+    return out, weights, [x.grad for x in xs], {n: p.grad for n, p in module.named_parameters()}
+
+
+def assert_same(a, b):
+    torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("need_weights", [False, True])
+@pytest.mark.parametrize("kind", ["self", "cross"])
+def test_same_outputs_and_gradients_with_every_mask(kind, need_weights):
+    m = N if kind == "self" else M
+    for name, kw in masks(N, m).items():
+        if kind == "self":
+            fused, plain = twins()
+            inputs = [torch.randn(B, N, E)]
+        else:
+            fused, plain = twins(query_size=6, key_size=9, value_size=11)
+            inputs = [torch.randn(B, N, 6), torch.randn(B, m, 9), torch.randn(B, m, 11)]
+        out_f, w_f, dx_f, dp_f = grads(fused, inputs, kw, need_weights)
+        out_p, w_p, dx_p, dp_p = grads(plain, inputs, kw, need_weights)
+        assert_same(out_f, out_p)
+        for a, b in zip(dx_f, dx_p, strict=True):
+            assert_same(a, b)
+        for key in dp_p:
+            assert_same(dp_f[key], dp_p[key])
+        if need_weights:
+            assert_same(w_f, w_p)
+            assert w_f.shape == (B, H, N, m), name
+        else:
+            assert w_f is None and w_p is None, name
+
+
+def test_the_inference_kernel_gives_the_lesson_output():
+    fused, plain = twins(seed=4)
+    fused.eval(), plain.eval()
+    x = torch.randn(B, N, E)
+    with torch.no_grad():
+        assert fused_attention.whole_layer_fits(fused, x, x, x, None, False)
+        assert_same(fused(x, x, x)[0], plain(x, x, x)[0])
+
+
+def test_fused_off_runs_nothing_from_the_fused_module(monkeypatch):
+    def boom(*args, **kwargs):
+        raise AssertionError("a fused kernel ran with fused=False")
+
+    for name in fused_attention.__all__:
+        monkeypatch.setattr(fused_attention, name, boom)
+    _, plain = twins()
+    x = torch.randn(B, N, E)
+    out, w = plain(x, x, x, mask=causal_mask(N))
+    assert out.shape == (B, N, E) and w is None
+    plain.eval()
+    with torch.no_grad():
+        plain(x, x, x)
+    fused, _ = twins()
+    with pytest.raises(AssertionError, match="fused kernel ran"):
+        fused(x, x, x)
+
+
+def test_dropout_in_training_uses_the_same_rate_on_both_paths():
+    # Different kernels draw different dropout masks, so compare the statistics: with p=0.5
+    # both outputs differ from the eval output, and the eval outputs agree.
+    fused, plain = twins(seed=2, dropout=0.5)
+    x = torch.randn(B, N, E)
+    fused.eval(), plain.eval()
+    with torch.no_grad():
+        ref = plain(x, x, x)[0]
+        assert_same(fused(x, x, x)[0], ref)
+    fused.train(), plain.train()
+    with torch.no_grad():
+        for module in (fused, plain):
+            assert not torch.allclose(module(x, x, x)[0], ref, atol=1e-3)

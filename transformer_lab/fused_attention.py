@@ -1,0 +1,78 @@
+"""Fused attention kernels: the maths of MultiHeadAttention's readable path, run by torch's native code.
+
+Everything here is a speed-up only. ``MultiHeadAttention(fused=True)`` (the default) uses
+these helpers; ``fused=False`` runs nothing from this module, only the lesson's code
+(``attention.scaled_dot_product_attention``). tests/transformer_lab/test_fused_attention.py
+checks that both paths give the same outputs and gradients, masks included.
+
+Three kernels, from the smallest to the largest piece of the layer they replace:
+
+- ``project_qkv``: self-attention's three projections as one packed matmul (as
+  ``torch.nn.MultiheadAttention`` stores them).
+- ``sdpa``: softmax(q kᵀ/√d_k) v in one call (``F.scaled_dot_product_attention``), which
+  never builds the weights (so it cannot return them).
+- ``whole_layer``: projections, attention and output projection in one native call
+  (``torch._native_multi_head_attention``, the kernel ``nn.MultiheadAttention`` runs at
+  inference), when ``whole_layer_fits``: unmasked self-attention in eval mode without autograd.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+# The helpers take the MultiHeadAttention (its W_q, W_k, W_v, W_o, num_hiddens, num_heads) as
+# a plain nn.Module: multihead.py imports this module, so importing it back would be a cycle.
+MultiHeadAttention = nn.Module
+
+__all__ = ["project_qkv", "sdpa", "whole_layer", "whole_layer_fits"]
+
+
+def project_qkv(mha: MultiHeadAttention, queries: Tensor, keys: Tensor,
+                values: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    """W_q queries, W_k keys, W_v values: (B, n, H), (B, m, H), (B, m, H).
+
+    For self-attention (one input, equal sizes) the three matmuls become one packed matmul,
+    which saves two kernel launches and their Python overhead per layer.
+    """
+    same_size = mha.W_q.in_features == mha.W_k.in_features == mha.W_v.in_features
+    if not (queries is keys and keys is values and same_size):
+        return mha.W_q(queries), mha.W_k(keys), mha.W_v(values)
+    weight = torch.cat([mha.W_q.weight, mha.W_k.weight, mha.W_v.weight])  # (3H, q)
+    bias = None
+    if mha.W_q.bias is not None:
+        bias = torch.cat([mha.W_q.bias, mha.W_k.bias, mha.W_v.bias])  # (3H,)
+    q, k, v = F.linear(queries, weight, bias).chunk(3, dim=-1)  # 3 × (B, n, H)
+    return q, k, v
+
+
+def sdpa(q: Tensor, k: Tensor, v: Tensor, keep: Tensor | None, dropout_p: float) -> Tensor:
+    """q (B, h, n, d_k), k and v (B, h, m, d_k), keep broadcastable to (B, h, n, m) → (B, h, n, d_k)."""
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=keep, dropout_p=dropout_p)
+
+
+def whole_layer_fits(mha: MultiHeadAttention, queries: Tensor, keys: Tensor, values: Tensor,
+                     keep: Tensor | None, need_weights: bool) -> bool:
+    """Unmasked self-attention in eval mode without autograd: the native inference kernel fits."""
+    return (
+        not need_weights and keep is None and not mha.training
+        and queries is keys and keys is values and mha.W_q.bias is not None
+        and mha.W_q.in_features == mha.num_hiddens
+        and not (torch.is_grad_enabled() and (queries.requires_grad or any(
+            p.requires_grad for p in mha.parameters())))
+    )
+
+
+def whole_layer(mha: MultiHeadAttention, x: Tensor) -> Tensor:
+    """x (B, n, H) → W_o · attention(W_q x, W_k x, W_v x): (B, n, H), in one native call."""
+    weight = torch.cat([mha.W_q.weight, mha.W_k.weight, mha.W_v.weight])  # (3H, H)
+    bias = torch.cat([mha.W_q.bias, mha.W_k.bias, mha.W_v.bias])  # (3H,)
+    # Positional arguments of the private op (torch 2.13): query, key, value, embed_dim,
+    # num_heads, qkv weight, qkv bias, out weight, out bias, mask, need_weights,
+    # average_attn_weights, mask_type.
+    out, _ = torch._native_multi_head_attention(
+        x, x, x, mha.num_hiddens, mha.num_heads, weight, bias,
+        mha.W_o.weight, mha.W_o.bias, None, False, False, None,
+    )
+    return out  # (B, n, H)
