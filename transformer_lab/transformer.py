@@ -26,16 +26,19 @@ __all__ = [
 ]
 
 
-# torch 2.13's CPU softmax costs ~10x more per element on rows shorter than 16 (measured:
-# fused attention over 13 keys took 3x longer than over 16). Attention rows are as long as
-# the key sequence, so short inputs are right-padded to 16 positions once per forward. The
-# pads are masked keys (source) or future positions (target): no real position sees them,
-# and every output is cut back to the true length.
-MIN_ATTN_LEN = 16
+MIN_ATTN_LEN = 16  # see pad_for_fast_softmax
 
 
-def _pad_right(ids: Tensor, pad_id: int, max_len: int) -> Tensor:
-    """(B, n) ids → (B, max(n, min(16, max_len))) by appending pad ids."""
+def pad_for_fast_softmax(ids: Tensor, pad_id: int, max_len: int) -> Tensor:
+    """(B, n) ids → (B, max(n, min(16, max_len))) by appending pad ids. A speed-up only.
+
+    Why: torch 2.13's CPU softmax costs ~10x more per element on rows shorter than 16
+    (measured: fused attention over 13 keys took 3x longer than over 16). Attention rows
+    are as long as the key sequence, so short inputs are right-padded to 16 positions once
+    per forward. Why it changes nothing: the pads are masked keys (source) or future
+    positions (target), so no real position sees them, and every output and attention map
+    is cut back to the true length.
+    """
     extra = min(MIN_ATTN_LEN, max_len) - ids.shape[1]
     return F.pad(ids, (0, extra), value=pad_id) if extra > 0 else ids
 
@@ -218,12 +221,30 @@ class EncoderState:
 
 @dataclass
 class DecoderCache:
-    """Each decoder layer's inputs for the prefix decoded so far, so that the next
-    decode_step only computes the newest position (outputs at earlier positions cannot
-    change: the decoder is causal)."""
+    """The decoder cache: each decoder layer's inputs for the prefix decoded so far. A speed-up only.
+
+    Why it is exact: the decoder is causal, so its outputs at earlier positions cannot change
+    when a token is appended; the next decode_step only has to run the newest position, with
+    the cached inputs as its self-attention keys and values. Why layer inputs and not keys and
+    values: every layer projects its own K and V from them, so one buffer per layer serves
+    both (and pre-LN layers normalise them first). Only used under no_grad (decoding).
+    """
 
     tokens: Tensor  # (B, t), the prefix these inputs belong to
     inputs: list[Tensor]  # per layer (B, W, d), positions < t filled, W >= t
+
+    def continues(self, prefix: Tensor) -> bool:
+        """True when ``prefix`` (B, t) is the cached prefix plus one token (not, e.g., beam
+        search's reordered rows), and autograd is off: then only its newest position runs."""
+        b, t = prefix.shape
+        return (not torch.is_grad_enabled() and self.tokens.shape == (b, t - 1)
+                and torch.equal(self.tokens, prefix[:, :-1]))
+
+    def make_room(self, t: int) -> int:
+        """Grow the buffers (by MIN_ATTN_LEN positions at a time) to hold t; return their width W."""
+        if self.inputs[0].shape[1] < t:
+            self.inputs = [F.pad(buf, (0, 0, 0, MIN_ATTN_LEN)) for buf in self.inputs]
+        return self.inputs[0].shape[1]
 
 
 class Transformer(nn.Module):
@@ -260,7 +281,7 @@ class Transformer(nn.Module):
         check_tokens("src", src, self.cfg.src_vocab, self.cfg.max_len)
         b, s = src.shape
         src_lens = check_lengths(src_lens, b, s).to(src.device)
-        src = _pad_right(src, self.cfg.pad_id, self.cfg.max_len)  # (B, S')
+        src = pad_for_fast_softmax(src, self.cfg.pad_id, self.cfg.max_len)  # (B, S')
         # Built once per forward and shared by every encoder layer and every cross-attention.
         src_keep = (torch.arange(src.shape[1], device=src.device) < src_lens[:, None])
         src_keep = src_keep[:, None, None, :]  # (B, 1, 1, S')
@@ -288,7 +309,7 @@ class Transformer(nn.Module):
                 f"target batch {tgt.shape[0]} does not match source batch {state.memory.shape[0]}"
             )
         t, s = tgt.shape[1], state.src_width
-        tgt = _pad_right(tgt, self.cfg.pad_id, self.cfg.max_len)  # (B, T')
+        tgt = pad_for_fast_softmax(tgt, self.cfg.pad_id, self.cfg.max_len)  # (B, T')
         # The causal mask alone suffices: target padding sits at the end, so a real position
         # never sees a pad key, and the loss ignores outputs at pad positions.
         tgt_keep = causal_mask(tgt.shape[1], device=tgt.device)  # (T', T')
@@ -316,10 +337,8 @@ class Transformer(nn.Module):
         extends the cached one by a token, only the new position is computed. Any other prefix
         (e.g. beam search reordering rows) is detected and recomputed in full.
         """
-        cache, t = state.cache, tgt_prefix.shape[1]
-        if (cache is not None and not torch.is_grad_enabled()
-                and cache.tokens.shape == (tgt_prefix.shape[0], t - 1)
-                and torch.equal(cache.tokens, tgt_prefix[:, :-1])):
+        cache = state.cache
+        if cache is not None and cache.continues(tgt_prefix):
             return self._extend(tgt_prefix, state, cache)
         x, _, cross, inputs = self._decode(tgt_prefix, state, need_weights=False, last_cross=True)
         state.cache = None if torch.is_grad_enabled() else DecoderCache(tgt_prefix, inputs)
@@ -329,11 +348,9 @@ class Transformer(nn.Module):
         """Run only the newest position of ``prefix`` (B, t) through the decoder, using cache."""
         check_tokens("tgt_prefix", prefix, self.cfg.tgt_vocab, self.cfg.max_len)
         t = prefix.shape[1]
-        padded = _pad_right(prefix, self.cfg.pad_id, self.cfg.max_len)
+        padded = pad_for_fast_softmax(prefix, self.cfg.pad_id, self.cfg.max_len)
         x = self.tgt_pe(self.tgt_embed(padded) * self.scale)[:, t - 1 : t]  # (B, 1, d)
-        if cache.inputs[0].shape[1] < t:  # room for MIN_ATTN_LEN more positions
-            cache.inputs = [F.pad(buf, (0, 0, 0, MIN_ATTN_LEN)) for buf in cache.inputs]
-        width = cache.inputs[0].shape[1]
+        width = cache.make_room(t)
         keep = (torch.arange(width, device=prefix.device) < t)[None, :]  # (1, W): keys 0..t-1
         last = len(self.decoder) - 1
         for i, layer in enumerate(self.decoder):

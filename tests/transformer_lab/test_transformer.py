@@ -333,3 +333,33 @@ def test_bad_inputs_raise_clear_errors(src, lens, tgt, error, message):
     model = Transformer(small_cfg(max_len=32))
     with pytest.raises(error, match=message):
         model(src, torch.tensor(lens), tgt)
+
+
+def test_padding_to_16_changes_no_logit_map_or_gradient(monkeypatch):
+    # pad_for_fast_softmax is a speed-up only: with it switched off (MIN_ATTN_LEN = 1, no
+    # padding) the model must give the same logits, attention maps and gradients.
+    import transformer_lab.transformer as T
+
+    torch.manual_seed(6)
+    model = Transformer(small_cfg(norm_first=True))
+    src, lens, tgt = torch.randint(3, 11, (2, 6)), torch.tensor([6, 3]), torch.randint(1, 9, (2, 5))
+
+    def run():
+        model.zero_grad()
+        logits = model(src, lens, tgt)
+        logits.square().sum().backward()
+        return logits.detach(), model.attention_maps(src, lens, tgt), {
+            n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+
+    padded = run()
+    assert T.pad_for_fast_softmax(src, 0, 256).shape == (2, 16)
+    monkeypatch.setattr(T, "MIN_ATTN_LEN", 1)
+    assert T.pad_for_fast_softmax(src, 0, 256).shape == (2, 6)
+    plain = run()
+    torch.testing.assert_close(padded[0], plain[0], atol=1e-5, rtol=1e-4)
+    for kind in padded[1]:
+        for a, b in zip(padded[1][kind], plain[1][kind], strict=True):
+            torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-4)
+    assert padded[2].keys() == plain[2].keys()
+    for name in padded[2]:
+        torch.testing.assert_close(padded[2][name], plain[2][name], atol=1e-5, rtol=1e-4)
