@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import gradio as gr
+import pandas as pd
 
 from app_support import gradebook_glue, gradebook_views
+from app_support.report_view import exercise_title, status_name
 from grader.gradebook import FailureLimiter, Learner, locked_message
 from grader.gradebook import identity as ids
 
@@ -47,8 +49,21 @@ def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
     """(best-score frame, history frame) of this browser's (or signed-in account's) work."""
     who = owner(key, profile, session)
     book = gradebook_glue.gradebook()
-    return (gradebook_views.best_frame(book, who.id, lang),
-            gradebook_views.history_frame(book, who.id, lang))
+    return (readable(gradebook_views.best_frame(book, who.id, lang), lang),
+            readable(gradebook_views.history_frame(book, who.id, lang), lang))
+
+
+def readable(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """The learner's view of a gradebook table: exercise titles instead of ids, statuses in
+    their language (the gradebook keeps ids and status keys; only the display changes)."""
+    zh = lang == "zh"
+    frame = frame.copy()
+    exercise, status = ("练习", "状态") if zh else ("exercise", "status")
+    if exercise in frame:
+        frame[exercise] = [exercise_title(str(e), lang) for e in frame[exercise]]
+    if status in frame:
+        frame[status] = [status_name(str(v), lang) for v in frame[status]]
+    return frame
 
 
 def own_code(key: str | None, profile: gr.OAuthProfile | None, submission_id,

@@ -11,8 +11,9 @@ EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
 MAX_CODE_CHARS = 200_000
 
 
-def exercise_choices(root: Path = EXERCISES_DIR) -> list[tuple[str, str]]:
+def exercise_choices(root: Path = EXERCISES_DIR, lang: str = "en") -> list[tuple[str, str]]:
     """(label, id) for every exercise folder, in lesson order: read from exercise.json only.
+    The label is "<number>. <title>" in ``lang`` (one language per page).
 
     The page needs the list when it is built; the grader's own registry imports torch, which
     the app defers until first use (grader/FORMAT.md fixes this layout).
@@ -24,9 +25,29 @@ def exercise_choices(root: Path = EXERCISES_DIR) -> list[tuple[str, str]]:
         except (OSError, ValueError):
             continue  # a half-written exercise must not take the app down
         title = info.get("title", {})
-        label = f"{info.get('number', '?')}. {title.get('en', info['id'])} · {title.get('zh', '')}"
-        found.append((info.get("number", 999), label.rstrip(" ·"), info["id"]))
+        name = title.get("zh" if lang == "zh" else "en") or title.get("en") or info["id"]
+        found.append((info.get("number", 999), f"{info.get('number', '?')}. {name}", info["id"]))
     return [(label, ex_id) for _, label, ex_id in sorted(found)]
+
+
+def exercise_title(exercise_id: str, lang: str = "en", root: Path = EXERCISES_DIR) -> str:
+    """"<number>. <title>" of an exercise in ``lang``; the id itself when it is unknown."""
+    return dict((i, label) for label, i in exercise_choices(root, lang)).get(exercise_id, exercise_id)
+
+
+# A stored submission's status (grader/report.py's Report.status), as a learner reads it.
+STATUS_NAMES = {
+    "graded": ("graded", "已评分"), "syntax_error": ("syntax error", "语法错误"),
+    "load_error": ("error while loading", "加载出错"), "timeout": ("time limit", "超时"),
+    "crashed": ("crashed", "运行崩溃"), "malformed": ("malformed output", "输出不合法"),
+    "output_limit": ("too much output", "输出过多"), "result_limit": ("result too large", "结果过大"),
+}
+
+
+def status_name(status: str, lang: str = "en") -> str:
+    """A submission status in the learner's language (an unknown one as it is)."""
+    names = STATUS_NAMES.get(status)
+    return names[1 if lang == "zh" else 0] if names else status
 
 
 def public_text(exercise_id: str, name: str, root: Path = EXERCISES_DIR) -> str:
@@ -60,12 +81,20 @@ def score_markdown(report: dict, lang: str = "en") -> str:
     return "\n\n".join(lines)
 
 
+def test_name(test: dict, lang: str = "en", names_zh: dict | None = None) -> str:
+    """A test's name in ``lang``: on a Chinese page its Chinese name (the report's
+    extra_data.names_zh) when the case has one; the English name is the stored key."""
+    name = test.get("name", "")
+    return ((names_zh or {}).get(name) if lang == "zh" else None) or name
+
+
 def results_frame(report: dict, lang: str = "en") -> pd.DataFrame:
     """One row per test, failed ones first: name, pass/fail, points and the message."""
     zh = lang == "zh"
     cols = ["测试", "结果", "得分", "满分", "说明"] if zh else ["test", "result", "score", "max", "message"]
     tests = report.get("tests", [])
     tests = [t for t in tests if t.get("status") != "passed"] + [t for t in tests if t.get("status") == "passed"]
-    rows = [(t["name"], "✓" if t.get("status") == "passed" else "✗", t.get("score", 0),
+    names_zh = (report.get("extra_data") or {}).get("names_zh") or {}
+    rows = [(test_name(t, lang, names_zh), "✓" if t.get("status") == "passed" else "✗", t.get("score", 0),
              t.get("max_score", 0), t.get("output", "")) for t in tests]  # fmt: skip
     return pd.DataFrame(rows, columns=cols)  # failed tests first; the message column is Markdown

@@ -46,7 +46,8 @@ def _cache_path(ex: Exercise, seed: int) -> Path:
 
 
 def _to_data(b: Bundle) -> dict:
-    cases = [{"name": c.name, "points": c.points, "steps": c.steps, "hint": c.hint} for c in b.cases]
+    cases = [{"name": c.name, "points": c.points, "steps": c.steps, "hint": c.hint, "zh": c.zh}
+             for c in b.cases]
     exp = [b.expected["cases"].get(i) for i in range(len(b.cases))]
     mistakes = [[name, msg, [rec["cases"].get(i) for i in range(len(b.cases))]]
                 for name, msg, rec in b.mistakes]
@@ -58,7 +59,7 @@ def _index(records: list) -> dict:
 
 
 def _from_data(d: dict) -> Bundle:
-    cases = [Case(c["name"], c["points"], c["steps"], c["hint"]) for c in d["cases"]]
+    cases = [Case(c["name"], c["points"], c["steps"], c["hint"], zh=c.get("zh")) for c in d["cases"]]
     return Bundle(cases, _index(d["expected"]),
                   [(name, msg, _index(recs)) for name, msg, recs in d["mistakes"]])
 

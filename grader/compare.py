@@ -14,15 +14,21 @@ def _msg(en: str, zh: str) -> dict[str, str]:
     return {"en": en, "zh": zh}
 
 
-def _kind(value: Any, hidden: bool = False) -> str:
+def _kind(value: Any, hidden: bool = False, lang: str = "en") -> str:
+    """What a value is, in the message's language (``lang`` "zh" for the Chinese half)."""
+    zh = lang == "zh"
     if isinstance(value, Opaque):
         name = feedback.safe_type(value.type_name, "") if hidden else value.type_name
+        if zh:
+            return f"一个 {name} 对象" if name else "一个你自定义类型的对象"
         return f"a {name} object" if name else "an object of your own type"
     if value is None:
         return "None"
     if isinstance(value, np.ndarray):
+        if zh:
+            return "一个张量" if hidden else f"一个形状为 {tuple(value.shape)} 的数组"
         return "a tensor" if hidden else f"an array of shape {tuple(value.shape)}"
-    return f"a {type(value).__name__}"
+    return f"一个 {type(value).__name__}" if zh else f"a {type(value).__name__}"
 
 
 def as_float_array(value: Any) -> np.ndarray | None:
@@ -41,11 +47,13 @@ def select(value: Any, path: list[int] | None, label: str,
     """Pick items out of a returned tuple; a clear message when it is not one."""
     for index in path or []:
         if not isinstance(value, (tuple, list)) or len(value) <= index:
-            what = _kind(value, hidden) if not isinstance(value, (tuple, list)) else \
-                f"a {type(value).__name__} of {len(value)} items"
+            seq = isinstance(value, (tuple, list))
+            what = f"a {type(value).__name__} of {len(value)} items" if seq else _kind(value, hidden)
+            what_zh = (f"含 {len(value)} 项的 {type(value).__name__}" if seq
+                       else _kind(value, hidden, "zh"))
             return None, _msg(
                 f"`{label}`: expected a tuple with at least {index + 1} items, got {what}.",
-                f"`{label}`：应返回至少含 {index + 1} 项的元组，实际得到 {what}。",
+                f"`{label}`：应返回至少含 {index + 1} 项的元组，实际得到{what_zh}。",
             )
         value = value[index]
     return value, None
@@ -103,7 +111,7 @@ def _equal(spec: dict, label: str, got: Any, expected: Any, hidden: bool) -> dic
                     "sizes are in the statement).",
                     f"`{label}`：{wrong} 缺失或与约定不符（名称、类型和尺寸见题目说明）。")
     return _msg(f"`{label}` is not what the contract asks for here ({_kind(got, True)}).",
-                f"`{label}` 不符合约定（实际得到 {_kind(got, True)}）。")
+                f"`{label}` 不符合约定（实际得到{_kind(got, True, 'zh')}）。")
 
 
 def _shape_msg(label: str, got: np.ndarray, expected: np.ndarray, hidden: bool) -> dict:
@@ -135,7 +143,7 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
         want = _type_name(expected)
         return _msg(f"`{label}` should be a Python {want}, got {_kind(got, True)}"
                     + (" (convert with `bool(...)`)." if want == "bool" else "."),
-                    f"`{label}` 应为 Python {want}，实际得到 {_kind(got, True)}"
+                    f"`{label}` 应为 Python {want}，实际得到{_kind(got, True, 'zh')}"
                     + ("（请用 `bool(...)` 转换）。" if want == "bool" else "。"))
     if kind == "dtype":
         g = got.dtype.name if isinstance(got, np.ndarray) else _kind(got, True)
@@ -144,14 +152,15 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
             return None
         if spec.get("fail"):
             return dict(spec["fail"])
-        return _msg(f"`{label}` has dtype {g}, expected {e}.", f"`{label}` 的 dtype 是 {g}，应为 {e}。")
+        g_zh = g if isinstance(got, np.ndarray) else _kind(got, True, "zh")
+        return _msg(f"`{label}` has dtype {g}, expected {e}.", f"`{label}` 的 dtype 是 {g_zh}，应为 {e}。")
     if kind == "shape":
         want = np.zeros(expected.shape if isinstance(expected, np.ndarray) else tuple(expected))
         if isinstance(got, np.ndarray) and tuple(got.shape) == want.shape:
             return None
         if not isinstance(got, np.ndarray):
             return _msg(f"`{label}` should be a tensor of shape {want.shape}, got {_kind(got, hidden)}.",
-                        f"`{label}` 应为形状 {want.shape} 的张量，实际得到 {_kind(got, hidden)}。")
+                        f"`{label}` 应为形状 {want.shape} 的张量，实际得到{_kind(got, hidden, 'zh')}。")
         return _shape_msg(label, got, want, hidden)
     # allclose
     if isinstance(got, str) and got in spec.get("explain", {}):  # a probe's word for "no value"
@@ -163,7 +172,7 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
         if got is None:
             return _msg(f"`{label}` is None: nothing was returned.", f"`{label}` 是 None：没有返回任何值。")
         return _msg(f"`{label}` should be numbers (a tensor), got {_kind(got, hidden)}.",
-                    f"`{label}` 应为数值（张量），实际得到 {_kind(got, hidden)}。")
+                    f"`{label}` 应为数值（张量），实际得到{_kind(got, hidden, 'zh')}。")
     if g_arr.shape != e_arr.shape:
         return _shape_msg(label, g_arr, e_arr, hidden)
     g_nan, e_nan = np.isnan(g_arr), np.isnan(e_arr)

@@ -250,17 +250,17 @@ def _add_hint(case: Case, result: TestResult, records: list[dict]) -> None:
 
 def _say_once(report: Report) -> None:
     """One message per distinct mistake: a repeat points back to the first test that said it."""
-    first: dict[str, str] = {}
+    first: dict[str, TestResult] = {}
     for t in report.tests:
         if t.passed:
             continue
         key = t.mistake or t.message.get("en", "")
-        if key in first and t.mistake:
-            t.message = _m(f"Same mistake as in “{first[key]}”.", f"与“{first[key]}”中的错误相同。")
-        elif key in first:
-            t.message = _m(f"Same problem as in “{first[key]}”.", f"与“{first[key]}”中的问题相同。")
+        if key in first:
+            en, zh = first[key].name, first[key].name_zh or first[key].name
+            t.message = (_m(f"Same mistake as in “{en}”.", f"与“{zh}”中的错误相同。") if t.mistake
+                         else _m(f"Same problem as in “{en}”.", f"与“{zh}”中的问题相同。"))
         else:
-            first[key] = t.name
+            first[key] = t
 
 
 def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
@@ -315,14 +315,14 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
         if records is None or load is not None or raw.malformed:
             report.tests.append(TestResult(case.name, 0.0, case.points, False,
                                            crash or _m("Not run.", "未运行。"), details=details,
-                                           visible=case.visible))
+                                           visible=case.visible, name_zh=case.zh or ""))
             continue
         exp = expected["cases"].get(index) if expected else None
         passed, problem = judge_case(case, records, exp)
         named = problem.pop("mistake", None) if problem else None
         result = TestResult(case.name, case.points if passed else 0.0, case.points, passed,
                             _m("Passed.", "通过。") if passed else problem, mistake=named,
-                            visible=case.visible)
+                            visible=case.visible, name_zh=case.zh or "")
         if not passed:
             err = next((r["error"] for r in records if "error" in r), None)
             if err is not None:

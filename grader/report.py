@@ -26,6 +26,7 @@ class TestResult:
     mistake: str | None = None
     details: str = ""  # the learner's own traceback, when there is one
     visible: bool = False
+    name_zh: str = ""  # the case's Chinese name, for display; ``name`` is the stored key
 
     @property
     def status(self) -> str:
@@ -76,6 +77,8 @@ class Report:
                 "extra_data": {"exercise": self.exercise_id, "status": self.status,
                                "learner": self.learner, "stdout": self.output,
                                "mistakes": self.mistakes(), "sandbox": self.sandbox,
+                               # test name -> its Chinese name, for a Chinese page's table
+                               "names_zh": {t.name: t.name_zh for t in self.tests if t.name_zh},
                                "elapsed_s": round(self.elapsed_s, 4)}}
 
     def to_json(self, lang: str = "both") -> str:

@@ -27,12 +27,32 @@ class Case:
     steps: list[dict]
     hint: dict[str, str] | None = None
     visible: bool = False
+    zh: str | None = None  # the name on a Chinese page; ``name`` stays the stored key
 
     def __post_init__(self) -> None:
         if self.points < 0:
             raise ValueError(f"case {self.name!r}: points must be >= 0")
         if not any(s.get("check") for s in self.steps):
             raise ValueError(f"case {self.name!r}: no step carries a check, so it cannot fail")
+
+
+def zh_names(names: dict[str, str]):
+    """Decorate a tests/examples ``build``: give each case its Chinese name from ``names``
+    (English name -> Chinese name). A case without one is an error, so none is forgotten."""
+    def wrap(build):
+        def inner(*args, **kwargs) -> list[Case]:
+            cases = build(*args, **kwargs)
+            missing = [c.name for c in cases if not names.get(c.name)]
+            if missing:
+                raise ValueError(f"no Chinese name for the cases {missing}")
+            for c in cases:
+                c.zh = names[c.name]
+            return cases
+
+        inner.__name__, inner.__doc__ = build.__name__, build.__doc__
+        return inner
+
+    return wrap
 
 
 CHECK_KINDS = ("allclose", "equal", "dtype", "shape", "type", "raises")

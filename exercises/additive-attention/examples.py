@@ -4,9 +4,18 @@ import math
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, zh_names
+
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'scores: w_v * tanh(W_q q + W_k k) with h = 1': '分数：w_v * tanh(W_q q + W_k k)，h = 1',
+    'attention: softmax of the scores, then the weighted sum of v': '注意力：对分数做 softmax，再对 v 加权求和',
+    'valid_lens = [1]: the second key is padding': 'valid_lens = [1]：第二个键是填充',
+    'bad input: W_q must have d_q columns': '错误输入：W_q 必须有 d_q 列',
+}
 
 
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     q = torch.tensor([[[1.0, 0.0]]], dtype=torch.float64)  # (1, 1, 2)
     k = torch.tensor([[[0.0], [2.0]]], dtype=torch.float64)  # (1, 2, 1)

@@ -3,9 +3,18 @@
 import numpy as np
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, zh_names
+
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'causal_mask(3): True on and below the diagonal': 'causal_mask(3)：对角线及其下方为 True',
+    'equal scores: weights spread evenly over the past': '分数相等：权重平均分配给过去的位置',
+    'the first token attends only to itself': '第一个词元只关注自己',
+    'bad input: n must be at least 1': '错误输入：n 至少为 1',
+}
 
 
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     Q = torch.zeros(1, 3, 2)
     V = torch.tensor([[[3.0], [6.0], [9.0]]])

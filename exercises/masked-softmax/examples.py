@@ -2,11 +2,22 @@
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, zh_names
 
 THIRD = 1 / 3
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'no mask: equal scores give equal weights': '无掩码：分数相等则权重相等',
+    '1-D valid lengths [2, 3]: one length per batch row': '一维有效长度 [2, 3]：每个批次行一个长度',
+    '2-D valid lengths [[1, 3], [2, 4]]: one length per query': '二维有效长度 [[1, 3], [2, 4]]：每个查询一个长度',
+    'hidden keys get weight 0 even when their score is the largest': '被遮蔽的键即使分数最大，权重也为 0',
+    'bad input: X must be 3-D': '错误输入：X 必须是三维',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     X = torch.zeros(2, 2, 4)
     # e^1 / (e^1 + e^0) for a row [1, 0] with both keys visible

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check
+from grader.spec import Case, call, check, zh_names
 
 # The lesson's worked table: d_model = 4, frequencies 1 and 1/100 (rounded to 4 decimals).
 TABLE_4 = [
@@ -13,6 +13,16 @@ TABLE_4 = [
     [-0.7568, -0.6536, 0.0400, 0.9992],
 ]
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'the d_model = 4 table, 5 positions': 'd_model = 4 的编码表，5 个位置',
+    'add_positions: ones * sqrt(4) plus the table': 'add_positions：全 1 乘以 sqrt(4) 再加编码表',
+    'row 0 is sin(0), cos(0) in every pair': '第 0 行每一对都是 sin(0)、cos(0)',
+    'bad input: d_model must be even': '错误输入：d_model 必须是偶数',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     ones = torch.ones(1, 2, 4, dtype=torch.float64)
     return [

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref
+from grader.spec import Case, call, check, get, probe, ref, zh_names
 
 TYPES_FAIL = {"en": "`additive_scores` and `additive_attention` must return torch tensors with the dtype "
                     "of `q` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
@@ -19,6 +19,21 @@ def _tol(dtype):
     return {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'scores, float64, d_q != d_k, batch 3 > queries 2': '分数，float64，d_q != d_k，批大小 3 > 查询数 2',
+    'scores, float32, d_q == d_k, batch 2 < queries 5': '分数，float32，d_q == d_k，批大小 2 < 查询数 5',
+    'attention, float32, no mask, batch 4 > queries 3': '注意力，float32，无掩码，批大小 4 > 查询数 3',
+    'attention, float64, valid lengths, d_q == d_k': '注意力，float64，有效长度，d_q == d_k',
+    'attention, float32, valid lengths, batch 5 > queries 2': '注意力，float32，有效长度，批大小 5 > 查询数 2',
+    'large w_v (scores in the hundreds), float64, valid lengths': '很大的 w_v（分数达数百），float64，有效长度',
+    'types: torch tensors in the dtype of q (float32 and float64); inputs left unchanged': '类型：dtype 与 q 相同的 torch 张量（float32 和 float64）；输入不被修改',
+    'bad input: W_q does not match the query width': '错误输入：W_q 与查询宽度不匹配',
+    'bad input: w_v has the wrong hidden size': '错误输入：w_v 的隐藏维度不对',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     def randn(*shape, dtype=torch.float32, scale=1.0):
         return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref
+from grader.spec import Case, call, check, get, probe, ref, zh_names
 
 
 def _tol(dtype):
@@ -44,6 +44,21 @@ def _future_dominates(randn):
     return Q, K
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'mask for n = 2 and n = 5': 'n = 2 和 n = 5 的掩码',
+    'mask for n = 1, 9 and 16': 'n = 1、9 和 16 的掩码',
+    '3-D, float32, batch 5 > n 3': '三维，float32，批大小 5 > n 3',
+    '3-D, float64, batch 2 < n 6, d_v != d': '三维，float64，批大小 2 < n 6，d_v != d',
+    '4-D (batch, heads, n, d), float32': '四维 (batch, heads, n, d)，float32',
+    'types: torch tensors in the dtype of Q, a bool mask; inputs left unchanged': '类型：dtype 与 Q 相同的 torch 张量、bool 掩码；输入不被修改',
+    'large scores, float64': '大分数，float64',
+    'bad input: n < 1': '错误输入：n < 1',
+    'bad input: Q, K, V of different lengths': '错误输入：Q、K、V 长度不同',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     def randn(*shape, dtype=torch.float32, scale=1.0):
         return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)

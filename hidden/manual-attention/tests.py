@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref
+from grader.spec import Case, call, check, get, probe, ref, zh_names
 
 TYPES_FAIL = {"en": "`attention` must return torch tensors `(context, weights)` with the dtype of `Q` "
                     "(float64 here): no numpy, no `.float()`.",
@@ -32,6 +32,21 @@ def _attn_case(name, points, Q, K, V, mask=None, tol=1e-5, dtype_check=False):
     return Case(name, points, steps)
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'Part A: scores': 'A 部分：scores（分数）',
+    'Part A: weights': 'A 部分：weights（权重）',
+    'Part A: first context vector': 'A 部分：第一个上下文向量',
+    '2-D inputs, n != m, d_v != d_k': '二维输入，n != m，d_v != d_k',
+    'batched, float64, batch 5 > seq 3 (also: torch tensors, inputs unchanged)': '批量，float64，批大小 5 > 序列长 3（并检查：返回 torch 张量、输入不被修改）',
+    'batch and heads (2, 3, 4, 16) x (2, 3, 7, 16)': '批和多头 (2, 3, 4, 16) x (2, 3, 7, 16)',
+    'key-padding mask (B, 1, m)': '键填充掩码 (B, 1, m)',
+    'causal mask (n, n), float64, batch 2 < seq 6': '因果掩码 (n, n)，float64，批大小 2 < 序列长 6',
+    'large scores stay finite': '大分数下结果保持有限',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     def randn(*shape, dtype=torch.float32, scale=1.0):
         return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)

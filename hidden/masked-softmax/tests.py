@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref
+from grader.spec import Case, call, check, get, probe, ref, zh_names
 
 TOL = {"rtol": 1e-5, "atol": 1e-6}
 
@@ -49,6 +49,23 @@ UNCHANGED_FAIL = {
           "操作（`X.masked_fill(...)`、`X.clone()`），不要改动输入。", "mistake": "changes-input"}
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'no mask (valid_lens=None), float32, B 2 < n 3': '无掩码（valid_lens=None），float32，B 2 < n 3',
+    '1-D valid lengths, float64, batch 5 > queries 3': '一维有效长度，float64，批大小 5 > 查询数 3',
+    '1-D valid lengths, float32, batch 2 < queries 6': '一维有效长度，float32，批大小 2 < 查询数 6',
+    '2-D valid lengths (one per query), float64, batch 3 < queries 4': '二维有效长度（每个查询一个），float64，批大小 3 < 查询数 4',
+    '2-D valid lengths (one per query), float32, batch 6 > queries 2': '二维有效长度（每个查询一个），float32，批大小 6 > 查询数 2',
+    'returns a torch.Tensor in the dtype of X (float32 and float64)': '返回 dtype 与 X 相同的 torch.Tensor（float32 和 float64）',
+    'leaves X and valid_lens unchanged': '不修改 X 和 valid_lens',
+    'large scores (hundreds), float32, 2-D valid lengths': '大分数（数百），float32，二维有效长度',
+    'large scores (hundreds), float64, 1-D valid lengths': '大分数（数百），float64，一维有效长度',
+    'bad input: X is not 3-D': '错误输入：X 不是三维',
+    'bad input: valid_lens has the wrong length or shape': '错误输入：valid_lens 的长度或形状不对',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     f32, f64 = torch.float32, torch.float64
     cases = [

@@ -7,7 +7,7 @@ so a single mistake of that kind costs its points once.
 
 import torch
 
-from grader.spec import Case, call, check, describe, new, probe, ref, set_params
+from grader.spec import Case, call, check, describe, new, probe, ref, set_params, zh_names
 
 NAMES = ("query", "key", "value", "out_proj")
 CLS = "SimpleMultiHeadAttention"
@@ -57,6 +57,22 @@ def _no_grad(name: str) -> dict:
               "`torch.no_grad()` 或 numpy），该投影无法学习。", "leaves-the-graph")
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'submodules are nn.Linear(E, E) with bias, named as in the contract': '子模块是带偏置的 nn.Linear(E, E)，名称与约定一致',
+    'embed_dim not divisible by num_heads raises ValueError': 'embed_dim 不能被 num_heads 整除时抛出 ValueError',
+    '2 heads, float32, batch 2 < seq 5': '2 个头，float32，批大小 2 < 序列长 5',
+    '3 heads, float64, batch 7 > seq 3': '3 个头，float64，批大小 7 > 序列长 3',
+    '1 head (plain self-attention)': '1 个头（普通自注意力）',
+    'as many heads as features (d_k = 1)': '头数等于特征数（d_k = 1）',
+    'causal mask (T, T), 4 heads of 6 features': '因果掩码 (T, T)，4 个头，每头 6 个特征',
+    'padding mask (B, 1, 1, T), float64': '填充掩码 (B, 1, 1, T)，float64',
+    "returns torch tensors in the module's dtype (float64) and leaves x unchanged": '返回模块 dtype（float64）的 torch 张量，且不修改 x',
+    'trainable: the gradients of all four projections and one SGD step match the reference': '可训练：四个投影的梯度和一步 SGD 与参考实现一致',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     def randn(*shape, dtype=torch.float32, scale=1.0):
         return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref
+from grader.spec import Case, call, check, get, probe, ref, zh_names
 
 TYPES_FAIL = {"en": "`nw_predict` must return torch tensors `(pred, attention)` with the dtype of "
                     "`x_query` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
@@ -19,6 +19,21 @@ def _tol(dtype):
     return {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'default w = 1, float64, 6 queries < 12 keys': '默认 w = 1，float64，6 个查询 < 12 个键',
+    'w = 2.5, float32, 9 queries > 5 keys': 'w = 2.5，float32，9 个查询 > 5 个键',
+    'w = 0.7, float64, queries outside the data range': 'w = 0.7，float64，查询在数据范围之外',
+    'w given as a 0-d tensor, float64': 'w 为零维张量，float64',
+    'queries far from every key, w = 10, float64': '查询离所有键都很远，w = 10，float64',
+    'queries far from every key, w = 10, float32': '查询离所有键都很远，w = 10，float32',
+    'types: torch tensors in the dtype of the inputs; inputs left unchanged': '类型：dtype 与输入相同的 torch 张量；输入不被修改',
+    'bad input: x_keys and y_values of different lengths': '错误输入：x_keys 与 y_values 长度不同',
+    'bad input: a 2-D x_query': '错误输入：x_query 是二维的',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     def rand(*shape, dtype, lo=0.0, hi=5.0):
         return (lo + (hi - lo) * torch.rand(*shape, generator=rng, dtype=torch.float64)).to(dtype)

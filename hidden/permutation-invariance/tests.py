@@ -2,13 +2,38 @@
 
 import torch
 
-from grader.spec import Case, call, check, fixture, get, probe, ref
+from grader.spec import Case, call, check, fixture, get, probe, ref, zh_names
 
 ANSWER = {"label": "is_permutation_equivariant",
           "true_means": {"en": "the layer is equivariant", "zh": "该层是等变的"},
           "false_means": {"en": "the layer is not equivariant", "zh": "该层不是等变的"}}
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'per-token linear layer, perm as a list': '逐词元线性层，perm 为列表',
+    'self-attention returning (output, weights), float64, perm as LongTensor': '返回 (output, weights) 的自注意力，float64，perm 为 LongTensor',
+    'self-attention, batch 6 > seq 4': '自注意力，批大小 6 > 序列长 4',
+    'swapping two positions (a permutation that is its own inverse)': '交换两个位置（逆等于自身的置换）',
+    'a layer that adds positions': '加入位置信息的层',
+    'causal self-attention': '因果自注意力',
+    'running sum, batch 7 > seq 4': '累加和，批大小 7 > 序列长 4',
+    'every token gets the mean': '每个词元都得到平均值',
+    'equal only up to rounding: needs a tolerance': '只在舍入误差内相等：需要容差',
+    'the atol argument is honoured': '遵守 atol 参数',
+    'atol is honoured exactly: every gap is between atol and 10 * atol': '严格遵守 atol：每处差值都在 atol 与 10 * atol 之间',
+    'a difference far above atol': '差值远大于 atol',
+    'the answer is a Python bool': '答案是 Python 的 bool',
+    'positional table (7, 16)': '位置编码表 (7, 16)',
+    'positional table (50, 64)': '位置编码表 (50, 64)',
+    'positional table (1, 2)': '位置编码表 (1, 2)',
+    'positional table (12, 6)': '位置编码表 (12, 6)',
+    'the table is a float32 torch.Tensor': '编码表是 float32 的 torch.Tensor',
+    'odd d_model raises ValueError': 'd_model 为奇数时抛出 ValueError',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     def randn(*shape, dtype=torch.float32):
         return torch.randn(*shape, generator=rng, dtype=torch.float64).to(dtype)

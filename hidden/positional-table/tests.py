@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref
+from grader.spec import Case, call, check, get, probe, ref, zh_names
 
 # The table is float32, so float64 embeddings plus the table are also only float32-accurate.
 TOL = {"rtol": 1e-5, "atol": 1e-5}
@@ -28,6 +28,23 @@ UNCHANGED_FAIL = {"en": "`add_positions` changes the caller's `X` in place (`X.m
                         "请返回新张量 `X * math.sqrt(d_model) + P`。", "mistake": "changes-input"}
 
 
+# Each case's name on a Chinese page (the English name stays the gradebook's key).
+ZH_NAMES = {
+    'table, 6 positions, d_model 4': '编码表，6 个位置，d_model 4',
+    'table, 50 positions, d_model 16': '编码表，50 个位置，d_model 16',
+    'table, 100 positions, d_model 64': '编码表，100 个位置，d_model 64',
+    'table, 7 positions, d_model 6': '编码表，7 个位置，d_model 6',
+    'table, d_model 2 (a single pair)': '编码表，d_model 2（只有一对）',
+    'add_positions, float32, batch 3 < T 5, d_model 8': 'add_positions，float32，批大小 3 < T 5，d_model 8',
+    'add_positions, float64, batch 6 > T 2, d_model 10': 'add_positions，float64，批大小 6 > T 2，d_model 10',
+    'types: a float32 table, add_positions keeps the dtype of X': '类型：float32 的编码表，add_positions 保持 X 的 dtype',
+    'add_positions leaves X unchanged': 'add_positions 不修改 X',
+    'bad input: odd d_model': '错误输入：d_model 为奇数',
+    'bad input: max_len < 1': '错误输入：max_len < 1',
+}
+
+
+@zh_names(ZH_NAMES)
 def build(rng: torch.Generator) -> list[Case]:
     def randn(*shape, dtype):
         return torch.randn(*shape, generator=rng, dtype=torch.float64).to(dtype)
