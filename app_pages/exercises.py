@@ -130,10 +130,9 @@ def quick_slots(first: str | None) -> list[tuple]:
                             visible=shown, elem_id=f"ex-q{i}")
             pick = gr.Radio(picks, value=None, show_label=False, visible=bool(picks),
                             elem_id=f"ex-q{i}-pick")
-            text = gr.Textbox(lines=2, label="Your answer · 你的答案", visible=shown and not picks,
+            text = gr.Textbox(lines=2, label=t("ex.answer"), visible=shown and not picks,
                               elem_id=f"ex-q{i}-text")
-            go = gr.Button("Check / reveal · 检查 / 解析", size="sm", visible=shown,
-                           elem_id=f"ex-q{i}-go")
+            go = gr.Button(t("ex.check"), size="sm", visible=shown, elem_id=f"ex-q{i}-go")
             out = gr.Markdown(elem_id=f"ex-q{i}-out")
             slots.append((q, pick, text, go, out))
     return slots
@@ -164,7 +163,8 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
     gr.Markdown(t("ex.intro"))
     with gr.Row():
         exercise = gr.Dropdown(choices, value=first, label=t("ex.choose"), elem_id="ex-choose")
-        lang = gr.Radio([("English", "en"), ("中文", "zh")], value="en", label=t("ex.statement"))
+        lang = gr.Radio([("English", "en"), ("中文", "zh")], value="en", label=t("ex.statement"),
+                        elem_id="ex-lang")
     statement = gr.Markdown(public_text(first, "statement.en.md") if first else t("ex.unavailable"),
                             elem_id="ex-statement")  # fmt: skip
     slots = quick_slots(first)
@@ -185,6 +185,12 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
     @friendly(1)
     def on_statement(ex_id, lang):
         return public_text(ex_id, f"statement.{lang}.md")
+
+    def on_open(request: gr.Request):
+        """First load: the exercise titles and the statement follow the browser's language
+        (the statement toggle then changes the statement only)."""
+        page = lang_of(request)
+        return gr.update(choices=exercise_choices(lang=page)), page
 
     @friendly(2)
     def on_choose(ex_id):
@@ -243,5 +249,8 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
                  **ui)  # fmt: skip
     examples.click(run(examples_report), [exercise, code], [tests, score],
                    concurrency_id="submit", **ui)  # fmt: skip
+    root = gr.context.Context.root_block
+    if root is not None:  # setting the toggle fires lang.change: statement and quick checks
+        root.load(on_open, None, [exercise, lang], **ui)
     gr.api(grade, api_name="grade", concurrency_id="submit")
     return exercise, code  # for the Progress page's "load into the editor"

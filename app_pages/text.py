@@ -134,6 +134,8 @@ EN: dict[str, str] = {
     "ex.score": "Score",
     "ex.tests": "Tests",
     "ex.unavailable": "The grader is not available in this build yet.",
+    "ex.answer": "Your answer",
+    "ex.check": "Check / reveal",
 }
 
 ZH: dict[str, str] = {
@@ -255,6 +257,8 @@ ZH: dict[str, str] = {
     "ex.score": "得分",
     "ex.tests": "测试",
     "ex.unavailable": "此版本暂时无法使用评分器。",
+    "ex.answer": "你的答案",
+    "ex.check": "检查 / 解析",
 }
 
 # Playground keys of issue 11 (captions, options, statuses) live in their own module.
