@@ -42,6 +42,15 @@ CSS = """
 /* Phone (390 px): wide tables scroll inside their own box, never the page. */
 .table-wrap, .table-container { max-width: 100%; overflow-x: auto; }
 @media (max-width: 640px) { .gradio-container { padding-left: 4px !important; padding-right: 4px !important; } }
+/* Phone: the results table keeps whole header words (it scrolls sideways instead) and its
+   header does not stick over the first row; the name box and its status stack. */
+@media (max-width: 600px) {
+  #ex-tests table { min-width: 720px; }
+  #ex-tests th, #ex-tests th * { white-space: nowrap !important; word-break: keep-all !important; }
+  #ex-tests thead, #ex-tests thead tr, #ex-tests th { position: static !important; }
+  #who-row { flex-direction: column !important; align-items: stretch !important; }
+  #who-row > * { width: 100% !important; min-width: 0 !important; flex: 1 1 auto !important; }
+}
 """
 
 

@@ -146,7 +146,7 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> s
 def build() -> Identity:
     """A row with the sign-in button (Spaces with OAuth) and the label box; the browser key."""
     global CURRENT
-    with gr.Row(equal_height=True):
+    with gr.Row(equal_height=True, elem_id="who-row"):  # stacked on phones (app.py CSS)
         login = gr.LoginButton(scale=1) if oauth_available() else None
         name = gr.Textbox(label=t("who.name"), placeholder=t("who.placeholder"), max_length=64,
                           scale=2, elem_id="who-name")  # fmt: skip
