@@ -12,7 +12,6 @@ __all__ = [
     "AdditiveAttention",
     "DotProductAttention",
     "causal_mask",
-    "combine_masks",
     "key_padding_mask",
     "masked_softmax",
     "scaled_dot_product_attention",
@@ -72,16 +71,6 @@ def key_padding_mask(lengths: Tensor, m: int) -> Tensor:
         raise ValueError(f"lengths must lie in [0, {m}]")
     keys = torch.arange(m, device=lengths.device)
     return (keys[None, :] < lengths[:, None])[:, None, :]  # (B, 1, m)
-
-
-def combine_masks(*masks: Tensor | None) -> Tensor | None:
-    """AND together boolean masks that broadcast against each other (None = no mask)."""
-    out = None
-    for mask in masks:
-        if mask is None:
-            continue
-        out = mask if out is None else out & mask
-    return out
 
 
 def _as_bool_mask(mask: Tensor) -> Tensor:
