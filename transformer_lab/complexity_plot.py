@@ -34,11 +34,11 @@ def complexity_figure(df: pd.DataFrame, title: str | None = None, lang: str = "e
     fig.update_xaxes(type="log", title_text=word("n", lang), tickvals=ns, ticktext=[str(n) for n in ns])
     lo, hi = float(df["ms"].min()), float(df["ms"].max())
     ticks = [m * 10.0**e for e in range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1)
-             for m in (1, 2, 5) if lo / 2 <= m * 10.0**e <= hi * 2]  # fmt: skip
+             for m in (1, 2, 5) if lo / 2 <= m * 10.0**e <= hi * 2]
     fig.update_yaxes(type="log", title_text=word("ms", lang), tickvals=ticks,
-                     ticktext=[f"{x:g}" for x in ticks])  # fmt: skip
+                     ticktext=[f"{x:g}" for x in ticks])
     fig.update_layout(title=word("complexity", lang) if title is None else title,
-                      legend=_BELOW, height=460)  # fmt: skip
+                      legend=_BELOW, height=460)
     return fig
 
 

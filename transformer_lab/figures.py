@@ -46,7 +46,7 @@ def _weight_trace(
     hover = np.array(
         [[f"{word('query', lang)}: {qi}<br>{word('key', lang)}: {kj}" for kj in _esc(k)]
          for qi in _esc(q)]
-    )  # fmt: skip
+    )
     return go.Heatmap(
         z=w,
         x=list(range(m)),
@@ -64,7 +64,7 @@ def _token_axes(fig: go.Figure, q: list[str], k: list[str], **where: Any) -> Non
     fig.update_yaxes(
         tickmode="array", tickvals=list(range(len(q))), ticktext=_esc(q), autorange="reversed",
         **where,
-    )  # fmt: skip
+    )
 
 
 def attention_heatmap(
@@ -82,7 +82,7 @@ def attention_heatmap(
     q = check_labels(query_labels, w.shape[0], "query_labels")
     k = check_labels(key_labels, w.shape[1], "key_labels")
     fig = go.Figure(_weight_trace(w, q, k, lang, show_values, zmin=zmin, zmax=zmax,
-                                  colorscale=WEIGHT_SCALE))  # fmt: skip
+                                  colorscale=WEIGHT_SCALE))
     _token_axes(fig, q, k)
     fig.update_layout(
         title=word("attention", lang) if title is None else title,
@@ -128,14 +128,14 @@ def attention_grid(
     q = check_labels(query_labels, n, "query_labels")
     k = check_labels(key_labels, m, "key_labels")
     titles = [word("layer_head", lang).format(layer=i + 1, head=j + 1)
-              for i in range(L) for j in range(h)]  # fmt: skip
+              for i in range(L) for j in range(h)]
     fig = make_subplots(rows=L, cols=h, subplot_titles=titles, shared_xaxes=True,
                         shared_yaxes=True, horizontal_spacing=0.02,
-                        vertical_spacing=0.3 / max(L, 1))  # fmt: skip
+                        vertical_spacing=0.3 / max(L, 1))
     for i in range(L):
         for j in range(h):
             fig.add_trace(_weight_trace(stack[i, j], q, k, lang, coloraxis="coloraxis"),
-                          row=i + 1, col=j + 1)  # fmt: skip
+                          row=i + 1, col=j + 1)
     _token_axes(fig, q, k)
     top = float(np.nanmax(stack)) if zmax is None else zmax
     fig.update_layout(
@@ -154,7 +154,7 @@ def positional_heatmap(table: Any, title: str | None = None, lang: str = "en") -
                    colorscale=SIGNED_SCALE, zmin=-1.0, zmax=1.0, zmid=0.0,
                    hovertemplate=f"{word('position', lang)}: %{{y}}<br>{word('dimension', lang)}:"
                    " %{x}<br>%{z:.4f}<extra></extra>")
-    )  # fmt: skip
+    )
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(
         title=word("pe_title", lang) if title is None else title,
@@ -172,7 +172,7 @@ def positional_curves(
     fig = go.Figure()
     for dim, part in df.groupby("dimension", sort=False):
         fig.add_trace(go.Scatter(x=part["position"], y=part["value"], mode="lines+markers",
-                                 name=word("dim_n", lang).format(dim=dim)))  # fmt: skip
+                                 name=word("dim_n", lang).format(dim=dim)))
     fig.update_layout(
         title=word("pe_curves", lang) if title is None else title,
         xaxis_title=word("position", lang),
@@ -214,7 +214,7 @@ def training_curves(
             raise ValueError(f"No run has a column {metric!r}; known metrics: {_KNOWN_METRICS}.")
     shape = (len(metrics), 1) if stack else (1, len(metrics))
     fig = make_subplots(rows=shape[0], cols=shape[1], vertical_spacing=0.12,
-                        subplot_titles=[_metric_name(m, lang) for m in metrics])  # fmt: skip
+                        subplot_titles=[_metric_name(m, lang) for m in metrics])
 
     def at(c: int) -> dict:
         return {"row": c + 1, "col": 1} if stack else {"row": 1, "col": c + 1}
@@ -246,7 +246,7 @@ def training_curves(
                                line={"color": colour, "dash": dash}, legendgroup=label,
                                showlegend=show),
                     **at(c),
-                )  # fmt: skip
+                )
                 dec = df.loc[decoded, ["step", col]].dropna() if split else df.iloc[:0]
                 if len(dec):
                     fig.add_trace(
@@ -255,12 +255,12 @@ def training_curves(
                                    marker={"color": colour, "symbol": "diamond", "size": 9},
                                    showlegend=not decoded_shown),
                         **at(c),
-                    )  # fmt: skip
+                    )
                     decoded_shown = True
     fig.update_xaxes(title_text=word("train_step", lang))
     legend = {**_BELOW, "y": -0.08} if stack else _BELOW
     fig.update_layout(title=word("curves", lang) if title is None else title,
-                      height=220 * len(metrics) + 180 if stack else 440, legend=legend)  # fmt: skip
+                      height=220 * len(metrics) + 180 if stack else 440, legend=legend)
     return fig
 
 
@@ -284,17 +284,17 @@ def kernel_regression_figure(
     yt = None if y_true is None else as_array(y_true, "y_true", 1)
     if len(ytr) != len(xtr) or att.shape[1] != len(xtr):
         raise ValueError(f"x_train ({len(xtr)}), y_train ({len(ytr)}) and the attention's "
-                         f"columns ({att.shape[1]}) must have the same length.")  # fmt: skip
+                         f"columns ({att.shape[1]}) must have the same length.")
     lens = [len(ypr), att.shape[0]] + ([] if yt is None else [len(yt)])
     if any(n != len(xte) for n in lens):
         raise ValueError(f"x_test has {len(xte)} points but y_pred / y_true / attention rows "
-                         f"have {lens}; they must match.")  # fmt: skip
+                         f"have {lens}; they must match.")
     # Sort both axes by x so that a local kernel shows up as a band along the diagonal.
     i_tr, i_te = np.argsort(xtr, kind="stable"), np.argsort(xte, kind="stable")
     att = att[i_te][:, i_tr]  # (n_test, n_train), rows/cols in x order
     second = (2, 1) if stack else (1, 2)
     fig = make_subplots(rows=second[0], cols=second[1], vertical_spacing=0.15,
-                        subplot_titles=[word("fit", lang), word("attention", lang)])  # fmt: skip
+                        subplot_titles=[word("fit", lang), word("attention", lang)])
     fig.add_trace(go.Scatter(x=xtr, y=ytr, mode="markers", name=word("train_points", lang),
                              marker={"color": "gray", "size": 6, "opacity": 0.7}), 1, 1)
     if yt is not None:
@@ -313,14 +313,14 @@ def kernel_regression_figure(
         hover = "test #%{y}<br>train #%{x}"
     fig.add_trace(go.Heatmap(z=att, x=xs, y=ys, colorscale=WEIGHT_SCALE, zmin=0.0,
                              hovertemplate=hover + "<br>" + word("weight", lang)
-                             + ": %{z:.4f}<extra></extra>"), *second)  # fmt: skip
+                             + ": %{z:.4f}<extra></extra>"), *second)
     fig.update_xaxes(title_text="x", row=1, col=1)
     fig.update_xaxes(title_text=word("train_sorted", lang), row=second[0], col=second[1])
     fig.update_yaxes(title_text=word("test_sorted", lang), autorange="reversed", row=second[0],
-                     col=second[1])  # fmt: skip
+                     col=second[1])
     legend = {**_BELOW, "y": -0.1} if stack else _BELOW
     fig.update_layout(title=word("kernel", lang) if title is None else title,
-                      height=820 if stack else 480, legend=legend)  # fmt: skip
+                      height=820 if stack else 480, legend=legend)
     return fig
 
 
@@ -345,7 +345,7 @@ def alignment_heatmap(
         else:
             raise ValueError(f"head must be None or 0..{att.shape[0] - 1}, got {head!r}.")
     fig = attention_heatmap(att, output_tokens, source_tokens, lang=lang,
-                            title=word("alignment", lang) if title is None else title)  # fmt: skip
+                            title=word("alignment", lang) if title is None else title)
     fig.update_layout(xaxis_title=word("source", lang), yaxis_title=word("output", lang))
     return fig
 

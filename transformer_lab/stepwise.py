@@ -69,11 +69,11 @@ def attention_stages(q: Any, k: Any, v: Any, scale: bool = True, keep: Any = Non
         return [[f(i, j) for j in range(cols)] for i in range(rows)]
 
     dot = grid(lambda i, j: f"{qs[i]}·{ks[j]} = {_sum_terms(list(zip(q[i], k[j], strict=True)))}"
-               f" = {_num(scores[i, j])}", n, m)  # fmt: skip
+               f" = {_num(scores[i, j])}", n, m)
     div = grid(lambda i, j: f"{_num(scores[i, j])} ÷ √{d} = {_num(scaled[i, j])}" if scale
-               else f"{_num(scores[i, j])} (no scaling)", n, m)  # fmt: skip
+               else f"{_num(scores[i, j])} (no scaling)", n, m)
     msk = grid(lambda i, j: f"{ks[j]} visible to {qs[i]}: {_num(scaled[i, j])}" if keep[i, j]
-               else f"{ks[j]} hidden from {qs[i]}: −∞", n, m)  # fmt: skip
+               else f"{ks[j]} hidden from {qs[i]}: −∞", n, m)
 
     def soft(i, j):
         if not keep[i, j]:
@@ -84,18 +84,18 @@ def attention_stages(q: Any, k: Any, v: Any, scale: bool = True, keep: Any = Non
 
     sm = grid(soft, n, m)
     pv = grid(lambda i, c: f"{_sum_terms(list(zip(weights[i], v[:, c], strict=True)))}"
-              f" = {_num(out[i, c])}", n, v.shape[1])  # fmt: skip
+              f" = {_num(out[i, c])}", n, v.shape[1])
 
     def text(a):
         return [["−∞" if np.isnan(x) else _num(float(x)) if abs(x) >= 1e-3 or x == 0 else f"{x:.1e}"
-                 for x in row] for row in a]  # fmt: skip
+                 for x in row] for row in a]
 
     w_text = [[f"{x:.2f}" for x in row] for row in weights]
     return [Stage("scores", scores, text(scores), dot, qs, ks),
             Stage("scaled", scaled, text(scaled), div, qs, ks),
             Stage("masked", masked, text(masked), msk, qs, ks),
             Stage("weights", np.where(keep, weights, np.nan), w_text, sm, qs, ks),
-            Stage("output", out, text(out), pv, qs, vs)]  # fmt: skip
+            Stage("output", out, text(out), pv, qs, vs)]
 
 
 def stage_figure(stage: Stage, title: str, height: int = 260) -> go.Figure:
@@ -105,16 +105,16 @@ def stage_figure(stage: Stage, title: str, height: int = 260) -> go.Figure:
         z=z, x=list(range(z.shape[1])), y=list(range(z.shape[0])), text=stage.shown,
         texttemplate="%{text}", customdata=stage.terms, hovertemplate="%{customdata}<extra></extra>",
         colorscale="Blues", showscale=False, hoverongaps=True, xgap=2, ygap=2,
-    ))  # fmt: skip
+    ))
     fig.update_xaxes(tickmode="array", tickvals=list(range(z.shape[1])), ticktext=stage.cols,
-                     side="top")  # fmt: skip
+                     side="top")
     fig.update_yaxes(tickmode="array", tickvals=list(range(z.shape[0])), ticktext=stage.rows,
-                     autorange="reversed")  # fmt: skip
+                     autorange="reversed")
     # Masked cells are nan: plotly leaves them empty, so the grey background marks them,
     # and an annotation writes the −∞ that softmax sees there.
     for i, j in zip(*np.nonzero(np.isnan(z)), strict=True):
         fig.add_annotation(x=int(j), y=int(i), text="−∞", showarrow=False,
-                           font={"color": "#444"})  # fmt: skip
+                           font={"color": "#444"})
     fig.update_layout(title={"text": title, "font": {"size": 13}}, height=height,
-                      margin={"l": 40, "r": 10, "t": 60, "b": 10}, plot_bgcolor="#c8c8c8")  # fmt: skip
+                      margin={"l": 40, "r": 10, "t": 60, "b": 10}, plot_bgcolor="#c8c8c8")
     return fig

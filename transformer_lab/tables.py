@@ -269,7 +269,7 @@ _SHAPE_STEPS = {
     "zh": ["查询 X_q", "投影 Q = X_q W_q", "投影 K = X_k W_k, V = X_v W_v",
            "把 Q 拆成多个头", "把 K、V 拆成多个头", "打分 Q Kᵀ / √d_k",
            "注意力：softmax(分数) V", "拼接各个头", "输出投影 W_o"],
-}  # fmt: skip
+}
 
 
 def multihead_shape_steps(
@@ -281,7 +281,7 @@ def multihead_shape_steps(
     the numbers are the same, only the layout differs.
     """
     for name, v in [("batch", batch), ("n_queries", n_queries), ("n_keys", n_keys),
-                    ("num_hiddens", num_hiddens), ("num_heads", num_heads)]:  # fmt: skip
+                    ("num_hiddens", num_hiddens), ("num_heads", num_heads)]:
         if not isinstance(v, (int, np.integer)) or v < 1:
             raise ValueError(f"{name} must be a whole number >= 1, got {v!r}.")
     if num_hiddens % num_heads:
@@ -292,7 +292,7 @@ def multihead_shape_steps(
     B, n, m, H, h = batch, n_queries, n_keys, num_hiddens, num_heads
     d_k = H // h
     shapes = [(B, n, H), (B, n, H), (B, m, H), (B, h, n, d_k), (B, h, m, d_k),
-              (B, h, n, m), (B, h, n, d_k), (B, n, H), (B, n, H)]  # fmt: skip
+              (B, h, n, m), (B, h, n, d_k), (B, n, H), (B, n, H)]
     return list(zip(_SHAPE_STEPS[normalise_lang(lang)], shapes, strict=True))
 
 
@@ -323,5 +323,5 @@ def timing_slopes(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (layer, d) of a benchmark table with its fitted log-log slope."""
     df = check_timings(df)
     rows = [(layer, d, log_log_slope(part["n"], part["ms"]))
-            for (layer, d), part in df.groupby(["layer", "d"], sort=False)]  # fmt: skip
+            for (layer, d), part in df.groupby(["layer", "d"], sort=False)]
     return pd.DataFrame(rows, columns=["layer", "d", "slope"])

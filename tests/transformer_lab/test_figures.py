@@ -204,7 +204,7 @@ def test_training_curves_overlay_runs_with_one_colour_each():
     with_pe = make_history([2.0, 1.0, 0.5], {2: (0.6, 0.95, 0.9)})
     without = make_history([2.0, 1.8, 1.7], {2: (1.7, 0.26, 0.001)})
     fig = F.training_curves(None, metrics=("loss", "exact_match"),
-                            compare={"with PE": with_pe, "without PE": without})  # fmt: skip
+                            compare={"with PE": with_pe, "without PE": without})
     solid = [t for t in fig.data if t.line.dash == "solid"]
     assert [t.name for t in solid] == ["with PE", "with PE", "without PE", "without PE"]
     assert solid[0].line.color == solid[1].line.color != solid[2].line.color
@@ -249,7 +249,7 @@ def test_kernel_figure_sorts_points_and_shows_the_attention():
     np.testing.assert_allclose(np.asarray(pred.x), np.sort(x_test))
     np.testing.assert_allclose(np.asarray(pred.y), y_pred[np.argsort(x_test)])
     tied = heatmaps(F.kernel_regression_figure([1.0, 1.0, 2.0], [0, 1, 2], [0.0, 3.0], None,
-                                               [0, 0], np.full((2, 3), 1 / 3)))[0]  # fmt: skip
+                                               [0, 0], np.full((2, 3), 1 / 3)))[0]
     assert list(tied.x) == [0, 1, 2] and "train #" in tied.hovertemplate  # ranks for repeats
     with pytest.raises(ValueError, match="must have the same length"):
         F.kernel_regression_figure(x_train, y_train[:-1], x_test, y_true, y_pred, attn)
@@ -279,7 +279,7 @@ def test_complexity_figure_log_log_with_slopes():
     df = pd.concat([
         pd.DataFrame({"layer": "self-attention", "n": n, "d": 128, "ms": 1e-4 * n**2}),
         pd.DataFrame({"layer": "rnn", "n": n, "d": 128, "ms": 0.05 * n}),
-    ])  # fmt: skip
+    ])
     fig = F.complexity_figure(df)
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
     assert [t.name for t in fig.data] == ["self-attention · slope 2.00", "rnn · slope 1.00"]
@@ -295,7 +295,7 @@ def test_figures_do_not_import_gradio():
     code = "import sys, transformer_lab.figures; print('gradio' in sys.modules)"
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=root)  # fmt: skip
+                         cwd=root)
     assert out.stdout.strip() == "False"
 
 
@@ -303,7 +303,7 @@ def long_history():
     """A history in train.py's long format: train rows, eval rows, a decoded final eval."""
     rows = [("train", s, 3.0 - 0.5 * s, 0.1 * s, 0.0, 1e-3, 0.1 * s, False) for s in range(1, 5)]
     rows += [("eval", 2, 2.2, 0.5, 0.2, 1e-3, 0.25, False), ("eval", 4, 1.2, 0.9, 0.6, 1e-3, 0.45,
-             False), ("eval", 4, 1.2, 0.8, 0.4, 1e-3, 0.5, True)]  # fmt: skip
+             False), ("eval", 4, 1.2, 0.8, 0.4, 1e-3, 0.5, True)]
     cols = ["phase", "step", "loss", "token_acc", "exact_acc", "lr", "seconds", "decoded"]
     return pd.DataFrame(rows, columns=cols)
 

@@ -19,7 +19,7 @@ from transformer_lab.train import train
 
 def tiny_translation_run(steps: int = 30):
     s = {**PRESETS["translate"], "d_model": 16, "heads": 2, "d_ff": 32, "steps": steps,
-         "eval_every": steps, "seed": 0, "device": "cpu"}  # fmt: skip
+         "eval_every": steps, "seed": 0, "device": "cpu"}
     task, vs, vt, objective = task_parts("translate", s)
     model = build_model(vs, vt, s)
     train(model, objective, train_config(s))
@@ -62,7 +62,7 @@ def test_cli_json_carries_the_heldout_report(capsys):
     from transformer_lab.cli import main
 
     assert main(["train", "--task", "translate", "--steps", "3", "--d-model", "16", "--heads", "2",
-                 "--d-ff", "32", "--no-progress", "--json"]) == 0  # fmt: skip
+                 "--d-ff", "32", "--no-progress", "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     h = out["heldout"]
     assert {"all", "in_vocab", "vocab_share", "in_vocab_sentences", "examples"} <= set(h)

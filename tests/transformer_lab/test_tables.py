@@ -20,7 +20,7 @@ def test_complexity_table_matches_the_lesson():
     df = T.complexity_table()
     assert list(df.columns) == [
         "layer", "complexity per layer", "sequential operations", "maximum path length"
-    ]  # fmt: skip
+    ]
     assert df.values.tolist() == LESSON_COMPLEXITY
 
 
@@ -104,7 +104,7 @@ def test_positional_frame_is_long_format():
 
 
 @pytest.mark.parametrize(("code", "key"), [("en", "en"), ("zh", "zh"), ("zh_CN", "zh"),
-                                           ("zh-CN", "zh"), ("EN-us", "en")])  # fmt: skip
+                                           ("zh-CN", "zh"), ("EN-us", "en")])
 def test_language_codes(code, key):
     assert T.normalise_lang(code) == key
 
@@ -133,7 +133,7 @@ def test_log_log_slope_and_timing_slopes():
 
 def test_history_frame_widens_train_py_history():
     rows = [("train", 1, 2.0, 1e-3), ("train", 2, 1.5, 1e-3), ("eval", 2, 1.7, 1e-3),
-            ("train", 3, 1.0, 1e-3)]  # fmt: skip
+            ("train", 3, 1.0, 1e-3)]
     long = pd.DataFrame(rows, columns=["phase", "step", "loss", "lr"])
     long["token_acc"] = [0.1, 0.2, 0.55, 0.3]  # train rows: batch scores, dropped
     long["exact_acc"], long["seconds"], long["decoded"] = 0.0, 1.0, False
