@@ -13,7 +13,8 @@ Three kernels, from the smallest to the largest piece of the layer they replace:
   never builds the weights (so it cannot return them).
 - ``whole_layer``: projections, attention and output projection in one native call
   (``torch._native_multi_head_attention``, the kernel ``nn.MultiheadAttention`` runs at
-  inference), when ``whole_layer_fits``: unmasked self-attention in eval mode without autograd.
+  inference, weights included), when ``whole_layer_fits``: unmasked self-attention in eval
+  mode without autograd.
 """
 
 from __future__ import annotations
@@ -54,9 +55,13 @@ def sdpa(q: Tensor, k: Tensor, v: Tensor, keep: Tensor | None, dropout_p: float)
 
 def whole_layer_fits(mha: MultiHeadAttention, queries: Tensor, keys: Tensor, values: Tensor,
                      keep: Tensor | None, need_weights: bool) -> bool:
-    """Unmasked self-attention in eval mode without autograd: the native inference kernel fits."""
+    """Unmasked self-attention in eval mode without autograd: the native inference kernel fits.
+
+    ``need_weights`` does not matter: the kernel returns the per-head weights too (which is
+    how ``nn.MultiheadAttention(need_weights=True)`` is fast at inference).
+    """
     return (
-        not need_weights and keep is None and not mha.training
+        keep is None and not mha.training
         and queries is keys and keys is values and mha.W_q.bias is not None
         and mha.W_q.in_features == mha.num_hiddens
         and not (torch.is_grad_enabled() and (queries.requires_grad or any(
@@ -64,15 +69,17 @@ def whole_layer_fits(mha: MultiHeadAttention, queries: Tensor, keys: Tensor, val
     )
 
 
-def whole_layer(mha: MultiHeadAttention, x: Tensor) -> Tensor:
-    """x (B, n, H) → W_o · attention(W_q x, W_k x, W_v x): (B, n, H), in one native call."""
+def whole_layer(mha: MultiHeadAttention, x: Tensor,
+                need_weights: bool = False) -> tuple[Tensor, Tensor | None]:
+    """x (B, n, H) → W_o · attention(W_q x, W_k x, W_v x) (B, n, H) and, if asked, the
+    per-head weights (B, h, n, n), in one native call."""
     weight = torch.cat([mha.W_q.weight, mha.W_k.weight, mha.W_v.weight])  # (3H, H)
     bias = torch.cat([mha.W_q.bias, mha.W_k.bias, mha.W_v.bias])  # (3H,)
     # Positional arguments of the private op (torch 2.13): query, key, value, embed_dim,
     # num_heads, qkv weight, qkv bias, out weight, out bias, mask, need_weights,
     # average_attn_weights, mask_type.
-    out, _ = torch._native_multi_head_attention(
+    out, weights = torch._native_multi_head_attention(
         x, x, x, mha.num_hiddens, mha.num_heads, weight, bias,
-        mha.W_o.weight, mha.W_o.bias, None, False, False, None,
+        mha.W_o.weight, mha.W_o.bias, None, need_weights, False, None,
     )
-    return out  # (B, n, H)
+    return out, weights if need_weights else None  # (B, n, H), (B, h, n, n)

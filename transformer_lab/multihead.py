@@ -77,7 +77,10 @@ class MultiHeadAttention(nn.Module):
         keep = self._keep(queries, keys, mask, valid_lens)  # broadcasts to (B, h, n, m), or None
         if self.fused and fused_attention.whole_layer_fits(self, queries, keys, values, keep,
                                                            need_weights):
-            return fused_attention.whole_layer(self, queries), None  # the same maths, one kernel
+            out, weights = fused_attention.whole_layer(self, queries, need_weights)  # one kernel
+            if weights is not None:
+                self.attention_weights = weights.detach()
+            return out, weights
         b, n = queries.shape[:2]
         # 1. project: each input to num_hiddens features
         if self.fused:

@@ -79,6 +79,14 @@ def test_the_inference_kernel_gives_the_lesson_output():
     with torch.no_grad():
         assert fused_attention.whole_layer_fits(fused, x, x, x, None, False)
         assert_same(fused(x, x, x)[0], plain(x, x, x)[0])
+        # with weights too (the kernel returns them per head, like the lesson's path)
+        assert fused_attention.whole_layer_fits(fused, x, x, x, None, True)
+        out_f, w_f = fused(x, x, x, need_weights=True)
+        out_p, w_p = plain(x, x, x, need_weights=True)
+        assert_same(out_f, out_p)
+        assert_same(w_f, w_p)
+        assert_same(fused.attention_weights, w_p)
+        assert w_f.shape == (B, H, N, N)
 
 
 def test_fused_off_runs_nothing_from_the_fused_module(monkeypatch):
