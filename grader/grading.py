@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import secrets
 import signal as _signal
 import time
+
+import numpy as np
 
 from grader import compare, feedback, runner
 from grader.exercises import Exercise
@@ -243,8 +246,24 @@ def _raised(records: list[dict]) -> bool:
     return any("error" in r for r in records)
 
 
+def _non_finite(value) -> bool:
+    """Whether a returned value holds NaN or ±inf anywhere (arrays, numbers, nested tuples)."""
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "fc" and not np.isfinite(value).all()
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, (list, tuple)):
+        return any(_non_finite(v) for v in value)
+    if isinstance(value, dict):
+        return any(_non_finite(v) for v in value.values())
+    return False
+
+
 def _add_hint(case: Case, result: TestResult, records: list[dict]) -> None:
-    if case.hint and not _raised(records):
+    """A case's fixed hint is about numerical stability (every hint in hidden/ is): shown only
+    when the code returned NaN or inf there, the symptom it explains; never on a crash or on
+    finite wrong values, whose cause it would misname."""
+    if case.hint and not _raised(records) and any(_non_finite(r.get("value")) for r in records):
         result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip() for k, v in result.message.items()}
 
 

@@ -167,3 +167,33 @@ def test_every_exercise_hint_is_absent_when_the_case_raised(grader):
                 hinted += 1
                 assert hint["en"] not in t.message["en"] and hint["zh"] not in t.message["zh"]
     assert hinted  # the property was exercised on real hinted cases
+
+
+def test_a_stability_hint_only_where_the_output_is_not_finite(grader):
+    """Finite but wrong values on the large-scores case (clamped scores) are not an overflow:
+    the hint 'use torch.softmax or subtract the row maximum' would name a wrong cause."""
+    clamped = msm.src(BODY="return SOFTMAX(torch.where(visible, X, torch.full_like(X, -1e9)).clamp(-30, 30))")
+    report = grader.grade("masked-softmax", clamped)
+    large = [t for t in report.tests if t.name.startswith("large scores")]
+    assert large and not all(t.passed for t in large)
+    for t in report.tests:
+        assert "row maximum" not in t.message["en"] and "最大值" not in t.message["zh"], t.name
+
+
+def test_the_hint_is_kept_for_nan_or_inf_outputs():
+    import numpy as np
+
+    from grader import grading
+    from grader.report import TestResult
+    from grader.spec import Case, call, check
+
+    case = Case("large", 1.0, [call("f", check=check("allclose"))], hint={"en": "H", "zh": "提示"})
+    for value, shown in ((np.array([[np.nan, 0.5]]), True), ((np.array([np.inf]), 1), True),
+                         (np.array([[0.2, 0.8]]), False), (float("nan"), True)):
+        result = TestResult("large", 0.0, 1.0, False, {"en": "wrong", "zh": "错"})
+        grading._add_hint(case, result, [{"value": value}])
+        assert ("H" in result.message["en"]) is shown and ("提示" in result.message["zh"]) is shown
+    crashed = TestResult("large", 0.0, 1.0, False, {"en": "raised", "zh": "抛出"})
+    grading._add_hint(case, crashed, [{"error": {"type": "ValueError", "message": "", "mro": [],
+                                                 "traceback": ""}}])
+    assert crashed.message["en"] == "raised"
