@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import torch
 
+from transformer_lab.decode import greedy_decode
 from transformer_lab.experiments import (
     MODELS,
     PRESETS,
@@ -20,7 +21,6 @@ from transformer_lab.experiments import (
     task_parts,
     train_config,
 )
-from transformer_lab.decode import greedy_decode
 from transformer_lab.train import HISTORY_COLUMNS, Trainer
 
 TASKS = ("copy", "reverse", "sort", "translate")
