@@ -38,6 +38,22 @@ def app_url(tmp_path_factory):
         api._DEFAULT.close()
 
 
+@pytest.fixture(scope="module")
+def app_gradebook(tmp_path_factory, app_url):
+    """A fresh SQLite gradebook swapped into the running app for one test module, then restored
+    (with a generous rate limiter and busy gate, so tests are not refused by each other)."""
+    from app_support import gradebook_glue as glue
+    from grader.gradebook import BusyGate, RateLimiter, open_gradebook
+
+    before = glue._STATE.ensure()
+    saved = (before.book, before.limiter, before.gate)
+    fresh = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gb.sqlite3'}")
+    glue.configure(book=fresh, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
+    yield fresh
+    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+    fresh.close()
+
+
 @pytest.fixture(scope="session")
 def client(app_url):
     from gradio_client import Client

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from grader.gradebook import BusyGate, RateLimiter, open_gradebook
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "grader"))
 import test_boundary as attacks  # noqa: E402 - the same attacks the grader-level tests use
 
@@ -20,17 +18,9 @@ EX = attacks.EX.id
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory, app_url):
-    """A fresh SQLite gradebook swapped into the running app for this module, then restored."""
-    from app_support import gradebook_glue as glue
-
-    before = glue._STATE.ensure()
-    saved = (before.book, before.limiter, before.gate)
-    fresh = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gb.sqlite3'}")
-    glue.configure(book=fresh, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
-    yield fresh
-    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
-    fresh.close()
+def book(app_gradebook):
+    """The running app's gradebook for this module (see conftest.app_gradebook)."""
+    return app_gradebook
 
 
 def _rss_mib() -> float:

@@ -16,7 +16,6 @@ from grader.gradebook import (
     RateLimiter,
     Submission,
     grader_version,
-    open_gradebook,
 )
 from grader.gradebook import identity as idm
 
@@ -29,17 +28,9 @@ def reference(exercise_id: str = EXERCISE) -> str:
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory, app_url):
-    """A fresh SQLite gradebook swapped into the running app for this module, then restored."""
-    from app_support import gradebook_glue as glue
-
-    before = glue._STATE.ensure()
-    saved = (before.book, before.limiter, before.gate)
-    fresh = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gb.sqlite3'}")
-    glue.configure(book=fresh, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
-    yield fresh
-    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
-    fresh.close()
+def book(app_gradebook):
+    """The running app's gradebook for this module (see conftest.app_gradebook)."""
+    return app_gradebook
 
 
 @pytest.fixture
