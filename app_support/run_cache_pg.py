@@ -9,6 +9,7 @@ first) passes the byte bound.
 from __future__ import annotations
 
 from app_support.run_cache import RunCache
+from grader.gradebook.pg_pool import open_pool
 
 SCHEMA = """
 CREATE SEQUENCE IF NOT EXISTS lab_run_cache_tick;
@@ -37,21 +38,8 @@ class PostgresRunCache(RunCache):
 
     def __init__(self, url: str, max_bytes: int, pool_size: int = 2,
                  connect_timeout_s: float = 10.0) -> None:
-        from psycopg_pool import ConnectionPool
-
         super().__init__(max_bytes)
-        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
-                                    name="run-cache", timeout=connect_timeout_s,
-                                    kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
-                                    check=ConnectionPool.check_connection)  # fmt: skip
-        try:
-            self._pool.open(wait=True, timeout=connect_timeout_s)
-            with self._pool.connection() as conn:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
-                conn.execute(SCHEMA)
-        except Exception:
-            self._pool.close()
-            raise
+        self._pool = open_pool(url, "run-cache", _SCHEMA_LOCK_KEY, SCHEMA, pool_size, connect_timeout_s)
 
     def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
         with self._pool.connection() as conn:  # committed when the block ends

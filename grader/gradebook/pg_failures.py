@@ -15,6 +15,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 
+from grader.gradebook.pg_pool import open_pool
 from grader.gradebook.pg_ratelimit import _SCHEMA_LOCK_KEY, NOW, SCHEMA
 from grader.gradebook.ratelimit import FailureLimiter
 
@@ -31,8 +32,6 @@ class PostgresFailureLimiter:
                  overall: int | None = 20, overall_window_s: float = 3600.0,
                  scope: str = "instructor", connect_timeout_s: float = 10.0,
                  over_cap_per_client: int = 1) -> None:
-        from psycopg_pool import ConnectionPool
-
         # Validates the numbers, and counts in this process while the database is away.
         self._local = FailureLimiter(per_client, client_window_s, overall, overall_window_s,
                                      over_cap_per_client=over_cap_per_client)  # fmt: skip
@@ -40,18 +39,7 @@ class PostgresFailureLimiter:
         self.overall, self.overall_window_s = overall, float(overall_window_s)
         self.over_cap_per_client = self._local.over_cap_per_client
         self.scope = scope
-        self._pool = ConnectionPool(url, min_size=1, max_size=2, open=False,
-                                    name=f"failures-{scope}", timeout=connect_timeout_s,
-                                    kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
-                                    check=ConnectionPool.check_connection)  # fmt: skip
-        try:
-            self._pool.open(wait=True, timeout=connect_timeout_s)
-            with self._pool.connection() as conn:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
-                conn.execute(SCHEMA)
-        except Exception:
-            self._pool.close()
-            raise
+        self._pool = open_pool(url, f"failures-{scope}", _SCHEMA_LOCK_KEY, SCHEMA, 2, connect_timeout_s)
 
     @staticmethod
     def _hash(client: str) -> str:

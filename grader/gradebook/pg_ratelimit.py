@@ -16,6 +16,7 @@ import hashlib
 import logging
 import math
 
+from grader.gradebook.pg_pool import open_pool
 from grader.gradebook.ratelimit import RateLimiter
 
 log = logging.getLogger("transformer_lab.gradebook")
@@ -41,23 +42,10 @@ class PostgresRateLimiter:
 
     def __init__(self, url: str, per_learner: int = 10, window_s: float = 60.0,
                  scope: str = "submit", pool_size: int = 2, connect_timeout_s: float = 10.0) -> None:
-        from psycopg_pool import ConnectionPool
-
         self._local = RateLimiter(per_learner, window_s)  # validates; the fallback on outages
         self.per_learner, self.window_s, self.scope = per_learner, float(window_s), scope
         self._checks = 0
-        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
-                                    name=f"ratelimit-{scope}", timeout=connect_timeout_s,
-                                    kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
-                                    check=ConnectionPool.check_connection)  # fmt: skip
-        try:
-            self._pool.open(wait=True, timeout=connect_timeout_s)
-            with self._pool.connection() as conn:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
-                conn.execute(SCHEMA)
-        except Exception:
-            self._pool.close()
-            raise
+        self._pool = open_pool(url, f"ratelimit-{scope}", _SCHEMA_LOCK_KEY, SCHEMA, pool_size, connect_timeout_s)
 
     def _hash(self, learner: str) -> str:
         return hashlib.sha256(learner.encode("utf-8", "surrogatepass")).hexdigest()

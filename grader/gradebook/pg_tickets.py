@@ -15,6 +15,8 @@ import hashlib
 import logging
 import uuid
 
+from grader.gradebook.pg_pool import open_pool
+
 log = logging.getLogger("transformer_lab.gradebook")
 
 SCHEMA = """
@@ -36,23 +38,10 @@ class PostgresPlaces:
 
     def __init__(self, url: str, per_key: int = 2, scope: str = "grading",
                  lease_s: float = 600.0, pool_size: int = 2, connect_timeout_s: float = 10.0) -> None:
-        from psycopg_pool import ConnectionPool
-
         if per_key < 1 or lease_s <= 0:
             raise ValueError("per_key must be >= 1 and lease_s > 0")
         self.per_key, self.scope, self.lease_s = per_key, scope, float(lease_s)
-        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
-                                    name=f"places-{scope}", timeout=connect_timeout_s,
-                                    kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
-                                    check=ConnectionPool.check_connection)  # fmt: skip
-        try:
-            self._pool.open(wait=True, timeout=connect_timeout_s)
-            with self._pool.connection() as conn:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
-                conn.execute(SCHEMA)
-        except Exception:
-            self._pool.close()
-            raise
+        self._pool = open_pool(url, f"places-{scope}", _SCHEMA_LOCK_KEY, SCHEMA, pool_size, connect_timeout_s)
 
     def acquire(self, key: str) -> str | None:
         """A lease id for one place of ``key``, or None when it already holds ``per_key``."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from grader.gradebook.model import GradebookError, Submission
+from grader.gradebook.pg_pool import open_pool
 from grader.gradebook.store import Gradebook, legacy_ids
 
 SCHEMA = """
@@ -82,7 +83,7 @@ class PostgresGradebook(Gradebook):
 
     def __init__(self, url: str, pool_size: int = 4, connect_timeout_s: float = 10.0) -> None:
         try:
-            from psycopg_pool import ConnectionPool
+            import psycopg_pool  # noqa: F401 - a clear message when it is missing
         except ImportError as exc:  # pragma: no cover - psycopg is in requirements.txt
             raise GradebookError("DATABASE_URL names PostgreSQL but psycopg is not installed: "
                                  "pip install 'psycopg[binary,pool]'") from exc
@@ -93,20 +94,17 @@ class PostgresGradebook(Gradebook):
         # Waiting for a free pooled connection: statements take milliseconds, so a long wait
         # means the pool has no live connection (an outage) rather than a busy one.
         self.borrow_timeout_s = min(3.0, connect_timeout_s)
-        self._pool = ConnectionPool(
-            url, min_size=1, max_size=pool_size, open=False, name="gradebook",
-            kwargs={"connect_timeout": max(1, int(connect_timeout_s))},
-            check=ConnectionPool.check_connection, timeout=connect_timeout_s)
+
+        def setup(conn) -> None:
+            conn.execute(SCHEMA)
+            if not conn.execute(HAS_LEARNER_ID).fetchall():
+                _migrate(conn)
+            conn.execute(INDEXES)
+
         try:
-            self._pool.open(wait=True, timeout=connect_timeout_s)
-            with self._pool.connection() as conn:  # one transaction, committed on exit
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
-                conn.execute(SCHEMA)
-                if not conn.execute(HAS_LEARNER_ID).fetchall():
-                    _migrate(conn)
-                conn.execute(INDEXES)
+            self._pool = open_pool(url, "gradebook", _SCHEMA_LOCK_KEY, setup, pool_size,
+                                   connect_timeout_s)
         except Exception as exc:
-            self._pool.close()
             raise GradebookError(f"cannot open the PostgreSQL gradebook at {redact(url)}: "
                                  f"{type(exc).__name__}: {exc}") from exc
 
