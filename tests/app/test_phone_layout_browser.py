@@ -28,8 +28,22 @@ def test_phone_results_table_and_name_row(browser, app_url):
     assert thead.evaluate("e => getComputedStyle(e).position") != "sticky"
     page.locator("#ex-tests").scroll_into_view_if_needed()
     page.mouse.wheel(0, 200)  # scrolling the page must not slide the header over row 1
-    head_box, row_box = thead.bounding_box(), page.locator("#ex-tests tbody tr").first.bounding_box()
-    assert head_box["y"] + head_box["height"] <= row_box["y"] + 1
+    # Let the (smooth) scroll settle, then read both boxes in one frame: two separate reads taken
+    # mid-scroll differ by however far the page moved between them.
+    page.wait_for_function(
+        """() => new Promise(done => {
+            const y = window.scrollY;
+            requestAnimationFrame(() => requestAnimationFrame(() => done(window.scrollY === y)));
+        })"""
+    )
+    head_bottom, row_top = page.evaluate(
+        """() => {
+            const head = document.querySelector('#ex-tests thead').getBoundingClientRect();
+            const row = document.querySelector('#ex-tests tbody tr').getBoundingClientRect();
+            return [head.bottom, row.top];
+        }"""
+    )
+    assert head_bottom <= row_top + 1
     name, status = page.locator("#who-name").bounding_box(), page.locator("#who-status").bounding_box()
     assert status["y"] >= name["y"] + name["height"] - 1  # stacked, not side by side
     assert status["width"] > 300  # the status gets the full width (it wrapped at ~5 characters)
