@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader import codec
+from grader import codec, runner
 from grader.exercises import Exercise
+from grader.model import Mistake, Record, Run, records_of
 from grader.spec import Case
 
 ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py")
@@ -23,11 +25,15 @@ ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py")
 
 @dataclass
 class Bundle:
-    """Hidden cases, the reference's records, and each mistake's records (all trusted data)."""
+    """Hidden cases, the reference's records, and each mistake's records (all trusted data).
+
+    ``mistakes`` may be a function that runs them: a fresh bundle runs them only when grading
+    needs them (a case failed).
+    """
 
     cases: list[Case]
-    expected: dict
-    mistakes: list[tuple[str, dict, dict]]
+    expected: dict[int, list[Record]]
+    mistakes: list[Mistake] | Callable[[], list[Mistake]]
 
 
 def _digest(ex: Exercise, seed: int) -> str:
@@ -45,45 +51,51 @@ def _cache_path(ex: Exercise, seed: int) -> Path:
     return ex.hidden_dir.parent / ".cache" / f"{ex.id}-{seed}-{_digest(ex, seed)}.bin"
 
 
+def _wire(records: dict[int, list[Record]], n: int) -> list:
+    return [[r.to_wire() for r in records[i]] if i in records else None for i in range(n)]
+
+
+def _typed(records: list) -> dict[int, list[Record]]:
+    return {i: records_of(r) for i, r in enumerate(records) if r is not None}
+
+
 def _to_data(b: Bundle) -> dict:
+    """The on-disk form: plain data (cases as authored, records as the runner writes them)."""
     cases = [{"name": c.name, "points": c.points, "steps": c.steps, "hint": c.hint, "zh": c.zh}
              for c in b.cases]
-    exp = [b.expected["cases"].get(i) for i in range(len(b.cases))]
-    mistakes = [[name, msg, [rec["cases"].get(i) for i in range(len(b.cases))]]
-                for name, msg, rec in b.mistakes]
-    return {"cases": cases, "expected": exp, "mistakes": mistakes}
-
-
-def _index(records: list) -> dict:
-    return {"cases": {i: r for i, r in enumerate(records) if r is not None}}
+    mistakes = [[m.name, m.message, _wire(m.records, len(b.cases))] for m in b.mistakes]
+    return {"cases": cases, "expected": _wire(b.expected, len(b.cases)), "mistakes": mistakes}
 
 
 def _from_data(d: dict) -> Bundle:
     cases = [Case(c["name"], c["points"], c["steps"], c["hint"], zh=c.get("zh")) for c in d["cases"]]
-    return Bundle(cases, _index(d["expected"]),
-                  [(name, msg, _index(recs)) for name, msg, recs in d["mistakes"]])
+    return Bundle(cases, _typed(d["expected"]),
+                  [Mistake(name, msg, records=_typed(recs)) for name, msg, recs in d["mistakes"]])
+
+
+def _run_mistakes(ex: Exercise, cases: list[Case]) -> list[Mistake]:
+    return [replace(m, records=trusted_records(m.source, cases).cases) for m in ex.mistakes()]
+
+
+def trusted_records(source: str, cases: list[Case]) -> Run:
+    """Run trusted code (reference or mistake) in-process on ``cases``."""
+    return Run.of(runner.run_trusted(source, [c.steps for c in cases]))
 
 
 def build(ex: Exercise, seed: int) -> Bundle:
     """Run the reference and every mistake on the hidden cases (trusted, in this process)."""
-    from grader import grading
-
     cases = ex.hidden_cases(seed)
-    expected = grading.trusted_records(ex.reference_source(), cases)
-    mistakes = [(m.name, m.message, grading.trusted_records(m.source, cases)) for m in ex.mistakes()]
-    return Bundle(cases, expected, mistakes)
+    expected = trusted_records(ex.reference_source(), cases).cases
+    return Bundle(cases, expected, _run_mistakes(ex, cases))
 
 
 def fresh(ex: Exercise, seed: int) -> Bundle:
     """Hidden cases drawn for one submission, with the reference's records; the mistakes' records
     only when grading asks for them (a case failed). Nothing is cached, so no two submissions
     share inputs and no feedback from one helps answer another."""
-    from grader import grading
-
     cases = ex.hidden_cases(seed, cache=False)
-    expected = grading.trusted_records(ex.reference_source(), cases)
-    return Bundle(cases, expected, lambda: [(m.name, m.message, grading.trusted_records(m.source, cases))
-                                            for m in ex.mistakes()])
+    expected = trusted_records(ex.reference_source(), cases).cases
+    return Bundle(cases, expected, lambda: _run_mistakes(ex, cases))
 
 
 def load(ex: Exercise, seed: int) -> Bundle:

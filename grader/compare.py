@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from grader import feedback
 from grader.codec import Opaque
-
-
-def _msg(en: str, zh: str) -> dict[str, str]:
-    return {"en": en, "zh": zh}
+from grader.model import Check, Record
+from grader.report import bilingual as _msg
 
 
 def _kind(value: Any, hidden: bool = False, lang: str = "en") -> str:
@@ -42,7 +41,7 @@ def as_float_array(value: Any) -> np.ndarray | None:
     return arr
 
 
-def select(value: Any, path: list[int] | None, label: str,
+def select(value: Any, path: tuple[int, ...] | list[int] | None, label: str,
            hidden: bool = False) -> tuple[Any, dict | None]:
     """Pick items out of a returned tuple; a clear message when it is not one."""
     for index in path or []:
@@ -74,21 +73,21 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _equal(spec: dict, label: str, got: Any, expected: Any, hidden: bool) -> dict | None:
+def _equal(spec: Check, label: str, got: Any, expected: Any, hidden: bool) -> dict | None:
     if isinstance(expected, bool):
         got = _as_bool(got)
         if isinstance(got, (bool, int)) and bool(got) == expected and got in (0, 1):
             return None
-        if isinstance(got, (bool, int)) and got in (0, 1) and spec.get("true_means"):
-            wrong = spec["false_means"] if got else spec["true_means"]
+        if isinstance(got, (bool, int)) and got in (0, 1) and spec.true_means:
+            wrong = spec.false_means if got else spec.true_means
             return _msg(f"`{label}` returns {bool(got)} where {wrong['en']}.",
                         f"`{label}` 返回了 {bool(got)}，但{wrong['zh']}。")
     elif _plain(got) == _plain(expected):
         return None
-    if isinstance(got, str) and got in spec.get("explain", {}):
-        return dict(spec["explain"][got])
-    if spec.get("fail"):
-        return dict(spec["fail"])
+    if isinstance(got, str) and got in spec.explain:
+        return dict(spec.explain[got])
+    if spec.fail:
+        return dict(spec.fail)
     if not hidden:
         return _msg(f"`{label}` is {_short(got)}, expected {_short(expected)}.",
                     f"`{label}` 的值是 {_short(got)}，应为 {_short(expected)}。")
@@ -126,20 +125,20 @@ def _shape_msg(label: str, got: np.ndarray, expected: np.ndarray, hidden: bool) 
                 f"`{label}` 的形状是 {have}，应为 {want}。")
 
 
-def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict | None:
+def compare(spec: Check, got: Any, expected: Any, hidden: bool = False) -> dict | None:
     """None when ``got`` satisfies ``spec`` against ``expected``, else a bilingual message.
 
     On hidden cases (``hidden``) messages never show expected values, and learner-chosen
     values only through a fixed vocabulary (see grader/feedback.py).
     """
-    label, kind = spec.get("label", "result"), spec["kind"]
+    label, kind = spec.label or "result", spec.kind
     if kind == "equal":
         return _equal(spec, label, got, expected, hidden)
     if kind == "type":
         if _type_name(got) == _type_name(expected):
             return None
-        if spec.get("fail"):
-            return dict(spec["fail"])
+        if spec.fail:
+            return dict(spec.fail)
         want = _type_name(expected)
         return _msg(f"`{label}` should be a Python {want}, got {_kind(got, True)}"
                     + (" (convert with `bool(...)`)." if want == "bool" else "."),
@@ -150,8 +149,8 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
         e = expected.dtype.name if isinstance(expected, np.ndarray) else type(expected).__name__
         if g == e:
             return None
-        if spec.get("fail"):
-            return dict(spec["fail"])
+        if spec.fail:
+            return dict(spec.fail)
         g_zh = g if isinstance(got, np.ndarray) else _kind(got, True, "zh")
         return _msg(f"`{label}` has dtype {g}, expected {e}.", f"`{label}` 的 dtype 是 {g_zh}，应为 {e}。")
     if kind == "shape":
@@ -163,8 +162,8 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
                         f"`{label}` 应为形状 {want.shape} 的张量，实际得到{_kind(got, hidden, 'zh')}。")
         return _shape_msg(label, got, want, hidden)
     # allclose
-    if isinstance(got, str) and got in spec.get("explain", {}):  # a probe's word for "no value"
-        return dict(spec["explain"][got])
+    if isinstance(got, str) and got in spec.explain:  # a probe's word for "no value"
+        return dict(spec.explain[got])
     g_arr, e_arr = as_float_array(got), as_float_array(expected)
     if e_arr is None:
         raise ValueError(f"internal: expected value for {label!r} is not numeric")
@@ -184,12 +183,12 @@ def compare(spec: dict, got: Any, expected: Any, hidden: bool = False) -> dict |
                         "都会得到 NaN。")
         return _msg(f"`{label}` contains NaN where it should not (or lacks it where expected).",
                     f"`{label}` 在不该出现 NaN 的位置出现了 NaN（或相反）。")
-    ok = np.isclose(g_arr, e_arr, rtol=spec.get("rtol", 1e-5), atol=spec.get("atol", 1e-6),
+    ok = np.isclose(g_arr, e_arr, rtol=spec.rtol, atol=spec.atol,
                     equal_nan=True)
     if ok.all():
         return None
-    if spec.get("fail"):
-        return dict(spec["fail"])
+    if spec.fail:
+        return dict(spec.fail)
     if hidden:  # magnitudes and counts are learner-controlled: a qualitative word only
         where = _where_wrong(~ok, e_arr)
         if where:
@@ -237,21 +236,21 @@ def _short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def check_record(spec: dict, record: dict, expected: Any, fn_label: str,
-                 literal: bool = False, hidden: bool = False) -> dict | None:
+def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
+                 hidden: bool = False) -> dict | None:
     """Judge one step's record (value / raised / error) against the expected value."""
-    label = spec.get("label", fn_label)
-    if "error" in record:
-        err = record["error"]
-        if err["type"] == "NameError" and err["message"].startswith("your code does not define"):
-            return _msg(err["message"][0].upper() + err["message"][1:] + ".",
-                        "你的代码没有定义 " + err["message"].split()[-1] + "。")
+    label = spec.label or fn_label
+    err = record.error
+    if err is not None:
+        if err.type == "NameError" and err.message.startswith("your code does not define"):
+            return _msg(err.message[0].upper() + err.message[1:] + ".",
+                        "你的代码没有定义 " + err.message.split()[-1] + "。")
         if hidden:
             return feedback.error_text(err, fn_label)
-        return _msg(f"`{fn_label}` raised {err['type']}: {err['message'][:300]}",
-                    f"`{fn_label}` 抛出了 {err['type']}：{err['message'][:300]}")
-    if spec["kind"] == "raises":
-        raised = record.get("raised")
+        return _msg(f"`{fn_label}` raised {err.type}: {err.message[:300]}",
+                    f"`{fn_label}` 抛出了 {err.type}：{err.message[:300]}")
+    if spec.kind == "raises":
+        raised = record.raised
         if raised is None:
             return _msg(f"`{fn_label}` should raise {expected} here, but it returned normally.",
                         f"此处 `{fn_label}` 应当抛出 {expected}，但它正常返回了。")
@@ -260,35 +259,35 @@ def check_record(spec: dict, record: dict, expected: Any, fn_label: str,
             return _msg(f"`{fn_label}` raised {name}, expected {expected}.",
                         f"`{fn_label}` 抛出了 {name}，应为 {expected}。")
         return None
-    got, problem = select(record.get("value"), spec.get("select"), label, hidden)
+    got, problem = select(record.value, spec.select, label, hidden)
     if problem:
         return problem
-    exp, problem = (expected, None) if literal else select(expected, spec.get("select"), label)
+    exp, problem = (expected, None) if spec.literal else select(expected, spec.select, label)
     if problem:
         raise ValueError(f"internal: expected value for {label!r} lacks the selected item")
     return compare(spec, got, exp, hidden)
 
 
-def expected_of(spec: dict, ref_record: dict | None) -> Any:
+def expected_of(spec: Check, ref_record: Record | None) -> Any:
     """The literal expected value of a check, or the reference's output for the step."""
-    if "expected" in spec:
-        return spec["expected"]
-    if ref_record is None or "error" in ref_record:
-        raise ValueError(f"internal: the reference failed on a check labelled {spec.get('label')!r}")
-    if spec["kind"] == "raises":
-        return ref_record["raised"][0] if ref_record.get("raised") else None
-    return ref_record.get("value")
+    if spec.literal:
+        return spec.expected
+    if ref_record is None or ref_record.error is not None:
+        raise ValueError(f"internal: the reference failed on a check labelled {spec.label!r}")
+    if spec.kind == "raises":
+        return ref_record.raised[0] if ref_record.raised else None
+    return ref_record.value
 
 
-def records_match(spec: dict, got: dict, other: dict) -> bool:
+def records_match(spec: Check, got: Record, other: Record) -> bool:
     """Whether two runs produced the same checked output (used to name a known mistake)."""
-    if "error" in got or "error" in other:
-        return "error" in got and "error" in other and got["error"]["type"] == other["error"]["type"]
-    if spec["kind"] == "raises":
+    if got.error is not None or other.error is not None:
+        return got.error is not None and other.error is not None and got.error.type == other.error.type
+    if spec.kind == "raises":
         # Only called for a case both runs failed: not raising the contract's error is one
         # mistake, whether the run returned normally or raised something else (an assert).
         return True
-    try:
-        return check_record(spec, got, other.get("value"), "x") is None
+    try:  # the other run's output is raw, like the learner's: select from it as from theirs
+        return check_record(replace(spec, literal=False), got, other.value, "x") is None
     except ValueError:  # the other run's value is not comparable data
         return False

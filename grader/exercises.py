@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.model import Mistake
 from grader.spec import Case, Limits
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -53,15 +54,6 @@ def _build_cases(path: Path, name: str, seed: int, visible: bool) -> list[Case]:
     for case in cases:
         case.visible = visible
     return cases
-
-
-@dataclass
-class Mistake:
-    """A known-wrong variant: its name, bilingual message and source."""
-
-    name: str
-    message: dict[str, str]
-    source: str
 
 
 @dataclass

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import builtins
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from grader.model import ErrorInfo
 
 # Exception and value type names a message may repeat; any other name is the learner's own
 # (it could spell out hidden data) and is replaced by a neutral word.
@@ -52,15 +56,15 @@ _CATEGORIES = [
 ]
 
 
-def error_text(err: dict, fn_label: str) -> dict[str, str]:
+def error_text(err: ErrorInfo, fn_label: str) -> dict[str, str]:
     """A hidden-safe bilingual message for an exception the learner's code raised: its type
     (when it is a builtin or library one) and what kind of error it is, never its text."""
-    kind = safe_type(err.get("type"), fallback="")
+    kind = safe_type(err.type, fallback="")
     if not kind:
         return {"en": f"`{fn_label}` raised an exception of your own class on a hidden test "
                       "(its text is shown in the public examples only).",
                 "zh": f"`{fn_label}` 在隐藏测试中抛出了你自定义类型的异常（其内容只在公开示例中显示）。"}
-    msg = err.get("message", "")
+    msg = err.message
     for pattern, en, zh in _CATEGORIES:
         if re.search(pattern, msg, re.I):
             return {"en": f"`{fn_label}` raised {kind} on a hidden test: {en}.",

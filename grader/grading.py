@@ -9,31 +9,13 @@ import time
 
 import numpy as np
 
-from grader import compare, feedback, runner
+from grader import compare, feedback
 from grader.exercises import Exercise
+from grader.model import Check, ErrorInfo, Mistake, Record, Run, TestCase
 from grader.pool import RawResult, WorkerPool
 from grader.report import Report, TestResult
+from grader.report import bilingual as _m
 from grader.spec import Case, Job, Limits
-
-_m = compare._msg
-
-
-def _public_steps(steps: list[dict], nonce: str | None = None) -> list[dict]:
-    """What the sandbox may see of a case: inputs only, never expected values.
-
-    Fixture steps get the submission's nonce, so their class and attribute names differ per
-    submission (grader/fixtures.py) and introspecting them says nothing about the answer.
-    """
-    out = []
-    for step in steps:
-        step = dict(step)
-        if "check" in step:
-            step["check"] = {}
-        if nonce is not None and step.get("op") == "fixture":
-            step["kwargs"] = {**step.get("kwargs", {}), "nonce": nonce}
-        out.append(step)
-    return out
-
 
 NOTE = "[output printed during the hidden tests is not shown; run the public examples to see it]"
 
@@ -48,86 +30,40 @@ def _hidden_output(raw: RawResult) -> str:
     return (shown + "\n" if shown and not shown.endswith("\n") else shown) + NOTE
 
 
-def trusted_records(source: str, cases: list[Case]) -> dict:
-    """Run trusted code (reference or mistake) in-process: {"cases": {i: records}, "load": msg}."""
-    messages = runner.run_trusted(source, [c.steps for c in cases])
-    return _index(messages)
-
-
-def _index(messages: list) -> dict:
-    out = {"cases": {}, "load": None, "sandbox": None, "done": False}
-    for msg in messages:
-        if not isinstance(msg, dict):
-            continue
-        kind = msg.get("kind")
-        if kind == "case" and isinstance(msg.get("index"), int) and msg["index"] not in out["cases"]:
-            records = msg.get("records")
-            if isinstance(records, list) and all(isinstance(r, dict) for r in records):
-                out["cases"][msg["index"]] = records
-        elif kind in ("syntax", "load_error") and out["load"] is None:
-            out["load"] = msg
-        elif kind == "sandbox" and out["sandbox"] is None:
-            out["sandbox"] = msg.get("level")
-        elif kind == "done":
-            out["done"] = True
-    return out
-
-
-def judge_case(case: Case, got: list[dict], expected: list[dict] | None) -> tuple[bool, dict | None]:
+def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None) -> tuple[bool, dict | None]:
     """Pass/fail for one case and the first problem found."""
     hidden = not case.visible
     for i, step in enumerate(case.steps):
-        spec = step.get("check")
-        if spec is None:
-            if i < len(got) and "error" in got[i]:
-                return False, compare.check_record({"kind": "allclose"}, got[i], None,
-                                                   _name(step, case.steps), hidden=hidden)
+        if not step.checks:
+            if i < len(got) and got[i].error is not None:
+                return False, compare.check_record(Check(), got[i], None, case.labels[i],
+                                                   hidden=hidden)
             continue
         if i >= len(got):
             return False, _m("This test did not finish.", "该测试没有运行完。")
         ref = expected[i] if expected is not None and i < len(expected) else None
-        for one in spec if isinstance(spec, list) else [spec]:
-            problem = compare.check_record(one, got[i], compare.expected_of(one, ref),
-                                           _name(step, case.steps), literal="expected" in one,
-                                           hidden=hidden)
+        for check in step.checks:
+            problem = compare.check_record(check, got[i], compare.expected_of(check, ref),
+                                           case.labels[i], hidden=hidden)
             if problem:
                 return False, problem
     return True, None
 
 
-def _name(step: dict, steps: list[dict] = ()) -> str:
-    """The learner's own name for what a step ran (never the grader's save names)."""
-    made = {s["save"]: s["cls"] for s in steps if s.get("op") == "new" and s.get("save")}
-    op = step.get("op")
-    if op == "call" and hasattr(step.get("fn"), "name"):
-        cls = made.get(step["fn"].name)
-        return f"{cls}.forward" if cls else "the layer you were given"
-    if op == "set_params":  # the tests load the contract's weights into the learner's module
-        return made.get(step.get("obj"), "your module")
-    if op == "describe":
-        return made.get(step.get("obj"), "your module")
-    if op == "fixture":
-        chk = step.get("check")
-        first = chk[0] if isinstance(chk, list) else chk
-        return (first or {}).get("label", "the grader's check of your code")
-    return step.get("fn") or step.get("cls") or step.get("name") or op
-
-
-def _matches(case: Case, got: list[dict], other: list[dict]) -> bool:
+def _matches(case: TestCase, got: list[Record], other: list[Record]) -> bool:
     """Whether a mistake's run explains the learner's on this case. When the learner's code
     raised, only the same exception with the same text counts (the type alone says little:
     a ValueError from a 2-D length is not a mistake file's ValueError)."""
     for i, step in enumerate(case.steps):
-        spec = step.get("check") or ({"kind": "allclose"} if i < len(got) and "error" in got[i] else None)
-        if spec is None:
+        checks = step.checks or ((Check(),) if i < len(got) and got[i].error else ())
+        if not checks:
             continue
         if i >= len(got) or i >= len(other):
             return i >= len(got) and i >= len(other)
-        if not all(compare.records_match(one, got[i], other[i])
-                   for one in (spec if isinstance(spec, list) else [spec])):
+        if not all(compare.records_match(one, got[i], other[i]) for one in checks):
             return False
-        if "error" in got[i] and got[i]["error"].get("message") != other[i]["error"].get("message"):
-            return False
+        if got[i].error is not None and got[i].error.message != other[i].error.message:
+            return False  # records_match above: both raised, the same type
     return True
 
 
@@ -165,47 +101,47 @@ _OWN_WORDS = ("MemoryError", "SystemExit", "PermissionError", "BlockingIOError",
               "ImportError")
 
 
-def _error_message(err: dict, memory_mib: int) -> tuple[dict[str, str], str]:
-    kind = err.get("type", "Error")
+def _error_message(err: ErrorInfo, memory_mib: int) -> dict[str, str]:
+    kind = err.type
     if kind == "MemoryError":
         return _m(f"Your code ran out of memory (limit about {memory_mib} MiB above the worker).",
-                  f"你的代码内存不足（限制约为 {memory_mib} MiB）。"), err.get("traceback", "")
+                  f"你的代码内存不足（限制约为 {memory_mib} MiB）。")
     if kind in ("ModuleNotFoundError", "ImportError"):
-        what = err.get("message", "")[:200]
+        what = err.message[:200]
         return _m(f"This module is not available in the grader{': ' + what if what else ''}. "
                   "Use torch, numpy, math and the common standard library.",
-                  f"评分器中没有这个模块{'：' + what if what else ''}。请使用 torch、numpy、math 和常用标准库。"), err.get("traceback", "")
+                  f"评分器中没有这个模块{'：' + what if what else ''}。请使用 torch、numpy、math 和常用标准库。")
     if kind == "SystemExit":
         return _m("Your code called sys.exit(); the tests need it to return normally.",
-                  "你的代码调用了 sys.exit()；测试需要它正常返回。"), err.get("traceback", "")
+                  "你的代码调用了 sys.exit()；测试需要它正常返回。")
     if kind == "BlockingIOError" or (kind in ("PermissionError",) or
-                                     "Operation not permitted" in err.get("message", "")):
+                                     "Operation not permitted" in err.message):
         return _m("Your code tried something the grader does not allow (network, new processes, "
                   "signals, or files outside its own folder).",
-                  "你的代码尝试了评分器不允许的操作（网络、新进程、信号或访问自身目录以外的文件）。"), err.get("traceback", "")
-    return _m(f"Your code raised {kind}: {err.get('message', '')[:300]}",
-              f"你的代码抛出了 {kind}：{err.get('message', '')[:300]}"), err.get("traceback", "")
+                  "你的代码尝试了评分器不允许的操作（网络、新进程、信号或访问自身目录以外的文件）。")
+    return _m(f"Your code raised {kind}: {err.message[:300]}",
+              f"你的代码抛出了 {kind}：{err.message[:300]}")
 
 
-def _diagnose(exercise: Exercise, cases: list[Case], failed: list,
-              mistakes: list[tuple[str, dict, dict]]) -> None:
+def _diagnose(exercise: Exercise, cases: list[TestCase], failed: list, mistakes: list[Mistake]) -> None:
     """Name still-unnamed failed cases from properties of the learner's outputs."""
-    if not failed or exercise.diagnoser() is None:
+    diagnose = exercise.diagnoser()
+    if not failed or diagnose is None:
         return
-    messages = {name: msg for name, msg, _ in mistakes}
+    messages = {m.name: m.message for m in mistakes}
     for index, result, records in failed:
         if result.mistake:
             continue
-        try:
-            name = exercise.diagnoser()(cases[index], records)
+        try:  # hidden/<id>/diagnose.py reads the case as authored and records as sent
+            name = diagnose(cases[index].authored, [r.to_wire() for r in records])
         except Exception:  # noqa: BLE001 - a diagnosis is optional; never fail the report on it
             name = None
         if name in messages:
             result.mistake, result.message = name, messages[name]
 
 
-def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: dict | None,
-                   mistakes: list[tuple[str, dict, dict]]) -> None:
+def _name_mistakes(cases: list[TestCase], failed: list, report: Report,
+                   expected: dict[int, list[Record]], mistakes: list[Mistake]) -> None:
     """Name each failed case after the known mistake that best explains the whole submission.
 
     A mistake explains a failed case when it fails that case too, with the same outputs. Booleans
@@ -217,19 +153,18 @@ def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: di
             _add_hint(cases[index], result, records)
         return
     passed = [i for i, t in enumerate(report.tests) if t.passed]
-    exp = (expected or {}).get("cases", {})
     matches: dict[str, set[int]] = {}
     rank: dict[str, float] = {}
-    for order, (name, _msg, other) in enumerate(mistakes):
-        oc = other["cases"]
-        matches[name] = {index for index, _r, records in failed
-                         if index in oc and not judge_case(cases[index], oc[index], exp.get(index))[0]
-                         and _matches(cases[index], records, oc[index])}
+    for order, m in enumerate(mistakes):
+        oc = m.records
+        matches[m.name] = {index for index, _r, records in failed
+                           if index in oc and not judge_case(cases[index], oc[index], expected.get(index))[0]
+                           and _matches(cases[index], records, oc[index])}
         contradicted = sum(1 for i in passed
-                           if i in oc and not judge_case(cases[i], oc[i], exp.get(i))[0])
-        rank[name] = len(matches[name]) - 2 * contradicted - order * 1e-3
-    messages = {name: msg for name, msg, _ in mistakes}
-    for index, result, _records in failed:
+                           if i in oc and not judge_case(cases[i], oc[i], expected.get(i))[0])
+        rank[m.name] = len(matches[m.name]) - 2 * contradicted - order * 1e-3
+    messages = {m.name: m.message for m in mistakes}
+    for index, result, records in failed:
         if result.mistake:  # a probe already named what it found
             continue
         candidates = [n for n in matches if index in matches[n]]
@@ -237,13 +172,7 @@ def _name_mistakes(cases: list[Case], failed: list, report: Report, expected: di
             best = max(candidates, key=lambda n: rank[n])
             result.mistake, result.message = best, messages[best]
         else:
-            _add_hint(cases[index], result, _records)
-
-
-def _raised(records: list[dict]) -> bool:
-    """Whether the learner's code raised in this case: then only the crash message is true
-    (a fixed hint or a mistake's explanation would name a cause the code may not have)."""
-    return any("error" in r for r in records)
+            _add_hint(cases[index], result, records)
 
 
 def _non_finite(value) -> bool:
@@ -259,11 +188,12 @@ def _non_finite(value) -> bool:
     return False
 
 
-def _add_hint(case: Case, result: TestResult, records: list[dict]) -> None:
+def _add_hint(case: TestCase, result: TestResult, records: list[Record]) -> None:
     """A case's fixed hint is about numerical stability (every hint in hidden/ is): shown only
-    when the code returned NaN or inf there, the symptom it explains; never on a crash or on
-    finite wrong values, whose cause it would misname."""
-    if case.hint and not _raised(records) and any(_non_finite(r.get("value")) for r in records):
+    when the code returned NaN or inf there, the symptom it explains; never on a crash (then
+    only the crash message is true) or on finite wrong values, whose cause it would misname."""
+    raised = any(r.error is not None for r in records)
+    if case.hint and not raised and any(_non_finite(r.value) for r in records):
         result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip() for k, v in result.message.items()}
 
 
@@ -282,8 +212,8 @@ def _say_once(report: Report) -> None:
             first[key] = t
 
 
-def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: WorkerPool,
-                expected: dict | None, mistakes,
+def grade_cases(exercise: Exercise, source: str, authored: list[Case], pool: WorkerPool,
+                expected: dict[int, list[Record]] | None, mistakes,
                 limits: Limits | None = None) -> Report:
     """Run ``cases`` on ``source`` in the sandbox and judge them.
 
@@ -292,6 +222,8 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     reading fixture names gains nothing.
     """
     t0 = time.perf_counter()
+    cases = [TestCase.of(c) for c in authored]
+    expected = expected or {}
     report = Report(exercise_id=exercise.id)
     limits = limits or exercise.limits
     hidden = any(not c.visible for c in cases)
@@ -299,30 +231,30 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
     order = list(range(len(cases)))
     if hidden:
         secrets.SystemRandom().shuffle(order)
-    sent = [_public_steps(cases[i].steps, nonce) for i in order]
+    sent = [cases[i].to_wire(nonce) for i in order]
     job = Job(source=source, cases=sent, limits=limits)
     raw = pool.run(job)
-    got = _index(raw.messages)
-    got["cases"] = {order[pos]: recs for pos, recs in got["cases"].items() if 0 <= pos < len(order)}
-    load = got["load"]
+    got = Run.of(raw.messages)
+    got.cases = {order[pos]: recs for pos, recs in got.cases.items() if 0 <= pos < len(order)}
     report.output = _hidden_output(raw) if hidden else raw.output
-    level = got["sandbox"] or {}
+    level = got.sandbox or {}
     report.sandbox = level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
-    crash = None if (got["done"] and raw.status == "ok" and not raw.malformed) else _crash_message(
+    crash = None if (got.done and raw.status == "ok" and not raw.malformed) else _crash_message(
         raw, limits)
-    if load is not None:
-        report.status = "syntax_error" if load["kind"] == "syntax" else "load_error"
-        err = load["error"]
+    loaded = got.load_error is None
+    if not loaded:
+        report.status = "syntax_error" if got.load_kind == "syntax" else "load_error"
+        err = got.load_error
         # Shown in full: the hidden inputs reach the child only after its code has loaded (and
         # a load error after "loaded" is rejected as malformed), so loading cannot see them.
         if report.status == "syntax_error":
-            msg = _m(f"Syntax error: {err['message']}", f"语法错误：{err['message']}")
+            msg = _m(f"Syntax error: {err.message}", f"语法错误：{err.message}")
         else:
-            msg, _ = _error_message(err, limits.memory_mib)
+            msg = _error_message(err, limits.memory_mib)
         if report.status == "load_error":
             msg = {k: v + (" (while loading your code)" if k == "en" else "（加载代码时）")
                    for k, v in msg.items()}
-        crash, details = msg, err.get("traceback", "")
+        crash, details = msg, err.traceback
     else:
         details = ""
         if crash is not None:
@@ -330,26 +262,24 @@ def grade_cases(exercise: Exercise, source: str, cases: list[Case], pool: Worker
                 "timeout": "timeout", "output_limit": "output_limit"}.get(raw.status, "crashed")
     failed: list = []
     for index, case in enumerate(cases):
-        records = got["cases"].get(index)
-        if records is None or load is not None or raw.malformed:
+        records = got.cases.get(index)
+        if records is None or not loaded or raw.malformed:
             report.tests.append(TestResult(case.name, 0.0, case.points, False,
                                            crash or _m("Not run.", "未运行。"), details=details,
-                                           visible=case.visible, name_zh=case.zh or ""))
+                                           visible=case.visible, name_zh=case.zh))
             continue
-        exp = expected["cases"].get(index) if expected else None
-        passed, problem = judge_case(case, records, exp)
+        passed, problem = judge_case(case, records, expected.get(index))
         named = problem.pop("mistake", None) if problem else None
         result = TestResult(case.name, case.points if passed else 0.0, case.points, passed,
                             _m("Passed.", "通过。") if passed else problem, mistake=named,
-                            visible=case.visible, name_zh=case.zh or "")
+                            visible=case.visible, name_zh=case.zh)
         if not passed:
-            err = next((r["error"] for r in records if "error" in r), None)
+            err = next((r.error for r in records if r.error is not None), None)
             if err is not None:
-                message, result.details = _error_message(err, limits.memory_mib)
-                if err["type"] in _OWN_WORDS:
-                    result.message = message if case.visible else _m(
-                        *(_error_message({"type": err["type"], "message": ""}, limits.memory_mib)[0][k]
-                          for k in ("en", "zh")))
+                result.details = err.traceback
+                if err.type in _OWN_WORDS:
+                    result.message = _error_message(err if case.visible else ErrorInfo(
+                        err.type, (), "", ""), limits.memory_mib)
                 if not case.visible:  # line numbers of the learner's frames only
                     result.details = feedback.traceback_lines(result.details)
             failed.append((index, result, records))

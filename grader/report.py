@@ -6,6 +6,11 @@ import json
 from dataclasses import asdict, dataclass, field
 
 
+def bilingual(en: str, zh: str) -> dict[str, str]:
+    """A message in English and Simplified Chinese, the form every learner-facing text takes."""
+    return {"en": en, "zh": zh}
+
+
 def render(message: dict[str, str], lang: str = "both") -> str:
     """Pick one language of a bilingual message, or both on two lines."""
     if lang == "both":

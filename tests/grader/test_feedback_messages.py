@@ -107,8 +107,9 @@ def test_hidden_value_messages_say_where_not_how_much():
     import numpy as np
 
     from grader.compare import compare
+    from grader.model import Check
 
-    spec = {"kind": "allclose", "label": "weights", "rtol": 1e-5, "atol": 1e-6}
+    spec = Check.from_dict({"kind": "allclose", "label": "weights", "rtol": 1e-5, "atol": 1e-6})
     want = np.array([[1.0, 0.0], [0.5, 0.5]])
     leak = compare(spec, np.array([[1.0, 0.1], [0.5, 0.5]]), want, hidden=True)["en"]
     assert "should be hidden" in leak and "0.1" not in leak
@@ -184,16 +185,18 @@ def test_the_hint_is_kept_for_nan_or_inf_outputs():
     import numpy as np
 
     from grader import grading
+    from grader.model import TestCase, records_of
     from grader.report import TestResult
     from grader.spec import Case, call, check
 
-    case = Case("large", 1.0, [call("f", check=check("allclose"))], hint={"en": "H", "zh": "提示"})
+    case = TestCase.of(Case("large", 1.0, [call("f", check=check("allclose"))],
+                            hint={"en": "H", "zh": "提示"}))
     for value, shown in ((np.array([[np.nan, 0.5]]), True), ((np.array([np.inf]), 1), True),
                          (np.array([[0.2, 0.8]]), False), (float("nan"), True)):
         result = TestResult("large", 0.0, 1.0, False, {"en": "wrong", "zh": "错"})
-        grading._add_hint(case, result, [{"value": value}])
+        grading._add_hint(case, result, records_of([{"value": value}]))
         assert ("H" in result.message["en"]) is shown and ("提示" in result.message["zh"]) is shown
     crashed = TestResult("large", 0.0, 1.0, False, {"en": "raised", "zh": "抛出"})
-    grading._add_hint(case, crashed, [{"error": {"type": "ValueError", "message": "", "mro": [],
-                                                 "traceback": ""}}])
+    grading._add_hint(case, crashed, records_of([{"error": {"type": "ValueError", "message": "",
+                                                            "mro": [], "traceback": ""}}]))
     assert crashed.message["en"] == "raised"

@@ -148,8 +148,8 @@ def _hidden_numbers(exercise_id: str) -> set[str]:
 
     for case in b.cases:
         walk(case.steps)
-    for recs in b.expected["cases"].values():
-        walk(recs)
+    for recs in b.expected.values():
+        walk([r.to_wire() for r in recs])
     return found
 
 

@@ -8,10 +8,11 @@ import re
 import numpy as np
 import pytest
 
-from app_support.report_view import results_frame
 from grader import compare
 from grader.exercises import all_exercises, deployment_seed
+from grader.model import Check, Record
 from grader.spec import Case, call, check, zh_names
+from webapp.views.report_view import results_frame
 
 CJK = re.compile("[\u4e00-\u9fff]")
 
@@ -61,7 +62,7 @@ def test_chinese_messages_describe_values_in_chinese(value):
     _, problem = compare.select(value, [1], "weights", hidden=True)
     assert not re.search(r"\ban? (tensor|float|str)\b|an array", problem["zh"]), problem["zh"]
     assert "实际得到" in problem["zh"]
-    shape = compare.check_record({"kind": "allclose"}, {"value": value}, np.zeros(3), "weights",
+    shape = compare.check_record(Check(kind="allclose"), Record(value=value), np.zeros(3), "weights",
                                  hidden=True)
     assert shape is not None and not re.search(r"\ban? (float|str)\b", shape["zh"]), shape["zh"]
 

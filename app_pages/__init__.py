@@ -1,1 +1,0 @@
-"""The app's pages: each module's build() lays out one tab and wires its events."""

@@ -1,1 +1,0 @@
-"""Computations behind the app's pages that the library does not offer yet (no gradio here)."""

@@ -1,0 +1,212 @@
+"""Typed grader internals: checks, steps, cases, records, runs and known mistakes.
+
+Hidden tests and examples write steps and checks as plain dicts (grader/spec.py), and the
+sandbox sends records back as plain dicts (validated in grader/messages.py). Both formats stay
+as they are on disk and on the wire; this module converts at those edges, so the trusted side
+reads typed fields (``step.name``, ``check.kind``, ``record.error``) instead of dict keys.
+Modelled on Otter-Grader's ``TestCase`` / ``TestCaseResult``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.spec import Case, Ref
+
+# The key under which each step op stores what it runs (spec.py writes them so).
+_NAME_KEY = {"get": "name", "call": "fn", "new": "cls", "set_params": "obj", "describe": "obj",
+             "fixture": "name"}
+
+
+@dataclass(frozen=True)
+class Check:
+    """How one step's output is compared (FORMAT.md, "Checks")."""
+
+    kind: str = "allclose"
+    label: str | None = None  # None: the step's own label
+    select: tuple[int, ...] = ()
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    expected: Any = None
+    literal: bool = False  # ``expected`` was written in the test (else: the reference's output)
+    fail: dict[str, str] | None = None
+    true_means: dict[str, str] | None = None
+    false_means: dict[str, str] | None = None
+    explain: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Check:
+        return cls(kind=d["kind"], label=d.get("label"), select=tuple(d.get("select") or ()),
+                   rtol=d.get("rtol", 1e-5), atol=d.get("atol", 1e-6), expected=d.get("expected"),
+                   literal="expected" in d, fail=d.get("fail"), true_means=d.get("true_means"),
+                   false_means=d.get("false_means"), explain=d.get("explain") or {})
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a case: what it runs (``op`` on ``name``), its inputs and its checks."""
+
+    op: str
+    name: str | Ref | None  # the function, class, module-level name, saved object or fixture
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    save: str | None = None
+    raises: str | None = None
+    checks: tuple[Check, ...] = ()
+    authored: dict = field(default_factory=dict, repr=False, compare=False)  # the wire form
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Step:
+        raw = d.get("check")
+        checks = () if raw is None else tuple(Check.from_dict(c) for c in (
+            raw if isinstance(raw, list) else [raw]))
+        return cls(op=d["op"], name=d.get(_NAME_KEY.get(d["op"], "name")),
+                   args=tuple(d.get("args", ())), kwargs=dict(d.get("kwargs", {})),
+                   save=d.get("save"), raises=d.get("raises"), checks=checks, authored=d)
+
+    def to_wire(self, nonce: str | None = None) -> dict:
+        """What the sandbox may see of this step: its inputs, never expected values.
+
+        A fixture gets the submission's nonce, so its class and attribute names differ per
+        submission (grader/fixtures.py) and introspecting them says nothing about the answer.
+        """
+        out = dict(self.authored)
+        if "check" in out:
+            out["check"] = {}  # the runner sends a value back only for checked steps
+        if nonce is not None and self.op == "fixture":
+            out["kwargs"] = {**out.get("kwargs", {}), "nonce": nonce}
+        return out
+
+
+def _label(step: Step, made: dict[str, str]) -> str:
+    """The learner's own name for what a step ran (never the grader's save names)."""
+    if step.op == "call" and isinstance(step.name, Ref):
+        cls = made.get(step.name.name)
+        return f"{cls}.forward" if cls else "the layer you were given"
+    if step.op in ("set_params", "describe"):  # the contract's weights / attributes of a module
+        return made.get(step.name, "your module")
+    if step.op == "fixture":
+        first = step.checks[0].label if step.checks else None
+        return first or "the grader's check of your code"
+    return str(step.name or step.op)
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One graded case, typed: its steps, each step's label, and the case as authored."""
+
+    __test__ = False  # not a pytest class
+
+    name: str
+    points: float
+    steps: tuple[Step, ...]
+    labels: tuple[str, ...]
+    visible: bool
+    hint: dict[str, str] | None
+    zh: str
+    authored: Case = field(repr=False, compare=False)  # what hidden/<id>/diagnose.py reads
+
+    @classmethod
+    def of(cls, case: Case) -> TestCase:
+        steps = tuple(Step.from_dict(s) for s in case.steps)
+        made = {s.save: s.name for s in steps if s.op == "new" and s.save}
+        return cls(case.name, case.points, steps, tuple(_label(s, made) for s in steps),
+                   case.visible, case.hint, case.zh or "", case)
+
+    def to_wire(self, nonce: str | None = None) -> list[dict]:
+        return [s.to_wire(nonce) for s in self.steps]
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    """An exception raised by submitted code: its type, class names, text and traceback."""
+
+    type: str
+    classes: tuple[str, ...]  # its class and bases ("mro" on the wire)
+    message: str
+    traceback: str
+
+    @classmethod
+    def from_wire(cls, d: dict) -> ErrorInfo:
+        return cls(d["type"], tuple(d["mro"]), d["message"], d["traceback"])
+
+    def to_wire(self) -> dict:
+        return {"type": self.type, "mro": list(self.classes), "message": self.message,
+                "traceback": self.traceback}
+
+
+@dataclass(frozen=True)
+class Record:
+    """What one step produced: a value, an error, or (for a ``raises`` step) what it raised."""
+
+    value: Any = None
+    error: ErrorInfo | None = None
+    raises: bool = False  # the step expected an exception; ``raised`` says what came
+    raised: tuple[str, ...] | None = None  # class names of the exception, None: returned
+    message: str = ""  # the raised exception's text
+
+    @classmethod
+    def from_wire(cls, d: dict) -> Record:
+        if "error" in d:
+            return cls(error=ErrorInfo.from_wire(d["error"]))
+        if "raised" in d:
+            raised = d["raised"]
+            return cls(value=d.get("value"), raises=True,
+                       raised=None if raised is None else tuple(raised), message=d.get("message", ""))
+        return cls(value=d.get("value"))
+
+    def to_wire(self) -> dict:
+        if self.error is not None:
+            return {"error": self.error.to_wire()}
+        if self.raised is not None:
+            return {"raised": list(self.raised), "message": self.message}
+        if self.raises:
+            return {"raised": None, "value": self.value}
+        return {"value": self.value}
+
+
+def records_of(wire: list[dict]) -> list[Record]:
+    return [Record.from_wire(r) for r in wire]
+
+
+@dataclass
+class Run:
+    """One run of a submission (sandboxed or trusted), indexed: records per case and how it loaded."""
+
+    cases: dict[int, list[Record]] = field(default_factory=dict)
+    load_kind: str | None = None  # "syntax" or "load_error" when the code did not load
+    load_error: ErrorInfo | None = None
+    sandbox: dict | None = None
+    done: bool = False
+
+    @classmethod
+    def of(cls, messages: list) -> Run:
+        """Index messages a runner wrote (already checked by grader/messages.py or trusted)."""
+        run = cls()
+        for msg in messages:
+            if not isinstance(msg, dict):
+                continue
+            kind = msg.get("kind")
+            if kind == "case" and isinstance(msg.get("index"), int) and msg["index"] not in run.cases:
+                records = msg.get("records")
+                if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+                    run.cases[msg["index"]] = records_of(records)
+            elif kind in ("syntax", "load_error") and run.load_kind is None:
+                run.load_kind, run.load_error = kind, ErrorInfo.from_wire(msg["error"])
+            elif kind == "sandbox" and run.sandbox is None:
+                run.sandbox = msg.get("level")
+            elif kind == "done":
+                run.done = True
+        return run
+
+
+@dataclass
+class Mistake:
+    """A known-wrong variant: its name, bilingual message and source; once run on the hidden
+    cases (grader/bundle.py), its records per case."""
+
+    name: str
+    message: dict[str, str]
+    source: str = ""
+    records: dict[int, list[Record]] = field(default_factory=dict)
