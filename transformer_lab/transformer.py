@@ -6,15 +6,14 @@ import math
 from dataclasses import dataclass
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .attention import causal_mask
 from .multihead import MultiHeadAttention, check_heads
 from .positional import PE_KINDS, make_positional_encoding
+from .speedups import DecoderCache, pad_for_fast_softmax
 
 __all__ = [
-    "DecoderCache",
     "DecoderLayer",
     "EncoderLayer",
     "EncoderState",
@@ -24,23 +23,6 @@ __all__ = [
     "check_lengths",
     "check_tokens",
 ]
-
-
-MIN_ATTN_LEN = 16  # see pad_for_fast_softmax
-
-
-def pad_for_fast_softmax(ids: Tensor, pad_id: int, max_len: int) -> Tensor:
-    """(B, n) ids → (B, max(n, min(16, max_len))) by appending pad ids. A speed-up only.
-
-    Why: torch 2.13's CPU softmax costs ~10x more per element on rows shorter than 16
-    (measured: fused attention over 13 keys took 3x longer than over 16). Attention rows
-    are as long as the key sequence, so short inputs are right-padded to 16 positions once
-    per forward. Why it changes nothing: the pads are masked keys (source) or future
-    positions (target), so no real position sees them, and every output and attention map
-    is cut back to the true length.
-    """
-    extra = min(MIN_ATTN_LEN, max_len) - ids.shape[1]
-    return F.pad(ids, (0, extra), value=pad_id) if extra > 0 else ids
 
 
 @dataclass
@@ -162,6 +144,17 @@ class EncoderLayer(nn.Module):
         return self.norm2(x + self.dropout2(self.ffn(x))), w
 
 
+@dataclass
+class EncoderState:
+    """What the decoder needs from the encoder: its output and the source key mask."""
+
+    memory: Tensor  # (B, S', d), S' >= S after pad_for_fast_softmax
+    src_keep: Tensor  # (B, 1, 1, S'), True for real (non-pad) source tokens
+    src_lens: Tensor  # (B,)
+    src_width: int  # S, the width of the caller's src
+    cache: DecoderCache | None = None  # filled by decode_step under no_grad (speedups.py)
+
+
 class DecoderLayer(nn.Module):
     """Causal self-attention, cross-attention to the encoder output, then FFN."""
 
@@ -175,76 +168,30 @@ class DecoderLayer(nn.Module):
         self.dropout1, self.dropout2, self.dropout3 = (nn.Dropout(cfg.dropout) for _ in range(3))
 
     def forward(
-        self,
-        x: Tensor,
-        memory: Tensor,
-        tgt_keep: Tensor,
-        src_keep: Tensor | None,
-        need_weights: bool = False,
-        cross_query: int | None = None,
-        self_kv: Tensor | None = None,
+        self, x: Tensor, enc: EncoderState, tgt_keep: Tensor, need_weights: bool = False,
+        prefix: Tensor | None = None,
     ) -> tuple[Tensor, Tensor | None, Tensor | None]:
-        """x (B, T, d), memory (B, S, d) → (B, T, d), self (B, h, T, T), cross (B, h, T, S).
+        """x (B, T, d) → (B, T, d), self weights (B, h, T, T), cross weights (B, h, T, S').
 
-        With ``cross_query=i`` (and need_weights False) everything runs fused and only the
-        cross-attention of query i comes back, (B, h, 1, S): what one decoding step needs.
-        ``self_kv`` (B, W, d) replaces x as the self-attention keys/values (the layer inputs
-        of the whole prefix when x is only the newest position).
+        ``tgt_keep`` (T, T) is the causal mask. With the decoder cache (speedups.py) x is only
+        the newest position (B, 1, d), ``prefix`` (B, W, d) holds this layer's inputs at every
+        position so far, the self-attention's keys and values, and tgt_keep is (1, W).
         """
         pre = self.norm_first
+        # 1. masked self-attention: each position sees itself and the positions before it
         h = self.norm1(x) if pre else x
-        kv = h if self_kv is None else (self.norm1(self_kv) if pre else self_kv)
+        kv = h if prefix is None else (self.norm1(prefix) if pre else prefix)  # (B, T|W, d)
         a, w_self = self.self_attn(h, kv, kv, mask=tgt_keep, need_weights=need_weights)
         x = x + self.dropout1(a) if pre else self.norm1(x + self.dropout1(a))
-        # Queries come from the decoder, keys and values from the encoder output.
+        # 2. cross-attention: queries from the decoder, keys and values from the encoder output
         q = self.norm2(x) if pre else x  # (B, T, d)
-        c, w_cross = self.cross_attn(q, memory, memory, mask=src_keep, need_weights=need_weights)
-        if cross_query is not None and w_cross is None:
-            _, w_cross = self.cross_attn(q[:, cross_query : cross_query + 1], memory, memory,
-                                         mask=src_keep, need_weights=True)  # (B, h, 1, S)
+        c, w_cross = self.cross_attn(q, enc.memory, enc.memory, mask=enc.src_keep,
+                                     need_weights=need_weights)
         x = x + self.dropout2(c) if pre else self.norm2(x + self.dropout2(c))
+        # 3. the position-wise feed-forward network
         f = self.ffn(self.norm3(x) if pre else x)
         x = x + self.dropout3(f) if pre else self.norm3(x + self.dropout3(f))
         return x, w_self, w_cross
-
-
-@dataclass
-class EncoderState:
-    """What the decoder needs from the encoder: its output and the source key mask."""
-
-    memory: Tensor  # (B, S', d), S' >= S after padding to MIN_ATTN_LEN
-    src_keep: Tensor  # (B, 1, 1, S'), True for real (non-pad) source tokens
-    src_lens: Tensor  # (B,)
-    src_width: int  # S, the width of the caller's src
-    cache: DecoderCache | None = None  # filled by decode_step under no_grad
-
-
-@dataclass
-class DecoderCache:
-    """The decoder cache: each decoder layer's inputs for the prefix decoded so far. A speed-up only.
-
-    Why it is exact: the decoder is causal, so its outputs at earlier positions cannot change
-    when a token is appended; the next decode_step only has to run the newest position, with
-    the cached inputs as its self-attention keys and values. Why layer inputs and not keys and
-    values: every layer projects its own K and V from them, so one buffer per layer serves
-    both (and pre-LN layers normalise them first). Only used under no_grad (decoding).
-    """
-
-    tokens: Tensor  # (B, t), the prefix these inputs belong to
-    inputs: list[Tensor]  # per layer (B, W, d), positions < t filled, W >= t
-
-    def continues(self, prefix: Tensor) -> bool:
-        """True when ``prefix`` (B, t) is the cached prefix plus one token (not, e.g., beam
-        search's reordered rows), and autograd is off: then only its newest position runs."""
-        b, t = prefix.shape
-        return (not torch.is_grad_enabled() and self.tokens.shape == (b, t - 1)
-                and torch.equal(self.tokens, prefix[:, :-1]))
-
-    def make_room(self, t: int) -> int:
-        """Grow the buffers (by MIN_ATTN_LEN positions at a time) to hold t; return their width W."""
-        if self.inputs[0].shape[1] < t:
-            self.inputs = [F.pad(buf, (0, 0, 0, MIN_ATTN_LEN)) for buf in self.inputs]
-        return self.inputs[0].shape[1]
 
 
 class Transformer(nn.Module):
@@ -297,11 +244,14 @@ class Transformer(nn.Module):
         return self._encode(src, src_lens, need_weights=False)[0]
 
     # ---- decoder -----------------------------------------------------------------------
-    def _decode(self, tgt: Tensor, state: EncoderState, need_weights: bool, last_cross=False):
-        """Run the decoder stack on tgt (B, T) → (B, T, d), self maps, cross maps, layer inputs.
+    def _decode(self, tgt: Tensor, state: EncoderState, need_weights: bool = False,
+                step: bool = False) -> tuple[Tensor, list, list]:
+        """Run the decoder stack on tgt (B, T) → output (B, T, d), self maps, cross maps.
 
-        need_weights: every layer's weights; last_cross: only the last layer's cross-attention
-        of the last query (B, h, 1, S), for one decoding step.
+        need_weights: every layer's maps (B, h, T, T) and (B, h, T, S). step: one decoding
+        step: the last layer's maps come back, and under no_grad the state's DecoderCache is
+        used (when tgt extends the cached prefix by one token, only its newest position runs,
+        and everything comes back for that position only) or started.
         """
         check_tokens("tgt_in", tgt, self.cfg.tgt_vocab, self.cfg.max_len)
         if tgt.shape[0] != state.memory.shape[0]:
@@ -309,26 +259,34 @@ class Transformer(nn.Module):
                 f"target batch {tgt.shape[0]} does not match source batch {state.memory.shape[0]}"
             )
         t, s = tgt.shape[1], state.src_width
-        tgt = pad_for_fast_softmax(tgt, self.cfg.pad_id, self.cfg.max_len)  # (B, T')
-        # The causal mask alone suffices: target padding sits at the end, so a real position
-        # never sees a pad key, and the loss ignores outputs at pad positions.
-        tgt_keep = causal_mask(tgt.shape[1], device=tgt.device)  # (T', T')
-        x = self.tgt_pe(self.tgt_embed(tgt) * self.scale)  # (B, T', d)
+        cache = state.cache if step and state.cache is not None else None
+        if cache is not None and not cache.continues(tgt):
+            cache = None  # a new or reordered prefix (beam search): recompute in full
+        padded = pad_for_fast_softmax(tgt, self.cfg.pad_id, self.cfg.max_len)  # (B, T')
+        x = self.tgt_pe(self.tgt_embed(padded) * self.scale)  # (B, T', d)
+        if cache is None:
+            # The causal mask alone suffices: target padding sits at the end, so a real
+            # position never sees a pad key, and the loss ignores outputs at pad positions.
+            tgt_keep = causal_mask(padded.shape[1], device=tgt.device)  # (T', T')
+        else:
+            x, tgt_keep = x[:, t - 1 : t], cache.extend(tgt)  # (B, 1, d), (1, W)
         self_maps, cross_maps, inputs = [], [], []
         last = len(self.decoder) - 1
         for i, layer in enumerate(self.decoder):
             inputs.append(x)
-            probe = t - 1 if (last_cross and i == last) else None
-            x, w_self, w_cross = layer(x, state.memory, tgt_keep, state.src_keep,
-                                       need_weights, cross_query=probe)
+            prefix = cache.write(i, x) if cache is not None else None  # (B, W, d)
+            x, w_self, w_cross = layer(x, state, tgt_keep, need_weights or (step and i == last),
+                                       prefix)
             self_maps.append(w_self[:, :, :t, :t] if w_self is not None else None)
             cross_maps.append(w_cross[:, :, :t, :s] if w_cross is not None else None)
-        return self.dec_norm(x[:, :t]), self_maps, cross_maps, inputs  # (B, T, d), ...
+        if step and cache is None:
+            state.cache = None if torch.is_grad_enabled() else DecoderCache(tgt, inputs)
+        return self.dec_norm(x[:, :t]), self_maps, cross_maps  # (B, T, d) or (B, 1, d)
 
     def forward(self, src: Tensor, src_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing: src (B, S), src_lens (B,), tgt_in (B, T) → logits (B, T, V)."""
         state = self.encode(src, src_lens)
-        return self.out(self._decode(tgt_in, state, need_weights=False)[0])
+        return self.out(self._decode(tgt_in, state)[0])
 
     def decode_step(self, tgt_prefix: Tensor, state: EncoderState) -> tuple[Tensor, Tensor]:
         """tgt_prefix (B, t) → logits (B, V) for the next token, last-layer cross-attn (B, h, S).
@@ -337,28 +295,8 @@ class Transformer(nn.Module):
         extends the cached one by a token, only the new position is computed. Any other prefix
         (e.g. beam search reordering rows) is detected and recomputed in full.
         """
-        cache = state.cache
-        if cache is not None and cache.continues(tgt_prefix):
-            return self._extend(tgt_prefix, state, cache)
-        x, _, cross, inputs = self._decode(tgt_prefix, state, need_weights=False, last_cross=True)
-        state.cache = None if torch.is_grad_enabled() else DecoderCache(tgt_prefix, inputs)
-        return self.out(x[:, -1]), cross[-1][:, :, 0]  # (B, V), (B, h, S)
-
-    def _extend(self, prefix: Tensor, state: EncoderState, cache: DecoderCache):
-        """Run only the newest position of ``prefix`` (B, t) through the decoder, using cache."""
-        check_tokens("tgt_prefix", prefix, self.cfg.tgt_vocab, self.cfg.max_len)
-        t = prefix.shape[1]
-        padded = pad_for_fast_softmax(prefix, self.cfg.pad_id, self.cfg.max_len)
-        x = self.tgt_pe(self.tgt_embed(padded) * self.scale)[:, t - 1 : t]  # (B, 1, d)
-        width = cache.make_room(t)
-        keep = (torch.arange(width, device=prefix.device) < t)[None, :]  # (1, W): keys 0..t-1
-        last = len(self.decoder) - 1
-        for i, layer in enumerate(self.decoder):
-            cache.inputs[i][:, t - 1] = x[:, 0]
-            x, _, cross = layer(x, state.memory, keep, state.src_keep, False,
-                                cross_query=0 if i == last else None, self_kv=cache.inputs[i])
-        cache.tokens = prefix
-        return self.out(self.dec_norm(x[:, 0])), cross[:, :, 0, : state.src_width]
+        x, _, cross = self._decode(tgt_prefix, state, step=True)
+        return self.out(x[:, -1]), cross[-1][:, :, -1]  # (B, V), (B, h, S)
 
     @torch.no_grad()
     def attention_maps(self, src: Tensor, src_lens: Tensor, tgt_in: Tensor) -> dict[str, list]:
@@ -371,7 +309,7 @@ class Transformer(nn.Module):
         self.eval()
         try:
             state, enc_maps = self._encode(src, src_lens, need_weights=True)
-            _, self_maps, cross_maps, _ = self._decode(tgt_in, state, need_weights=True)
+            _, self_maps, cross_maps = self._decode(tgt_in, state, need_weights=True)
         finally:
             self.train(was_training)
         return {"encoder_self": enc_maps, "decoder_self": self_maps, "cross": cross_maps}
