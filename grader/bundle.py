@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -98,9 +99,16 @@ def fresh(ex: Exercise, seed: int) -> Bundle:
     return Bundle(cases, expected, lambda: _run_mistakes(ex, cases))
 
 
+_LOADED: dict[tuple[str, int], Bundle] = {}
+_LOCK = threading.Lock()  # one build at a time: a second caller waits and then reads memory
+
+
 def load(ex: Exercise, seed: int) -> Bundle:
     """The bundle from memory, else from the disk cache, else built (and cached when possible)."""
-    return ex.cached(("bundle", seed), lambda: _load_or_build(ex, seed))
+    with _LOCK:
+        if (ex.id, seed) not in _LOADED:
+            _LOADED[(ex.id, seed)] = _load_or_build(ex, seed)
+        return _LOADED[(ex.id, seed)]
 
 
 def _load_or_build(ex: Exercise, seed: int) -> Bundle:

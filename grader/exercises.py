@@ -124,10 +124,6 @@ class Exercise:
 
         return self._cached(("diagnose",), load)
 
-    def cached(self, key, make):
-        """Memoise derived data (reference outputs) per exercise, thread-safely."""
-        return self._cached(key, make)
-
 
 def _load_exercise(folder: Path) -> Exercise:
     meta = json.loads((folder / "exercise.json").read_text(encoding="utf-8"))
