@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader import exercises as _ex
-from grader.exercises import Exercise, UnknownExercise, deployment_seed, hidden_root
-from grader.pool import REPO_ROOT, SandboxRefused, WorkerError, WorkerPool
+from grader.exercises import Exercise, UnknownExercise
+from grader.paths import REPO_ROOT, deployment_seed, grader_workers, hidden_root
+from grader.pool import SandboxRefused, WorkerError, WorkerPool
 from grader.report import Report, TestResult
 from grader.spec import Case
 from grader.submission import SubmissionError, read_submission
@@ -126,7 +126,7 @@ def default_grader() -> Grader:
         if _DEFAULT is None:
             # Two workers by default: one submission running to its wall limit must not stall
             # everyone behind it (load test, 50 mixed submissions: p95 12.4 s with 1, 3.4-4.7 s with 2).
-            _DEFAULT = Grader(workers=int(os.environ.get("LAB_GRADER_WORKERS", "2")),
+            _DEFAULT = Grader(workers=grader_workers(),
                               fresh_inputs=True).start()
             level = _DEFAULT.sandbox_level()
             refusal = _DEFAULT.pool.refusal()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from grader.api import Grader
 from grader.exercises import get
-from grader.pool import REPO_ROOT
+from grader.paths import REPO_ROOT
 
 EXERCISE = "multi-head-attention"
 

@@ -6,6 +6,7 @@ import json
 import math
 import struct
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -88,42 +89,64 @@ def pack(obj: Any, budget: int = 1 << 30) -> bytes:
     return _HEADER.pack(len(header)) + header + b"".join(blobs)
 
 
-def split_frames(data: bytes, limit: int = 100_000) -> list[bytes]:
-    """Split a byte stream of concatenated frames; a truncated tail is dropped."""
-    frames, pos = [], 0
-    while pos + 4 <= len(data) and len(frames) < limit:
-        (hlen,) = _HEADER.unpack_from(data, pos)
+def read_frames(data: bytes, max_frames: int = 100_000, pos: int = 0, partial: bool = False,
+                max_header: int | None = None, max_nodes: int | None = None,
+                as_torch: bool = False) -> tuple[list[Any], int]:
+    """Decode concatenated frames from ``pos``, parsing each header once; return the values
+    and where the next frame starts. The one frame reader: the trusted side reads a hostile
+    child's bytes with ``max_header`` (bytes of JSON) and ``max_nodes`` (containers and items)
+    set, which bound parse memory before any JSON is parsed. With ``partial`` an incomplete
+    last frame is left for later; otherwise it, like anything malformed, raises CodecError.
+    """
+    out = []
+    while pos < len(data):
+        if len(out) >= max_frames:
+            raise CodecError("too many frames")
+        (hlen,) = _HEADER.unpack_from(data, pos) if pos + 4 <= len(data) else (None,)
+        if hlen is not None and max_header is not None and hlen > max_header:
+            raise CodecError("frame header too large")
+        if hlen is None or pos + 4 + hlen > len(data):
+            if partial:
+                break
+            raise CodecError("truncated frame")
+        header = data[pos + 4 : pos + 4 + hlen]
+        if max_nodes is not None and sum(header.count(c) for c in (b"[", b"{", b",")) > max_nodes:
+            raise CodecError("too many values in one frame")
         try:
-            header = json.loads(data[pos + 4 : pos + 4 + hlen])
-            total = 4 + hlen + sum(int(n) for n in header["blobs"])
-        except Exception:
-            break
-        if pos + total > len(data):
-            break
-        frames.append(data[pos : pos + total])
-        pos += total
-    return frames
+            parsed = json.loads(header)
+            sizes, body = parsed["blobs"], parsed["body"]
+        except Exception as exc:  # noqa: BLE001 - hostile bytes
+            raise CodecError(f"bad frame header: {type(exc).__name__}") from None
+        if not isinstance(sizes, list) or not all(type(n) is int and n >= 0 for n in sizes):
+            raise CodecError("bad blob table")
+        end = pos + 4 + hlen + sum(sizes)
+        if end > len(data):
+            if partial:
+                break
+            raise CodecError("truncated frame")
+        blobs, at = [], pos + 4 + hlen
+        for n in sizes:
+            blobs.append(data[at : at + n])
+            at += n
+        out.append(decode_body(body, blobs, as_torch))
+        pos = end
+    return out, pos
 
 
 def unpack(frame: bytes, as_torch: bool = False) -> Any:
-    """Decode one frame. Tensors come back as numpy arrays, or torch tensors if asked."""
-    try:
-        (hlen,) = _HEADER.unpack_from(frame, 0)
-        header = json.loads(frame[4 : 4 + hlen])
-        sizes = header["blobs"]
-        if not isinstance(sizes, list) or not all(isinstance(n, int) and n >= 0 for n in sizes):
-            raise CodecError("bad blob table")
-        blobs, pos = [], 4 + hlen
-        for n in sizes:
-            blobs.append(frame[pos : pos + n])
-            pos += n
-        if pos != len(frame):
-            raise CodecError("frame length does not match its header")
-        return decode_body(header["body"], blobs, as_torch)
-    except CodecError:
-        raise
-    except Exception as exc:  # malformed JSON, wrong types, recursion...
-        raise CodecError(f"malformed frame: {type(exc).__name__}") from None
+    """Decode exactly one frame. Tensors come back as numpy arrays, or torch tensors if asked."""
+    values, _ = read_frames(frame, max_frames=1, as_torch=as_torch)
+    if len(values) != 1:
+        raise CodecError("frame length does not match its header")
+    return values[0]
+
+
+def read_frame(read: Callable[[int], bytes]) -> bytes:
+    """One whole frame from a stream, ``read(n)`` returning exactly n bytes (the sandboxed
+    child reading its payload from the trusted side, which wrote it with ``pack``)."""
+    head = read(4)
+    header = read(_HEADER.unpack(head)[0])
+    return head + header + read(sum(json.loads(header)["blobs"]))
 
 
 def decode_body(body: Any, blobs: list[bytes], as_torch: bool = False) -> Any:

@@ -4,31 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.model import Mistake
+from grader.paths import EXERCISES_DIR, hidden_root
 from grader.spec import Case, Limits
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
-PUBLIC_DIR = REPO_ROOT / "exercises"
-DEFAULT_SEED = 20260101
-
-
-def hidden_root() -> Path:
-    """Where hidden tests live: ``$LAB_HIDDEN_DIR`` or ``hidden/`` at the repository top."""
-    return Path(os.environ.get("LAB_HIDDEN_DIR") or REPO_ROOT / "hidden").resolve()
-
-
-def deployment_seed() -> int:
-    """The per-deployment seed for hidden inputs (``$LAB_GRADER_SEED``)."""
-    raw = os.environ.get("LAB_GRADER_SEED", "")
-    try:
-        return int(raw) if raw else DEFAULT_SEED
-    except ValueError:
-        raise ValueError(f"LAB_GRADER_SEED must be an integer, got {raw!r}") from None
 
 
 class UnknownExercise(KeyError):
@@ -145,7 +127,7 @@ def all_exercises() -> dict[str, Exercise]:
     """Every exercise folder with an exercise.json, ordered by number."""
     with _REGISTRY_LOCK:
         if not _REGISTRY:
-            found = [_load_exercise(d) for d in sorted(PUBLIC_DIR.iterdir())
+            found = [_load_exercise(d) for d in sorted(EXERCISES_DIR.iterdir())
                      if (d / "exercise.json").is_file()]
             for ex in sorted(found, key=lambda e: (e.number, e.id)):
                 _REGISTRY[ex.id] = ex

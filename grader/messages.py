@@ -7,15 +7,12 @@ makes the whole run "malformed" (scored as a crash, and stored so the instructor
 
 from __future__ import annotations
 
-import json
-import struct
 from typing import Any
 
 from grader import codec
 
 MAX_HEADER = 1 << 20  # one frame's JSON; the largest real one is under 1 KiB
 MAX_NODES = 200_000  # containers and items per frame (bounds parse memory to ~15 MiB)
-_HEADER = struct.Struct(">I")
 _ERROR_KEYS = {"type": str, "mro": list, "message": str, "traceback": str}
 
 
@@ -24,45 +21,12 @@ class Malformed(ValueError):
 
 
 def _frames(data: bytes, max_frames: int, pos: int = 0, partial: bool = False) -> tuple[list[Any], int]:
-    """Decode concatenated frames from ``pos``, parsing each header once, within the bounds
-    above; return them and where the next frame starts. With ``partial`` an incomplete last
-    frame is left for later instead of being malformed."""
-    out = []
-    while pos < len(data):
-        if len(out) >= max_frames:
-            raise Malformed("too many frames")
-        (hlen,) = _HEADER.unpack_from(data, pos) if pos + 4 <= len(data) else (None,)
-        if hlen is not None and hlen > MAX_HEADER:
-            raise Malformed("frame header too large")
-        if hlen is None or pos + 4 + hlen > len(data):
-            if partial:
-                break
-            raise Malformed("truncated frame")
-        header = data[pos + 4 : pos + 4 + hlen]
-        if sum(header.count(c) for c in (b"[", b"{", b",")) > MAX_NODES:
-            raise Malformed("too many values in one frame")
-        try:
-            parsed = json.loads(header)
-            sizes, body = parsed["blobs"], parsed["body"]
-        except Exception as exc:  # noqa: BLE001 - hostile bytes
-            raise Malformed(f"bad frame header: {type(exc).__name__}") from None
-        if not isinstance(sizes, list) or not all(type(n) is int and n >= 0 for n in sizes):
-            raise Malformed("bad blob table")
-        end = pos + 4 + hlen + sum(sizes)
-        if end > len(data):
-            if partial:
-                break
-            raise Malformed("truncated frame")
-        blobs, at = [], pos + 4 + hlen
-        for n in sizes:
-            blobs.append(data[at : at + n])
-            at += n
-        try:
-            out.append(codec.decode_body(body, blobs))
-        except codec.CodecError as exc:
-            raise Malformed(str(exc)) from None
-        pos = end
-    return out, pos
+    """Decode frames from ``pos`` within the bounds above (codec.read_frames)."""
+    try:
+        return codec.read_frames(data, max_frames, pos, partial, max_header=MAX_HEADER,
+                                 max_nodes=MAX_NODES)
+    except codec.CodecError as exc:
+        raise Malformed(str(exc)) from None
 
 
 def scan(data: bytes, pos: int) -> tuple[list[str], int]:

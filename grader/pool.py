@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import codec, messages, sandbox
+from grader.paths import REPO_ROOT
 from grader.spec import Job, Limits
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 # The only variables a worker gets: no tokens, secrets or host PATH can reach its memory.
 SAFE_ENV = {"LANG": "C.UTF-8", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1"}

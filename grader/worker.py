@@ -77,10 +77,8 @@ def _read_exact(fd: int, n: int) -> bytes:
 
 
 def read_frame(fd: int) -> bytes:
-    """One codec frame from the trusted side (header length, header, blobs)."""
-    head = _read_exact(fd, 4)
-    header = _read_exact(fd, int.from_bytes(head, "big"))
-    return head + header + _read_exact(fd, sum(json.loads(header)["blobs"]))
+    """One codec frame from the trusted side."""
+    return codec.read_frame(lambda n: _read_exact(fd, n))
 
 
 def _read_to_eof(fd: int) -> bytes:
@@ -210,8 +208,11 @@ def probe(ctx: dict) -> dict:
     raw = _read_to_eof(r_r)
     os.close(r_r)
     os.close(o_r)
-    frames = codec.split_frames(raw)
-    first = codec.unpack(frames[0]) if frames else {}
+    try:
+        found, _ = codec.read_frames(raw, max_frames=8, partial=True)
+    except codec.CodecError:
+        found = []
+    first = found[0] if found else {}
     return first.get("level", {}) if isinstance(first, dict) else {}
 
 

@@ -150,7 +150,8 @@ def test_a_case_that_raised_shows_only_the_crash_never_a_fixed_hint(grader):
 def test_every_exercise_hint_is_absent_when_the_case_raised(grader):
     """The same property on every exercise: code that raises in every function gets crash
     messages only, never a case's fixed hint or a mistake's explanation."""
-    from grader.exercises import all_exercises, deployment_seed
+    from grader.exercises import all_exercises
+    from grader.paths import deployment_seed
 
     hinted = 0
     for ex_id, ex in all_exercises().items():

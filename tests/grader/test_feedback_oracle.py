@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from grader import bundle
-from grader.exercises import deployment_seed, get
+from grader.exercises import get
+from grader.paths import deployment_seed
 
 EQ = "permutation-invariance"
 CAUSAL = "causal-mask"

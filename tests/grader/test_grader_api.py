@@ -9,7 +9,8 @@ import nbformat
 import pytest
 
 from grader import api
-from grader.exercises import REPO_ROOT, get
+from grader.exercises import get
+from grader.paths import REPO_ROOT
 
 EX = "multi-head-attention"
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import REPO_ROOT, hidden_root
+from grader.paths import REPO_ROOT, hidden_root
 
 EX = "manual-attention"
 HIDDEN_FILE = hidden_root() / EX / "reference.py"

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from grader import compare
-from grader.exercises import all_exercises, deployment_seed
+from grader.exercises import all_exercises
 from grader.model import Check, Record
+from grader.paths import deployment_seed
 from grader.spec import Case, call, check, zh_names
 from webapp.views.report_view import results_frame
 
