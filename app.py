@@ -8,7 +8,7 @@ import threading
 
 import gradio as gr
 
-from app_pages import (
+from webapp.pages import (
     basics,
     complexity,
     exercises,
@@ -21,16 +21,16 @@ from app_pages import (
     session_release,
     train,
 )
-from app_pages.common import I18N, t
+from webapp.pages.common import I18N, t
 
 log = logging.getLogger("transformer_lab.app")
 
 # Separate queue pools: a long training run never holds a slot that grading or the playground needs.
 # "submit" (Submit, Run examples and the `grade` API) is wide: each event only waits in the fair
-# queue (app_support.fairness), which gives the grader's workers out one per address, round-robin;
+# queue (webapp.services.fairness), which gives the grader's workers out one per address, round-robin;
 # a narrow pool would make a newcomer wait behind every queued event of a flooding client.
 # "train" is wide for the same reason: a cached run replays at once and the rest wait in
-# app_support.train_queue (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once;
+# webapp.services.train_queue (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once;
 # a narrow pool let a few waiting custom runs hold every place, and cache hits waited behind
 # them (seen at 300 learners: 25 s to a replay's first curve).
 # "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
@@ -93,18 +93,18 @@ def warm_up() -> None:
     # One intra-op thread: on a 2-vCPU Space the other core stays free for grading, and a
     # single-threaded parent can fork the grader's workers without a libgomp deadlock.
     torch.set_num_threads(int(os.environ.get("LAB_TORCH_THREADS", "1")))
-    import app_support.basics  # noqa: F401
-    import app_support.explore  # noqa: F401
-    from app_support.run_cache import library_version
+    import webapp.compute.basics  # noqa: F401
+    import webapp.compute.explore  # noqa: F401
+    from webapp.services.run_cache import library_version
 
     library_version()  # the run cache's key describes the code loaded now, not later edits
-    from app_support.hidden import ensure_hidden_tests
     from grader import api
+    from webapp.services.hidden_tests import ensure_hidden_tests
 
     ensure_hidden_tests()  # on a Space: hidden tests from a private dataset (LAB_HIDDEN_REPO)
     api.default_grader()  # starts the sandbox worker: it imports torch once, then is reused
     if os.environ.get("LAB_WARM_RUN_CACHE", "").strip() == "1":  # presets as cache hits (issue 12)
-        from app_support.train_queue import warm_presets
+        from webapp.services.train_queue import warm_presets
 
         threading.Thread(target=warm_presets, name="warm-run-cache", daemon=True).start()
 

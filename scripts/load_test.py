@@ -216,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
            "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1",
            "LAB_DATA_DIR": str(work / "data"),
            # Each simulated learner is its own client: the app reads the address a proxy would
-           # append (one grading per address and session, app_support/fairness.py).
+           # append (one grading per address and session, webapp/services/fairness.py).
            "LAB_FORWARDED_HOPS": "1"}
     if args.database_url:
         env["DATABASE_URL"] = args.database_url

@@ -1,4 +1,4 @@
-"""Measure `python app.py`: seconds to HTTP 200 and idle RSS (python -m app_support.measure_startup)."""
+"""Measure `python app.py`: seconds to HTTP 200 and idle RSS (python -m scripts.measure_startup)."""
 
 from __future__ import annotations
 

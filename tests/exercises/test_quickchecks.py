@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from app_support import quickcheck
-from app_support.report_view import EXERCISES_DIR
+from webapp.services import quickcheck
+from webapp.views.report_view import EXERCISES_DIR
 
 
 def _all():

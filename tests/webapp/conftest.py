@@ -42,8 +42,8 @@ def app_url(tmp_path_factory):
 def app_gradebook(tmp_path_factory, app_url):
     """A fresh SQLite gradebook swapped into the running app for one test module, then restored
     (with a generous rate limiter and busy gate, so tests are not refused by each other)."""
-    from app_support import gradebook_glue as glue
     from grader.gradebook import BusyGate, RateLimiter, open_gradebook
+    from webapp.services import submissions as glue
 
     before = glue._STATE.ensure()
     saved = (before.book, before.limiter, before.gate)

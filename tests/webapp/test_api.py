@@ -43,8 +43,8 @@ def test_import_is_light_and_builds_demo():
 
 
 def test_support_modules_do_not_import_gradio():
-    code = ("import sys, app_support.basics, app_support.explore, app_support.training, "
-            "app_support.complexity, app_support.report_view; print('gradio' in sys.modules)")
+    code = ("import sys, webapp.compute.basics, webapp.compute.explore, webapp.services.training, "
+            "webapp.compute.complexity, webapp.views.report_view; print('gradio' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          timeout=120)  # fmt: skip
     assert out.returncode == 0, out.stderr[-2000:]

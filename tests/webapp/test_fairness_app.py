@@ -40,10 +40,10 @@ def client(url: str, address: str, spoof: str | None = None) -> Client:
 def app(app_url, tmp_path_factory):
     """The running app with a fresh gradebook, generous name limits, one trusted proxy hop and
     a WALL_S wall limit; all restored afterwards."""
-    from app_support import fairness
-    from app_support import gradebook_glue as glue
     from grader import api
     from grader.gradebook import RateLimiter, open_gradebook
+    from webapp.services import fairness
+    from webapp.services import submissions as glue
 
     state = glue._STATE.ensure()
     saved = (state.book, state.limiter, state.gate)
@@ -65,7 +65,7 @@ def app(app_url, tmp_path_factory):
 @pytest.fixture
 def queue(app):
     """A fresh fair queue for one test (``slots`` as the grader's two workers unless asked)."""
-    from app_support import fairness
+    from webapp.services import fairness
 
     def make(slots: int = 2, per_address: int = 2, per_minute: int = 1000):
         from grader.gradebook import RateLimiter

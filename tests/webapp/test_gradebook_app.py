@@ -36,7 +36,7 @@ def book(app_gradebook):
 @pytest.fixture
 def limits(book):
     """Set the app's limiter / gate for one test; a generous limiter comes back afterwards."""
-    from app_support import gradebook_glue as glue
+    from webapp.services import submissions as glue
 
     yield glue.configure
     glue.configure(limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
@@ -177,7 +177,7 @@ def _raw_call(app_url: str, fn_name: str, data: list) -> dict:
 def test_an_api_learner_name_opens_nobodys_history(app_url, client, book):
     """alice submits from her browser; a script sends grade(..., learner="alice") and then asks
     the Progress page's own events, by index, for history and code with the name "alice"."""
-    from app_support import gradebook_glue as glue
+    from webapp.services import submissions as glue
 
     alice_key = idm.new_browser_key()
     mine = glue.grade_and_record(EXERCISE, reference(), idm.Claim("alice", alice_key), "s-alice")
@@ -219,7 +219,7 @@ def _try_password(app_url: str, password: str, forwarded_for: str | None = None,
 
 @pytest.fixture
 def instructor_password(book, monkeypatch):
-    from app_pages import instructor
+    from webapp.pages import instructor
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", "correct horse battery staple")
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
@@ -249,7 +249,7 @@ def test_wrong_passwords_from_many_addresses_never_lock_the_instructor_out(
     """Red-team F4: 20 wrong passwords from 4 addresses filled the overall cap and the right
     password from a new address was then refused for an hour. The cap now throttles strangers
     (one try per address per 10 minutes) and never blocks a client that logged in before."""
-    from app_support import gradebook_views as views
+    from webapp.views import gradebook_tables as views
 
     monkeypatch.setenv("LAB_FORWARDED_HOPS", "1")  # as behind a Space's proxy
     attackers = [f"203.0.113.{i + 1}" for i in range(4)]

@@ -1,4 +1,4 @@
-"""app_support without a server: parsing, the basics computation, pooling, training helpers."""
+"""The web app without a server: parsing, the basics computation, pooling, training helpers."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-from app_support.basics import attention_basics, build_mask
-from app_support.complexity import parse_sizes
-from app_support.explore import attention_pooling, multihead_weights
-from app_support.matrices import LESSON_Q, LESSON_V, check_int, format_matrix, parse_matrix
-from app_support.report_view import exercise_choices, results_frame, score_markdown
+from webapp.compute.basics import attention_basics, build_mask
+from webapp.compute.complexity import parse_sizes
+from webapp.compute.explore import attention_pooling, multihead_weights
+from webapp.compute.matrices import LESSON_Q, LESSON_V, check_int, format_matrix, parse_matrix
+from webapp.views.report_view import exercise_choices, results_frame, score_markdown
 
 
 def test_parse_matrix_accepts_text_and_python_lists():
@@ -102,7 +102,7 @@ def test_exercise_list_and_report_view():
 
 
 def test_training_helpers_translate_reports_unknown_words():
-    from app_support import training
+    from webapp.services import training
 
     s = training.settings("translate", heads=2, d_model=16, layers=1, d_ff=32, steps=5)
     run = training.new_run("translate", s)
@@ -133,7 +133,7 @@ def test_training_helpers_translate_reports_unknown_words():
 def test_hidden_tests_download_only_when_a_repo_is_named(monkeypatch, tmp_path):
     import huggingface_hub
 
-    from app_support import hidden
+    from webapp.services import hidden_tests as hidden
 
     calls = []
     monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda **kw: calls.append(kw))
@@ -155,8 +155,8 @@ def test_hidden_tests_download_only_when_a_repo_is_named(monkeypatch, tmp_path):
 
 
 def test_default_sentence_is_held_out_and_in_vocabulary():
-    from app_pages.train import DEFAULT_SENTENCE
     from transformer_lab.tasks.translation import TranslationTask, preprocess
+    from webapp.pages.train import DEFAULT_SENTENCE
 
     task = TranslationTask()
     assert preprocess(DEFAULT_SENTENCE) in {en for en, _ in task.heldout}
@@ -165,7 +165,7 @@ def test_default_sentence_is_held_out_and_in_vocabulary():
 
 
 def test_snapshots_follow_training_and_the_page_can_step_through_them():
-    from app_support import training
+    from webapp.services import training
 
     s = training.settings("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=32)
     run = training.new_run("reverse", s)
@@ -185,7 +185,7 @@ def test_snapshots_follow_training_and_the_page_can_step_through_them():
 def test_chinese_error_messages_have_no_english_words(err):
     import re
 
-    from app_pages.text_lab import error_zh
+    from webapp.i18n.text_lab import error_zh
 
     zh = error_zh(err)
     words = set(re.findall(r"[A-Za-z_]{2,}", zh)) - {"embed_dim", "d_model"}
@@ -193,8 +193,8 @@ def test_chinese_error_messages_have_no_english_words(err):
 
 
 def test_transformer_and_bahdanau_runs_compare_side_by_side():
-    from app_pages.train_view import caption, compare_table, kept_name
-    from app_support import training
+    from webapp.services import training
+    from webapp.views.train_view import caption, compare_table, kept_name
 
     kept = {}
     for model, pe in (("transformer", "none"), ("bahdanau", "sinusoidal")):
@@ -217,7 +217,7 @@ def test_transformer_and_bahdanau_runs_compare_side_by_side():
 
 
 def test_corpus_choice_is_checked_and_defaults_to_the_environment(monkeypatch):
-    from app_support import training
+    from webapp.services import training
 
     with pytest.raises(ValueError, match="unknown corpus"):
         training.settings("translate", corpus="klingon")

@@ -9,8 +9,7 @@ import torch
 from torch import Tensor
 
 from transformer_lab.attention import AdditiveAttention, causal_mask, masked_softmax
-
-from .matrices import LESSON_K, LESSON_Q, LESSON_V, format_matrix, parse_matrix
+from webapp.compute.matrices import LESSON_K, LESSON_Q, LESSON_V, format_matrix, parse_matrix
 
 __all__ = ["LESSON_K", "LESSON_Q", "LESSON_V", "BasicsResult", "attention_basics", "build_mask",
            "random_qkv"]  # fmt: skip

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .text import EN as APP_EN
-from .text import ZH as APP_ZH
+from webapp.i18n.text import EN as APP_EN
+from webapp.i18n.text import ZH as APP_ZH
 
 EN: dict[str, str] = {
     "tab.progress": "My progress",

@@ -262,7 +262,7 @@ ZH: dict[str, str] = {
 }
 
 # Playground keys of issue 11 (captions, options, statuses) live in their own module.
-from .text_lab import EN_LAB, ZH_LAB  # noqa: E402
+from webapp.i18n.text_lab import EN_LAB, ZH_LAB  # noqa: E402
 
 EN.update(EN_LAB)
 ZH.update(ZH_LAB)

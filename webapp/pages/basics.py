@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import gradio as gr
 
-from app_support.matrices import LESSON_K, LESSON_Q, LESSON_V, check_int
+from webapp.compute.matrices import LESSON_K, LESSON_Q, LESSON_V, check_int
+from webapp.pages.common import friendly, lang_of, quiet, t, tr
 
-from .common import friendly, lang_of, quiet, t, tr
-
-# torch is imported on first use (app_support.basics), so the app starts fast.
+# torch is imported on first use (webapp.compute.basics), so the app starts fast.
 LESSON = (LESSON_Q, LESSON_K, LESSON_V)
 STAGES = ("scores", "scaled", "masked", "weights", "output")
 
@@ -25,10 +24,10 @@ def _masked_scores(r, qs, ks, lang):
 
 
 def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
-    """Compute with app_support.basics and turn the result into the page's tables and figure."""
-    from app_support.basics import attention_basics
+    """Compute with webapp.compute.basics and turn the result into the page's tables and figure."""
     from transformer_lab.figures import attention_heatmap
     from transformer_lab.tables import matrix_table, shapes_table
+    from webapp.compute.basics import attention_basics
 
     valid = check_int(valid_len, "valid length", 1, 16) if mask == "valid" else None
     r = attention_basics(q, k, v, scoring, bool(scale), mask, valid, check_int(seed, "seed", 0, 10**6))
@@ -54,9 +53,9 @@ def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
 
 def render_steps(q, k, v, scoring, scale, mask, valid_len, lang="en"):
     """The five stage figures of a dot-product computation (additive scoring has no Q·Kᵀ)."""
-    from app_support.basics import attention_basics
-    from app_support.matrices import parse_matrix
     from transformer_lab.stepwise import attention_stages, stage_figure
+    from webapp.compute.basics import attention_basics
+    from webapp.compute.matrices import parse_matrix
 
     if scoring != "dot":
         return [None] * len(STAGES)
@@ -117,7 +116,7 @@ def build() -> None:
 
     @friendly(4)
     def on_randomise(seed, request: gr.Request):
-        from app_support.basics import random_qkv
+        from webapp.compute.basics import random_qkv
 
         return (*random_qkv(seed=check_int(seed, "seed", 0, 10**6)), "")
 

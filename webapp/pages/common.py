@@ -7,8 +7,8 @@ import logging
 
 import gradio as gr
 
-from .text import EN, ZH
-from .text_lab import error_zh
+from webapp.i18n.text import EN, ZH
+from webapp.i18n.text_lab import error_zh
 
 # "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
 I18N = gr.I18n(en=EN, **{"zh-CN": ZH})

@@ -6,9 +6,8 @@ import threading
 
 import gradio as gr
 
-from app_support.matrices import check_int
-
-from .common import friendly, lang_of, t, tr
+from webapp.compute.matrices import check_int
+from webapp.pages.common import friendly, lang_of, t, tr
 
 DEFAULT_SIZES, DEFAULT_D = "128, 256, 512, 1024", 64
 _FIRST: dict = {}  # the default benchmark, measured once per process (shown on first load)
@@ -28,9 +27,9 @@ def _measured_table(df, lang):
 
 
 def render(sizes_text, d, lang="en"):
-    """Run the small benchmark (app_support.complexity) and draw it on log-log axes."""
-    from app_support.complexity import parse_sizes, run_complexity
+    """Run the small benchmark (webapp.compute.complexity) and draw it on log-log axes."""
     from transformer_lab.complexity_plot import complexity_figure
+    from webapp.compute.complexity import parse_sizes, run_complexity
 
     df = run_complexity(parse_sizes(sizes_text), check_int(d, "d", 8, 256))
     return complexity_figure(df, lang=lang), _measured_table(df, lang), ""
@@ -38,9 +37,9 @@ def render(sizes_text, d, lang="en"):
 
 def first_result(lang="en"):
     """The default benchmark, measured on the first visit and then reused (it takes seconds)."""
-    from app_support.complexity import parse_sizes, run_complexity
     from transformer_lab.complexity_plot import complexity_figure
     from transformer_lab.tables import complexity_table
+    from webapp.compute.complexity import parse_sizes, run_complexity
 
     with _FIRST_LOCK:
         if "df" not in _FIRST:
@@ -77,7 +76,7 @@ def build() -> None:
         return tr("stale", lang_of(request))
 
     # The benchmark takes the CPU for seconds: one at a time in its own pool ("measure"), apart
-    # from grading and from the train pool (wide: its runs wait in app_support.train_queue).
+    # from grading and from the train pool (wide: its runs wait in webapp.services.train_queue).
     run.click(on_run, [sizes, d], [plot, measured, status], api_name="complexity",
               concurrency_id="measure")  # fmt: skip
     # First load: the paper's table in the page's language and the default measurement (run

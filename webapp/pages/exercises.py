@@ -9,24 +9,23 @@ from pathlib import Path
 
 import gradio as gr
 
-from app_support import fairness, gradebook_glue, quickcheck
-from app_support.report_view import (
+from grader.report import render
+from webapp.pages import identity
+from webapp.pages.common import friendly, lang_of, t
+from webapp.services import fairness, quickcheck, submissions
+from webapp.views.report_view import (
     check_code,
     exercise_choices,
     public_text,
     results_frame,
     score_markdown,
 )
-from grader.report import render
-
-from . import identity
-from .common import friendly, lang_of, t
 
 
 def grade_report(exercise_id: str, code: str, lang: str = "both", learner: str | None = None) -> dict:
     """The grader's Gradescope-shaped JSON report for one submission (the `grade` API)."""
-    from app_support.hidden import ensure_hidden_tests
     from grader import api  # imports torch: first use only
+    from webapp.services.hidden_tests import ensure_hidden_tests
 
     ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
     return api.grade(exercise_id, check_code(code), learner).to_gradescope(lang)
@@ -48,16 +47,16 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     it never opens anyone's history or code. A signed-in Hugging Face user is stored under their
     username; no name means "anonymous"."""
     who = identity.claim(learner, None, profile, via_api=True)
-    result = gradebook_glue.grade_and_record(exercise_id, code, who,
+    result = submissions.grade_and_record(exercise_id, code, who,
                                              getattr(request, "session_hash", None),
                                              client=client_of(request))  # fmt: skip
     if result.get("refused"):  # nothing was graded or stored; the reason leads the message
-        raise gr.Error(f"{result['reason']}: {gradebook_glue.refusal_text(result)}")
+        raise gr.Error(f"{result['reason']}: {submissions.refusal_text(result)}")
     return result
 
 
 def client_of(request: gr.Request | None) -> fairness.ClientKey:
-    """Session and address of a request, for the fair queue (see app_support.fairness for which
+    """Session and address of a request, for the fair queue (see webapp.services.fairness for which
     X-Forwarded-For entry is trusted: only the one our own proxy appended)."""
     if request is None:
         return fairness.ClientKey()
@@ -219,12 +218,12 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
         lang = lang_of(request)
         # The browser's key (or the one its first page load is making), not the typed label.
         claim = identity.claim(typed, key, profile, session=request.session_hash)
-        for report in stream_grading(gradebook_glue.grade_and_record, lang, exercise_id=ex_id,
+        for report in stream_grading(submissions.grade_and_record, lang, exercise_id=ex_id,
                                      code=code, learner=claim, session_key=request.session_hash,
                                      lang=lang, client=client_of(request)):
             if isinstance(report, str):  # queue position / "grading" while it waits
                 yield gr.skip(), report
-        refused = gradebook_glue.refusal_text(report, lang)
+        refused = submissions.refusal_text(report, lang)
         if refused:  # keep the last result on screen; say why this one was not graded
             gr.Warning(refused)
             yield gr.skip(), "⚠️ " + refused

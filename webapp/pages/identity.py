@@ -14,12 +14,11 @@ from dataclasses import dataclass
 
 import gradio as gr
 
-from app_support import gradebook_glue
 from grader.gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
 from grader.gradebook import identity as ids
-
-from .common import lang_of, t
-from .gradebook_text import say
+from webapp.i18n.gradebook_text import say
+from webapp.pages.common import lang_of, t
+from webapp.services import submissions
 
 STORAGE_KEY = "transformer-lab-learner"  # the typed label
 KEY_STORAGE_KEY = "transformer-lab-key"  # the browser's learner key
@@ -93,7 +92,7 @@ def key_for(key: str | None, session: str | None) -> str | None:
 
 def claim(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
           via_api: bool = False, session: str | None = None) -> Claim:
-    """What this request says about its sender; gradebook_glue.resolve_learner checks it.
+    """What this request says about its sender; submissions.resolve_learner checks it.
     ``session``: the page session, so a click racing the first page load still gets a key."""
     if not via_api:
         key = key_for(key, session)
@@ -104,7 +103,7 @@ def learner(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
             session: str | None = None) -> Learner:
     """The learner a browser event acts for; ValueError (English, then Chinese) when none."""
     try:
-        return gradebook_glue.resolve_learner(claim(typed, key, profile, session=session))
+        return submissions.resolve_learner(claim(typed, key, profile, session=session))
     except SubmissionRejected as err:
         raise ValueError(str(err)) from None
 
@@ -119,7 +118,7 @@ def address_of(request: gr.Request | None) -> str:
         forwarded = headers.getlist("x-forwarded-for") if hasattr(headers, "getlist") \
             else headers.get("x-forwarded-for")
     try:
-        from app_support.fairness import client_address, default_hops
+        from webapp.services.fairness import client_address, default_hops
     except ImportError:  # pragma: no cover - the fairness module is optional
         return str(peer or "unknown")
     return str(client_address(peer, forwarded, default_hops()) or peer or "unknown")
@@ -135,7 +134,7 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> s
     if user:
         return say("who.signed_in", lang, name=user)
     try:
-        label = ids.label_for(typed, ids.GUEST_SUFFIX, gradebook_glue.signed_in_folds())
+        label = ids.label_for(typed, ids.GUEST_SUFFIX, submissions.signed_in_folds())
     except SubmissionRejected as err:
         return "⚠️ " + err.message["zh" if lang == "zh" else "en"]
     if label == ANONYMOUS:

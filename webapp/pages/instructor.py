@@ -20,11 +20,11 @@ import os
 
 import gradio as gr
 
-from app_support import gradebook_glue, gradebook_views
 from grader.gradebook import FailureLimiter, locked_message
-
-from . import identity
-from .common import lang_of, t
+from webapp.pages import identity
+from webapp.pages.common import lang_of, t
+from webapp.services import submissions
+from webapp.views import gradebook_tables
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -59,18 +59,18 @@ def configure_tries(limiter: FailureLimiter | None) -> FailureLimiter | None:
 
 def mode() -> str:
     """'allow_list' (Space sign-in + LAB_INSTRUCTORS), 'password', or 'disabled' (no password,
-    or one shorter than gradebook_views.MIN_PASSWORD_CHARS)."""
-    if gradebook_views.instructors() and identity.oauth_available():
+    or one shorter than gradebook_tables.MIN_PASSWORD_CHARS)."""
+    if gradebook_tables.instructors() and identity.oauth_available():
         return "allow_list"
-    if gradebook_views.password_set() and not gradebook_views.password_weak():
+    if gradebook_tables.password_set() and not gradebook_tables.password_weak():
         return "password"
     return "disabled"
 
 
 def check_password() -> None:
     """Refuse to start with a weak LAB_INSTRUCTOR_PASSWORD (RuntimeError, logged)."""
-    weak = gradebook_views.password_weak()
-    if weak and not (gradebook_views.instructors() and identity.oauth_available()):
+    weak = gradebook_tables.password_weak()
+    if weak and not (gradebook_tables.instructors() and identity.oauth_available()):
         log.error("refusing to start: %s", weak)
         raise RuntimeError(f"refusing to start: {weak}")
 
@@ -86,7 +86,7 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     ``browser_key``: the browser's own key (identity.py); a browser that logged in before is
     counted by that key, not by an address it may share with a classroom."""
     how = mode()
-    book = gradebook_glue.gradebook()
+    book = submissions.gradebook()
     if how == "disabled":
         return None, _refuse("The instructor view is disabled on this server.",
                              "此服务器未启用教师视图。", lang)  # fmt: skip
@@ -95,16 +95,16 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
         if user is None:
             return None, _refuse("Sign in with Hugging Face first (button at the top).",
                                  "请先用 Hugging Face 登录（页面顶部的按钮）。", lang)  # fmt: skip
-        if not gradebook_views.is_instructor(user):
+        if not gradebook_tables.is_instructor(user):
             book.log_access(f"hf:{user}", "refused", "not on LAB_INSTRUCTORS")
             return None, _refuse(f"{user} is not on this Space's instructor list.",
                                  f"{user} 不在本 Space 的教师名单中。", lang)  # fmt: skip
         return f"hf:{user}", ""
-    hashes = gradebook_views.trust_hashes(address, browser_key)
-    days = gradebook_views.TRUST_DAYS
+    hashes = gradebook_tables.trust_hashes(address, browser_key)
+    days = gradebook_tables.TRUST_DAYS
     known = {kind for kind, h in hashes.items() if book.trusted_client(h, days)}
     client = f"browser {hashes['browser'][:24]}" if "browser" in known else address
-    ok, wait = tries().attempt(client, lambda: gradebook_views.password_ok(password),
+    ok, wait = tries().attempt(client, lambda: gradebook_tables.password_ok(password),
                                trusted=bool(known))  # fmt: skip
     if ok:
         for h in hashes.values():
@@ -122,13 +122,13 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
     who, refusal = authorize(password, profile, address, lang, browser_key)
     if who is None:
         return None, None, refusal
-    book = gradebook_glue.gradebook()
+    book = submissions.gradebook()
     book.log_access(who, "view", "best scores")
-    frame = gradebook_views.everyone_frame(book)
+    frame = gradebook_tables.everyone_frame(book)
     learners, rows = len({(b.learner_id or b.learner) for b in book.best_scores()}), book.count()
     text = (f"{rows} 次提交，{learners} 位学习者。" if lang == "zh"
             else f"{rows} submissions from {learners} learners.")  # fmt: skip
-    return frame, gradebook_views.access_frame(book), text
+    return frame, gradebook_tables.access_frame(book), text
 
 
 def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | None,
@@ -137,9 +137,9 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
     who, refusal = authorize(password, profile, address, lang, browser_key)
     if who is None:
         return None, refusal
-    book = gradebook_glue.gradebook()
+    book = submissions.gradebook()
     book.log_access(who, "export", "csv with code" if include_code else "csv")
-    path = gradebook_views.csv_file(book, include_code=bool(include_code))
+    path = gradebook_tables.csv_file(book, include_code=bool(include_code))
     return path, ("已导出 CSV。" if lang == "zh" else "CSV exported.")
 
 
@@ -151,7 +151,7 @@ def build() -> None:
     """
     check_password()
     how = mode()
-    if gradebook_views.password_set() and how == "allow_list":
+    if gradebook_tables.password_set() and how == "allow_list":
         log.warning("LAB_INSTRUCTORS is set on a Space with sign-in: LAB_INSTRUCTOR_PASSWORD is ignored")
     gr.Markdown(t("instructor.disabled"), visible=how == "disabled", elem_id="instructor-disabled")
     with gr.Column(visible=how != "disabled", elem_id="instructor-form"):

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from app_support.matrices import check_int
-
-from .common import friendly, lang_of, quiet, t, tr
-from .train import last_run
+from webapp.compute.matrices import check_int
+from webapp.pages.common import friendly, lang_of, quiet, t, tr
+from webapp.pages.train import last_run
 
 # Click a thumbnail to enlarge it (as BertViz does): plotly marks each subplot's drag layer with
 # data-subplot="x3y3"; the k-th subplot is the k-th choice of the "head to enlarge" radio.
@@ -30,9 +29,9 @@ MAX_THUMB_TICKS = 48  # heads × tokens above which thumbnails drop their tick l
 
 def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
     """Weights of a random multi-head layer as a 1 × heads grid, plus the shapes table."""
-    from app_support.explore import MAX_EMBED, MAX_HEADS, MAX_TOKENS, multihead_weights
     from transformer_lab.figures import attention_grid
     from transformer_lab.tables import multihead_shape_steps, shapes_table
+    from webapp.compute.explore import MAX_EMBED, MAX_HEADS, MAX_TOKENS, multihead_weights
 
     e = check_int(embed_dim, "embed_dim", 1, MAX_EMBED)
     h = check_int(heads, "heads", 1, MAX_HEADS)
@@ -46,10 +45,10 @@ def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
 
 def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run, lang="en"):
     """(layer maps [(h, n, m)], query labels, key labels, caption) of the chosen source."""
-    from app_support.explore import multihead_weights
+    from webapp.compute.explore import multihead_weights
 
     if source == "trained":
-        from app_support.training import attention_for
+        from webapp.services.training import attention_for
 
         if run is None:
             raise ValueError("train a model first")

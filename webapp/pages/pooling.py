@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from app_support.matrices import check_float, check_int
-
-from .common import friendly, lang_of, quiet, t, tr
+from webapp.compute.matrices import check_float, check_int
+from webapp.pages.common import friendly, lang_of, quiet, t, tr
 
 
 def loss_curve(history, lang: str = "en"):
@@ -26,9 +25,9 @@ def loss_curve(history, lang: str = "en"):
 
 
 def render(n_train, noise, w, steps, lr, seed, lang="en"):
-    """Fit both variants (app_support.explore.attention_pooling) and draw each one."""
-    from app_support.explore import attention_pooling
+    """Fit both variants (webapp.compute.explore.attention_pooling) and draw each one."""
     from transformer_lab.figures import kernel_regression_figure
+    from webapp.compute.explore import attention_pooling
 
     r = attention_pooling(
         check_int(n_train, "training points", 2, 500), check_float(noise, "noise", 0.0, 5.0),

@@ -6,11 +6,10 @@ import re
 
 import gradio as gr
 
-from app_support.matrices import check_int
 from transformer_lab.figures import positional_curves, positional_heatmap
 from transformer_lab.tables import matrix_table
-
-from .common import friendly, lang_of, quiet, t
+from webapp.compute.matrices import check_int
+from webapp.pages.common import friendly, lang_of, quiet, t
 
 MAX_LEN, MAX_D = 512, 512
 
@@ -47,8 +46,8 @@ def render(length, d_model, dims_text, lang="en"):
 
 
 def render_permutation(d_model, seed, lang="en"):
-    """The exercise-2 experiment as a table (app_support.explore.permutation_experiment)."""
-    from app_support.explore import permutation_experiment
+    """The exercise-2 experiment as a table (webapp.compute.explore.permutation_experiment)."""
+    from webapp.compute.explore import permutation_experiment
 
     df = permutation_experiment(check_int(d_model, "d_model", 2, 64), check_int(seed, "seed", 0, 10**6))
     names = {"order": "顺序" if lang == "zh" else "order",

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 import gradio as gr
 import pandas as pd
 
-from app_support import gradebook_glue, gradebook_views
-from app_support.report_view import exercise_title, status_name
 from grader.gradebook import FailureLimiter, Learner, locked_message
 from grader.gradebook import identity as ids
-
-from . import identity
-from .common import friendly, lang_of, t
-from .gradebook_text import say
+from webapp.i18n.gradebook_text import say
+from webapp.pages import identity
+from webapp.pages.common import friendly, lang_of, t
+from webapp.services import submissions
+from webapp.views import gradebook_tables
+from webapp.views.report_view import exercise_title, status_name
 
 # Wrong recovery codes per client address: codes carry 100 bits, so this only stops a flood.
 _RECOVERY_TRIES = FailureLimiter(per_client=10, client_window_s=600, overall=None)
@@ -48,9 +48,9 @@ def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
            session: str | None = None):
     """(best-score frame, history frame) of this browser's (or signed-in account's) work."""
     who = owner(key, profile, session)
-    book = gradebook_glue.gradebook()
-    return (readable(gradebook_views.best_frame(book, who.id, lang), lang),
-            readable(gradebook_views.history_frame(book, who.id, lang), lang))
+    book = submissions.gradebook()
+    return (readable(gradebook_tables.best_frame(book, who.id, lang), lang),
+            readable(gradebook_tables.history_frame(book, who.id, lang), lang))
 
 
 def readable(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
@@ -69,7 +69,7 @@ def readable(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
 def own_code(key: str | None, profile: gr.OAuthProfile | None, submission_id,
              session: str | None = None) -> tuple[str, str]:
     """(exercise, code) of one of this visitor's own submissions; ValueError otherwise."""
-    return gradebook_views.own_submission(gradebook_glue.gradebook(),
+    return gradebook_tables.own_submission(submissions.gradebook(),
                                           owner(key, profile, session).id, submission_id)
 
 
@@ -80,7 +80,7 @@ def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: st
     if who.kind != "guest":
         raise ValueError(say("recovery.signed_in", lang))
     code = ids.new_recovery_code()
-    gradebook_glue.gradebook().set_recovery(who.id, ids.recovery_hash(code))
+    submissions.gradebook().set_recovery(who.id, ids.recovery_hash(code))
     return code
 
 
@@ -90,7 +90,7 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     key = identity.key_for(key, session)
     if not ids.valid_browser_key(key):
         raise ValueError(say("recovery.no_key", lang))
-    book = gradebook_glue.gradebook()
+    book = submissions.gradebook()
     found: list[str] = []
 
     def verify() -> bool:

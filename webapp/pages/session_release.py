@@ -16,7 +16,7 @@ log = logging.getLogger("transformer_lab.app")
 
 def release(blocks: gr.Blocks, session: str | None) -> bool:
     """Drop everything the app and Gradio hold for ``session``; True when something was held."""
-    from app_pages import train
+    from webapp.pages import train
 
     if not session:
         return False

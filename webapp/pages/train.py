@@ -7,8 +7,8 @@ import threading
 
 import gradio as gr
 
-from .common import friendly, lang_of, message, t, tr, warn
-from .train_view import (
+from webapp.pages.common import friendly, lang_of, message, t, tr, warn
+from webapp.views.train_view import (
     caption,
     compare_table,
     done_status,
@@ -19,7 +19,7 @@ from .train_view import (
 
 # Stop flags by browser session: the Stop click is another request than the training stream.
 _STOPS: dict[str, threading.Event] = {}
-GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in app_support.training keeps runs inside
+GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside
 DEFAULT_SENTENCE = "tom is calm ."  # a held-out sentence whose words are all in the vocabulary
 # The last finished run of each browser session, for the multi-head explorer (another tab).
 _LAST: dict[str, object] = {}
@@ -57,7 +57,7 @@ def devices() -> list[str]:
 
 @_gpu
 def _stream(run):
-    from app_support.training import stream
+    from webapp.services.training import stream
 
     yield from stream(run)
 
@@ -67,9 +67,9 @@ def run_training(task="reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout
                  model="transformer", client=None, corpus=None):  # fmt: skip
     """Yield (message, run) while training; the run holds records, snapshots, weights, summary.
     A cached run replays at once; otherwise messages with "queued" come while it waits its turn
-    (app_support.train_queue; ``client``: the fair queue's ClientKey)."""
-    from app_support import training
-    from app_support.train_queue import run_or_replay
+    (webapp.services.train_queue; ``client``: the fair queue's ClientKey)."""
+    from webapp.services import training
+    from webapp.services.train_queue import run_or_replay
 
     s = training.settings(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
                           pe, int(steps), device, int(seed), model, corpus)  # fmt: skip
@@ -155,7 +155,7 @@ def build() -> None:
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare")
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")  # fmt: skip
-    from app_support.session_memory import cap_kept, light_run, session_ttl_s
+    from webapp.services.session_memory import cap_kept, light_run, session_ttl_s
 
     # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
     run_state = gr.State(None, time_to_live=session_ttl_s())
@@ -170,9 +170,8 @@ def build() -> None:
         lang, flag = lang_of(request), threading.Event()
         _STOPS[request.session_hash] = flag
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
-        from app_support.train_queue import TrainRefused, cached_note
-
-        from .exercises import client_of
+        from webapp.pages.exercises import client_of
+        from webapp.services.train_queue import TrainRefused, cached_note
 
         try:
             yield None, tr("training", lang) + " …", None, *blank
@@ -208,7 +207,7 @@ def build() -> None:
             _STOPS[request.session_hash].set()
 
     def _maps(run, index, kind, snap_index, lang):
-        from app_support.training import attention_for
+        from webapp.services.training import attention_for
 
         if run is None:
             raise ValueError("train a model first")
@@ -227,7 +226,7 @@ def build() -> None:
 
     @friendly(4)
     def on_show(run, index, kind, snap_index, current="", request: gr.Request = None):
-        from app_support.training import predictions
+        from webapp.services.training import predictions
 
         lang = lang_of(request)
         fig, cap = _maps(run, index, kind, snap_index, lang)
@@ -237,7 +236,7 @@ def build() -> None:
         return fig, localise_predictions(predictions(run), lang), cap, keep
 
     def after_train(run, index, kind, request: gr.Request):
-        from app_support.training import vocabulary
+        from webapp.services.training import vocabulary
 
         if run is None or not run.summary:  # training failed: its message stays in the status
             return (gr.skip(),) * 9
@@ -257,7 +256,7 @@ def build() -> None:
 
     @friendly(3)
     def on_translate(run, text, request: gr.Request):
-        from app_support.training import translate as translate_one
+        from webapp.services.training import translate as translate_one
 
         lang = lang_of(request)
         if run is None or run.task_name != "translate":
@@ -286,13 +285,13 @@ def build() -> None:
                 gr.update(value=compare_table(kept, lang), visible=True), "")  # fmt: skip
 
     def on_task(task):
-        from app_support.training import page_preset
+        from webapp.services.training import page_preset
 
         p = page_preset(task)
         return p["heads"], p["d_model"], p["layers"], p["d_ff"], p["dropout"], p["pe"], p["steps"]
 
     def on_load(request: gr.Request):
-        from app_support.training import preview, settings
+        from webapp.services.training import preview, settings
 
         lang = lang_of(request)
         maps_, labels = preview("reverse", settings("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 600))

@@ -9,7 +9,7 @@ by every visitor) and the proxy appends the visitor's address, so ``hops`` defau
 (``SPACE_ID`` set) and 0 elsewhere, where the peer address itself is used (uvicorn has already
 resolved a loopback proxy's header by its ``FORWARDED_ALLOW_IPS``). ``LAB_FORWARDED_HOPS``
 overrides it. IPv6 addresses count per /64, the block one subscriber usually holds. Behind a
-public proxy every visitor has a public address, so app_support.fairness logs a warning once
+public proxy every visitor has a public address, so webapp.services.fairness logs a warning once
 when the chosen entry is internal (``is_internal``): a proxy hop more than configured.
 """
 

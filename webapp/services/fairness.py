@@ -9,7 +9,7 @@ session one; the next free worker goes to the waiting ticket with the smallest s
 address per worker, never for its whole backlog. A classroom behind one NAT shares an address:
 LAB_PER_ADDRESS lets more of it wait (still one grading at a time per address).
 
-Client addresses (which X-Forwarded-For entry is trusted, and why): app_support/client_address.py.
+Client addresses (which X-Forwarded-For entry is trusted, and why): webapp/services/client_address.py.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from app_support.client_address import client_address, default_hops, is_internal
 from grader.gradebook import RateLimiter, wait_message
 from grader.gradebook.pg_tickets import shared_places
 from grader.gradebook.ratelimit import shared_rate_limiter
+from webapp.services.client_address import client_address, default_hops, is_internal
 
 log = logging.getLogger("transformer_lab.app")
 T = TypeVar("T")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_support.report_view import EXERCISES_DIR, exercise_choices
+from webapp.views.report_view import EXERCISES_DIR, exercise_choices
 
 SLOTS = 3  # the page lays out this many question slots; an exercise uses the first ones
 

@@ -125,7 +125,7 @@ def decode(blob: bytes) -> CachedRun:
 
 
 def entry_of(run: Any) -> CachedRun:
-    """A finished app_support.training.Run as a cache entry (weights moved to the CPU)."""
+    """A finished webapp.services.training.Run as a cache entry (weights moved to the CPU)."""
     state = {k: v.detach().cpu().clone() for k, v in run.model.state_dict().items()}
     meta = {"task": run.task_name, "settings": run.settings, "stored_at": time.time()}
     return CachedRun(list(run.records), list(run.snapshots), dict(run.summary), state, meta)
@@ -343,7 +343,7 @@ def open_run_cache(url: str | None = None, folder: str | Path | None = None,
     url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
     size = max_bytes if max_bytes is not None else _max_bytes()
     if url and url.startswith(("postgresql://", "postgres://")):
-        from app_support.run_cache_pg import PostgresRunCache
+        from webapp.services.run_cache_pg import PostgresRunCache
 
         return PostgresRunCache(url, size)
     base = Path(os.environ.get("LAB_DATA_DIR") or "data")

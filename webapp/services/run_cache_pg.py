@@ -8,8 +8,8 @@ first) passes the byte bound.
 
 from __future__ import annotations
 
-from app_support.run_cache import RunCache
 from grader.gradebook.pg_pool import open_pool
+from webapp.services.run_cache import RunCache
 
 SCHEMA = """
 CREATE SEQUENCE IF NOT EXISTS lab_run_cache_tick;

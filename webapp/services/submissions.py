@@ -12,7 +12,6 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from app_support import fairness
 from grader.gradebook import (
     ANONYMOUS,
     BusyGate,
@@ -33,6 +32,7 @@ from grader.gradebook import identity as ids
 from grader.gradebook.model import surrogate_safe_data
 from grader.gradebook.ratelimit import shared_rate_limiter
 from grader.report import render
+from webapp.services import fairness
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -211,7 +211,7 @@ def limiter() -> RateLimiter:
 
 def exercise_ids() -> list[str]:
     """Ids the app offers, read from the public exercise.json files (no torch import)."""
-    from app_support.report_view import exercise_choices
+    from webapp.views.report_view import exercise_choices
 
     return [ex_id for _, ex_id in exercise_choices()]
 
@@ -281,7 +281,7 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim |
     ``message`` in en/zh, ``retry_after_s`` when waiting helps) and leaves no row.
     ``learner``: see :func:`resolve_learner`; the row keeps its opaque id and its label.
     ``client`` (session, address): one grading in flight per session and per address, served
-    round-robin (app_support.fairness); ``on_wait(position, eta_s)`` while it queues.
+    round-robin (webapp.services.fairness); ``on_wait(position, eta_s)`` while it queues.
     """
     state = _STATE.ensure()
     try:
@@ -303,8 +303,8 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim |
         return refusal("busy", busy_message(wait), clean.exercise_id, wait, lang)
     service_s = None
     try:
-        from app_support.hidden import ensure_hidden_tests
         from grader import api  # imports torch on first use only
+        from webapp.services.hidden_tests import ensure_hidden_tests
 
         ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
         ticket.wait_turn(on_wait)  # fair queue: this client's turn on a worker

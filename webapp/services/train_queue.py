@@ -3,7 +3,7 @@ seeing its position and an ETA, and is stored once it finishes (no gradio).
 
 The train pool of the page is wide (many learners may *wait* in it), but only ``slots`` runs
 train at once (``LAB_TRAIN_SLOTS``, default 1: on 2 vCPUs a second run only halves both). The
-queue is app_support.fairness.FairQueue: one run per browser session, round-robin across client
+queue is webapp.services.fairness.FairQueue: one run per browser session, round-robin across client
 addresses, ETA from the median of recent training times. While the expected wait is long, the
 waiting message offers a shorter run with the same settings that is already in the cache.
 """
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from app_support import fairness, run_cache
+from webapp.services import fairness, run_cache
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -104,7 +104,7 @@ def configure(queue: fairness.FairQueue | None) -> None:
 
 def cached_shorter(task: str, settings: dict, cache: run_cache.RunCache | None) -> int | None:
     """The longest cached run with the same settings but fewer steps, or None."""
-    from app_support import training
+    from webapp.services import training
 
     if cache is None:
         return None
@@ -128,7 +128,7 @@ def cached_shorter(task: str, settings: dict, cache: run_cache.RunCache | None) 
 def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
                   client: fairness.ClientKey | None = None,
                   cache: run_cache.RunCache | None | bool = True) -> Iterator[dict]:
-    """stream()'s messages for ``run`` (an app_support.training.Run, nothing trained yet).
+    """stream()'s messages for ``run`` (an webapp.services.training.Run, nothing trained yet).
 
     A cache hit replays the stored run at once (messages carry ``cached: True``). A miss waits
     for its turn, yielding ``{"queued": position, "eta_s": s, "message": {en, zh}}`` whenever
@@ -246,7 +246,7 @@ def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
     """Train (or find) each task's preset with and without positional encoding, and the page's
     first view, so the first learners get cache hits. Runs one at a time through the training
     queue like any learner. Returns (task, pe, steps, was_cached) per run."""
-    from app_support import training
+    from webapp.services import training
 
     wanted = [(task, pe, None) for task in tasks for pe in pes]
     wanted.insert(0, (PAGE_START["task"], "sinusoidal", PAGE_START["steps"]))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
+EXERCISES_DIR = Path(__file__).resolve().parents[2] / "exercises"
 MAX_CODE_CHARS = 200_000
 
 

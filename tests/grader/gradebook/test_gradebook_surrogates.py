@@ -3,7 +3,7 @@
 A lone surrogate ("\\ud800") is a valid Python str and valid JSON, so it arrives through the
 API, in a learner's code, or in a message the grader's child raises; UTF-8, SQLite and
 PostgreSQL all refuse it. Both backends must still store the row, and the app path
-(gradebook_glue.grade_and_record, the real grader) must answer "stored".
+(submissions.grade_and_record, the real grader) must answer "stored".
 """
 
 from __future__ import annotations
@@ -51,24 +51,24 @@ def test_clean_code_escapes_a_lone_surrogate_and_keeps_its_meaning():
 @pytest.fixture
 def glue(db_url, monkeypatch, tmp_path):
     """The app's submit path with a fresh gradebook on each backend and no limits in the way."""
-    from app_support import gradebook_glue
     from grader.gradebook import BusyGate, RateLimiter
+    from webapp.services import submissions
 
-    state = gradebook_glue._STATE.ensure()
+    state = submissions._STATE.ensure()
     saved = (state.book, state.limiter, state.gate)
     book = open_gradebook(db_url)
-    gradebook_glue.configure(book=book, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
-    yield gradebook_glue, book
-    gradebook_glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+    submissions.configure(book=book, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
+    yield submissions, book
+    submissions.configure(book=saved[0], limiter=saved[1], gate=saved[2])
     book.close()
 
 
 @pytest.mark.slow
 def test_grade_and_record_stores_every_surrogate_submission(glue):
-    gradebook_glue, book = glue
+    submissions, book = glue
     who = Claim(typed="mallory", browser_key=ids.new_browser_key())
     for src in (RAISES, RAW, PRINTS):
-        res = gradebook_glue.grade_and_record("manual-attention", src, who, "s-mallory")
+        res = submissions.grade_and_record("manual-attention", src, who, "s-mallory")
         assert not res.get("refused"), res.get("reason")
         extra = res["extra_data"]
         assert extra["stored"] is True and extra["status"] != "refused"

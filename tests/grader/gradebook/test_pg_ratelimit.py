@@ -94,8 +94,8 @@ def test_an_outage_falls_back_to_a_local_limit(pg_url):
 def test_an_address_holds_its_places_across_replicas(pg_url):
     """Two replicas' fair queues: an address holding its 2 places on replica A is refused a
     third on replica B; releasing one on A frees one for B; expired leases free themselves."""
-    from app_support.fairness import ClientKey, FairQueue, Refused
     from grader.gradebook.pg_tickets import PostgresPlaces
+    from webapp.services.fairness import ClientKey, FairQueue, Refused
 
     a, b = FairQueue(slots=1, per_address=2), FairQueue(slots=1, per_address=2)
     a.shared_places, b.shared_places = PostgresPlaces(pg_url, 2), PostgresPlaces(pg_url, 2)

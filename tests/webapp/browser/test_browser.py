@@ -11,8 +11,8 @@ pytest.importorskip("playwright", reason="pip install playwright pytest-playwrig
 from browser_support import needs_chromium  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "app"
-REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "app"
+REPO = Path(__file__).resolve().parents[3]
 pytestmark = needs_chromium
 
 

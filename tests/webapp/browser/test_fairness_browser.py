@@ -21,8 +21,8 @@ SLEEPER = "import time\ntime.sleep(30)\n"
 @pytest.fixture
 def one_slot(app_url):
     """One grading at a time and a WALL_S wall limit, restored afterwards."""
-    from app_support import fairness
     from grader import api
+    from webapp.services import fairness
 
     before = fairness.settings()
     saved = (before.queue, before.hops)
@@ -66,7 +66,7 @@ def submit_and_watch(page, app_url, q, waiting_text: str) -> None:
 def _artifact(name: str):
     # Not `from conftest import ...`: with the whole suite collected, "conftest" may name
     # another folder's conftest module.
-    artifacts = Path(__file__).resolve().parents[2] / "artifacts" / "app"
+    artifacts = Path(__file__).resolve().parents[3] / "artifacts" / "app"
     artifacts.mkdir(parents=True, exist_ok=True)
     return artifacts / name
 

@@ -16,7 +16,7 @@ from browser_support import needs_chromium  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = needs_chromium
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 FIRST = "manual-attention"  # the exercise the page opens on
 SHOWN = "1. Attention by hand"  # how My progress names it (titles, not ids)
 
@@ -24,8 +24,8 @@ SHOWN = "1. Attention by hand"  # how My progress names it (titles, not ids)
 @pytest.fixture
 def book(app_url, tmp_path):
     """A fresh gradebook swapped into the running app for one test."""
-    from app_support import gradebook_glue as glue
     from grader.gradebook import RateLimiter, open_gradebook
+    from webapp.services import submissions as glue
 
     state = glue._STATE.ensure()
     saved = (state.book, state.limiter)

@@ -3,8 +3,8 @@ newcomer refused as "busy", since the newcomer is served ahead of those backlogs
 
 from __future__ import annotations
 
-from app_support import fairness
-from app_support import gradebook_glue as glue
+from webapp.services import fairness
+from webapp.services import submissions as glue
 
 
 def _flooded(addresses: int) -> tuple[fairness.FairQueue, glue.WaitGate, list]:

@@ -1,4 +1,4 @@
-"""app_support.fairness on its own: which forwarded address is trusted, and the fair queue's order."""
+"""webapp.services.fairness on its own: which forwarded address is trusted, and the fair queue's order."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from app_support.fairness import (
+from grader.gradebook import RateLimiter
+from webapp.services.fairness import (
     ClientKey,
     FairQueue,
     Refused,
@@ -17,7 +18,6 @@ from app_support.fairness import (
     default_hops,
     queue_message,
 )
-from grader.gradebook import RateLimiter
 
 CJK = "\u4e00-\u9fff"
 
@@ -234,7 +234,7 @@ def test_many_threads_never_exceed_the_slots_or_one_per_address():
 
 
 def test_run_in_turn_shares_the_queue_and_can_leave_the_rate_limit_alone():
-    from app_support import fairness
+    from webapp.services import fairness
 
     q = FairQueue(slots=1, address_limiter=RateLimiter(per_learner=1, window_s=60))
     saved = fairness.settings().queue
@@ -258,7 +258,7 @@ def test_run_in_turn_shares_the_queue_and_can_leave_the_rate_limit_alone():
 
 def test_a_private_address_behind_a_trusted_proxy_is_reported_once(caplog):
     """On a Space every visitor is public: a private entry means a proxy hop was miscounted."""
-    from app_support import fairness
+    from webapp.services import fairness
 
     saved = fairness.settings()
     hops, warned = saved.hops, saved.warned_private

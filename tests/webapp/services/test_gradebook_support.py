@@ -10,12 +10,12 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from app_support import gradebook_glue as glue
-from app_support import gradebook_views as views
 from grader.gradebook import BusyGate, FailureLimiter, RateLimiter, Submission, open_gradebook
 from grader.gradebook import identity as idm
+from webapp.services import submissions as glue
+from webapp.views import gradebook_tables as views
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 ADA, BOB = "g:" + "a" * 20, "g:" + "b" * 20  # two guests' opaque ids
 
 
@@ -73,7 +73,7 @@ def test_anonymous_learners_are_keyed_by_session(book):
 
 
 def test_profile_wins_over_a_typed_name(book):
-    from app_pages import identity
+    from webapp.pages import identity
 
     glue.configure(book=book)
     key = idm.new_browser_key()
@@ -84,7 +84,7 @@ def test_profile_wins_over_a_typed_name(book):
 
 
 def test_a_guest_cannot_take_a_signed_in_learners_name(book):
-    from app_pages import identity
+    from webapp.pages import identity
 
     glue.configure(book=book)
     book.record(row("ada", "causal-mask", 3, learner_id="hf:ada"))  # ada has signed in before
@@ -165,7 +165,7 @@ def test_only_the_owner_can_reload_a_submission(book):
 
 
 def test_instructor_view_needs_the_password(book, monkeypatch):
-    from app_pages import instructor
+    from webapp.pages import instructor
 
     old = instructor.configure_tries(FailureLimiter(per_client=3, overall=20))
     try:
@@ -219,7 +219,7 @@ def _password_checks(book, monkeypatch, instructor) -> None:
 
 
 def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypatch):
-    from app_pages import instructor
+    from webapp.pages import instructor
 
     glue.configure(book=book)
     book.record(row("Ada (guest)", "causal-mask", 9))
@@ -249,7 +249,7 @@ def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypa
 
 
 def test_recovery_code_carries_a_guest_to_another_browser(book):
-    from app_pages import progress
+    from webapp.pages import progress
 
     glue.configure(book=book)
     home, other, thief = (idm.new_browser_key() for _ in range(3))
@@ -273,7 +273,7 @@ def test_recovery_code_carries_a_guest_to_another_browser(book):
 
 
 def test_pages_build_without_a_password_or_oauth(monkeypatch):
-    from app_pages import identity, instructor, progress
+    from webapp.pages import identity, instructor, progress
 
     monkeypatch.delenv(views.PASSWORD_ENV, raising=False)
     monkeypatch.delenv("OAUTH_CLIENT_ID", raising=False)
@@ -306,7 +306,7 @@ def test_admission_settings_come_from_the_environment(monkeypatch):
 
 
 def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
-    from app_pages.exercises import read_upload
+    from webapp.pages.exercises import read_upload
 
     png = tmp_path / "solution.py"
     png.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
@@ -349,7 +349,7 @@ def test_wait_gate_admits_by_expected_wait():
 def test_a_click_racing_the_first_page_load_gets_the_same_key():
     """Submit within a second of a first visit reaches the server before the load event has
     given the browser its key: both must settle on one key, or the submission is orphaned."""
-    from app_pages import identity
+    from webapp.pages import identity
 
     first = identity.claim("alice", "", None, session="sess-1")  # Submit: no key in the browser yet
     assert idm.valid_browser_key(first.browser_key)
@@ -364,7 +364,7 @@ def test_a_click_racing_the_first_page_load_gets_the_same_key():
 def test_the_browser_key_outlives_a_restart_of_the_app():
     """gr.BrowserState encrypts with a secret sent to the page; Gradio's default is random per
     process, which would make every browser forget its key (and its history) on a restart."""
-    from app_pages import identity
+    from webapp.pages import identity
 
     secrets_seen = set()
     for _ in range(2):  # two builds stand for two processes: nothing random may differ
@@ -380,7 +380,7 @@ def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):
     must be out of reach of guessing: fewer than 12 characters and the app will not start."""
     import logging
 
-    from app_pages import instructor
+    from webapp.pages import instructor
 
     glue.configure(book=book)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)

@@ -12,8 +12,8 @@ from urllib.parse import quote
 import pytest
 import torch
 
-from app_support import run_cache, training
-from app_support.run_cache import CachedRun, FileRunCache, run_key
+from webapp.services import run_cache, training
+from webapp.services.run_cache import CachedRun, FileRunCache, run_key
 
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16, steps=12)
 
@@ -52,7 +52,7 @@ def make_cache(request, tmp_path):
         if request.param == "files":
             cache = FileRunCache(tmp_path / f"cache{len(made)}", max_bytes)
         else:
-            from app_support.run_cache_pg import PostgresRunCache
+            from webapp.services.run_cache_pg import PostgresRunCache
 
             cache = PostgresRunCache(request.getfixturevalue("pg_url"), max_bytes)
         made.append(cache)
@@ -200,7 +200,7 @@ def test_a_damaged_entry_is_a_miss_and_is_dropped(tmp_path):
 
 def test_replicas_share_the_postgres_cache(pg_url, finished):
     """A run stored through one replica's cache is a hit through another's."""
-    from app_support.run_cache_pg import PostgresRunCache
+    from webapp.services.run_cache_pg import PostgresRunCache
 
     a, b = PostgresRunCache(pg_url, 2**24), PostgresRunCache(pg_url, 2**24)
     try:

@@ -10,7 +10,7 @@ import uuid
 import httpx
 import pandas as pd
 
-from app_support.session_memory import LightRun, cap_kept, light_run
+from webapp.services.session_memory import LightRun, cap_kept, light_run
 
 # The Train page's first inputs (task, heads, d_model, layers, d_ff, dropout, pe, steps); any
 # later input keeps the page's default.
@@ -40,8 +40,8 @@ def _train_as(app_url: str, session: str) -> dict:
 def _held(session: str) -> tuple[bool, bool]:
     """(the Train page's last-run entry, Gradio's session state holding a trained Run)."""
     import app
-    from app_pages import train
-    from app_support.training import Run
+    from webapp.pages import train
+    from webapp.services.training import Run
 
     holder = app.demo.state_holder
     in_gradio = session in holder and any(
@@ -83,7 +83,7 @@ def test_kept_runs_are_light_and_capped():
     light = kept["run 11"]["run"]
     assert isinstance(light, LightRun) and not hasattr(light, "model")
     assert light.summary == _Run.summary and light.settings == _Run.settings
-    from app_pages.train_view import compare_table
+    from webapp.views.train_view import compare_table
 
     table = compare_table(kept, "en")  # the compare table still reads everything it shows
     assert len(table) == 8 and table.iloc[0, 3] == 3

@@ -10,9 +10,9 @@ import time
 import pytest
 import torch
 
-from app_support import fairness, train_queue, training
-from app_support.run_cache import FileRunCache
-from app_support.train_queue import TrainRefused, run_or_replay
+from webapp.services import fairness, train_queue, training
+from webapp.services.run_cache import FileRunCache
+from webapp.services.train_queue import TrainRefused, run_or_replay
 
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16)
 
@@ -129,7 +129,7 @@ def test_a_long_queue_offers_a_cached_shorter_run(queue, cache, monkeypatch):
 
 
 def test_warm_presets_trains_once_then_finds_them(queue, cache, monkeypatch):
-    from app_support import training as tr
+    from webapp.services import training as tr
 
     real = tr.page_preset
     # The real presets take minutes on 2 cores: the same code path on tiny versions of them.

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app_support import gradebook_views as views
 from grader.gradebook import Submission, open_gradebook
+from webapp.views import gradebook_tables as views
 
 SECRET_CODE = "def attention(q, k, v):  # alice's secret solution\n    return v\n"
 

@@ -7,9 +7,9 @@ import re
 
 import pandas as pd
 
-from app_pages.gradebook_text import say
-from app_pages.progress import readable
-from app_support.report_view import exercise_choices, exercise_title, status_name
+from webapp.i18n.gradebook_text import say
+from webapp.pages.progress import readable
+from webapp.views.report_view import exercise_choices, exercise_title, status_name
 
 CJK = re.compile("[\u4e00-\u9fff]")
 

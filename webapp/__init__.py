@@ -1,0 +1,1 @@
+"""The web app behind app.py: pages (Gradio), services, views, i18n and compute."""

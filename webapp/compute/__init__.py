@@ -1,0 +1,1 @@
+"""Pure computation for the playground pages (no gradio): parsing and explorers."""

@@ -1,0 +1,1 @@
+"""The message catalogue: every learner-facing string in English and Simplified Chinese."""

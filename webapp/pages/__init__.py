@@ -1,0 +1,1 @@
+"""One module per tab: Gradio components and their wiring, nothing else."""
