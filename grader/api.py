@@ -89,19 +89,18 @@ class Grader:
 
         ex = _ex.get(exercise_id)
         text = read_submission(source)
-        b = bundle.fresh(ex, secrets.randbits(62)) if self.fresh_inputs else bundle.load(ex, self.seed)
-        report = grading.grade_cases(ex, text, b.cases, self.pool, b.expected, b.mistakes,
-                                     self._limits(ex))
+        cases = bundle.fresh(ex, secrets.randbits(62)) if self.fresh_inputs else bundle.load(ex, self.seed)
+        report = grading.grade(cases, text, self.pool, self._limits(ex))
         report.learner = learner
         return report
 
     def run_examples(self, exercise_id: str, source: str | Path) -> Report:
         """Run only the public examples (their expected values are written in examples.py)."""
+        from grader import bundle, grading
+
         ex = _ex.get(exercise_id)
         text = read_submission(source)
-        from grader import grading
-
-        return grading.grade_cases(ex, text, ex.examples(), self.pool, None, [], self._limits(ex))
+        return grading.grade(bundle.examples(ex), text, self.pool, self._limits(ex))
 
     def _limits(self, ex: Exercise):
         if self.max_wall_s is None:

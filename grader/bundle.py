@@ -1,4 +1,8 @@
-"""Hidden cases with their expected and known-wrong outputs, cached in memory and on disk.
+"""Stage 1 of grading: an exercise's cases with their expected and known-wrong outputs.
+
+A bundle is everything the judge needs that the learner must never see: the cases, the
+reference's records, each known mistake's records and the exercise's diagnoser. Public
+examples make a bundle too (literal expected values, no mistakes), so every grade takes one.
 
 Building a bundle runs the reference and every mistake file on the trusted side (that needs
 torch). The result is plain data, so it is also written next to the hidden tests
@@ -13,12 +17,13 @@ import os
 import tempfile
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 from grader import codec, runner
 from grader.exercises import Exercise
-from grader.model import Mistake, Record, Run, records_of
+from grader.model import Mistake, Record, Run, TestCase, records_of
 from grader.spec import Case
 
 ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py")
@@ -26,15 +31,89 @@ ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py")
 
 @dataclass
 class Bundle:
-    """Hidden cases, the reference's records, and each mistake's records (all trusted data).
+    """Cases, the reference's records per case and the known mistakes (all trusted data).
 
     ``mistakes`` may be a function that runs them: a fresh bundle runs them only when grading
-    needs them (a case failed).
+    needs them (a case failed). ``diagnose`` is ``hidden/<id>/diagnose.py``'s function, if any.
     """
 
     cases: list[Case]
     expected: dict[int, list[Record]]
-    mistakes: list[Mistake] | Callable[[], list[Mistake]]
+    mistakes: list[Mistake] | Callable[[], list[Mistake]] = field(default_factory=list)
+    exercise_id: str = ""
+    diagnose: Callable | None = None
+
+    @cached_property
+    def tests(self) -> list[TestCase]:
+        """The cases, typed (built once per bundle)."""
+        return [TestCase.of(c) for c in self.cases]
+
+    def known_mistakes(self) -> list[Mistake]:
+        """The known mistakes with their records, run now if they were deferred."""
+        if callable(self.mistakes):
+            self.mistakes = self.mistakes()
+        return self.mistakes
+
+
+def examples(ex: Exercise) -> Bundle:
+    """The public examples: their expected values are written in examples.py."""
+    return Bundle(ex.examples(), {}, [], ex.id)
+
+
+def fresh(ex: Exercise, seed: int) -> Bundle:
+    """Hidden cases drawn for one submission, with the reference's records; the mistakes' records
+    only when grading asks for them (a case failed). Nothing is cached, so no two submissions
+    share inputs and no feedback from one helps answer another."""
+    cases = ex.hidden_cases(seed, cache=False)
+    expected = trusted_records(ex.reference_source(), cases).cases
+    return Bundle(cases, expected, lambda: _run_mistakes(ex, cases), ex.id, ex.diagnoser())
+
+
+_LOADED: dict[tuple[str, int], Bundle] = {}
+_LOCK = threading.Lock()  # one build at a time: a second caller waits and then reads memory
+
+
+def load(ex: Exercise, seed: int) -> Bundle:
+    """The bundle from memory, else from the disk cache, else built (and cached when possible)."""
+    with _LOCK:
+        if (ex.id, seed) not in _LOADED:
+            _LOADED[(ex.id, seed)] = _load_or_build(ex, seed)
+        return _LOADED[(ex.id, seed)]
+
+
+def build(ex: Exercise, seed: int) -> Bundle:
+    """Run the reference and every mistake on the hidden cases (trusted, in this process)."""
+    cases = ex.hidden_cases(seed)
+    expected = trusted_records(ex.reference_source(), cases).cases
+    return Bundle(cases, expected, _run_mistakes(ex, cases), ex.id, ex.diagnoser())
+
+
+def trusted_records(source: str, cases: list[Case]) -> Run:
+    """Run trusted code (reference or mistake) in-process on ``cases``."""
+    return Run.of(runner.run_trusted(source, [c.steps for c in cases]))
+
+
+def _run_mistakes(ex: Exercise, cases: list[Case]) -> list[Mistake]:
+    return [replace(m, records=trusted_records(m.source, cases).cases) for m in ex.mistakes()]
+
+
+def _load_or_build(ex: Exercise, seed: int) -> Bundle:
+    path = _cache_path(ex, seed)
+    if path.is_file():
+        try:
+            return _from_data(codec.unpack(path.read_bytes()), ex.id, ex.diagnoser())
+        except (codec.CodecError, KeyError, TypeError, ValueError):
+            pass  # stale or damaged: rebuild
+    bundle = build(ex, seed)
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(codec.pack(_to_data(bundle)))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only hidden dir only costs the rebuild next time
+    return bundle
 
 
 def _digest(ex: Exercise, seed: int) -> str:
@@ -68,63 +147,8 @@ def _to_data(b: Bundle) -> dict:
     return {"cases": cases, "expected": _wire(b.expected, len(b.cases)), "mistakes": mistakes}
 
 
-def _from_data(d: dict) -> Bundle:
+def _from_data(d: dict, exercise_id: str = "", diagnose: Callable | None = None) -> Bundle:
     cases = [Case(c["name"], c["points"], c["steps"], c["hint"], zh=c.get("zh")) for c in d["cases"]]
     return Bundle(cases, _typed(d["expected"]),
-                  [Mistake(name, msg, records=_typed(recs)) for name, msg, recs in d["mistakes"]])
-
-
-def _run_mistakes(ex: Exercise, cases: list[Case]) -> list[Mistake]:
-    return [replace(m, records=trusted_records(m.source, cases).cases) for m in ex.mistakes()]
-
-
-def trusted_records(source: str, cases: list[Case]) -> Run:
-    """Run trusted code (reference or mistake) in-process on ``cases``."""
-    return Run.of(runner.run_trusted(source, [c.steps for c in cases]))
-
-
-def build(ex: Exercise, seed: int) -> Bundle:
-    """Run the reference and every mistake on the hidden cases (trusted, in this process)."""
-    cases = ex.hidden_cases(seed)
-    expected = trusted_records(ex.reference_source(), cases).cases
-    return Bundle(cases, expected, _run_mistakes(ex, cases))
-
-
-def fresh(ex: Exercise, seed: int) -> Bundle:
-    """Hidden cases drawn for one submission, with the reference's records; the mistakes' records
-    only when grading asks for them (a case failed). Nothing is cached, so no two submissions
-    share inputs and no feedback from one helps answer another."""
-    cases = ex.hidden_cases(seed, cache=False)
-    expected = trusted_records(ex.reference_source(), cases).cases
-    return Bundle(cases, expected, lambda: _run_mistakes(ex, cases))
-
-
-_LOADED: dict[tuple[str, int], Bundle] = {}
-_LOCK = threading.Lock()  # one build at a time: a second caller waits and then reads memory
-
-
-def load(ex: Exercise, seed: int) -> Bundle:
-    """The bundle from memory, else from the disk cache, else built (and cached when possible)."""
-    with _LOCK:
-        if (ex.id, seed) not in _LOADED:
-            _LOADED[(ex.id, seed)] = _load_or_build(ex, seed)
-        return _LOADED[(ex.id, seed)]
-
-
-def _load_or_build(ex: Exercise, seed: int) -> Bundle:
-    path = _cache_path(ex, seed)
-    if path.is_file():
-        try:
-            return _from_data(codec.unpack(path.read_bytes()))
-        except (codec.CodecError, KeyError, TypeError, ValueError):
-            pass  # stale or damaged: rebuild
-    bundle = build(ex, seed)
-    try:
-        path.parent.mkdir(mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(codec.pack(_to_data(bundle)))
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only hidden dir only costs the rebuild next time
-    return bundle
+                  [Mistake(name, msg, records=_typed(recs)) for name, msg, recs in d["mistakes"]],
+                  exercise_id, diagnose)

@@ -1,6 +1,6 @@
 """Diagnosis by properties: name a mistake from what the learner's own outputs show.
 
-Mutant matching (grading.py) only names a bug written exactly like a mistake file. These
+Mutant matching (explain.py) only names a bug written exactly like a mistake file. These
 helpers look at properties instead: which keys get weight whatever fill value was used,
 along which axis the weights sum to 1, which scale factor reproduces the scores. An
 exercise opts in with ``hidden/<id>/diagnose.py``::

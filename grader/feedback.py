@@ -1,4 +1,4 @@
-"""What feedback on a hidden case may say: no expected values, no inputs, no learner-chosen text.
+"""What the learner is told: crash and error wording, and what feedback on a hidden case may say.
 
 Everything a submission controls (exception messages, type names, numbers it returns) is a
 channel out of the sandbox. On hidden cases the grader therefore says *what* is wrong in its
@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import builtins
 import re
+import signal as _signal
 from typing import TYPE_CHECKING
+
+from grader.report import bilingual as _m
 
 if TYPE_CHECKING:
     from grader.model import ErrorInfo
+    from grader.pool import RawResult
+    from grader.spec import Limits
 
 # Exception and value type names a message may repeat; any other name is the learner's own
 # (it could spell out hidden data) and is replaced by a neutral word.
@@ -74,3 +79,72 @@ def error_text(err: ErrorInfo, fn_label: str) -> dict[str, str]:
             "zh": f"`{fn_label}` 在隐藏测试中抛出了 {kind}（异常信息只在公开示例中显示）。"}
 
 
+def crash_message(raw: RawResult, limits: Limits) -> dict[str, str]:
+    """Why a run ended without a result for every case, in the grader's words."""
+    if raw.malformed:
+        return _m("Your code wrote into the grader's private result channel (malformed output); the "
+                  "run cannot be trusted and scores 0.",
+                  "你的代码向评分器的内部结果通道写入了数据（输出格式不合法）；本次运行不可信，记 0 分。")
+    if raw.status == "timeout" or raw.signal in (_signal.SIGXCPU, ):
+        return _m(f"Time limit reached ({limits.wall_s:g} s wall clock, {limits.cpu_s} s CPU): look "
+                  "for an infinite loop or very slow code.",
+                  f"超出时间限制（{limits.wall_s:g} 秒墙钟时间，{limits.cpu_s} 秒 CPU）：请检查死循环或过慢的代码。")
+    if raw.status == "output_limit":
+        return _m(f"Your code printed too much (more than {limits.output_hard_bytes // 2**20} MiB); "
+                  "it was stopped.", f"你的代码输出过多（超过 {limits.output_hard_bytes // 2**20} MiB），已被终止。")
+    if raw.status == "result_limit":
+        return _m("Your code returned values far larger than the tests need; it was stopped.",
+                  "你的代码返回的数据远大于测试所需，已被终止。")
+    if raw.signal is not None:
+        name = _signal.Signals(raw.signal).name if raw.signal in iter(_signal.Signals) else raw.signal
+        if raw.signal == _signal.SIGXFSZ:
+            return _m("Your code wrote a file larger than allowed.", "你的代码写入的文件超出了允许的大小。")
+        return _m(f"Your code crashed the Python process (signal {name}), e.g. through ctypes or "
+                  "native code; no result could be collected.",
+                  f"你的代码使 Python 进程崩溃（信号 {name}），例如通过 ctypes 或原生代码；无法收集结果。")
+    if raw.exit_code is not None:
+        return _m(f"Your code ended the process early (exit code {raw.exit_code}, e.g. os._exit or "
+                  "sys.exit) before all tests ran.",
+                  f"你的代码提前结束了进程（退出码 {raw.exit_code}，例如 os._exit 或 sys.exit），测试未全部运行。")
+    return _m("The test run stopped unexpectedly.", "测试运行意外停止。")
+
+
+# Errors the grader explains in its own words (the learner's text matters little for them).
+OWN_WORDS = ("MemoryError", "SystemExit", "PermissionError", "BlockingIOError", "ModuleNotFoundError",
+              "ImportError")
+
+
+def error_message(err: ErrorInfo, memory_mib: int) -> dict[str, str]:
+    """What an exception raised by the learner's code means (its text only where it may show)."""
+    kind = err.type
+    if kind == "MemoryError":
+        return _m(f"Your code ran out of memory (limit about {memory_mib} MiB above the worker).",
+                  f"你的代码内存不足（限制约为 {memory_mib} MiB）。")
+    if kind in ("ModuleNotFoundError", "ImportError"):
+        what = err.message[:200]
+        return _m(f"This module is not available in the grader{': ' + what if what else ''}. "
+                  "Use torch, numpy, math and the common standard library.",
+                  f"评分器中没有这个模块{'：' + what if what else ''}。请使用 torch、numpy、math 和常用标准库。")
+    if kind == "SystemExit":
+        return _m("Your code called sys.exit(); the tests need it to return normally.",
+                  "你的代码调用了 sys.exit()；测试需要它正常返回。")
+    if kind == "BlockingIOError" or (kind in ("PermissionError",) or
+                                     "Operation not permitted" in err.message):
+        return _m("Your code tried something the grader does not allow (network, new processes, "
+                  "signals, or files outside its own folder).",
+                  "你的代码尝试了评分器不允许的操作（网络、新进程、信号或访问自身目录以外的文件）。")
+    return _m(f"Your code raised {kind}: {err.message[:300]}",
+              f"你的代码抛出了 {kind}：{err.message[:300]}")
+
+
+NOTE = "[output printed during the hidden tests is not shown; run the public examples to see it]"
+
+
+def hidden_output(raw: RawResult) -> str:
+    """What the learner may see of what their code printed in a hidden run: only what it
+    printed while loading, before any hidden input reached the child (the pool sends the
+    cases after 'loaded'), plus a note when the tests printed more."""
+    shown = raw.load_output
+    if len(raw.output) <= len(shown):
+        return shown
+    return (shown + "\n" if shown and not shown.endswith("\n") else shown) + NOTE

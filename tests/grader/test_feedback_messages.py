@@ -185,7 +185,7 @@ def test_a_stability_hint_only_where_the_output_is_not_finite(grader):
 def test_the_hint_is_kept_for_nan_or_inf_outputs():
     import numpy as np
 
-    from grader import grading
+    from grader import explain
     from grader.model import TestCase, records_of
     from grader.report import TestResult
     from grader.spec import Case, call, check
@@ -195,9 +195,9 @@ def test_the_hint_is_kept_for_nan_or_inf_outputs():
     for value, shown in ((np.array([[np.nan, 0.5]]), True), ((np.array([np.inf]), 1), True),
                          (np.array([[0.2, 0.8]]), False), (float("nan"), True)):
         result = TestResult("large", 0.0, 1.0, False, {"en": "wrong", "zh": "错"})
-        grading._add_hint(case, result, records_of([{"value": value}]))
+        explain.add_hint(case, result, records_of([{"value": value}]))
         assert ("H" in result.message["en"]) is shown and ("提示" in result.message["zh"]) is shown
     crashed = TestResult("large", 0.0, 1.0, False, {"en": "raised", "zh": "抛出"})
-    grading._add_hint(case, crashed, records_of([{"error": {"type": "ValueError", "message": "",
+    explain.add_hint(case, crashed, records_of([{"error": {"type": "ValueError", "message": "",
                                                             "mro": [], "traceback": ""}}]))
     assert crashed.message["en"] == "raised"
