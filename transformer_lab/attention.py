@@ -82,7 +82,8 @@ def _as_bool_mask(mask: Tensor) -> Tensor:
 
 
 def masked_softmax(
-    scores: Tensor, valid_lens: Tensor | None = None, mask: Tensor | None = None
+    scores: Tensor, valid_lens: Tensor | None = None, mask: Tensor | None = None,
+    *, inplace: bool = False,
 ) -> Tensor:
     """Softmax over the last axis of ``scores`` (..., n, m), ignoring hidden keys.
 
@@ -91,6 +92,8 @@ def masked_softmax(
     ``mask`` is boolean, True = may attend, broadcastable to ``scores``. Hidden keys are
     filled with the dtype's lowest value before softmax, so they get weight exactly 0;
     a query whose keys are all hidden gets uniform weights (as D2L's -1e6 fill gives).
+    ``inplace=True`` fills ``scores`` itself instead of a copy: for scores no one else
+    reads (saves one pass over n·m numbers and their memory).
     """
     if scores.dim() < 2:
         raise ValueError(f"scores must have shape (..., queries, keys), got {tuple(scores.shape)}")
@@ -118,7 +121,8 @@ def masked_softmax(
         keep = mask if keep is None else keep & mask
     if keep is None:
         return F.softmax(scores, dim=-1)
-    filled = scores.masked_fill(~keep, torch.finfo(scores.dtype).min)
+    lowest = torch.finfo(scores.dtype).min
+    filled = scores.masked_fill_(~keep, lowest) if inplace else scores.masked_fill(~keep, lowest)
     return F.softmax(filled, dim=-1)
 
 
@@ -150,8 +154,10 @@ def scaled_dot_product_attention(
     if q.shape[-2] == 0 or k.shape[-2] == 0:
         raise ValueError("attention needs at least one query and one key (got an empty sequence)")
     d = q.shape[-1]
-    scores = q @ k.transpose(-2, -1) / math.sqrt(d)  # (..., n, m)
-    weights = masked_softmax(scores, valid_lens=valid_lens, mask=mask)
+    # (q / √d) kᵀ = q kᵀ / √d: scaling the n·d queries costs less than the n·m scores.
+    scores = (q / math.sqrt(d)) @ k.transpose(-2, -1)  # (..., n, m)
+    # In place: the scores are new, and the matmul's backward needs q and k, not them.
+    weights = masked_softmax(scores, valid_lens=valid_lens, mask=mask, inplace=True)
     dropped = F.dropout(weights, p=dropout_p, training=training) if dropout_p > 0 else weights
     return dropped @ v, weights  # (..., n, d_v), (..., n, m)
 

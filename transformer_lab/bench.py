@@ -56,10 +56,17 @@ def _print_table(out: TextIO, title: str, header: Sequence[str], rows: list[Sequ
 # ---------------------------------------------------------------- multi-head attention
 
 
-def _mha_call(module: nn.Module, x: Tensor, need_weights: bool, backward: bool,
-              torch_style: bool) -> Callable[[], object]:
-    """One forward (under no_grad) or forward + backward of self-attention on x."""
-    kw = {"average_attn_weights": False} if torch_style else {}  # per-head weights, like ours
+def _mha_call(module: nn.Module, x: Tensor, pad: Tensor | None, need_weights: bool,
+              backward: bool, torch_style: bool) -> Callable[[], object]:
+    """One forward (under no_grad) or forward + backward of self-attention on x.
+
+    ``pad`` (B, n) is True at padded keys (torch's key_padding_mask); ours gets its
+    complement as a (B, 1, 1, n) keep mask.
+    """
+    if torch_style:  # per-head weights, like ours
+        kw = {"average_attn_weights": False, "key_padding_mask": pad}
+    else:
+        kw = {"mask": None if pad is None else ~pad[:, None, None, :]}
     if not backward:
         def forward_only():
             with torch.no_grad():
@@ -72,28 +79,45 @@ def _mha_call(module: nn.Module, x: Tensor, need_weights: bool, backward: bool,
     return forward_backward
 
 
+def _same(ours: nn.Module, ref: nn.Module, x: Tensor, pad: Tensor | None) -> bool:
+    """Both modules compute the same outputs and weights (else the timing means nothing)."""
+    with torch.no_grad():
+        a = _mha_call(ours, x, pad, True, False, torch_style=False)()
+        b = _mha_call(ref, x, pad, True, False, torch_style=True)()
+        c = _mha_call(ours, x, pad, False, False, torch_style=False)()
+    return (torch.allclose(a[0], b[0], atol=1e-5) and torch.allclose(a[1], b[1], atol=1e-5)
+            and torch.allclose(c[0], b[0], atol=1e-5))
+
+
 def bench_attention(ns: Sequence[int], batch: int, d: int, heads: int, repeats: int,
                     out: TextIO) -> list[dict]:
-    """Our MultiHeadAttention vs torch.nn.MultiheadAttention with the same weights."""
+    """Our MultiHeadAttention vs torch.nn.MultiheadAttention with the same weights.
+
+    Every n is timed without a mask and with key padding (each row keeps its first n/2 to n
+    keys, as a padded batch does), on the fused path (no weights) and the weights path, for
+    a forward under no_grad in eval mode and a forward + backward.
+    """
     rows = []
     for n in ns:
         ref = nn.MultiheadAttention(d, heads, batch_first=True).eval()
         ours = MultiHeadAttention(d, heads).load_from_torch(ref).eval()
         x = torch.randn(batch, n, d)  # (B, n, d)
-        with torch.no_grad():  # both compute the same function, or the timing means nothing
-            same = torch.allclose(ours(x, x, x)[0], ref(x, x, x, need_weights=False)[0],
-                                  atol=1e-5)
-        for path, need in (("fused", False), ("weights", True)):
-            for mode in ("fwd", "fwd+bwd"):
-                fns = {"ours": _mha_call(ours, x, need, mode == "fwd+bwd", torch_style=False),
-                       "torch": _mha_call(ref, x, need, mode == "fwd+bwd", torch_style=True)}
-                t = interleaved_medians(fns, repeats)
-                rows.append({"n": n, "path": path, "mode": mode, "ours_ms": 1e3 * t["ours"],
-                             "torch_ms": 1e3 * t["torch"], "ratio": t["ours"] / t["torch"],
-                             "same_output": same})
+        lens = torch.linspace(n / 2, n, batch).round().long()  # (B,) from n/2 to n
+        pad = torch.arange(n)[None, :] >= lens[:, None]  # (B, n) True = padded key
+        for mask, p in (("none", None), ("padding", pad)):
+            same = _same(ours, ref, x, p)
+            for path, need in (("fused", False), ("weights", True)):
+                for mode in ("fwd", "fwd+bwd"):
+                    bwd = mode == "fwd+bwd"
+                    fns = {"ours": _mha_call(ours, x, p, need, bwd, torch_style=False),
+                           "torch": _mha_call(ref, x, p, need, bwd, torch_style=True)}
+                    t = interleaved_medians(fns, repeats)
+                    rows.append({"n": n, "mask": mask, "path": path, "mode": mode,
+                                 "ours_ms": 1e3 * t["ours"], "torch_ms": 1e3 * t["torch"],
+                                 "ratio": t["ours"] / t["torch"], "same_output": same})
     _print_table(out, f"multi-head attention, batch {batch}, d {d}, {heads} heads "
                       f"(median ms; ratio = ours / torch, same run)",
-                 ["n", "path", "mode", "ours_ms", "torch_ms", "ratio", "same_output"],
+                 ["n", "mask", "path", "mode", "ours_ms", "torch_ms", "ratio", "same_output"],
                  [list(r.values()) for r in rows])
     for path in ("fused", "weights"):
         ratios = [r["ratio"] for r in rows if r["path"] == path]

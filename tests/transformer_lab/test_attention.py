@@ -137,3 +137,35 @@ def test_bad_input_messages():
         masked_softmax(torch.randn(2, 2), mask=torch.ones(2, 2))
     with pytest.raises(ValueError, match="broadcast"):
         masked_softmax(torch.randn(2, 2), mask=torch.ones(3, 3, dtype=torch.bool))
+
+
+def test_masked_softmax_leaves_the_callers_scores_alone_unless_inplace():
+    scores = torch.tensor([[[1.0, 2.0, 3.0], [0.5, 0.5, 0.5]]])  # (1, 2, 3)
+    before = scores.clone()
+    weights = masked_softmax(scores, torch.tensor([2]))
+    assert torch.equal(scores, before), "the default must not write into its input"
+    e = math.e
+    torch.testing.assert_close(weights[0, 0], torch.tensor([1 / (1 + e), e / (1 + e), 0]))
+    again = masked_softmax(scores, torch.tensor([2]), inplace=True)
+    torch.testing.assert_close(again, weights)
+    assert scores[0, 0, 2] == torch.finfo(torch.float32).min  # filled where it lay
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_sdpa_gradients_equal_finite_differences(masked):
+    # The scores are scaled through q and masked in place: autograd must still be exact.
+    g = torch.Generator().manual_seed(3)
+    q, k, v = (torch.randn(2, 3, n, 4, generator=g, dtype=torch.float64, requires_grad=True)
+               for n in (5, 6, 6))
+    mask = torch.rand(2, 1, 5, 6, generator=g) > 0.4 if masked else None
+    if masked:
+        mask[..., 0] = True
+
+    def f(q, k, v):
+        out, weights = scaled_dot_product_attention(q, k, v, mask=mask)
+        return out, weights
+
+    assert torch.autograd.gradcheck(f, (q, k, v))
+    out, _ = f(q, k, v)
+    expected = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    torch.testing.assert_close(out, expected)

@@ -50,6 +50,7 @@ def test_quick_bench_prints_ratios_from_one_run():
     assert "ratio" in text and "n×2 measured" in text and "median seconds" in text
     rows = report["attention"]
     assert {r["path"] for r in rows} == {"fused", "weights"}
+    assert {r["mask"] for r in rows} == {"none", "padding"}  # key padding is timed too
     assert all(r["same_output"] for r in rows)  # ours and torch compute the same thing
     for r in rows:
         assert r["ratio"] == pytest.approx(r["ours_ms"] / r["torch_ms"])
