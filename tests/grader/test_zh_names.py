@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from grader import compare
+from grader import compare, judge
 from grader.exercises import all_exercises
 from grader.model import Check, Record
 from grader.paths import deployment_seed
@@ -47,9 +47,9 @@ def test_report_keeps_the_english_key_and_the_table_shows_the_page_language(grad
                                                   all_exercises()["masked-softmax"].hidden_cases(deployment_seed())]
     zh = data["extra_data"]["names_zh"]
     assert set(zh) == {t["name"] for t in data["tests"]} and all(CJK.search(v) for v in zh.values())
-    zh_names_shown = results_frame(data, "zh")["测试"].tolist()
+    zh_names_shown = results_frame(report, "zh")["测试"].tolist()
     assert sorted(zh_names_shown) == sorted(zh.values())
-    assert sorted(results_frame(data, "en")["test"].tolist()) == sorted(t["name"] for t in data["tests"])
+    assert sorted(results_frame(report, "en")["test"].tolist()) == sorted(t["name"] for t in data["tests"])
     # a repeated problem points back to the first test by its name in the message's language
     repeats = [t for t in report.tests if t.message["en"].startswith("Same ")]
     assert repeats
@@ -63,8 +63,8 @@ def test_chinese_messages_describe_values_in_chinese(value):
     _, problem = compare.select(value, [1], "weights", hidden=True)
     assert not re.search(r"\ban? (tensor|float|str)\b|an array", problem["zh"]), problem["zh"]
     assert "实际得到" in problem["zh"]
-    shape = compare.check_record(Check(kind="allclose"), Record(value=value), np.zeros(3), "weights",
-                                 hidden=True)
+    shape = judge.check_record(Check(kind="allclose"), Record(value=value), np.zeros(3), "weights",
+                               hidden=True)
     assert shape is not None and not re.search(r"\ban? (float|str)\b", shape["zh"]), shape["zh"]
 
 

@@ -42,7 +42,7 @@ def app(app_url, tmp_path_factory):
     a WALL_S wall limit; all restored afterwards."""
     from grader import api
     from grader.gradebook import RateLimiter, open_gradebook
-    from webapp.services import fairness
+    from webapp.services import admission, fairness
     from webapp.services import submissions as glue
 
     state = glue._STATE.ensure()
@@ -52,7 +52,7 @@ def app(app_url, tmp_path_factory):
     grader = api.default_grader()
     saved_wall = grader.max_wall_s
     book = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('fair') / 'gb.sqlite3'}")
-    glue.configure(book=book, limiter=RateLimiter(1000, 60), gate=glue.WaitGate(16, 2, 15.0))
+    glue.configure(book=book, limiter=RateLimiter(1000, 60), gate=admission.WaitGate(16, 2, 15.0))
     fairness.configure(hops=1)
     grader.max_wall_s = WALL_S
     yield app_url, book

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from grader.report import Report, TestResult
 from webapp.compute.basics import attention_basics, build_mask
 from webapp.compute.complexity import parse_sizes
 from webapp.compute.explore import attention_pooling, multihead_weights
@@ -89,9 +90,9 @@ def test_parse_sizes():
 def test_exercise_list_and_report_view():
     choices = exercise_choices()
     assert choices and all(isinstance(i, str) for _, i in choices)
-    report = {"score": 1.0, "max_score": 3.0, "output": "1 of 2", "extra_data": {"mistakes": ["no-scale"]},
-              "tests": [{"name": "a", "status": "passed", "score": 1.0, "max_score": 1.0, "output": ""},
-                        {"name": "b", "status": "failed", "score": 0.0, "max_score": 2.0, "output": "x"}]}  # fmt: skip
+    report = Report("scaled-dot-product", summary={"en": "1 of 2", "zh": "2 个中 1 个"},
+                    tests=[TestResult("a", 1.0, 1.0, True, {"en": "", "zh": ""}),
+                           TestResult("b", 0.0, 2.0, False, {"en": "x", "zh": "x"}, mistake="no-scale")])
     assert "1 / 3" in score_markdown(report)
     for lang in ("en", "zh"):  # internal mistake ids never reach learners (walk-through issue 1)
         assert "no-scale" not in score_markdown(report, lang)
@@ -104,8 +105,8 @@ def test_exercise_list_and_report_view():
 def test_training_helpers_translate_reports_unknown_words():
     from webapp.services import training
 
-    s = training.settings("translate", heads=2, d_model=16, layers=1, d_ff=32, steps=5)
-    run = training.new_run("translate", s)
+    s = training.page_config("translate", heads=2, d_model=16, layers=1, d_ff=32, steps=5)
+    run = training.new_run(s)
     for msg in training.stream(run):
         training.apply(run, msg)
     assert run.summary["steps"] == 5 and len(run.history) >= 5
@@ -167,8 +168,8 @@ def test_default_sentence_is_held_out_and_in_vocabulary():
 def test_snapshots_follow_training_and_the_page_can_step_through_them():
     from webapp.services import training
 
-    s = training.settings("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=32)
-    run = training.new_run("reverse", s)
+    s = training.page_config("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=32)
+    run = training.new_run(s)
     for msg in training.stream(run):
         training.apply(run, msg)
     steps = [snap["step"] for snap in run.snapshots]
@@ -198,9 +199,9 @@ def test_transformer_and_bahdanau_runs_compare_side_by_side():
 
     kept = {}
     for model, pe in (("transformer", "none"), ("bahdanau", "sinusoidal")):
-        s = training.settings("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=3, pe=pe,
-                              model=model)  # fmt: skip
-        run = training.new_run("reverse", s)
+        s = training.page_config("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=3, pe=pe,
+                                 model=model)  # fmt: skip
+        run = training.new_run(s)
         for msg in training.stream(run):
             training.apply(run, msg)
         kept[kept_name(run, len(kept) + 1)] = {"run": run}
@@ -220,9 +221,9 @@ def test_corpus_choice_is_checked_and_defaults_to_the_environment(monkeypatch):
     from webapp.services import training
 
     with pytest.raises(ValueError, match="unknown corpus"):
-        training.settings("translate", corpus="klingon")
+        training.page_config("translate", corpus="klingon")
     monkeypatch.delenv("LAB_CORPUS", raising=False)
-    assert training.settings("translate")["corpus"] == "bundled"
+    assert training.page_config("translate").corpus == "bundled"
     monkeypatch.setenv("LAB_CORPUS", "tatoeba")  # a Space with internet
-    assert training.settings("translate")["corpus"] == "tatoeba"
-    assert training.settings("translate", corpus="bundled")["corpus"] == "bundled"  # page choice wins
+    assert training.page_config("translate").corpus == "tatoeba"
+    assert training.page_config("translate", corpus="bundled").corpus == "bundled"  # page choice wins

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from grader.report import render
+from grader.report import Report, render
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import fairness, quickcheck, submissions
@@ -22,20 +22,11 @@ from webapp.views.report_view import (
 )
 
 
-def grade_report(exercise_id: str, code: str, lang: str = "both", learner: str | None = None) -> dict:
-    """The grader's Gradescope-shaped JSON report for one submission (the `grade` API)."""
-    from grader import api  # imports torch: first use only
-    from webapp.services.hidden_tests import ensure_hidden_tests
-
-    ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
-    return api.grade(exercise_id, check_code(code), learner).to_gradescope(lang)
-
-
-def examples_report(exercise_id: str, code: str, lang: str = "both") -> dict:
-    """The same report shape for the public examples only."""
+def examples_report(exercise_id: str, code: str) -> Report:
+    """The grader's report on the public examples only (nothing stored)."""
     from grader import api
 
-    return api.run_examples(exercise_id, check_code(code)).to_gradescope(lang)
+    return api.run_examples(exercise_id, check_code(code))
 
 
 def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.Request = None,
@@ -47,12 +38,11 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     it never opens anyone's history or code. A signed-in Hugging Face user is stored under their
     username; no name means "anonymous"."""
     who = identity.claim(learner, None, profile, via_api=True)
-    result = submissions.grade_and_record(exercise_id, code, who,
-                                             getattr(request, "session_hash", None),
-                                             client=client_of(request))  # fmt: skip
-    if result.get("refused"):  # nothing was graded or stored; the reason leads the message
-        raise gr.Error(f"{result['reason']}: {submissions.refusal_text(result)}")
-    return result
+    outcome = submissions.submit(exercise_id, code, who, getattr(request, "session_hash", None),
+                                 client=client_of(request))
+    if isinstance(outcome, submissions.Refusal):  # nothing graded or stored; the reason leads
+        raise gr.Error(f"{outcome.reason}: {outcome.text()}")
+    return submissions.to_gradescope(outcome)  # the API's shape, made here only
 
 
 def client_of(request: gr.Request | None) -> fairness.ClientKey:
@@ -67,10 +57,10 @@ def client_of(request: gr.Request | None) -> fairness.ClientKey:
     return fairness.client_key(getattr(request, "session_hash", None), peer, forwarded)
 
 
-def stream_grading(grade_fn: Callable[..., dict], lang: str, /,
-                   **kwargs) -> Iterator[str | dict]:
+def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,
+                   **kwargs) -> Iterator[str | submissions.Outcome]:
     """Run ``grade_fn(on_wait=..., **kwargs)`` in a thread; yield the queue status text (position
-    and ETA, then "grading") while it waits, and finally its result dict."""
+    and ETA, then "grading") while it waits, and finally its outcome."""
     updates: queue.SimpleQueue = queue.SimpleQueue()
     box: dict = {}
 
@@ -205,7 +195,7 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
             lang = lang_of(request)
             # The same queue as Submit (one run per session/address, round-robin), not counted
             # by the per-address submission limit: examples store nothing.
-            report = fairness.run_in_turn(client_of(request), lambda: fn(ex_id, code, lang),
+            report = fairness.run_in_turn(client_of(request), lambda: fn(ex_id, code),
                                           count=False)  # fmt: skip
             if isinstance(report, fairness.Refused):  # keep the last result; say why not
                 gr.Warning(render(report.message, lang))
@@ -218,17 +208,16 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
         lang = lang_of(request)
         # The browser's key (or the one its first page load is making), not the typed label.
         claim = identity.claim(typed, key, profile, session=request.session_hash)
-        for report in stream_grading(submissions.grade_and_record, lang, exercise_id=ex_id,
-                                     code=code, learner=claim, session_key=request.session_hash,
-                                     lang=lang, client=client_of(request)):
-            if isinstance(report, str):  # queue position / "grading" while it waits
-                yield gr.skip(), report
-        refused = submissions.refusal_text(report, lang)
-        if refused:  # keep the last result on screen; say why this one was not graded
-            gr.Warning(refused)
-            yield gr.skip(), "⚠️ " + refused
+        for outcome in stream_grading(submissions.submit, lang, exercise_id=ex_id, code=code,
+                                      learner=claim, session_key=request.session_hash,
+                                      client=client_of(request)):
+            if isinstance(outcome, str):  # queue position / "grading" while it waits
+                yield gr.skip(), outcome
+        if isinstance(outcome, submissions.Refusal):  # keep the last result; say why not graded
+            gr.Warning(outcome.text(lang))
+            yield gr.skip(), "⚠️ " + outcome.text(lang)
             return
-        yield results_frame(report, lang), score_markdown(report, lang)
+        yield results_frame(outcome.report, lang), score_markdown(outcome.report, lang)
 
     who = identity.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")

@@ -1,16 +1,18 @@
-"""The app's submit path: check, rate-limit, grade with the warm grader, store, then answer (no gradio)."""
+"""The app's one submit path: validate → admit → grade → store → a typed outcome (no gradio).
+
+``submit`` returns a :class:`Stored` (the grader's report and the stored row) or a
+:class:`Refusal` (why nothing was graded or stored). Pages read those objects; the Gradescope
+JSON shape exists only at the API edge (:func:`to_gradescope`, :func:`grade_and_record`).
+"""
 
 from __future__ import annotations
 
 import logging
 import math
-import os
-import statistics
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
 from grader.gradebook import (
     ANONYMOUS,
@@ -31,8 +33,9 @@ from grader.gradebook import (
 from grader.gradebook import identity as ids
 from grader.gradebook.model import surrogate_safe_data
 from grader.gradebook.ratelimit import shared_rate_limiter
-from grader.report import render
+from grader.report import Report, render
 from webapp.services import fairness
+from webapp.services.admission import SubmitConfig, WaitGate, gate_enter
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -40,107 +43,6 @@ log = logging.getLogger("transformer_lab.app")
 # (HF usernames cannot contain spaces or parentheses, so no real account ends like this).
 GUEST_SUFFIX = ids.GUEST_SUFFIX
 SIGNED_IN_CACHE_S = 30.0  # how long the list of signed-in names is reused between lookups
-
-
-def _env_number(name: str, default: float, cast=float) -> Any:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = cast(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, got {raw!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive number, got {raw!r}")
-    return value
-
-
-@dataclass
-class GlueConfig:
-    """Admission settings; each may be overridden by the environment variable in its comment."""
-
-    per_learner: int = 10  # LAB_RATE_LIMIT: accepted submissions per learner per window
-    window_s: float = 60.0  # LAB_RATE_WINDOW_S
-    max_in_flight: int = 16  # LAB_MAX_IN_FLIGHT: gradings running or waiting; more are refused
-    max_wait_s: float = 15.0  # LAB_MAX_WAIT_S: refuse ("busy, retry in N s") past this expected wait
-    slots: int = 1  # LAB_GRADING_SLOTS: gradings that run at once (the grader's worker count)
-
-    @classmethod
-    def from_env(cls) -> GlueConfig:
-        d = cls()
-        return cls(per_learner=_env_number("LAB_RATE_LIMIT", d.per_learner, int),
-                   window_s=_env_number("LAB_RATE_WINDOW_S", d.window_s),
-                   max_in_flight=_env_number("LAB_MAX_IN_FLIGHT", d.max_in_flight, int),
-                   max_wait_s=_env_number("LAB_MAX_WAIT_S", d.max_wait_s),
-                   # The grader's worker count when the deployment sets it: that many grade at once.
-                   slots=_env_number("LAB_GRADING_SLOTS",
-                                     _env_number("LAB_GRADER_WORKERS", d.slots, int), int))  # fmt: skip
-
-
-class WaitGate:
-    """Admit a grading while its expected wait stays under ``max_wait_s``; refuse the rest at once.
-
-    Same interface as grader.gradebook.BusyGate (enter / leave / in_flight), but the estimate
-    uses the *median* of recent grading times: one submission that runs to its wall limit must
-    not turn everyone away, while a flood of them (every recent grading slow) does. At most
-    ``max_in_flight`` gradings run or wait in any case. Thread-safe.
-    """
-
-    def __init__(self, max_in_flight: int = 16, slots: int = 1, max_wait_s: float = 15.0,
-                 typical_s: float = 0.5, window: int = 20) -> None:
-        if max_in_flight < 1 or slots < 1 or max_wait_s <= 0 or typical_s <= 0:
-            raise ValueError("max_in_flight and slots must be >= 1; max_wait_s and typical_s > 0")
-        self.max_in_flight, self.slots, self.max_wait_s = max_in_flight, slots, float(max_wait_s)
-        # typical_s counts as five earlier gradings, so the first slow one cannot swing the median.
-        self._recent: deque[float] = deque([float(typical_s)] * 5, maxlen=max(window, 5))
-        self._in_flight = 0
-        self._lock = threading.Lock()
-
-    @property
-    def in_flight(self) -> int:
-        return self._in_flight
-
-    @property
-    def typical_s(self) -> float:
-        """Median of recent grading times (seconds)."""
-        return statistics.median(self._recent)
-
-    def expected_wait(self, ahead: int) -> float:
-        """Seconds before a new grading starts with ``ahead`` others running or waiting."""
-        return math.ceil(max(0, ahead - self.slots + 1) / self.slots) * self.typical_s
-
-    def enter(self, ahead: int | None = None) -> tuple[bool, float]:
-        """``(True, 0.0)`` and hold a place (call leave() after), or ``(False, retry_after_s)``.
-
-        ``ahead``: the gradings that really come before this one (running or ahead of it in
-        the fair queue); by default every grading in flight. A newcomer goes ahead of flooding
-        clients' backlogs, so their backlog must not make the newcomer look too late to admit.
-        """
-        with self._lock:
-            wait = self.expected_wait(self._in_flight if ahead is None else ahead)
-            if self._in_flight < self.max_in_flight and wait <= self.max_wait_s:
-                self._in_flight += 1
-                return True, 0.0
-            # Retry after the rounds of gradings that bring the expected wait back into budget.
-            typical = self.typical_s
-            return False, max(1.0, math.ceil((wait - self.max_wait_s) / typical) * typical)
-
-    def leave(self, elapsed_s: float | None = None) -> None:
-        """Give the place back; ``elapsed_s`` (grading time) refines the wait estimate."""
-        with self._lock:
-            if self._in_flight <= 0:
-                raise RuntimeError("WaitGate.leave() called more often than enter()")
-            self._in_flight -= 1
-            if elapsed_s is not None and math.isfinite(elapsed_s) and elapsed_s >= 0:
-                self._recent.append(max(float(elapsed_s), 0.01))
-
-
-def gate_enter(gate: BusyGate | WaitGate, ticket: fairness.Ticket) -> tuple[bool, float]:
-    """Ask the busy gate for a place; a WaitGate counts only the gradings that come before this
-    ticket in the fair queue (the running ones and those scheduled ahead of it)."""
-    if isinstance(gate, WaitGate):
-        return gate.enter(ticket.position() + gate.slots - 1)
-    return gate.enter()
 
 
 class _State:
@@ -157,7 +59,7 @@ class _State:
     def ensure(self) -> _State:
         with self.lock:
             if self.limiter is None or self.gate is None:
-                cfg = GlueConfig.from_env()
+                cfg = SubmitConfig.from_env()
                 # PostgreSQL when DATABASE_URL names it: one limit for every replica.
                 self.limiter = self.limiter or shared_rate_limiter(cfg.per_learner, cfg.window_s,
                                                                    "learner")  # fmt: skip
@@ -259,26 +161,61 @@ def rate_key(learner: Learner | str, session_key: str | None) -> str:
     return f"id:{learner.id}"
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Nothing was graded or stored: why (a reason id and a bilingual message), and when a
+    retry may help (``retry_after_s``)."""
+
+    reason: str
+    message: dict[str, str]
+    exercise_id: str | None = None
+    retry_after_s: int | None = None
+
+    def text(self, lang: str = "both") -> str:
+        return render(self.message, lang)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A graded submission whose gradebook row is committed."""
+
+    report: Report
+    submission: Submission
+    submission_id: int
+    learner: Learner
+
+
+Outcome = Union[Stored, Refusal]  # noqa: UP007 - a runtime alias, read by isinstance checks
+
+
 def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
-            retry_after_s: float | None = None, lang: str = "both") -> dict:
-    """A Gradescope-shaped answer with no score, saying why nothing was graded or stored."""
-    return {"score": 0.0, "max_score": 0.0, "tests": [], "output": render(message, lang),
-            "stdout_visibility": "hidden", "refused": True, "reason": reason, "message": message,
-            "retry_after_s": None if retry_after_s is None else max(1, math.ceil(retry_after_s)),
-            "extra_data": {"exercise": exercise_id if isinstance(exercise_id, str) else None,
-                           "status": "refused", "stored": False}}  # fmt: skip
+            retry_after_s: float | None = None) -> Refusal:
+    """A Refusal with its retry time rounded up to whole seconds (at least 1)."""
+    return Refusal(reason, message, exercise_id if isinstance(exercise_id, str) else None,
+                   None if retry_after_s is None else max(1, math.ceil(retry_after_s)))
 
 
-def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
-                     session_key: str | None, *, signed_in: bool = False, lang: str = "both",
-                     filename: str | None = None, client: fairness.ClientKey | None = None,
-                     on_wait: fairness.OnWait | None = None) -> dict:
-    """Grade one submission and store it; return the Gradescope JSON once the row is durable.
+SANDBOX_OFF = {
+    "en": "Grading is switched off on this server: its sandbox is weaker than required. "
+          "Please tell your instructor; nothing was stored.",
+    "zh": "本服务器已关闭评分：其沙箱隔离级别低于要求。请告知你的老师；本次提交未被保存。"}
+GRADER_FAILED = {
+    "en": "The grader failed on our side; nothing was stored. Please submit again.",
+    "zh": "评分器在服务器端出错，本次提交未被保存。请重新提交。"}
+NOT_STORED = {
+    "en": "Your code was graded but the result could not be saved. Please submit again.",
+    "zh": "代码已评分，但结果未能保存。请重新提交。"}
+
+
+def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
+           session_key: str | None, *, signed_in: bool = False, filename: str | None = None,
+           client: fairness.ClientKey | None = None,
+           on_wait: fairness.OnWait | None = None) -> Outcome:
+    """Grade one submission and store it; return once the row is durable.
 
     Order matters: input checks and the rate limit come first (cheap, nothing stored), then
     the busy gate (a full queue answers "retry in N s" at once instead of hanging), then the
-    warm grader, then the gradebook. A refusal returns ``refusal(...)`` (``refused: True``,
-    ``message`` in en/zh, ``retry_after_s`` when waiting helps) and leaves no row.
+    warm grader, then the gradebook. A refusal leaves no row.
     ``learner``: see :func:`resolve_learner`; the row keeps its opaque id and its label.
     ``client`` (session, address): one grading in flight per session and per address, served
     round-robin (webapp.services.fairness); ``on_wait(position, eta_s)`` while it queues.
@@ -288,19 +225,19 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim |
         clean = validate_submission(code, exercise_ids(), exercise_id, None, filename=filename)
         who = resolve_learner(learner, signed_in)
     except SubmissionRejected as err:
-        return refusal(err.reason, err.message, exercise_id, lang=lang)
+        return refusal(err.reason, err.message, exercise_id)
     ticket = fairness.settings().queue.admit(client)  # per session/address, before any count
     if isinstance(ticket, fairness.Refused):
-        return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s, lang)
+        return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
     ok, wait = state.limiter.check(rate_key(who, session_key))
     if not ok:
         ticket.release()
         msg = wait_message(wait, state.limiter.per_learner, state.limiter.window_s)
-        return refusal("rate_limited", msg, clean.exercise_id, wait, lang)
+        return refusal("rate_limited", msg, clean.exercise_id, wait)
     ok, wait = gate_enter(state.gate, ticket)
     if not ok:
         ticket.release()
-        return refusal("busy", busy_message(wait), clean.exercise_id, wait, lang)
+        return refusal("busy", busy_message(wait), clean.exercise_id, wait)
     service_s = None
     try:
         from grader import api  # imports torch on first use only
@@ -315,15 +252,9 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim |
     except Exception as exc:  # noqa: BLE001 - the grader itself failed: say so, store nothing
         if type(exc).__name__ == "SandboxRefused":  # fail closed: the host's sandbox is too weak
             log.error("grading refused: %s", exc)
-            return refusal("sandbox_unavailable", {
-                "en": "Grading is switched off on this server: its sandbox is weaker than required. "
-                      "Please tell your instructor; nothing was stored.",
-                "zh": "本服务器已关闭评分：其沙箱隔离级别低于要求。请告知你的老师；本次提交未被保存。"},
-                clean.exercise_id, lang=lang)
+            return refusal("sandbox_unavailable", SANDBOX_OFF, clean.exercise_id)
         log.exception("grading %s failed", clean.exercise_id)
-        return refusal("grader_error", {
-            "en": "The grader failed on our side; nothing was stored. Please submit again.",
-            "zh": "评分器在服务器端出错，本次提交未被保存。请重新提交。"}, clean.exercise_id, lang=lang)
+        return refusal("grader_error", GRADER_FAILED, clean.exercise_id)
     finally:
         ticket.release()
         state.gate.leave(service_s)
@@ -332,18 +263,37 @@ def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim |
         sub_id = state.book.record(sub)  # returns only once the row is committed
     except (GradebookError, ValueError, TypeError):
         log.exception("storing a submission for %s failed", clean.exercise_id)
-        return refusal("not_stored", {
-            "en": "Your code was graded but the result could not be saved. Please submit again.",
-            "zh": "代码已评分，但结果未能保存。请重新提交。"}, clean.exercise_id, lang=lang)
+        return refusal("not_stored", NOT_STORED, clean.exercise_id)
+    return Stored(report, sub, sub_id, who)
+
+
+def to_gradescope(outcome: Outcome, lang: str = "both") -> dict:
+    """The API edge: an outcome as Gradescope's results.json (a refusal has ``refused: True``,
+    its ``reason``, ``message`` in en/zh and ``retry_after_s``, and no score)."""
+    if isinstance(outcome, Refusal):
+        return {"score": 0.0, "max_score": 0.0, "tests": [], "output": outcome.text(lang),
+                "stdout_visibility": "hidden", "refused": True, "reason": outcome.reason,
+                "message": outcome.message, "retry_after_s": outcome.retry_after_s,
+                "extra_data": {"exercise": outcome.exercise_id, "status": "refused",
+                               "stored": False}}  # fmt: skip
     # Valid UTF-8 on the way back too: the child's text may hold lone surrogates.
-    out = surrogate_safe_data(report.to_gradescope(lang))
-    out["extra_data"].update(learner=who.label, learner_id=who.id, submission_id=sub_id, submitted_at=sub.submitted_at,
+    out = surrogate_safe_data(outcome.report.to_gradescope(lang))
+    sub, who = outcome.submission, outcome.learner
+    out["extra_data"].update(learner=who.label, learner_id=who.id,
+                             submission_id=outcome.submission_id, submitted_at=sub.submitted_at,
                              grader_version=sub.grader_version, stored=True)
     return out
 
 
+def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
+                     session_key: str | None, *, lang: str = "both", **kwargs: Any) -> dict:
+    """:func:`submit`, answered as Gradescope JSON (the ``grade`` API and scripts)."""
+    return to_gradescope(submit(exercise_id, code, learner, session_key, **kwargs), lang)
+
+
 def refusal_text(result: dict, lang: str = "both") -> str | None:
-    """The message of a refused submission in ``lang`` ('en', 'zh' or 'both'); None if graded."""
+    """The message of a refused Gradescope answer in ``lang`` ('en', 'zh' or 'both'); None if
+    it was graded."""
     if not result.get("refused"):
         return None
     return render(result.get("message") or {}, lang)

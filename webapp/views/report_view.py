@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from grader.gradebook.model import surrogate_safe, surrogate_safe_data
+from grader.report import Report, TestResult, render
+
 EXERCISES_DIR = Path(__file__).resolve().parents[2] / "exercises"
 MAX_CODE_CHARS = 200_000
 
@@ -68,33 +71,32 @@ def check_code(code: str | None) -> str:
     return code
 
 
-def score_markdown(report: dict, lang: str = "en") -> str:
-    """Headline of a Gradescope-shaped report: score and summary.
+def score_markdown(report: Report, lang: str = "en") -> str:
+    """Headline of a report: score and summary.
 
-    The internal mistake ids (extra_data.mistakes, for instructors and the gradebook) are not
-    shown: each failed test's own message already explains the mistake in words."""
+    The internal mistake ids (for instructors and the gradebook) are not shown: each failed
+    test's own message already explains the mistake in words."""
     zh = lang == "zh"
-    score, top = report.get("score", 0), report.get("max_score", 0)
-    lines = [f"## {'得分' if zh else 'Score'}: {score:g} / {top:g}"]
-    if report.get("output"):
-        lines.append(report["output"])
-    return "\n\n".join(lines)
+    lines = [f"## {'得分' if zh else 'Score'}: {report.score:g} / {report.max_score:g}"]
+    if report.summary:
+        lines.append(render(report.summary, lang))
+    return surrogate_safe("\n\n".join(lines))
 
 
-def test_name(test: dict, lang: str = "en", names_zh: dict | None = None) -> str:
-    """A test's name in ``lang``: on a Chinese page its Chinese name (the report's
-    extra_data.names_zh) when the case has one; the English name is the stored key."""
-    name = test.get("name", "")
-    return ((names_zh or {}).get(name) if lang == "zh" else None) or name
+def test_name(test: TestResult, lang: str = "en") -> str:
+    """A test's name in ``lang``: on a Chinese page its Chinese name when the case has one; the
+    English name is the stored key."""
+    return (test.name_zh if lang == "zh" else "") or test.name
 
 
-def results_frame(report: dict, lang: str = "en") -> pd.DataFrame:
+def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
     """One row per test, failed ones first: name, pass/fail, points and the message."""
     zh = lang == "zh"
     cols = ["测试", "结果", "得分", "满分", "说明"] if zh else ["test", "result", "score", "max", "message"]
-    tests = report.get("tests", [])
-    tests = [t for t in tests if t.get("status") != "passed"] + [t for t in tests if t.get("status") == "passed"]
-    names_zh = (report.get("extra_data") or {}).get("names_zh") or {}
-    rows = [(test_name(t, lang, names_zh), "✓" if t.get("status") == "passed" else "✗", t.get("score", 0),
-             t.get("max_score", 0), t.get("output", "")) for t in tests]  # fmt: skip
-    return pd.DataFrame(rows, columns=cols)  # failed tests first; the message column is Markdown
+    tests = [t for t in report.tests if not t.passed] + [t for t in report.tests if t.passed]
+    rows = []
+    for t in tests:
+        text = render(t.message, lang) + ("\n\n" + t.details if t.details else "")
+        rows.append([test_name(t, lang), "✓" if t.passed else "✗", t.score, t.max_score, text])
+    # the child's text may hold lone surrogates, which the page's JSON cannot carry
+    return pd.DataFrame(surrogate_safe_data(rows), columns=cols)  # failed first; message is Markdown

@@ -12,6 +12,7 @@ import pytest
 
 from grader.gradebook import BusyGate, FailureLimiter, RateLimiter, Submission, open_gradebook
 from grader.gradebook import identity as idm
+from webapp.services import admission
 from webapp.services import submissions as glue
 from webapp.views import gradebook_tables as views
 
@@ -296,13 +297,13 @@ def test_pages_build_without_a_password_or_oauth(monkeypatch):
 def test_admission_settings_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("LAB_RATE_LIMIT", "3")
     monkeypatch.setenv("LAB_GRADER_WORKERS", "2")
-    cfg = glue.GlueConfig.from_env()
+    cfg = admission.SubmitConfig.from_env()
     assert (cfg.per_learner, cfg.window_s, cfg.slots) == (3, 60.0, 2)
     monkeypatch.setenv("LAB_GRADING_SLOTS", "4")  # an explicit slot count wins
-    assert glue.GlueConfig.from_env().slots == 4
+    assert admission.SubmitConfig.from_env().slots == 4
     monkeypatch.setenv("LAB_RATE_WINDOW_S", "soon")
     with pytest.raises(ValueError, match="LAB_RATE_WINDOW_S must be a number"):
-        glue.GlueConfig.from_env()
+        admission.SubmitConfig.from_env()
 
 
 def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
@@ -324,7 +325,7 @@ def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
 
 
 def test_wait_gate_admits_by_expected_wait():
-    gate = glue.WaitGate(max_in_flight=10, slots=2, max_wait_s=1.0, typical_s=0.5)
+    gate = admission.WaitGate(max_in_flight=10, slots=2, max_wait_s=1.0, typical_s=0.5)
     # By hand: the k-th newcomer waits ceil((k - 2 + 1) / 2) rounds of 0.5 s; 1.0 s still fits.
     assert [gate.expected_wait(k) for k in range(7)] == [0, 0, 0.5, 0.5, 1.0, 1.0, 1.5]
     assert [gate.enter()[0] for _ in range(7)] == [True] * 6 + [False]
@@ -342,7 +343,7 @@ def test_wait_gate_admits_by_expected_wait():
         gate.leave()
     with pytest.raises(RuntimeError, match="more often"):
         gate.leave()
-    capped = glue.WaitGate(max_in_flight=1, slots=4, max_wait_s=100)
+    capped = admission.WaitGate(max_in_flight=1, slots=4, max_wait_s=100)
     assert capped.enter()[0] and not capped.enter()[0]  # the hard cap holds too
 
 
