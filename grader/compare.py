@@ -1,15 +1,14 @@
-"""Trusted-side comparison of a submission's outputs with the expected ones, on raw values only."""
+"""Trusted-side comparison of one output value with the expected one, in words safe to show."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from grader import feedback
 from grader.codec import Opaque
-from grader.model import Check, Record
+from grader.model import Check
 from grader.report import bilingual as _msg
 
 
@@ -234,60 +233,3 @@ def _plain(value: Any) -> Any:
 def _short(value: Any) -> str:
     text = repr(_plain(value)) if not isinstance(value, str) else repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
-
-
-def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
-                 hidden: bool = False) -> dict | None:
-    """Judge one step's record (value / raised / error) against the expected value."""
-    label = spec.label or fn_label
-    err = record.error
-    if err is not None:
-        if err.type == "NameError" and err.message.startswith("your code does not define"):
-            return _msg(err.message[0].upper() + err.message[1:] + ".",
-                        "你的代码没有定义 " + err.message.split()[-1] + "。")
-        if hidden:
-            return feedback.error_text(err, fn_label)
-        return _msg(f"`{fn_label}` raised {err.type}: {err.message[:300]}",
-                    f"`{fn_label}` 抛出了 {err.type}：{err.message[:300]}")
-    if spec.kind == "raises":
-        raised = record.raised
-        if raised is None:
-            return _msg(f"`{fn_label}` should raise {expected} here, but it returned normally.",
-                        f"此处 `{fn_label}` 应当抛出 {expected}，但它正常返回了。")
-        if expected not in raised:
-            name = feedback.safe_type(raised[0], "an exception of your own class") if hidden else raised[0]
-            return _msg(f"`{fn_label}` raised {name}, expected {expected}.",
-                        f"`{fn_label}` 抛出了 {name}，应为 {expected}。")
-        return None
-    got, problem = select(record.value, spec.select, label, hidden)
-    if problem:
-        return problem
-    exp, problem = (expected, None) if spec.literal else select(expected, spec.select, label)
-    if problem:
-        raise ValueError(f"internal: expected value for {label!r} lacks the selected item")
-    return compare(spec, got, exp, hidden)
-
-
-def expected_of(spec: Check, ref_record: Record | None) -> Any:
-    """The literal expected value of a check, or the reference's output for the step."""
-    if spec.literal:
-        return spec.expected
-    if ref_record is None or ref_record.error is not None:
-        raise ValueError(f"internal: the reference failed on a check labelled {spec.label!r}")
-    if spec.kind == "raises":
-        return ref_record.raised[0] if ref_record.raised else None
-    return ref_record.value
-
-
-def records_match(spec: Check, got: Record, other: Record) -> bool:
-    """Whether two runs produced the same checked output (used to name a known mistake)."""
-    if got.error is not None or other.error is not None:
-        return got.error is not None and other.error is not None and got.error.type == other.error.type
-    if spec.kind == "raises":
-        # Only called for a case both runs failed: not raising the contract's error is one
-        # mistake, whether the run returned normally or raised something else (an assert).
-        return True
-    try:  # the other run's output is raw, like the learner's: select from it as from theirs
-        return check_record(replace(spec, literal=False), got, other.value, "x") is None
-    except ValueError:  # the other run's value is not comparable data
-        return False

@@ -1,6 +1,14 @@
-"""Stage 3 of grading: judge each case's records against the expected ones, one result per case."""
+"""Stage 3 of grading: judge each step's record and each case against the expected ones.
+
+Values are compared in grader/compare.py; here records (a value, an error or what was raised)
+and cases (steps in order, each with its checks) get judged, and a known mistake's run is
+matched against the learner's.
+"""
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
 
 from grader import compare, feedback
 from grader.model import Check, ErrorInfo, Record, TestCase
@@ -33,14 +41,14 @@ def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None)
     for i, step in enumerate(case.steps):
         if not step.checks:
             if i < len(got) and got[i].error is not None:
-                return False, compare.check_record(Check(), got[i], None, case.labels[i],
+                return False, check_record(Check(), got[i], None, case.labels[i],
                                                    hidden=hidden)
             continue
         if i >= len(got):
             return False, _m("This test did not finish.", "该测试没有运行完。")
         ref = expected[i] if expected is not None and i < len(expected) else None
         for check in step.checks:
-            problem = compare.check_record(check, got[i], compare.expected_of(check, ref),
+            problem = check_record(check, got[i], expected_of(check, ref),
                                            case.labels[i], hidden=hidden)
             if problem:
                 return False, problem
@@ -57,8 +65,65 @@ def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:
             continue
         if i >= len(got) or i >= len(other):
             return i >= len(got) and i >= len(other)
-        if not all(compare.records_match(one, got[i], other[i]) for one in checks):
+        if not all(records_match(one, got[i], other[i]) for one in checks):
             return False
         if got[i].error is not None and got[i].error.message != other[i].error.message:
             return False  # records_match above: both raised, the same type
     return True
+
+
+def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
+                 hidden: bool = False) -> dict | None:
+    """Judge one step's record (value / raised / error) against the expected value."""
+    label = spec.label or fn_label
+    err = record.error
+    if err is not None:
+        if err.type == "NameError" and err.message.startswith("your code does not define"):
+            return _m(err.message[0].upper() + err.message[1:] + ".",
+                      "你的代码没有定义 " + err.message.split()[-1] + "。")
+        if hidden:
+            return feedback.error_text(err, fn_label)
+        return _m(f"`{fn_label}` raised {err.type}: {err.message[:300]}",
+                  f"`{fn_label}` 抛出了 {err.type}：{err.message[:300]}")
+    if spec.kind == "raises":
+        raised = record.raised
+        if raised is None:
+            return _m(f"`{fn_label}` should raise {expected} here, but it returned normally.",
+                      f"此处 `{fn_label}` 应当抛出 {expected}，但它正常返回了。")
+        if expected not in raised:
+            name = feedback.safe_type(raised[0], "an exception of your own class") if hidden else raised[0]
+            return _m(f"`{fn_label}` raised {name}, expected {expected}.",
+                      f"`{fn_label}` 抛出了 {name}，应为 {expected}。")
+        return None
+    got, problem = compare.select(record.value, spec.select, label, hidden)
+    if problem:
+        return problem
+    exp, problem = (expected, None) if spec.literal else compare.select(expected, spec.select, label)
+    if problem:
+        raise ValueError(f"internal: expected value for {label!r} lacks the selected item")
+    return compare.compare(spec, got, exp, hidden)
+
+
+def expected_of(spec: Check, ref_record: Record | None) -> Any:
+    """The literal expected value of a check, or the reference's output for the step."""
+    if spec.literal:
+        return spec.expected
+    if ref_record is None or ref_record.error is not None:
+        raise ValueError(f"internal: the reference failed on a check labelled {spec.label!r}")
+    if spec.kind == "raises":
+        return ref_record.raised[0] if ref_record.raised else None
+    return ref_record.value
+
+
+def records_match(spec: Check, got: Record, other: Record) -> bool:
+    """Whether two runs produced the same checked output (used to name a known mistake)."""
+    if got.error is not None or other.error is not None:
+        return got.error is not None and other.error is not None and got.error.type == other.error.type
+    if spec.kind == "raises":
+        # Only called for a case both runs failed: not raising the contract's error is one
+        # mistake, whether the run returned normally or raised something else (an assert).
+        return True
+    try:  # the other run's output is raw, like the learner's: select from it as from theirs
+        return check_record(replace(spec, literal=False), got, other.value, "x") is None
+    except ValueError:  # the other run's value is not comparable data
+        return False
