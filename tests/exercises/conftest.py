@@ -1,7 +1,6 @@
 """Shared warm grader and soundness check for every exercise (see grader/FORMAT.md)."""
 
 import pytest
-from soundness import assert_exercise_sound
 
 
 @pytest.fixture(scope="session")
@@ -15,5 +14,12 @@ def grader():
 
 @pytest.fixture
 def exercise_sound(grader):
-    """Call with an exercise id: asserts reference full, starter less, each mistake named."""
-    return lambda exercise_id: assert_exercise_sound(grader, exercise_id)
+    """Call with an exercise id: asserts reference full, starter less, each mistake named
+    (grader/selfcheck.py, the same check as `python -m grader check`)."""
+    from grader.selfcheck import check_exercise
+
+    def assert_sound(exercise_id: str) -> None:
+        problems = check_exercise(grader, exercise_id)
+        assert problems == [], problems
+
+    return assert_sound

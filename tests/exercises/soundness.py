@@ -1,26 +1,7 @@
-"""The soundness check every exercise's test calls (see grader/FORMAT.md, "Adding an exercise")."""
+"""Helpers for the exercises' tests: the private reference as a module, and a learner variant's outcome.
 
-
-def assert_exercise_sound(grader, exercise_id: str) -> None:
-    """Reference full, starter less, public examples pass on the reference, every mistake named."""
-    from grader.exercises import get
-
-    ex = get(exercise_id)
-    ref = grader.grade(exercise_id, ex.reference_source())
-    assert ref.full_marks, [(t.name, t.message["en"]) for t in ref.tests if not t.passed]
-    starter = grader.grade(exercise_id, ex.starter)
-    assert starter.status == "graded" and starter.score < starter.max_score
-    examples = grader.run_examples(exercise_id, ex.reference_source())
-    assert examples.full_marks, [(t.name, t.message["en"]) for t in examples.tests if not t.passed]
-    assert ex.mistakes(), "an exercise needs known mistakes to name"
-    for m in ex.mistakes():
-        rep = grader.grade(exercise_id, m.source)
-        assert rep.score < rep.max_score, f"mistake {m.name} scores full marks"
-        named = [t for t in rep.tests if t.mistake == m.name]
-        assert named, f"mistake {m.name} is named {rep.mistakes()}"
-        assert named[0].message == m.message
-    for lang in ("en", "zh"):
-        assert len(ex.statement[lang]) > 200
+The soundness check itself is grader/selfcheck.py (the ``exercise_sound`` fixture in conftest).
+"""
 
 
 def load_reference(exercise_id: str):
