@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
+from typing import TYPE_CHECKING
 
-import torch
+if TYPE_CHECKING:  # torch loads on first use: the app reads these choices before importing it
+    import torch
 
-TASKS = ("copy", "reverse", "sort", "translate", "kernel")
+SEQ2SEQ_TASKS = ("copy", "reverse", "sort", "translate")  # the tasks a Transformer trains on
+TASKS = (*SEQ2SEQ_TASKS, "kernel")
 TEST_SIZE = 1000  # held-out toy sequences scored by greedy decoding
 
 # Per-task defaults: the settings measured to reach the issue's numbers on 2 CPU cores
@@ -39,6 +42,8 @@ MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe")
 # "bahdanau": the lessons' GRU seq2seq with additive attention (seq2seq.py), on the same tasks;
 # it reads d_model as its embedding and hidden width, layers as its GRU depth and dropout.
 MODELS = ("transformer", "bahdanau")
+PE_KINDS = ("sinusoidal", "learned", "none")  # = positional.PE_KINDS, without importing torch
+ATTENTION_KINDS = ("encoder_self", "decoder_self", "cross")  # Transformer.attention_maps' keys
 
 
 @dataclass
@@ -128,13 +133,16 @@ def as_config(s: Settings, task: str | None = None) -> ExperimentConfig:
         values["task"] = task
     return ExperimentConfig(**values)
 
-__all__ = ["MODELS", "MODEL_FIELDS", "PRESETS", "TASKS", "TEST_SIZE", "ExperimentConfig", "as_config",
+__all__ = ["ATTENTION_KINDS", "MODELS", "MODEL_FIELDS", "PE_KINDS", "PRESETS", "SEQ2SEQ_TASKS",
+           "TASKS", "TEST_SIZE", "ExperimentConfig", "as_config",
            "build_model",
            "check_settings", "run_task", "score_toy", "score_translate", "task_parts",
            "train_config", "translate"]
 
 
 def _toy_parts(kind: str, c: ExperimentConfig):
+    import torch
+
     from .objectives import Seq2SeqObjective, validation_seed
     from .tasks.toy import ToyTask, ToyTaskConfig
 
@@ -146,6 +154,8 @@ def _toy_parts(kind: str, c: ExperimentConfig):
 
 
 def _translate_parts(c: ExperimentConfig):
+    import torch
+
     from .objectives import Seq2SeqObjective, validation_seed
     from .tasks.tatoeba import corpus_pairs
     from .tasks.translation import TranslationConfig, TranslationTask
@@ -166,6 +176,8 @@ def task_parts(task_name: str, s: Settings):
 
 def build_model(src_vocab: int, tgt_vocab: int, s: Settings) -> torch.nn.Module:
     """The model of the settings ``s`` (its ``model``, Transformer by default), seeded by its seed."""
+    import torch
+
     from .seq2seq import BahdanauSeq2Seq, Seq2SeqConfig
     from .transformer import Transformer
 
@@ -249,6 +261,8 @@ def run_task(task_name: str, s: Settings, callbacks: Sequence[Callable[[dict], N
     ``model_builder(src_vocab, tgt_vocab, s)`` swaps in another seq2seq model (the bench
     trains torch.nn.Transformer this way); the default is our Transformer.
     """
+    import torch
+
     from .train import train
 
     if task_name not in TASKS:

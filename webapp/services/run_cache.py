@@ -29,7 +29,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the config module imports torch; this one loads it only when needed
+    from transformer_lab.experiments import ExperimentConfig
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -63,10 +66,13 @@ def library_version() -> str:
     return f"{transformer_lab.__version__}+torch{torch.__version__}+src{digest.hexdigest()[:16]}"
 
 
-def run_key(task: str, settings: dict, version: str | None = None) -> str:
-    """Content hash of a run: library version, task and every setting (seed and steps included)."""
-    body = {"format": FORMAT, "version": version or library_version(), "task": task,
-            "settings": settings}  # fmt: skip
+def run_key(config: ExperimentConfig, version: str | None = None) -> str:
+    """Content hash of a run: library version, task and every setting (seed and steps included).
+
+    The settings are hashed as ``config.as_dict()``: the same JSON the app hashed when it passed
+    settings as dicts, so a pinned LAB_RUN_CACHE_VERSION keeps finding the runs stored then."""
+    body = {"format": FORMAT, "version": version or library_version(), "task": config.task,
+            "settings": config.as_dict()}  # fmt: skip
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=repr)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -127,7 +133,7 @@ def decode(blob: bytes) -> CachedRun:
 def entry_of(run: Any) -> CachedRun:
     """A finished webapp.services.training.Run as a cache entry (weights moved to the CPU)."""
     state = {k: v.detach().cpu().clone() for k, v in run.model.state_dict().items()}
-    meta = {"task": run.task_name, "settings": run.settings, "stored_at": time.time()}
+    meta = {"task": run.task_name, "settings": run.config.as_dict(), "stored_at": time.time()}
     return CachedRun(list(run.records), list(run.snapshots), dict(run.summary), state, meta)
 
 

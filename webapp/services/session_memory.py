@@ -40,7 +40,7 @@ class LightRun:
     """What the compare plot and table read from a kept run: no model, task or trainer."""
 
     task_name: str
-    settings: dict
+    config: Any  # the run's ExperimentConfig (frozen in spirit: never changed after training)
     summary: dict
     model_name: str = "transformer"
     snapshots: list = field(default_factory=list)
@@ -48,7 +48,7 @@ class LightRun:
 
 def light_run(run: Any) -> LightRun:
     """A kept run without its weights, data and records (its history is kept beside it)."""
-    return LightRun(run.task_name, dict(run.settings), dict(run.summary),
+    return LightRun(run.task_name, run.config, dict(run.summary),
                     getattr(run, "model_name", "transformer"))  # fmt: skip
 
 

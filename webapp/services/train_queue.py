@@ -16,9 +16,12 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from webapp.services import fairness, run_cache
+
+if TYPE_CHECKING:
+    from transformer_lab.experiments import ExperimentConfig
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -102,21 +105,17 @@ def configure(queue: fairness.FairQueue | None) -> None:
         _QUEUE = queue
 
 
-def cached_shorter(task: str, settings: dict, cache: run_cache.RunCache | None) -> int | None:
+def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -> int | None:
     """The longest cached run with the same settings but fewer steps, or None."""
-    from webapp.services import training
+    from webapp.services import train_config
 
     if cache is None:
         return None
-    steps = int(settings["steps"])
+    steps = config.steps
     wanted = {max(1, int(steps * f)) for f in SHORTER} | set(SHORTER_STEPS)
-    page = [settings[k] for k in ("heads", "d_model", "layers", "d_ff", "dropout", "pe")]
     for n in sorted((n for n in wanted if n < steps), reverse=True):
-        try:  # the settings the page would build for n steps (eval_every depends on steps)
-            s = training.settings(task, *page, n, settings["device"], settings["seed"],
-                                  settings.get("model", "transformer"),
-                                  corpus=settings.get("corpus"))  # fmt: skip
-            if cache.contains(run_cache.run_key(task, s)):
+        try:  # the run the page would build for n steps (eval_every depends on steps)
+            if cache.contains(run_cache.run_key(train_config.rechoose(config, steps=n))):
                 return n
         except ValueError:
             continue
@@ -136,7 +135,7 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     is stored. Raises TrainRefused (a second run from the same session; Stop while waiting).
     """
     cache = run_cache.default_cache() if cache is True else (cache or None)
-    key = run_cache.run_key(run.task_name, run.settings)
+    key = run_cache.run_key(run.config)
     total = run.trainer.cfg.steps
     entry = None
     if cache is not None:
@@ -220,7 +219,7 @@ def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -
             raise TrainRefused(stopped_message())
         eta = ticket.queue.eta_s(pos)
         if eta > offer_after and not looked:
-            offer, looked = cached_shorter(run.task_name, run.settings, cache), True
+            offer, looked = cached_shorter(run.config, cache), True
         if (pos, round(eta)) != last:
             last = (pos, round(eta))
             yield {"queued": pos, "eta_s": eta, "offer": offer,
@@ -236,32 +235,26 @@ def cached_note(lang: str) -> str:
             " · ⚡ From the cache: this exact run was trained before and is replayed.")
 
 
-# The Train page's first view (reverse, 600 steps) besides each task's preset.
-PAGE_START = {"task": "reverse", "steps": 600}
-
-
 def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
                  pes: tuple[str, ...] = ("sinusoidal", "none"),
                  cache: run_cache.RunCache | None | bool = True) -> list[tuple[str, str, int, bool]]:
     """Train (or find) each task's preset with and without positional encoding, and the page's
     first view, so the first learners get cache hits. Runs one at a time through the training
     queue like any learner. Returns (task, pe, steps, was_cached) per run."""
-    from webapp.services import training
+    from webapp.services import train_config, training
 
-    wanted = [(task, pe, None) for task in tasks for pe in pes]
-    wanted.insert(0, (PAGE_START["task"], "sinusoidal", PAGE_START["steps"]))
+    wanted = [train_config.first_view()]
+    wanted += [train_config.rechoose(train_config.page_preset(task), pe=pe)
+               for task in tasks for pe in pes]  # fmt: skip
     done = []
-    for task, pe, steps in wanted:
-        p = training.page_preset(task)
-        s = training.settings(task, p["heads"], p["d_model"], p["layers"], p["d_ff"], p["dropout"],
-                              pe, steps or p["steps"], "cpu", 0, "transformer")  # fmt: skip
-        run = training.new_run(task, s)
+    for c in wanted:
+        run = training.new_run(c)
         cached = False
         for msg in run_or_replay(run, training.stream, fairness.ClientKey("run-cache-warm-up"), cache):
             cached = cached or bool(msg.get("cached"))
             if "queued" not in msg:
                 training.apply(run, msg)
-        log.info("run cache warm-up: %s pe=%s %d steps (%s)", task, pe, s["steps"],
+        log.info("run cache warm-up: %s pe=%s %d steps (%s)", c.task, c.pe, c.steps,
                  "cached" if cached else "trained")  # fmt: skip
-        done.append((task, pe, s["steps"], cached))
+        done.append((c.task, c.pe, c.steps, cached))
     return done

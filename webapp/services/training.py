@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -13,34 +12,29 @@ import pandas as pd
 import torch
 
 from transformer_lab.decode import greedy_decode
-from transformer_lab.experiments import (
-    MODELS,
-    PRESETS,
-    build_model,
-    check_settings,
-    task_parts,
-    train_config,
-)
+from transformer_lab.experiments import ExperimentConfig, build_model, task_parts
 from transformer_lab.train import HISTORY_COLUMNS, Trainer
+from webapp.services.train_config import (  # noqa: F401 - the page's choices, re-exported
+    KINDS,
+    TASKS,
+    choices,
+    first_view,
+    page_config,
+    page_preset,
+    rechoose,
+)
 
-TASKS = ("copy", "reverse", "sort", "translate")
-KINDS = ("encoder_self", "decoder_self", "cross")
-# Ceilings that keep one run inside a ZeroGPU call and a few minutes on 2 vCPUs.
-LIMITS = {"heads": (1, 8), "d_model": (2, 256), "layers": (1, 4), "d_ff": (1, 1024),
-          "steps": (1, 5000)}  # fmt: skip
 # How often the page's curves are redrawn: drawing 1,500 steps takes ~0.1-0.2 s on the same
 # thread as training, so a redraw every 0.5 s cost up to a quarter of a translate run.
 STREAM_EVERY_S = 1.0
 SNAPSHOTS = 16  # attention snapshots kept per run, evenly spaced in steps
-PAGE_FIELDS = ("heads", "d_model", "layers", "d_ff", "dropout", "pe", "steps")
 
 
 @dataclass
 class Run:
     """One training run: its settings, the trainer and the records streamed back so far."""
 
-    task_name: str
-    settings: dict
+    config: ExperimentConfig
     task: Any
     model: torch.nn.Module
     trainer: Trainer
@@ -50,64 +44,31 @@ class Run:
     snapshots: list[dict] = field(default_factory=list)
 
     @property
+    def task_name(self) -> str:
+        return self.config.task
+
+    @property
     def history(self) -> pd.DataFrame:
         return pd.DataFrame(self.records, columns=list(HISTORY_COLUMNS))
 
     @property
     def model_name(self) -> str:
-        return self.settings.get("model", "transformer")
+        return self.config.model
 
 
-def page_preset(task: str) -> dict:
-    """The page's fields (heads … steps) of the CLI preset of ``task``."""
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
-    return {k: PRESETS[task][k] for k in PAGE_FIELDS}
-
-
-def settings(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int = 1,
-             d_ff: int = 64, dropout: float = 0.0, pe: str = "sinusoidal", steps: int = 300,
-             device: str = "cpu", seed: int = 0, model: str = "transformer",
-             corpus: str | None = None) -> dict:  # fmt: skip
-    """The CLI preset of ``task`` with the page's choices on top, checked (ValueError if bad).
-
-    ``corpus`` (translate): "bundled" or "tatoeba"; None takes $LAB_CORPUS, else "bundled"."""
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
-    if model not in MODELS:
-        raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
-    s = dict(PRESETS[task])
-    s.update(heads=heads, d_model=d_model, layers=layers, d_ff=d_ff, dropout=float(dropout), pe=pe,
-             steps=steps, device=device, seed=seed, model=model)  # fmt: skip
-    for name, (low, high) in LIMITS.items():
-        value = s[name]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
-    s["eval_every"] = max(1, min(s["eval_every"], steps // 4 or 1))  # a few points on short runs
-    s["val_size"] = min(s["val_size"], 256)  # validation stays a fraction of a second per check
-    # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
-    # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
-    s["corpus"] = corpus or os.environ.get("LAB_CORPUS", "bundled")
-    if s["corpus"] not in ("bundled", "tatoeba"):
-        raise ValueError(f"unknown corpus {s['corpus']!r}; choose bundled or tatoeba")
-    check_settings(task, s)
-    return s
-
-
-def preview(task_name: str, s: dict) -> tuple[dict, dict]:
-    """Attention of held-out example 0 in an untrained model of settings ``s`` (the page's first
-    view: what attention looks like before any learning)."""
-    run = new_run(task_name, s)
+def preview(c: ExperimentConfig) -> tuple[dict, dict]:
+    """Attention of held-out example 0 in an untrained model of ``c`` (the page's first view:
+    what attention looks like before any learning)."""
+    run = new_run(c)
     shot = snapshot(run, 0)
     return shot["maps"], shot["labels"]
 
 
-def new_run(task_name: str, s: dict, stop: threading.Event | None = None) -> Run:
-    """Build task, model and trainer (nothing trained yet), exactly as the CLI does."""
-    task, src_vocab, tgt_vocab, objective = task_parts(task_name, s)
-    model = build_model(src_vocab, tgt_vocab, s)
-    cfg = train_config(s, decode_final=True)
-    return Run(task_name, s, task, model, Trainer(model, objective, cfg, stop))
+def new_run(c: ExperimentConfig, stop: threading.Event | None = None) -> Run:
+    """Build task, model and trainer of ``c`` (nothing trained yet), exactly as the CLI does."""
+    task, src_vocab, tgt_vocab, objective = task_parts(c.task, c)
+    model = build_model(src_vocab, tgt_vocab, c)
+    return Run(c, task, model, Trainer(model, objective, c.train_config(decode_final=True), stop))
 
 
 def snapshot(run: Run, step: int) -> dict:

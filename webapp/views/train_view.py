@@ -44,7 +44,7 @@ def translation_text(run, lang: str) -> str:
 
 def caption(run, kind: str, lang: str) -> str:
     """What to notice in this run's attention maps, tied to the lesson."""
-    if run.settings.get("pe") == "none" and run.model_name == "transformer":
+    if run.config.pe == "none" and run.model_name == "transformer":
         return tr("cap.nope", lang)
     text = tr(f"cap.{run.task_name}", lang) if kind == "cross" else ""
     if run.model_name == "bahdanau":
@@ -59,10 +59,10 @@ def localise_predictions(df: pd.DataFrame, lang: str) -> pd.DataFrame:
 
 def kept_name(run, number: int) -> str:
     """A kept run's legend name: task, model and the settings that tell runs apart."""
-    s = run.settings
+    c = run.config
     if run.model_name == "bahdanau":
-        return f"{run.task_name} · Bahdanau · d={s['d_model']} #{number}"
-    return f"{run.task_name} · pe={s['pe']} · h={s['heads']} · d={s['d_model']} #{number}"
+        return f"{run.task_name} · Bahdanau · d={c.d_model} #{number}"
+    return f"{run.task_name} · pe={c.pe} · h={c.heads} · d={c.d_model} #{number}"
 
 
 def _score(run, lang: str) -> str:

@@ -4,6 +4,9 @@ with TEST_DATABASE_URL, on PostgreSQL (as replicas share it)."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import os
 import threading
 import uuid
@@ -12,6 +15,7 @@ from urllib.parse import quote
 import pytest
 import torch
 
+from transformer_lab.experiments import ExperimentConfig
 from webapp.services import run_cache, training
 from webapp.services.run_cache import CachedRun, FileRunCache, run_key
 
@@ -64,8 +68,7 @@ def make_cache(request, tmp_path):
 
 
 def trained(stop: threading.Event | None = None, **over) -> training.Run:
-    s = training.settings("reverse", **{**TINY, **over})
-    run = training.new_run("reverse", s, stop)
+    run = training.new_run(training.page_config("reverse", **{**TINY, **over}), stop)
     for msg in training.stream(run):
         training.apply(run, msg)
     return run
@@ -86,13 +89,13 @@ def outputs(run: training.Run) -> torch.Tensor:
 
 def test_hit_returns_the_stored_history_and_model_outputs(make_cache, finished):
     cache = make_cache()
-    key = run_key("reverse", finished.settings)
+    key = run_key(finished.config)
     assert cache.get(key) is None
     assert cache.put(key, run_cache.entry_of(finished))
     entry = cache.get(key)
     assert entry is not None and cache.hits == 1 and cache.misses == 1
     # Replayed into a fresh, untrained model exactly as the page does on a hit.
-    fresh = training.new_run("reverse", dict(finished.settings))
+    fresh = training.new_run(finished.config)
     assert not torch.equal(outputs(fresh), outputs(finished))
     messages = list(run_cache.replay(entry, finished.trainer.cfg.steps, pause_s=0))
     assert len(messages) > 1 and "state" in messages[-1] and "state" not in messages[0]
@@ -114,32 +117,61 @@ def test_hit_returns_the_stored_history_and_model_outputs(make_cache, finished):
 def test_the_same_settings_train_the_same_run(finished):
     """What makes a hit honest: the same key trains to the same weights and history."""
     again = trained()
-    assert run_key("reverse", again.settings) == run_key("reverse", finished.settings)
+    assert run_key(again.config) == run_key(finished.config)
     cols = ["phase", "step", "loss", "token_acc"]
     assert again.history[cols].equals(finished.history[cols])
     assert torch.equal(outputs(again), outputs(finished))
 
 
 def test_the_key_changes_with_every_setting(finished):
-    base = finished.settings
-    key = run_key("reverse", base)
-    assert run_key("reverse", dict(reversed(list(base.items())))) == key  # order is no setting
-    assert run_key("sort", base) != key
-    assert run_key("reverse", base, version="other-library") != key
+    base = finished.config
+    key = run_key(base)
+    assert run_key(dataclasses.replace(base)) == key  # a copy is the same run
+    assert run_key(base.replace(task="sort")) != key
+    assert run_key(base, version="other-library") != key
     seen = {key}
-    for name, value in base.items():
+    for f in dataclasses.fields(base):
+        if f.name == "task":
+            continue
+        value = getattr(base, f.name)
         if isinstance(value, bool):
             changed = not value
         elif isinstance(value, (int, float)):
             changed = value + 1
         elif value is None:
-            changed = 0.5
+            changed = 0.5 if f.name == "target" else 7  # a size left at the task's default
         else:
             changed = f"{value}-other"
-        other = run_key("reverse", {**base, name: changed})
-        assert other not in seen, name
+        other = run_key(base.replace(**{f.name: changed}))
+        assert other not in seen, f.name
         seen.add(other)
-    assert len(seen) == len(base) + 1
+    assert len(seen) == len(dataclasses.fields(base))  # every setting but the task, plus base
+
+
+def test_keys_stay_those_of_the_settings_dicts_the_app_hashed_before():
+    """Typed configs hash to the keys the app stored runs under when it passed dicts (what the
+    page's first view and the translate preset were, written out), so a pinned version keeps
+    its runs."""
+    def old_key(task: str, settings: dict) -> str:
+        body = {"format": run_cache.FORMAT, "version": "pinned", "task": task, "settings": settings}
+        return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"),
+                                         default=repr).encode()).hexdigest()  # fmt: skip
+
+    reverse = {"batch_size": 128, "corpus": "bundled", "d_ff": 64, "d_model": 32,
+               "device": "cpu", "dropout": 0.0, "eval_every": 25, "heads": 4,
+               "label_smoothing": 0.0, "layers": 1, "lr": 0.003, "model": "transformer",
+               "pe": "sinusoidal", "schedule": "noam", "seed": 0, "steps": 600, "target": 0.998,
+               "val_size": 256, "warmup": 100}  # fmt: skip
+    translate = {**reverse, "batch_size": 64, "d_ff": 128, "d_model": 64, "dropout": 0.1,
+                 "eval_every": 250, "label_smoothing": 0.1, "lr": 0.005, "schedule": "cosine",
+                 "steps": 1500, "target": None}  # fmt: skip
+    page = training.page_config("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 600, "cpu", 0,
+                                "transformer", "bundled")  # fmt: skip
+    assert run_key(page, "pinned") == old_key("reverse", reverse)
+    assert run_key(training.first_view(), "pinned") == old_key("reverse", reverse)
+    assert run_key(training.page_preset("translate").replace(corpus="bundled"),
+                   "pinned") == old_key("translate", translate)  # fmt: skip
+    assert run_key(page.replace(seed=1), "pinned") != old_key("reverse", reverse)
 
 
 def test_library_version_names_the_source():
@@ -157,7 +189,7 @@ def fake_entry(size: int, seed: int) -> CachedRun:
 def test_eviction_respects_the_byte_bound_least_recently_used_first(make_cache):
     one = len(run_cache.encode(fake_entry(100_000, 0)))
     cache = make_cache(max_bytes=int(one * 3.5))  # room for three entries
-    keys = [run_key("reverse", {"n": i}) for i in range(6)]
+    keys = [run_key(ExperimentConfig(seed=i)) for i in range(6)]
     for i in range(3):
         assert cache.put(keys[i], fake_entry(100_000, i))
     assert cache.total_bytes() <= cache.max_bytes
@@ -177,21 +209,21 @@ def test_eviction_respects_the_byte_bound_least_recently_used_first(make_cache):
 
 def test_a_stopped_run_is_not_stored(make_cache):
     stop = threading.Event()
-    s = training.settings("reverse", **{**TINY, "steps": 5000})  # far from done at the first message
-    run = training.new_run("reverse", s, stop)
+    c = training.page_config("reverse", **{**TINY, "steps": 5000})  # far from done at the first message
+    run = training.new_run(c, stop)
     for msg in training.stream(run):
         training.apply(run, msg)
         stop.set()  # Stop pressed while it trains
     assert run.summary["stopped"] == "stop_flag" and run.summary["steps"] < 5000
     cache = make_cache()
-    key = run_key("reverse", run.settings)
+    key = run_key(run.config)
     assert not cache.put(key, run_cache.entry_of(run))
     assert not cache.contains(key) and cache.get(key) is None and cache.total_bytes() == 0
 
 
 def test_a_damaged_entry_is_a_miss_and_is_dropped(tmp_path):
     cache = FileRunCache(tmp_path, 2**20)
-    key = run_key("reverse", {"x": 1})
+    key = run_key(ExperimentConfig(seed=1))
     (tmp_path / f"{key}.run").write_bytes(b"\x80\x04not a torch file")
     assert cache.get(key) is None and not cache.contains(key)
     with pytest.raises(ValueError):
@@ -204,7 +236,7 @@ def test_replicas_share_the_postgres_cache(pg_url, finished):
 
     a, b = PostgresRunCache(pg_url, 2**24), PostgresRunCache(pg_url, 2**24)
     try:
-        key = run_key("reverse", finished.settings)
+        key = run_key(finished.config)
         assert b.get(key) is None
         assert a.put(key, run_cache.entry_of(finished))
         entry = b.get(key)
@@ -218,11 +250,11 @@ def test_sessions_replaying_one_run_share_its_records(make_cache, finished):
     """Hits in one process hand out one decoded entry (memory per session stays small); the
     store still hears that the entry is used, so it is not evicted as stale."""
     cache = make_cache()
-    key = run_key("reverse", finished.settings)
+    key = run_key(finished.config)
     cache.put(key, run_cache.entry_of(finished))
     first, second = cache.get(key), cache.get(key)
     assert first is second and cache.hits == 2
-    a, b = (training.new_run("reverse", dict(finished.settings)) for _ in range(2))
+    a, b = (training.new_run(finished.config) for _ in range(2))
     for run in (a, b):
         for msg in run_cache.replay(first, 1, pause_s=0):
             training.apply(run, msg)
@@ -236,6 +268,7 @@ def test_a_pinned_version_names_the_runs(monkeypatch):
     try:
         monkeypatch.setenv("LAB_RUN_CACHE_VERSION", "commit-abc123")
         assert run_cache.library_version() == "commit-abc123"
-        assert run_key("reverse", {"steps": 1}) == run_key("reverse", {"steps": 1}, "commit-abc123")
+        one = ExperimentConfig(steps=1)
+        assert run_key(one) == run_key(one, "commit-abc123")
     finally:
         run_cache.library_version.cache_clear()

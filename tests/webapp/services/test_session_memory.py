@@ -10,6 +10,7 @@ import uuid
 import httpx
 import pandas as pd
 
+from transformer_lab.experiments import ExperimentConfig
 from webapp.services.session_memory import LightRun, cap_kept, light_run
 
 # The Train page's first inputs (task, heads, d_model, layers, d_ff, dropout, pe, steps); any
@@ -69,7 +70,7 @@ def test_a_closed_tab_releases_its_trained_model(app_url):
 
 class _Run:
     task_name, model_name = "reverse", "transformer"
-    settings = {"pe": "none", "heads": 2, "d_model": 8}
+    config = ExperimentConfig(pe="none", heads=2, d_model=8)
     summary = {"steps": 3, "seconds": 0.1, "stopped": "max_steps"}
     model = object()  # what a kept run must not hold on to
 
@@ -82,7 +83,7 @@ def test_kept_runs_are_light_and_capped():
     assert list(kept) == [f"run {i}" for i in range(4, 12)]
     light = kept["run 11"]["run"]
     assert isinstance(light, LightRun) and not hasattr(light, "model")
-    assert light.summary == _Run.summary and light.settings == _Run.settings
+    assert light.summary == _Run.summary and light.config == _Run.config
     from webapp.views.train_view import compare_table
 
     table = compare_table(kept, "en")  # the compare table still reads everything it shows

@@ -10,7 +10,7 @@ import time
 import pytest
 import torch
 
-from webapp.services import fairness, train_queue, training
+from webapp.services import fairness, train_config, train_queue, training
 from webapp.services.run_cache import FileRunCache
 from webapp.services.train_queue import TrainRefused, run_or_replay
 
@@ -32,7 +32,7 @@ def cache(tmp_path):
 
 def new(steps: int = 12, stop=None) -> training.Run:
     torch.set_num_threads(1)
-    return training.new_run("reverse", training.settings("reverse", **TINY, steps=steps), stop)
+    return training.new_run(training.page_config("reverse", **TINY, steps=steps), stop)
 
 
 def play(run, cache, client=None, on_msg=None) -> list[dict]:
@@ -129,12 +129,11 @@ def test_a_long_queue_offers_a_cached_shorter_run(queue, cache, monkeypatch):
 
 
 def test_warm_presets_trains_once_then_finds_them(queue, cache, monkeypatch):
-    from webapp.services import training as tr
-
+    tr = train_config
     real = tr.page_preset
     # The real presets take minutes on 2 cores: the same code path on tiny versions of them.
-    monkeypatch.setattr(tr, "page_preset", lambda task: {**real(task), **TINY, "steps": 8})
-    monkeypatch.setattr(train_queue, "PAGE_START", {"task": "reverse", "steps": 6})
+    monkeypatch.setattr(tr, "page_preset", lambda task: tr.rechoose(real(task), **TINY, steps=8))
+    monkeypatch.setattr(train_config, "PAGE_START", {"task": "reverse", "steps": 6})
     first = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache)
     assert [(t, p, n) for t, p, n, _ in first] == [
         ("reverse", "sinusoidal", 6), ("reverse", "sinusoidal", 8), ("reverse", "none", 8),

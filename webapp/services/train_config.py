@@ -1,0 +1,93 @@
+"""The Train page's choices as one typed ExperimentConfig, checked (no torch at import).
+
+The page's controls, the train API and the training queue all build their runs here, on the
+library's presets (transformer_lab.experiments): the task, positional-encoding and attention
+lists and the step defaults are written once, here or there. Importing this module loads no
+torch, so the page can lay out its controls from it before the first run.
+"""
+
+from __future__ import annotations
+
+import os
+
+from transformer_lab.experiments import (
+    ATTENTION_KINDS,
+    MODELS,
+    PE_KINDS,
+    SEQ2SEQ_TASKS,
+    ExperimentConfig,
+    check_settings,
+)
+
+TASKS = SEQ2SEQ_TASKS  # the Train page's tasks, positional encodings and attention kinds
+PES = PE_KINDS
+KINDS = ATTENTION_KINDS
+# Ceilings that keep one run inside a ZeroGPU call and a few minutes on 2 vCPUs.
+LIMITS = {"heads": (1, 8), "d_model": (2, 256), "layers": (1, 4), "d_ff": (1, 1024),
+          "steps": (1, 5000)}  # fmt: skip
+PAGE_FIELDS = ("heads", "d_model", "layers", "d_ff", "dropout", "pe", "steps")
+CHOICES = (*PAGE_FIELDS, "device", "seed", "model", "corpus")  # what page_config takes
+# The Train page as it opens: reverse, with a shorter budget than the preset's ceiling.
+PAGE_START = {"task": "reverse", "steps": 600}
+API_STEPS = 300  # the train API's default: a quick run
+
+
+def page_config(task: str = "reverse", heads: int | None = None, d_model: int | None = None,
+                layers: int | None = None, d_ff: int | None = None, dropout: float | None = None,
+                pe: str | None = None, steps: int | None = None, device: str = "cpu",
+                seed: int = 0, model: str = "transformer",
+                corpus: str | None = None) -> ExperimentConfig:  # fmt: skip
+    """The preset of ``task`` with the page's choices on top, checked (ValueError if bad).
+
+    A choice left as None keeps the preset's value. ``corpus`` (translate): "bundled" or
+    "tatoeba"; None takes $LAB_CORPUS, else "bundled"."""
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+    if model not in MODELS:
+        raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
+    chosen = {k: v for k, v in (("heads", heads), ("d_model", d_model), ("layers", layers),
+                                ("d_ff", d_ff), ("pe", pe), ("steps", steps)) if v is not None}
+    if dropout is not None:
+        chosen["dropout"] = float(dropout)
+    c = ExperimentConfig.from_preset(task, **chosen, device=device, seed=seed, model=model)
+    for name, (low, high) in LIMITS.items():
+        value = getattr(c, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
+    # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
+    corpus = corpus or os.environ.get("LAB_CORPUS", "bundled")
+    if corpus not in ("bundled", "tatoeba"):
+        raise ValueError(f"unknown corpus {corpus!r}; choose bundled or tatoeba")
+    c = c.replace(eval_every=max(1, min(c.eval_every, c.steps // 4 or 1)),  # a few points on short runs
+                  val_size=min(c.val_size, 256),  # validation stays a fraction of a second per check
+                  corpus=corpus)  # fmt: skip
+    check_settings(task, c)
+    return c
+
+
+def choices(c: ExperimentConfig) -> dict:
+    """The page's choices that made ``c`` (page_config(c.task, **choices(c)) rebuilds it)."""
+    return {k: getattr(c, k) for k in CHOICES}
+
+
+def rechoose(c: ExperimentConfig, **changes) -> ExperimentConfig:
+    """``c`` with some of the page's choices changed, rebuilt as the page would (eval_every
+    follows steps)."""
+    return page_config(c.task, **{**choices(c), **changes})
+
+
+def page_preset(task: str) -> ExperimentConfig:
+    """The page's run for the preset of ``task`` (what choosing the task fills in)."""
+    return page_config(task)
+
+
+def first_view() -> ExperimentConfig:
+    """The Train page's settings as it opens (PAGE_START on the task's preset)."""
+    return rechoose(page_preset(PAGE_START["task"]), steps=PAGE_START["steps"])
+
+
+def start_values() -> ExperimentConfig:
+    """The page's first view without checking it (no torch): what its controls show at load."""
+    return ExperimentConfig.from_preset(PAGE_START["task"], steps=PAGE_START["steps"],
+                                        device="cpu")  # fmt: skip
