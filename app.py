@@ -54,27 +54,29 @@ CSS = """
 """
 
 
-def _pages() -> list[tuple[str, object]]:
-    """(tab key, module with build()) in display order; later pages join as their modules land."""
-    pages = [("tab.basics", basics), ("tab.pooling", pooling), ("tab.multihead", multihead),
-             ("tab.positional", positional), ("tab.train", train), ("tab.complexity", complexity),
-             ("tab.exercises", exercises), ("tab.progress", progress),
-             ("tab.instructor", instructor)]  # fmt: skip
-    return pages
+# The playground's tabs, in display order: each page's build() needs nothing from the others.
+PLAYGROUND = [("tab.basics", basics), ("tab.pooling", pooling), ("tab.multihead", multihead),
+              ("tab.positional", positional), ("tab.train", train),
+              ("tab.complexity", complexity)]
 
 
 def build_demo() -> gr.Blocks:
     """The whole app: a title and one tab per page. Nothing heavy runs here."""
     with gr.Blocks(title="Transformer Lab") as blocks:
         gr.Markdown(t("app.title"), elem_id="tl-title")
-        identity.build()  # who is submitting: read by Exercises and Progress
+        who = identity.build()  # who is submitting: handed to Exercises, Progress, Instructor
         session_release.attach(blocks)  # a closed tab gives its models and runs back at once
-        built = {}
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
-            for key, page in _pages():
+            for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]):
-                    built[key] = page.build()
-        progress.connect_editor(*built["tab.exercises"], tabs=tabs)
+                    page.build()
+            with gr.Tab(t("tab.exercises"), id="exercises"):
+                editor = exercises.build(who)
+            with gr.Tab(t("tab.progress"), id="progress"):
+                mine = progress.build(who)
+            with gr.Tab(t("tab.instructor"), id="instructor"):
+                instructor.build(who)
+        progress.connect_editor(mine, *editor, tabs=tabs)
     for fn in blocks.fns.values():
         # Every event names its pool; the limit is the pool's, whatever event comes first.
         pool = fn.concurrency_id if fn.concurrency_id in POOLS else "play"

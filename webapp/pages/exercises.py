@@ -145,7 +145,7 @@ def quick_answer(i: int):
     return inner
 
 
-def build() -> tuple[gr.Dropdown, gr.Code]:
+def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
     """Lay out the page inside the current gr.Tab and wire its events; returns (exercise, code)."""
     choices = exercise_choices()
     first = choices[0][1] if choices else None
@@ -219,7 +219,7 @@ def build() -> tuple[gr.Dropdown, gr.Code]:
             return
         yield results_frame(outcome.report, lang), score_markdown(outcome.report, lang)
 
-    who = identity.inputs()  # [label box, browser key]
+    who = learner.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")
     quick_outputs = [c for slot in slots for c in slot]
     exercise.change(quick_update, [exercise, lang], quick_outputs, **ui)

@@ -52,19 +52,11 @@ class Identity:
         return [self.name, self.key]
 
 
-CURRENT: Identity | None = None  # the latest build(): other pages wire their events to it
 # Keys made for a page session whose browser had none yet: the page's load event and a click
 # racing it (Submit within a second of a first visit) must agree on one key. Minutes only.
 _MINTED: dict[str, tuple[float, str]] = {}
 _MINTED_LOCK = threading.Lock()
 MINTED_TTL_S = 600.0
-
-
-def inputs() -> list:
-    """The current identity's event inputs, or hidden stand-ins when a page is built alone."""
-    if CURRENT is not None:
-        return CURRENT.inputs()
-    return [gr.Textbox(visible=False), gr.State("")]
 
 
 def username(profile: gr.OAuthProfile | None) -> str | None:
@@ -143,8 +135,8 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> s
 
 
 def build() -> Identity:
-    """A row with the sign-in button (Spaces with OAuth) and the label box; the browser key."""
-    global CURRENT
+    """A row with the sign-in button (Spaces with OAuth) and the label box; the browser key.
+    The returned handle goes to the pages that submit or show a learner's work."""
     with gr.Row(equal_height=True, elem_id="who-row"):  # stacked on phones (app.py CSS)
         login = gr.LoginButton(scale=1) if oauth_available() else None
         name = gr.Textbox(label=t("who.name"), placeholder=t("who.placeholder"), max_length=64,
@@ -170,5 +162,4 @@ def build() -> Identity:
         root.load(on_load, [stored, key, name], [key, name, status], **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
     gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
-    CURRENT = Identity(stored=stored, key=key, name=name, status=status, login=login)
-    return CURRENT
+    return Identity(stored=stored, key=key, name=name, status=status, login=login)

@@ -143,7 +143,7 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
     return path, ("已导出 CSV。" if lang == "zh" else "CSV exported.")
 
 
-def build() -> None:
+def build(learner: identity.Identity) -> None:
     """Lay out the page inside the current gr.Tab: a sign-in or password form, or "disabled".
 
     The events are wired in every mode and every request re-checks mode(), so the page only
@@ -168,7 +168,7 @@ def build() -> None:
         csv = gr.File(label=t("instructor.csv"), interactive=False, elem_id="instructor-csv")
         access = gr.Dataframe(label=t("instructor.log"), interactive=False, elem_id="instructor-log")
 
-    key = identity.inputs()[1]  # this browser's key: a browser that logged in before is known
+    key = learner.key  # this browser's key: a browser that logged in before is known
     # Scripts call /instructor_scores and /instructor_csv without a browser key, as before;
     # the page's own buttons send the key through the *_browser events (hidden twins).
     api_show = gr.Button(visible=False, elem_id="instructor-api-show")

@@ -27,15 +27,12 @@ _RECOVERY_TRIES = FailureLimiter(per_client=10, client_window_s=600, overall=Non
 
 @dataclass
 class ProgressPage:
-    """What connect_editor() needs from the latest build()."""
+    """What connect_editor() needs from build()."""
 
     pick: gr.Textbox
     load: gr.Button
     status: gr.Markdown
     who: list  # identity inputs: [label box, browser key]
-
-
-CURRENT: ProgressPage | None = None
 
 
 def owner(key: str | None, profile: gr.OAuthProfile | None, session: str | None = None) -> Learner:
@@ -107,10 +104,9 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     return say("recovery.used", lang, name=rows[0].learner if rows else found[0])
 
 
-def build() -> None:
+def build(learner: identity.Identity) -> ProgressPage:
     """Lay out the page inside the current gr.Tab; connect_editor() wires the reload button."""
-    global CURRENT
-    who = identity.inputs()  # the label box and browser key above the tabs (or stand-ins)
+    who = learner.inputs()  # the label box and browser key above the tabs
     gr.Markdown(t("progress.intro"))
     refresh = gr.Button(t("progress.refresh"), elem_id="progress-refresh")
     best = gr.Dataframe(label=t("progress.best"), interactive=False, elem_id="progress-best")
@@ -162,20 +158,17 @@ def build() -> None:
     new.click(on_new, who, [shown, rec_status], **ui)
     gr.on([use.click, typed_code.submit], on_use, [*who, typed_code], [best, history, rec_status],
           **ui)  # fmt: skip
-    CURRENT = ProgressPage(pick=pick, load=load, status=status, who=who)
+    return ProgressPage(pick=pick, load=load, status=status, who=who)
 
 
-def connect_editor(exercise: gr.Dropdown, code: gr.Code, tabs: gr.Tabs | None = None,
-                   tab_id: str = "exercises", page: ProgressPage | None = None) -> None:
+def connect_editor(page: ProgressPage, exercise: gr.Dropdown, code: gr.Code,
+                   tabs: gr.Tabs | None = None, tab_id: str = "exercises") -> None:
     """Wire "Load into the exercise editor": it sets the Exercises page's dropdown and code
     (and switches to that tab). Call inside the same gr.Blocks, after both pages are built.
 
     The Exercises page must reset the code to the starter on *user* choice only
     (`exercise.input`), or the programmatic dropdown change would overwrite the loaded code.
     """
-    page = page or CURRENT
-    if page is None:
-        raise RuntimeError("build() the Progress page before connecting it to the editor")
     n_out = 4 if tabs is not None else 3
 
     @friendly(n_out)

@@ -220,7 +220,7 @@ def _password_checks(book, monkeypatch, instructor) -> None:
 
 
 def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypatch):
-    from webapp.pages import instructor
+    from webapp.pages import identity, instructor
 
     glue.configure(book=book)
     book.record(row("Ada (guest)", "causal-mask", 9))
@@ -243,8 +243,9 @@ def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypa
         ("hf:second-teacher", "export", "csv with code"), ("hf:teacher", "view", "best scores"),
         ("hf:mallory", "refused", "not on LAB_INSTRUCTORS"),
         ("hf:mallory", "refused", "not on LAB_INSTRUCTORS")]
-    with gr.Blocks() as demo:
-        instructor.build()
+    with gr.Blocks() as demo:  # identity parts without a login button (that needs an HF token)
+        instructor.build(identity.Identity(stored=gr.State(""), key=gr.State(""), name=gr.Textbox(),
+                                           status=gr.Markdown(), login=None))
     props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
     assert props["instructor-password"]["visible"] is False  # no shared password on the page
 
@@ -281,11 +282,11 @@ def test_pages_build_without_a_password_or_oauth(monkeypatch):
     with gr.Blocks() as demo:
         who = identity.build()
         with gr.Tab("p"):
-            progress.build()
+            page = progress.build(who)
         with gr.Tab("i"):
-            instructor.build()
+            instructor.build(who)
         ex, code = gr.Dropdown(["a"]), gr.Code()
-        progress.connect_editor(ex, code)
+        progress.connect_editor(page, ex, code)
     ids = {c.get("props", {}).get("elem_id") for c in demo.config["components"]}
     assert who.login is None  # no gr.LoginButton off a Space: Gradio would need an HF token
     props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
