@@ -99,8 +99,13 @@ def attention_grid(
     title: str | None = None,
     zmax: float | None = 1.0,
     lang: str = "en",
+    cols: int | None = None,
 ) -> go.Figure:
     """Layers (rows) x heads (columns) of attention maps on one shared colour scale.
+
+    `cols` caps the panels per row (a phone fits two): a layer's heads then wrap onto several
+    rows, and each layer still starts a new row. Panels are numbered layer by layer, head by head
+    (the k-th heatmap is on axes x{k}/y{k}) whatever the wrapping.
 
     `maps` is a list with one (h, n, m) tensor per layer, or a (L, h, n, m) tensor. For a model's
     `attention_maps(...)["cross"]` (each (B, h, T, S)) pick one example: `[a[0] for a in maps]`.
@@ -127,22 +132,34 @@ def attention_grid(
         )
     q = check_labels(query_labels, n, "query_labels")
     k = check_labels(key_labels, m, "key_labels")
+    if cols is not None and (not isinstance(cols, int) or cols < 1):
+        raise ValueError(f"cols must be a positive whole number or None, got {cols!r}.")
+    c = h if cols is None else min(cols, h)
+    per_layer = -(-h // c)  # rows each layer takes
+    rows = L * per_layer
+    specs = [[{} if (r % per_layer) * c + j < h else None for j in range(c)] for r in range(rows)]
     titles = [word("layer_head", lang).format(layer=i + 1, head=j + 1)
               for i in range(L) for j in range(h)]
-    fig = make_subplots(rows=L, cols=h, subplot_titles=titles, shared_xaxes=True,
-                        shared_yaxes=True, horizontal_spacing=0.02,
-                        vertical_spacing=0.3 / max(L, 1))
+    # Room between rows in pixels (a title and, when wrapped, tick labels), as a share of the plot.
+    gap = 40 if c == h else 70
+    fig = make_subplots(rows=rows, cols=c, specs=specs, subplot_titles=titles,
+                        shared_xaxes=c == h, shared_yaxes=True, horizontal_spacing=0.04 if c < h
+                        else 0.02, vertical_spacing=min(0.3, gap / (170 * rows)))
     for i in range(L):
         for j in range(h):
             fig.add_trace(_weight_trace(stack[i, j], q, k, lang, coloraxis="coloraxis"),
-                          row=i + 1, col=j + 1)
+                          row=i * per_layer + j // c + 1, col=j % c + 1)
     _token_axes(fig, q, k)
     top = float(np.nanmax(stack)) if zmax is None else zmax
     fig.update_layout(
         title=word("attention", lang) if title is None else title,
         coloraxis={"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": top},
-        height=140 + 170 * L,
+        height=140 + (170 if c == h else 200) * rows,
     )
+    if c < h:  # narrow screen: smaller margins, the colour bar under the panels
+        fig.update_layout(margin={"l": 50, "r": 10, "t": 90, "b": 40},
+                          coloraxis_colorbar={"orientation": "h", "y": -40 / (200 * rows),
+                                              "yanchor": "top", "thickness": 12})
     return fig
 
 

@@ -336,3 +336,23 @@ def test_training_curves_on_a_real_training_run():
     eval_rows = hist[hist["phase"] == "eval"]
     assert list(lines["loss"].x) == train_rows["step"].tolist() == list(range(1, 7))
     np.testing.assert_allclose(np.asarray(lines["eval loss"].y), eval_rows["loss"].to_numpy())
+
+
+def test_grid_wraps_heads_for_a_narrow_screen():
+    rng = np.random.default_rng(2)
+    maps = np_softmax(rng.normal(size=(2, 3, 4, 4)))  # (L, h, n, m)
+    fig = F.attention_grid(maps, cols=2)
+    traces = heatmaps(fig)
+    # still layer by layer, head by head: the k-th heatmap on axes x{k}/y{k} (click-to-enlarge)
+    for idx, trace in enumerate(traces):
+        np.testing.assert_allclose(np.asarray(trace.z), maps[idx // 3, idx % 3], atol=1e-6)
+        assert trace.xaxis == ("x" if idx == 0 else f"x{idx + 1}")
+    # two per row; each layer starts a row: rows (1·1, 1·2), (1·3), (2·1, 2·2), (2·3)
+    tops = [fig.layout[f"yaxis{'' if i == 0 else i + 1}"].domain[1] for i in range(6)]
+    assert tops[0] == tops[1] > tops[2] > tops[3] == tops[4] > tops[5]
+    lefts = [fig.layout[f"xaxis{'' if i == 0 else i + 1}"].domain[0] for i in range(6)]
+    assert lefts[0] == lefts[2] == lefts[3] == lefts[5] < lefts[1] == lefts[4]
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles == [f"layer {i} · head {j}" for i in (1, 2) for j in (1, 2, 3)]
+    with pytest.raises(ValueError, match="cols"):
+        F.attention_grid(maps, cols=0)

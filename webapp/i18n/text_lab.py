@@ -150,6 +150,12 @@ EN_LAB: dict[str, str] = {
     "corpus.tatoeba": "D2L's Tatoeba fra-eng", "corpus.fallback": "Tatoeba could not be downloaded",
     "toast": "Please check",
     "error.generic": "⚠️ Something went wrong on our side; the error was logged.",
+    # Train before its first run: placeholders instead of empty plots and tables
+    "train.curves_hint": (
+        "*No run yet.* Press **Train**: the loss and accuracy curves appear here from the first "
+        "step, with the step count and the time left."
+    ),
+    "train.preds_hint": "*The model's predictions on held-out examples appear here when a run ends.*",
 }
 
 ZH_LAB: dict[str, str] = {
@@ -251,6 +257,8 @@ ZH_LAB: dict[str, str] = {
     "corpus.tatoeba": "D2L 的 Tatoeba fra-eng", "corpus.fallback": "无法下载 Tatoeba",
     "toast": "请检查输入",
     "error.generic": "⚠️ 服务器出了点问题，错误已记录。",
+    "train.curves_hint": "*还没有训练。* 点击**训练**：损失和准确率曲线会从第一步起显示在这里，并附上步数和剩余时间。",
+    "train.preds_hint": "*训练结束后，模型在验证样例上的预测会显示在这里。*",
 }
 
 # Learner input errors seen on the playground pages, as (pattern, Chinese template). The

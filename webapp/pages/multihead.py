@@ -7,6 +7,7 @@ import gradio as gr
 from webapp.compute.matrices import check_int
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 from webapp.pages.train import last_run
+from webapp.pages.viewport import head_grid, width_input, with_width
 
 # Click a thumbnail to enlarge it (as BertViz does): plotly marks each subplot's drag layer with
 # data-subplot="x3y3"; the k-th subplot is the k-th choice of the "head to enlarge" radio.
@@ -24,7 +25,6 @@ CLICK_TO_ENLARGE = """() => {
   }, true);
 }"""
 MASKED = "#c8c8c8"  # masked cells are nan: the grey background shows through them
-MAX_THUMB_TICKS = 48  # heads × tokens above which thumbnails drop their tick labels (they collide)
 
 
 def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
@@ -70,13 +70,9 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
     return [w], labels, labels, tr("mh.random_caption", lang)
 
 
-def thumbnails(layer_maps, q, k, lang):
-    from transformer_lab.figures import attention_grid
-
-    fig = attention_grid(layer_maps, q, k, lang=lang)
-    h = int(layer_maps[0].shape[0])
-    if h * max(len(q), len(k)) > MAX_THUMB_TICKS:
-        fig.update_xaxes(showticklabels=False)  # too many labels collide: the enlarged head has them
+def thumbnails(layer_maps, q, k, lang, width=None):
+    """The layers × heads grid for a screen `width` px wide (a phone: two heads per row)."""
+    fig = head_grid(layer_maps, q, k, lang, width)
     fig.update_layout(plot_bgcolor=MASKED)
     return fig
 
@@ -92,7 +88,8 @@ def build() -> None:
     with gr.Row():
         embed = gr.Number(16, precision=0, label=t("mh.embed"), elem_id="mh-embed", min_width=100)
         heads = gr.Number(4, precision=0, label=t("mh.heads"), elem_id="mh-heads", min_width=100)
-        tokens = gr.Slider(1, 24, value=6, step=1, label=t("mh.tokens"), min_width=160)
+        tokens = gr.Slider(1, 24, value=6, step=1, label=t("mh.tokens"), min_width=160,
+                           elem_id="mh-tokens")  # fmt: skip
         mask = gr.Radio([(t("mask.none"), "none"), (t("mask.valid"), "valid"),
                          (t("mask.causal"), "causal")], value="none", label=t("mask"))  # fmt: skip
         valid_len = gr.Number(3, precision=0, label=t("valid_len"), min_width=100)
@@ -104,15 +101,16 @@ def build() -> None:
     pick = gr.Radio(["1 · 1"], value="1 · 1", label=t("mh.pick"), elem_id="mh-pick")
     big = gr.Plot(label=t("mh.big"), elem_id="mh-big")
     shapes = gr.Dataframe(label=t("mh.shapes"), interactive=False)
+    width = width_input()
 
-    inputs = [source, kind, embed, heads, tokens, mask, valid_len, seed, pick]
+    inputs = [source, kind, embed, heads, tokens, mask, valid_len, seed, pick, width]
 
     @friendly(3)
     def on_compute(embed, heads, tokens, mask, valid_len, seed, request: gr.Request):
         return render(embed, heads, tokens, mask, valid_len, seed, lang_of(request))
 
     @quiet(6)
-    def on_live(source, kind, embed, heads, tokens, mask, valid_len, seed, pick,
+    def on_live(source, kind, embed, heads, tokens, mask, valid_len, seed, pick, width,
                 request: gr.Request):  # fmt: skip
         from transformer_lab.figures import attention_heatmap
         from transformer_lab.tables import multihead_shape_steps, shapes_table
@@ -130,15 +128,19 @@ def build() -> None:
         enlarged.update_layout(plot_bgcolor=MASKED)
         n = len(q)
         e, h = (int(embed), int(heads)) if source == "random" else (
-            run.settings["d_model"], run.settings["heads"])  # fmt: skip
+            run.config.d_model, run.config.heads)  # fmt: skip
         table = shapes_table(multihead_shape_steps(1, n, len(k), e, h, lang=lang), lang=lang)
-        return (thumbnails(layer_maps, q, k, lang), gr.update(choices=names, value=chosen),
+        return (thumbnails(layer_maps, q, k, lang, width), gr.update(choices=names, value=chosen),
                 enlarged, table, cap, "")  # fmt: skip
 
-    go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
-             api_name="multihead", concurrency_id="play")  # fmt: skip
     gr.on(None, None, [], None, js=CLICK_TO_ENLARGE)  # browser-side only, once per page
     # Live: on load and on every change (a random layer or a trained model's forward is quick).
-    gr.on(None, on_live, inputs, [grid, pick, big, shapes, caption, status],
-          api_visibility="private", concurrency_id="play", show_progress="hidden",
-          trigger_mode="always_last")  # fmt: skip
+    # The grid is drawn for the browser's width (js fills the hidden width input): a phone gets
+    # two heads per row instead of overlapping thumbnails.
+    live = dict(fn=on_live, inputs=inputs, outputs=[grid, pick, big, shapes, caption, status],
+                api_visibility="private", concurrency_id="play", show_progress="hidden",
+                js=with_width(len(inputs)))  # fmt: skip
+    # The button is the API's (a grid for a desktop); in the page the live view then redraws it.
+    go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
+             api_name="multihead", concurrency_id="play").then(**live)  # fmt: skip
+    gr.on(None, trigger_mode="always_last", **live)

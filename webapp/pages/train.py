@@ -8,6 +8,8 @@ import threading
 import gradio as gr
 
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
+from webapp.pages.viewport import head_grid, width_input, with_width
+from webapp.services.train_config import API_STEPS, KINDS, MODELS, PES, TASKS, start_values
 from webapp.views.train_view import (
     caption,
     compare_table,
@@ -62,37 +64,41 @@ def _stream(run):
     yield from stream(run)
 
 
-def run_training(task="reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0,
-                 pe="sinusoidal", steps=300, device="cpu", seed=0, stop=None,
-                 model="transformer", client=None, corpus=None):  # fmt: skip
-    """Yield (message, run) while training; the run holds records, snapshots, weights, summary.
-    A cached run replays at once; otherwise messages with "queued" come while it waits its turn
+def run_training(config, stop=None, client=None):
+    """Yield (message, run) while training the ExperimentConfig ``config`` (built by
+    training.page_config); the run holds records, snapshots, weights, summary. A cached run
+    replays at once; otherwise messages with "queued" come while it waits its turn
     (webapp.services.train_queue; ``client``: the fair queue's ClientKey)."""
     from webapp.services import training
     from webapp.services.train_queue import run_or_replay
 
-    s = training.settings(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
-                          pe, int(steps), device, int(seed), model, corpus)  # fmt: skip
-    run = training.new_run(task, s, stop)
+    run = training.new_run(config, stop)
     for msg in run_or_replay(run, _stream, client):
         yield msg, (run if "queued" in msg else training.apply(run, msg))
 
 
-def train(task: str = "reverse", heads: int = 4, d_model: int = 32, layers: int = 1,
-          d_ff: int = 64, dropout: float = 0.0, pe: str = "sinusoidal", steps: int = 300,
-          device: str = "cpu", seed: int = 0, model: str = "transformer") -> dict:  # fmt: skip
+_API = start_values().replace(steps=API_STEPS)  # the train API's defaults: a quick reverse run
+
+
+def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_model,
+          layers: int = _API.layers, d_ff: int = _API.d_ff, dropout: float = _API.dropout,
+          pe: str = _API.pe, steps: int = _API.steps, device: str = _API.device,
+          seed: int = _API.seed, model: str = _API.model) -> dict:  # fmt: skip
     """Train a model with the Train page's settings; returns settings, summary (translate: scores
     on held-out sentences) and the validation rows of the history. New parameters will always
     come with defaults."""
+    from webapp.services.training import page_config
+
     run = None
     try:
-        for _, run in run_training(task, heads, d_model, layers, d_ff, dropout, pe, steps, device,  # noqa: B007
-                                   seed, model=model):  # fmt: skip
+        config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
+                             pe, int(steps), device, int(seed), model)  # fmt: skip
+        for _, run in run_training(config):  # noqa: B007
             pass  # the API returns only the finished run
     except (ValueError, TypeError) as err:
         raise gr.Error(str(err)) from None
     evals = run.history[run.history["phase"] == "eval"]
-    return {"task": task, "settings": run.settings, "summary": run.summary,
+    return {"task": task, "settings": run.config.as_dict(), "summary": run.summary,
             "eval": evals.drop(columns=["phase"]).to_dict(orient="records")}  # fmt: skip
 
 
@@ -107,52 +113,61 @@ def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
 
 def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
-    from transformer_lab.figures import alignment_heatmap, attention_grid, training_curves
+    from transformer_lab.figures import alignment_heatmap, training_curves
 
+    first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
     gr.Markdown(t("train.intro"))
     with gr.Row():
-        task = gr.Radio(_options("task", ("copy", "reverse", "sort", "translate")), value="reverse",
-                        label=t("train.task"), elem_id="train-task")  # fmt: skip
-        model = gr.Radio(_options("model", ("transformer", "bahdanau")), value="transformer",
-                         label=t("train.model"), elem_id="train-model")  # fmt: skip
-        pe = gr.Radio(_options("pe", ("sinusoidal", "learned", "none")), value="sinusoidal",
-                      label=t("train.pe"), elem_id="train-pe")  # fmt: skip
+        task = gr.Radio(_options("task", TASKS), value=first.task, label=t("train.task"),
+                        elem_id="train-task")  # fmt: skip
+        model = gr.Radio(_options("model", MODELS), value=first.model, label=t("train.model"),
+                         elem_id="train-model")  # fmt: skip
+        pe = gr.Radio(_options("pe", PES), value=first.pe, label=t("train.pe"), elem_id="train-pe")
         device = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
         corpus = gr.Radio(_options("corpus", ("bundled", "tatoeba")), value="bundled",
                           label=t("corpus"), visible=_tatoeba_offered(), elem_id="train-corpus")  # fmt: skip
     with gr.Row():
-        heads = gr.Number(4, precision=0, label=t("train.heads"), min_width=90)
-        d_model = gr.Number(32, precision=0, label=t("train.d_model"), min_width=90)
-        layers = gr.Number(1, precision=0, label=t("train.layers"), min_width=90)
-        d_ff = gr.Number(64, precision=0, label=t("train.d_ff"), min_width=90)
-        dropout = gr.Slider(0.0, 0.5, value=0.0, step=0.05, label=t("train.dropout"), min_width=140)
-        steps = gr.Number(600, precision=0, label=t("train.steps"), elem_id="train-steps", min_width=90)
-        seed = gr.Number(0, precision=0, label=t("seed"), min_width=90)
+        heads = gr.Number(first.heads, precision=0, label=t("train.heads"), min_width=90)
+        d_model = gr.Number(first.d_model, precision=0, label=t("train.d_model"), min_width=90)
+        layers = gr.Number(first.layers, precision=0, label=t("train.layers"), min_width=90)
+        d_ff = gr.Number(first.d_ff, precision=0, label=t("train.d_ff"), min_width=90)
+        dropout = gr.Slider(0.0, 0.5, value=first.dropout, step=0.05, label=t("train.dropout"),
+                            min_width=140)  # fmt: skip
+        steps = gr.Number(first.steps, precision=0, label=t("train.steps"), elem_id="train-steps",
+                          min_width=90)  # fmt: skip
+        seed = gr.Number(first.seed, precision=0, label=t("seed"), min_width=90)
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
         stop = gr.Button(t("train.stop"), variant="stop", elem_id="train-stop")
         keep = gr.Button(t("train.compare"), elem_id="train-keep")
         clear = gr.Button(t("train.clear"))
     status = gr.Markdown(elem_id="train-status")
-    curves = gr.Plot(label=t("train.curves"), elem_id="train-curves")
+    # Before the first run: a sentence, not an empty plot or table (start_shows swaps them).
+    curves_hint = gr.Markdown(t("train.curves_hint"), elem_id="train-curves-hint")
+    curves = gr.Plot(label=t("train.curves"), elem_id="train-curves", visible=False)
     gap = gr.Markdown(elem_id="train-gap")
     with gr.Row():
         index = gr.Number(0, precision=0, label=t("train.example"), min_width=120)
-        kind = gr.Radio(_options("kind", ("encoder_self", "decoder_self", "cross")), value="cross",
-                        label=t("train.kind"), elem_id="train-kind")  # fmt: skip
+        kind = gr.Radio(_options("kind", KINDS), value="cross", label=t("train.kind"),
+                        elem_id="train-kind")  # fmt: skip
         show = gr.Button(t("train.show"), elem_id="train-show")
     snap = gr.Slider(0, 16, value=16, step=1, label=t("train.snapshot"), elem_id="train-snap")
     maps = gr.Plot(label=t("train.maps"), elem_id="train-maps")
     maps_caption = gr.Markdown(elem_id="train-maps-caption")
-    preds = gr.Dataframe(label=t("train.preds"), interactive=False, wrap=True, elem_id="train-preds")
-    with gr.Row():
-        sentence = gr.Textbox(DEFAULT_SENTENCE, label=t("train.sentence"), elem_id="train-sentence")
-        translate = gr.Button(t("train.translate"), elem_id="train-translate")
-    translation = gr.Markdown(elem_id="train-translation")
-    alignment = gr.Plot(label=t("train.alignment"), elem_id="train-alignment")
-    with gr.Accordion(t("train.vocab"), open=False):
-        vocab = gr.Markdown(elem_id="train-vocab")
-    compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare")
+    preds_hint = gr.Markdown(t("train.preds_hint"), elem_id="train-preds-hint")
+    preds = gr.Dataframe(label=t("train.preds"), interactive=False, wrap=True, elem_id="train-preds",
+                         visible=False)  # fmt: skip
+    # Translating a sentence only means something for the translate task: shown for it alone.
+    with gr.Column(visible=first.task == "translate", elem_id="train-translate-box") as translate_box:
+        with gr.Row():
+            sentence = gr.Textbox(DEFAULT_SENTENCE, label=t("train.sentence"),
+                                  elem_id="train-sentence")  # fmt: skip
+            translate = gr.Button(t("train.translate"), elem_id="train-translate")
+        translation = gr.Markdown(elem_id="train-translation")
+        alignment = gr.Plot(label=t("train.alignment"), elem_id="train-alignment", visible=False)
+        with gr.Accordion(t("train.vocab"), open=False):
+            vocab = gr.Markdown(elem_id="train-vocab")
+    compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare", visible=False)
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")  # fmt: skip
     from webapp.services.session_memory import cap_kept, light_run, session_ttl_s
@@ -160,24 +175,26 @@ def build() -> None:
     # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
     run_state = gr.State(None, time_to_live=session_ttl_s())
     kept = gr.State({}, time_to_live=session_ttl_s())
+    width = width_input()  # the browser's width (with_width): a phone gets two heads per row
 
     settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model, corpus]
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
     def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,
                  corpus, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
-        args = (task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed)
         lang, flag = lang_of(request), threading.Event()
         _STOPS[request.session_hash] = flag
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
         from webapp.pages.exercises import client_of
         from webapp.services.train_queue import TrainRefused, cached_note
+        from webapp.services.training import page_config
 
         try:
             yield None, tr("training", lang) + " …", None, *blank
             run, cached = None, False
-            for msg, run in run_training(*args, stop=flag, model=model, client=client_of(request),
-                                         corpus=corpus):  # fmt: skip
+            config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff),
+                                 float(dropout), pe, int(steps), device, int(seed), model, corpus)
+            for msg, run in run_training(config, stop=flag, client=client_of(request)):
                 if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
                     yield gr.skip(), msg["message"][lang], gr.skip(), *[gr.skip()] * 7
                     continue
@@ -206,7 +223,7 @@ def build() -> None:
         if request.session_hash in _STOPS:
             _STOPS[request.session_hash].set()
 
-    def _maps(run, index, kind, snap_index, lang):
+    def _maps(run, index, kind, snap_index, lang, width=None):
         from webapp.services.training import attention_for
 
         if run is None:
@@ -221,28 +238,28 @@ def build() -> None:
         else:
             layer_maps, q, k = attention_for(run, int(index), kind)
             note = ""
-        fig = attention_grid(layer_maps, q, k, lang=lang)
+        fig = head_grid(layer_maps, q, k, lang, width)
         return fig, "\n\n".join(x for x in (note, caption(run, kind, lang)) if x)
 
     @friendly(4)
-    def on_show(run, index, kind, snap_index, current="", request: gr.Request = None):
+    def on_show(run, index, kind, snap_index, current="", width=None, request: gr.Request = None):
         from webapp.services.training import predictions
 
         lang = lang_of(request)
-        fig, cap = _maps(run, index, kind, snap_index, lang)
+        fig, cap = _maps(run, index, kind, snap_index, lang, width)
         # Clear only an earlier warning: the status may hold the run's Done line, and moving the
         # snapshot slider (which after_train does) must not wipe it.
         keep = gr.skip() if not str(current or "").startswith("⚠️") else ""
         return fig, localise_predictions(predictions(run), lang), cap, keep
 
-    def after_train(run, index, kind, request: gr.Request):
+    def after_train(run, index, kind, width, request: gr.Request):
         from webapp.services.training import vocabulary
 
         if run is None or not run.summary:  # training failed: its message stays in the status
             return (gr.skip(),) * 9
         lang = lang_of(request)
         last = len(run.snapshots) - 1
-        grid, table, cap, problem = on_show(run, index, kind, last, "", request)
+        grid, table, cap, problem = on_show(run, index, kind, last, "", width, request)
         words = vocabulary(run)
         vocab_text = f"{len(words)}: " + " · ".join(f"`{w}`" for w in words) if words else ""
         gap_text = ""
@@ -269,7 +286,7 @@ def build() -> None:
         if r["unknown"]:
             lines.append(f"⚠️ {tr('train.unknown', lang)}: {', '.join(r['unknown'])}")
         fig = alignment_heatmap(r["cross"], r["source_tokens"], r["output_tokens"], lang=lang)
-        return "\n\n".join(lines), fig, ""
+        return "\n\n".join(lines), gr.update(value=fig, visible=True), ""
 
     @friendly(4)
     def on_keep(run, kept, request: gr.Request):
@@ -281,35 +298,44 @@ def build() -> None:
         kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}})
         title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
         histories = {k: v["history"] for k, v in kept.items()}
-        return (kept, training_curves(None, compare=histories, title=title, lang=lang, stack=True),
+        return (kept, gr.update(value=training_curves(None, compare=histories, title=title,
+                                                      lang=lang, stack=True), visible=True),
                 gr.update(value=compare_table(kept, lang), visible=True), "")  # fmt: skip
 
     def on_task(task):
         from webapp.services.training import page_preset
 
         p = page_preset(task)
-        return p["heads"], p["d_model"], p["layers"], p["d_ff"], p["dropout"], p["pe"], p["steps"]
+        return p.heads, p.d_model, p.layers, p.d_ff, p.dropout, p.pe, p.steps
 
-    def on_load(request: gr.Request):
-        from webapp.services.training import preview, settings
+    def on_load(width, request: gr.Request):
+        from webapp.services.training import first_view, preview
 
         lang = lang_of(request)
-        maps_, labels = preview("reverse", settings("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 600))
+        maps_, labels = preview(first_view())
         q, k = labels["cross"]
-        return attention_grid(maps_["cross"], q, k, lang=lang), tr("cap.untrained", lang)
+        return head_grid(maps_["cross"], q, k, lang, width), tr("cap.untrained", lang)
 
     def mark_stale(run, request: gr.Request):
         return tr("stale", lang_of(request)) if run is not None else gr.skip()
 
     outs = [curves, status, run_state, *shown]
+    # A run shows its curves at once; its predictions and alignment wait for the end of the run.
+    start.click(lambda: (gr.update(visible=True), gr.update(visible=False), gr.update(visible=False),
+                         gr.update(visible=True), gr.update(visible=False)), None,
+                [curves, curves_hint, preds, preds_hint, alignment], queue=False,
+                api_visibility="private")  # fmt: skip
     event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private")
-    event.then(after_train, [run_state, index, kind],
+    event.then(after_train, [run_state, index, kind, width],
                [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment],
-               api_visibility="private")  # fmt: skip
+               api_visibility="private", js=with_width(4)).then(
+        lambda run: (gr.update(visible=True), gr.update(visible=False)) if run is not None
+        and run.summary else (gr.skip(), gr.skip()), [run_state], [preds, preds_hint],
+        api_visibility="private", queue=False)  # fmt: skip
     stop.click(on_stop, None, None, queue=False, api_visibility="private")
-    view = dict(fn=on_show, inputs=[run_state, index, kind, snap, status],
+    view = dict(fn=on_show, inputs=[run_state, index, kind, snap, status, width],
                 outputs=[maps, preds, maps_caption, status], api_visibility="private",
-                show_progress="hidden")  # fmt: skip
+                show_progress="hidden", js=with_width(6))  # fmt: skip
     show.click(**view)
     gr.on([kind.change, index.submit, snap.change], **view)
     translate.click(on_translate, [run_state, sentence], [translation, alignment, status],
@@ -318,13 +344,16 @@ def build() -> None:
                     api_visibility="private")  # fmt: skip
     keep.click(on_keep, [run_state, kept], [kept, compare, compare_runs, status],
                api_visibility="private")  # fmt: skip
-    clear.click(lambda: ({}, None, gr.update(value=None, visible=False)), None,
-                [kept, compare, compare_runs], api_visibility="private")  # fmt: skip
+    gone = gr.update(value=None, visible=False)
+    clear.click(lambda: ({}, gone, gone), None, [kept, compare, compare_runs],
+                api_visibility="private")  # fmt: skip
     task.input(on_task, [task], [heads, d_model, layers, d_ff, dropout, pe, steps],
                api_visibility="private")  # fmt: skip
+    task.change(lambda task: gr.update(visible=task == "translate"), [task], [translate_box],
+                queue=False, api_visibility="private")  # fmt: skip
     gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
           mark_stale, [run_state], [status], api_visibility="private", queue=False)  # fmt: skip
     # First load: the untrained model's attention, so the page shows what training will change.
-    gr.on(None, on_load, [], [maps, maps_caption], api_visibility="private", concurrency_id="play",
-          show_progress="hidden")  # fmt: skip
+    gr.on(None, on_load, [width], [maps, maps_caption], api_visibility="private",
+          concurrency_id="play", show_progress="hidden", js=with_width(1))  # fmt: skip
     gr.api(train, api_name="train", concurrency_id="train")

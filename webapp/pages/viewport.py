@@ -1,0 +1,53 @@
+"""The browser's width, for figures drawn on the server: a phone gets its heads in two columns."""
+
+from __future__ import annotations
+
+import gradio as gr
+
+PANEL_PX = 150  # narrowest readable thumbnail: its title "layer 1 · head 1" and a few tick labels
+PAGE_MARGIN_PX = 60  # the page's padding and the figure's axis labels
+TICK_PX = 26  # horizontal room one tick label needs ("<eos>" at plotly's 12 px font)
+MAX_ROW_TICKS = 12  # tokens above which a thumbnail's row labels (≈14 px each) would collide
+
+
+def width_input() -> gr.Number:
+    """A hidden input that the event's js (`with_width`) fills with window.innerWidth."""
+    return gr.Number(0, visible=False)
+
+
+def with_width(n_inputs: int) -> str:
+    """js for an event whose last of `n_inputs` inputs is `width_input()`: put the window's
+    width there before the call goes to the server (the other inputs pass unchanged)."""
+    last = n_inputs - 1
+    return (f"(...a) => {{ const v = a.slice(0, {n_inputs}); v[{last}] = window.innerWidth; "
+            "return v; }")
+
+
+def grid_columns(width: float | None, heads: int) -> int | None:
+    """Panels per row for `heads` thumbnails on a screen `width` px wide; None (one row per layer)
+    where every head fits side by side, or when the width is unknown (an API call)."""
+    if not width or width <= 0:
+        return None
+    fit = max(1, int((width - PAGE_MARGIN_PX) // PANEL_PX))
+    return None if fit >= heads else fit
+
+
+def ticks_fit(width: float | None, heads: int, tokens: int) -> bool:
+    """Whether a thumbnail's tick labels have room: each token needs about TICK_PX."""
+    cols = grid_columns(width, heads) or heads
+    usable = (width - PAGE_MARGIN_PX) if width and width > 0 else 1100
+    return usable / cols / max(tokens, 1) >= TICK_PX
+
+
+def head_grid(layer_maps, q, k, lang: str, width: float | None = None):
+    """attention_grid for a screen `width` px wide: a phone gets two heads per row, and tick
+    labels that would pile up are dropped (an enlarged head or the predictions show the tokens)."""
+    from transformer_lab.figures import attention_grid
+
+    h = int(layer_maps[0].shape[0])
+    fig = attention_grid(layer_maps, q, k, lang=lang, cols=grid_columns(width, h))
+    if not ticks_fit(width, h, len(k)):
+        fig.update_xaxes(showticklabels=False)
+    if len(q) > MAX_ROW_TICKS:
+        fig.update_yaxes(showticklabels=False)
+    return fig
