@@ -1,1 +1,36 @@
-"""The message catalogue: every learner-facing string in English and Simplified Chinese."""
+"""The message catalogue: every learner-facing string of the app, in English and Simplified Chinese.
+
+The keys live in three parts (``text``: pages and exercises, ``text_lab``: the playground's
+captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor), merged here
+once; no module adds keys to another at import time. ``tr`` formats a key for one request's
+language on the server; the pages hand the same tables to ``gr.I18n`` for static labels.
+No gradio here.
+"""
+
+from __future__ import annotations
+
+from webapp.i18n import gradebook_text, text, text_lab
+
+PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_LAB),
+         "gradebook_text": (gradebook_text.EN, gradebook_text.ZH)}
+
+
+def _merge(index: int) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for name, tables in PARTS.items():
+        clash = merged.keys() & tables[index].keys()
+        if clash:  # one key, one meaning: a second definition would silently win or lose
+            raise ValueError(f"i18n keys defined twice (again in {name}): {sorted(clash)}")
+        merged.update(tables[index])
+    return merged
+
+
+EN: dict[str, str] = _merge(0)
+ZH: dict[str, str] = _merge(1)
+
+
+def tr(key: str, lang: str, **fields: object) -> str:
+    """``key``'s text in ``lang`` ('zh' or else English), formatted with ``fields``; an English
+    fallback for a key that has no Chinese yet (tests require every key in both)."""
+    text_ = (ZH if lang == "zh" else EN).get(key) or EN[key]
+    return text_.format(**fields) if fields else text_

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from webapp.i18n.text import EN as APP_EN
-from webapp.i18n.text import ZH as APP_ZH
-
 EN: dict[str, str] = {
     "tab.progress": "My progress",
     "tab.instructor": "Instructor",
@@ -116,17 +113,3 @@ ZH: dict[str, str] = {
     "instructor.log": "教师访问记录（最新在前）",
 }
 
-
-def register() -> None:
-    """Add these keys to the app's gr.I18n tables (which hold text.EN / text.ZH by reference)."""
-    for table, ours in ((APP_EN, EN), (APP_ZH, ZH)):
-        for key, value in ours.items():
-            table.setdefault(key, value)
-
-
-def say(key: str, lang: str, **fields: str) -> str:
-    """Server-side text for Markdown built at request time (gr.I18n only translates static text)."""
-    return (ZH if lang == "zh" else EN)[key].format(**fields)
-
-
-register()

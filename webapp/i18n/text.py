@@ -260,9 +260,3 @@ ZH: dict[str, str] = {
     "ex.answer": "你的答案",
     "ex.check": "检查 / 解析",
 }
-
-# Playground keys of issue 11 (captions, options, statuses) live in their own module.
-from webapp.i18n.text_lab import EN_LAB, ZH_LAB  # noqa: E402
-
-EN.update(EN_LAB)
-ZH.update(ZH_LAB)

@@ -1,4 +1,4 @@
-"""Shared pieces of the pages: translations, the request's language, friendly errors."""
+"""Shared pieces of the pages: gr.I18n over the catalogue, the request's language, friendly errors."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import logging
 
 import gradio as gr
 
-from webapp.i18n.text import EN, ZH
+from webapp.i18n import EN, ZH, tr
 from webapp.i18n.text_lab import error_zh
 
 # "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
+__all__ = ["I18N", "friendly", "lang_of", "message", "quiet", "t", "tr", "warn"]
+
 I18N = gr.I18n(en=EN, **{"zh-CN": ZH})
 t = I18N
 
@@ -31,12 +33,6 @@ def _find_request(args, kwargs) -> gr.Request | None:
         if isinstance(value, gr.Request):
             return value
     return None
-
-
-def tr(key: str, lang: str, **fields) -> str:
-    """Server-side text (statuses, captions, headers) in the request's language, formatted."""
-    text = (ZH if lang == "zh" else EN).get(key) or EN[key]
-    return text.format(**fields) if fields else text
 
 
 def message(err: Exception, lang: str) -> str:

@@ -16,7 +16,7 @@ import gradio as gr
 
 from grader.gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
 from grader.gradebook import identity as ids
-from webapp.i18n.gradebook_text import say
+from webapp.i18n import tr as say
 from webapp.pages.common import lang_of, t
 from webapp.services import submissions
 

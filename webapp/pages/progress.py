@@ -14,7 +14,7 @@ import pandas as pd
 
 from grader.gradebook import FailureLimiter, Learner, locked_message
 from grader.gradebook import identity as ids
-from webapp.i18n.gradebook_text import say
+from webapp.i18n import tr as say
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions

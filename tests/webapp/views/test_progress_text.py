@@ -7,7 +7,7 @@ import re
 
 import pandas as pd
 
-from webapp.i18n.gradebook_text import say
+from webapp.i18n import tr as say
 from webapp.pages.progress import readable
 from webapp.views.report_view import exercise_choices, exercise_title, status_name
 
