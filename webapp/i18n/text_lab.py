@@ -156,6 +156,19 @@ EN_LAB: dict[str, str] = {
         "step, with the step count and the time left."
     ),
     "train.preds_hint": "*The model's predictions on held-out examples appear here when a run ends.*",
+    # Complexity: a caption computed from the measurement shown
+    "cx.slope_of": "{name} **{slope:.2f}** (theory {theory:g})",
+    "cx.measured_how": (
+        "**Measured on this server** (median of {repeats} interleaved runs; batch 8, d = {d}, "
+        "forward pass, CPU threads: {threads}; other work on the machine adds noise). Log-log slopes: "
+        "{slopes}."
+    ),
+    "cx.agrees": "Each slope is within 0.35 of the theory's exponent of n.",
+    "cx.departs": (
+        "Here {names} departs from the theory by more than 0.35: at small n fixed per-call costs "
+        "flatten a line, and a busy machine bends it. The last doubling (n {a} → {b}) is the most "
+        "telling: self-attention's time grew ×{ratio:.1f} (theory ×{theory:g})."
+    ),
 }
 
 ZH_LAB: dict[str, str] = {
@@ -259,6 +272,16 @@ ZH_LAB: dict[str, str] = {
     "error.generic": "⚠️ 服务器出了点问题，错误已记录。",
     "train.curves_hint": "*还没有训练。* 点击**训练**：损失和准确率曲线会从第一步起显示在这里，并附上步数和剩余时间。",
     "train.preds_hint": "*训练结束后，模型在验证样例上的预测会显示在这里。*",
+    "cx.slope_of": "{name} **{slope:.2f}**（理论值 {theory:g}）",
+    "cx.measured_how": (
+        "**在本服务器上实测**（交错运行 {repeats} 次取中位数；批大小 8，d = {d}，只算前向，处理器线程数 {threads}；"
+        "机器上的其它任务会带来噪声）。双对数斜率：{slopes}。"
+    ),
+    "cx.agrees": "每条线的斜率与理论上 n 的指数相差都不超过 0.35。",
+    "cx.departs": (
+        "这里{names}与理论相差超过 0.35：n 较小时每次调用的固定开销会让曲线变平，机器繁忙也会让它弯曲。"
+        "最后一次翻倍（n 从 {a} 到 {b}）最能说明问题：自注意力的耗时增长了 {ratio:.1f} 倍（理论为 {theory:g} 倍）。"
+    ),
 }
 
 # Learner input errors seen on the playground pages, as (pattern, Chinese template). The

@@ -10,6 +10,9 @@ from webapp.compute.matrices import check_int
 from webapp.pages.common import friendly, lang_of, t, tr
 
 DEFAULT_SIZES, DEFAULT_D = "128, 256, 512, 1024", 64
+REPEATS = 7  # interleaved runs per cell; the median resists a busy machine's outliers
+THEORY = {"self-attention": 2.0}  # log-log slope in n; the others (GRU, convolution) are 1
+NEAR = 0.35  # a slope this close to the theory "agrees" with it
 _FIRST: dict = {}  # the default benchmark, measured once per process (shown on first load)
 _FIRST_LOCK = threading.Lock()
 
@@ -26,27 +29,64 @@ def _measured_table(df, lang):
     return table
 
 
+def measured_caption(df, lang="en") -> str:
+    """What this measurement shows, from its own numbers: each layer's slope beside the theory's,
+    and, where they disagree, why and what the last doubling of n gave (never a fixed claim)."""
+    from transformer_lab.complexity_plot import LAYER_NAMES
+    from transformer_lab.tables import timing_slopes
+
+    zh = lang == "zh"
+    rows = timing_slopes(df).to_dict("records")
+    parts, off = [], []
+    for r in rows:
+        name = LAYER_NAMES.get(r["layer"], (r["layer"],) * 2)[zh]
+        theory = THEORY.get(r["layer"], 1.0)
+        parts.append(tr("cx.slope_of", lang, name=name, slope=r["slope"], theory=theory))
+        if not abs(r["slope"] - theory) <= NEAR:
+            off.append(name)
+    ns = sorted(df["n"].unique())
+    d = int(df["d"].iloc[0])
+    import torch
+
+    text = tr("cx.measured_how", lang, repeats=REPEATS, d=d, threads=torch.get_num_threads(),
+              slopes=("；" if zh else "; ").join(parts))  # fmt: skip
+    space = "" if zh else " "
+    if not off:
+        return text + space + tr("cx.agrees", lang)
+    att = df[df["layer"] == "self-attention"].set_index("n")["ms"]
+    growth = float(att[ns[-1]] / att[ns[-2]]) if len(ns) > 1 and len(att) == len(ns) else float("nan")
+    return text + space + tr("cx.departs", lang, names=("、" if zh else ", ").join(off), a=ns[-2],
+                           b=ns[-1], ratio=growth, theory=(ns[-1] / ns[-2]) ** 2)  # fmt: skip
+
+
 def render(sizes_text, d, lang="en"):
     """Run the small benchmark (webapp.compute.complexity) and draw it on log-log axes."""
-    from transformer_lab.complexity_plot import complexity_figure
+    df = _measure(sizes_text, d)
+    return _shown(df, lang) + ("", df)
+
+
+def _measure(sizes_text, d):
     from webapp.compute.complexity import parse_sizes, run_complexity
 
-    df = run_complexity(parse_sizes(sizes_text), check_int(d, "d", 8, 256))
-    return complexity_figure(df, lang=lang), _measured_table(df, lang), ""
+    return run_complexity(parse_sizes(sizes_text), check_int(d, "d", 8, 256), repeats=REPEATS)
+
+
+def _shown(df, lang):
+    from transformer_lab.complexity_plot import complexity_figure
+
+    return complexity_figure(df, lang=lang), _measured_table(df, lang)
 
 
 def first_result(lang="en"):
     """The default benchmark, measured on the first visit and then reused (it takes seconds)."""
-    from transformer_lab.complexity_plot import complexity_figure
     from transformer_lab.tables import complexity_table
-    from webapp.compute.complexity import parse_sizes, run_complexity
 
     with _FIRST_LOCK:
         if "df" not in _FIRST:
-            _FIRST["df"] = run_complexity(parse_sizes(DEFAULT_SIZES), DEFAULT_D)
+            _FIRST["df"] = _measure(DEFAULT_SIZES, DEFAULT_D)
     df = _FIRST["df"]
-    return (complexity_table(lang), complexity_figure(df, lang=lang), _measured_table(df, lang),
-            tr("cx.first", lang))  # fmt: skip
+    return (complexity_table(lang), *_shown(df, lang), tr("cx.first", lang),
+            measured_caption(df, lang))  # fmt: skip
 
 
 def build() -> None:
@@ -62,12 +102,18 @@ def build() -> None:
         run = gr.Button(t("cx.run"), variant="primary", elem_id="cx-run")
     status = gr.Markdown(elem_id="cx-status")
     plot = gr.Plot(label=t("cx.plot"), elem_id="cx-plot")
-    gr.Markdown(t("cx.caption"))
+    # Says what was measured and follows the figure: a busy machine can bend the slopes.
+    caption = gr.Markdown(elem_id="cx-caption")
     measured = gr.Dataframe(label=t("cx.measured"), interactive=False, elem_id="cx-measured")
+    last = gr.State(None)  # the run's table, for its caption (a State stays out of the API)
 
-    @friendly(3)
+    @friendly(4)
     def on_run(sizes, d, request: gr.Request):
-        return render(sizes, d, lang_of(request))
+        plot_, table, status_, df = render(sizes, d, lang_of(request))
+        return plot_, table, df, status_
+
+    def on_caption(df, request: gr.Request):
+        return gr.skip() if df is None else measured_caption(df, lang_of(request))
 
     def on_load(request: gr.Request):
         return first_result(lang_of(request))
@@ -77,12 +123,13 @@ def build() -> None:
 
     # The benchmark takes the CPU for seconds: one at a time in its own pool ("measure"), apart
     # from grading and from the train pool (wide: its runs wait in webapp.services.train_queue).
-    run.click(on_run, [sizes, d], [plot, measured, status], api_name="complexity",
-              concurrency_id="measure")  # fmt: skip
+    run.click(on_run, [sizes, d], [plot, measured, last, status], api_name="complexity",
+              concurrency_id="measure").then(on_caption, [last], [caption],
+                                             api_visibility="private")  # fmt: skip
     # First load: the paper's table in the page's language and the default measurement (run
     # once per server, then cached). A change of sizes or d marks the result stale: re-measuring
     # takes seconds, so it waits for the button.
     gr.on(None, on_load, [],
-          [paper, plot, measured, status], api_visibility="private", concurrency_id="measure",
+          [paper, plot, measured, status, caption], api_visibility="private", concurrency_id="measure",
           show_progress="hidden")  # fmt: skip
     gr.on([sizes.input, d.input], on_change, None, [status], api_visibility="private", queue=False)

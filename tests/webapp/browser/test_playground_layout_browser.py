@@ -3,6 +3,8 @@ empty plots or tables) on Train before its first run; in Debian's chromium."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright pytest-playwright")
@@ -115,3 +117,20 @@ def test_train_shows_placeholders_before_its_first_run(page, app_url):
     expect(page.locator("#train-status")).to_contain_text("Done", timeout=120_000)
     expect(page.locator("#train-preds")).to_contain_text("prediction", timeout=30_000)
     expect(page.locator("#train-preds-hint")).to_be_hidden()
+
+
+def test_complexity_caption_follows_the_measured_figure(page, app_url):
+    page.goto(app_url)
+    page.get_by_role("tab", name="Complexity").click()
+    page.locator("#cx-plot .legendtext").first.wait_for(timeout=90_000)  # measured once: seconds
+    legend = [page.locator("#cx-plot .legendtext").nth(i).text_content()
+              for i in range(page.locator("#cx-plot .legendtext").count())]  # fmt: skip
+    expect(page.locator("#cx-caption")).to_contain_text("Measured on this server", timeout=30_000)
+    caption = page.locator("#cx-caption").inner_text()
+    assert len(legend) == 3, legend
+    for entry in legend:  # "self-attention · slope 2.19" -> the caption says "self-attention 2.19"
+        name, slope = re.fullmatch(r"(.+) · slope (-?[\d.]+)", entry).groups()
+        assert f"{name} {slope} (theory" in caption, (entry, caption)
+    attention = float(re.search(r"self-attention · slope (-?[\d.]+)", " ".join(legend))[1])
+    # the verdict follows the number, not the theory
+    assert ("within 0.35" in caption) == (abs(attention - 2) <= 0.35 and "departs" not in caption)
