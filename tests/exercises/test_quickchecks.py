@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from grader.paths import EXERCISES_DIR
 from webapp.services import quickcheck
-from webapp.views.report_view import EXERCISES_DIR
 
 
 def _all():

@@ -37,6 +37,9 @@ def _find_request(args, kwargs) -> gr.Request | None:
 
 def message(err: Exception, lang: str) -> str:
     """The in-page text for a learner's input error (in Chinese for a Chinese browser)."""
+    bilingual = getattr(err, "message", None)  # e.g. SubmissionRejected carries both languages
+    if isinstance(bilingual, dict) and bilingual.get(lang):
+        return "⚠️ " + ("输入有误：" if lang == "zh" else "Please check the input: ") + bilingual[lang]
     if lang == "zh":
         return "⚠️ 输入有误：" + error_zh(str(err))
     return "⚠️ Please check the input: " + str(err)

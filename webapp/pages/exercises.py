@@ -14,7 +14,6 @@ from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import fairness, quickcheck, submissions
 from webapp.views.report_view import (
-    check_code,
     exercise_choices,
     public_text,
     results_frame,
@@ -25,8 +24,10 @@ from webapp.views.report_view import (
 def examples_report(exercise_id: str, code: str) -> Report:
     """The grader's report on the public examples only (nothing stored)."""
     from grader import api
+    from grader.gradebook import clean_code
 
-    return api.run_examples(exercise_id, check_code(code))
+    # The submit path's own input limits (grader.gradebook.DEFAULT_LIMITS): one set of caps.
+    return api.run_examples(exercise_id, clean_code(code))
 
 
 def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.Request = None,
@@ -83,7 +84,7 @@ def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,
 def read_upload(path: str | None) -> str:
     """Source text of an uploaded .py or the code cells of an .ipynb (binary, damaged or huge
     files are refused here with the gradebook's bilingual message, before reaching the editor)."""
-    from grader.gradebook import DEFAULT_LIMITS, SubmissionRejected, clean_code
+    from grader.gradebook import DEFAULT_LIMITS, clean_code
 
     if not path:
         raise ValueError("no file was uploaded")
@@ -91,10 +92,7 @@ def read_upload(path: str | None) -> str:
         raise ValueError("upload a .py file or a Jupyter notebook (.ipynb)")
     if Path(path).stat().st_size > DEFAULT_LIMITS.max_upload_bytes:  # never read a huge file
         raise ValueError(f"the file is larger than {DEFAULT_LIMITS.max_upload_bytes // 1_000_000} MB")
-    try:
-        return clean_code(Path(path).read_bytes(), filename=str(path))
-    except SubmissionRejected as err:
-        raise ValueError(str(err)) from None
+    return clean_code(Path(path).read_bytes(), filename=str(path))  # SubmissionRejected: both languages
 
 
 def _slot_values(items: list[dict], i: int, lang: str) -> list:

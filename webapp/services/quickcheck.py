@@ -8,18 +8,18 @@ question says whether the pick is right, then reveals the explanation either way
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from webapp.views.report_view import EXERCISES_DIR, exercise_choices
+from grader.exercises import all_exercises
 
 SLOTS = 3  # the page lays out this many question slots; an exercise uses the first ones
 
 
-def load(exercise_id: str, root: Path = EXERCISES_DIR) -> list[dict]:
+def load(exercise_id: str) -> list[dict]:
     """The exercise's quick checks (an empty list when it has none)."""
-    if exercise_id not in {i for _, i in exercise_choices(root)}:
+    exercises = all_exercises()
+    if exercise_id not in exercises:
         raise ValueError(f"unknown exercise {exercise_id!r}")
-    path = root / exercise_id / "quickcheck.json"
+    path = exercises[exercise_id].public_dir / "quickcheck.json"
     if not path.is_file():
         return []
     items = json.loads(path.read_text(encoding="utf-8"))

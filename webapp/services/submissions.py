@@ -112,10 +112,10 @@ def limiter() -> RateLimiter:
 
 
 def exercise_ids() -> list[str]:
-    """Ids the app offers, read from the public exercise.json files (no torch import)."""
-    from webapp.views.report_view import exercise_choices
+    """Ids the app offers: the grader's registry (public files only, no torch)."""
+    from grader.exercises import all_exercises
 
-    return [ex_id for _, ex_id in exercise_choices()]
+    return list(all_exercises())
 
 
 def learner_name(typed: str | None, signed_in: bool = False) -> str:

@@ -2,40 +2,23 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
+from grader.exercises import all_exercises
 from grader.gradebook.model import surrogate_safe, surrogate_safe_data
 from grader.report import Report, TestResult, render
 
-EXERCISES_DIR = Path(__file__).resolve().parents[2] / "exercises"
-MAX_CODE_CHARS = 200_000
+
+def exercise_choices(lang: str = "en") -> list[tuple[str, str]]:
+    """(label, id) for every exercise, in lesson order, from the grader's one registry (its
+    public files only: no torch). The label is "<number>. <title>" in ``lang``."""
+    return [(f"{ex.number}. {ex.title.get(lang) or ex.title.get('en') or ex.id}", ex.id)
+            for ex in all_exercises().values()]
 
 
-def exercise_choices(root: Path = EXERCISES_DIR, lang: str = "en") -> list[tuple[str, str]]:
-    """(label, id) for every exercise folder, in lesson order: read from exercise.json only.
-    The label is "<number>. <title>" in ``lang`` (one language per page).
-
-    The page needs the list when it is built; the grader's own registry imports torch, which
-    the app defers until first use (grader/FORMAT.md fixes this layout).
-    """
-    found = []
-    for meta in sorted(root.glob("*/exercise.json")):
-        try:
-            info = json.loads(meta.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue  # a half-written exercise must not take the app down
-        title = info.get("title", {})
-        name = title.get("zh" if lang == "zh" else "en") or title.get("en") or info["id"]
-        found.append((info.get("number", 999), f"{info.get('number', '?')}. {name}", info["id"]))
-    return [(label, ex_id) for _, label, ex_id in sorted(found)]
-
-
-def exercise_title(exercise_id: str, lang: str = "en", root: Path = EXERCISES_DIR) -> str:
+def exercise_title(exercise_id: str, lang: str = "en") -> str:
     """"<number>. <title>" of an exercise in ``lang``; the id itself when it is unknown."""
-    return dict((i, label) for label, i in exercise_choices(root, lang)).get(exercise_id, exercise_id)
+    return dict((i, label) for label, i in exercise_choices(lang)).get(exercise_id, exercise_id)
 
 
 # A stored submission's status (grader/report.py's Report.status), as a learner reads it.
@@ -53,22 +36,13 @@ def status_name(status: str, lang: str = "en") -> str:
     return names[1 if lang == "zh" else 0] if names else status
 
 
-def public_text(exercise_id: str, name: str, root: Path = EXERCISES_DIR) -> str:
+def public_text(exercise_id: str, name: str) -> str:
     """One public file of an exercise (statement.en.md, statement.zh.md, starter.py)."""
-    ids = {ex_id for _, ex_id in exercise_choices(root)}
-    if exercise_id not in ids:
-        raise ValueError(f"unknown exercise {exercise_id!r}; choose one of {', '.join(sorted(ids))}")
-    path = root / exercise_id / name
+    exercises = all_exercises()
+    if exercise_id not in exercises:
+        raise ValueError(f"unknown exercise {exercise_id!r}; choose one of {', '.join(sorted(exercises))}")
+    path = exercises[exercise_id].public_dir / name
     return path.read_text(encoding="utf-8") if path.is_file() else ""
-
-
-def check_code(code: str | None) -> str:
-    """The submission text, or a ValueError a learner understands (empty or too long)."""
-    if code is None or not str(code).strip():
-        raise ValueError("the code is empty: start from the starter code, or upload a .py / .ipynb")
-    if len(code) > MAX_CODE_CHARS:
-        raise ValueError(f"the code is longer than {MAX_CODE_CHARS} characters")
-    return code
 
 
 def score_markdown(report: Report, lang: str = "en") -> str:
