@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from grader.report import Report, TestResult
+from grader import report as graded
 from webapp.compute.basics import attention_basics, build_mask
 from webapp.compute.complexity import parse_sizes
 from webapp.compute.explore import attention_pooling, multihead_weights
@@ -90,9 +90,9 @@ def test_parse_sizes():
 def test_exercise_list_and_report_view():
     choices = exercise_choices()
     assert choices and all(isinstance(i, str) for _, i in choices)
-    report = Report("scaled-dot-product", summary={"en": "1 of 2", "zh": "2 个中 1 个"},
-                    tests=[TestResult("a", 1.0, 1.0, True, {"en": "", "zh": ""}),
-                           TestResult("b", 0.0, 2.0, False, {"en": "x", "zh": "x"}, mistake="no-scale")])
+    report = graded.Report("scaled-dot-product", summary={"en": "1 of 2", "zh": "2 个中 1 个"},
+                    tests=[graded.TestResult("a", 1.0, 1.0, True, {"en": "", "zh": ""}),
+                           graded.TestResult("b", 0.0, 2.0, False, {"en": "x", "zh": "x"}, mistake="no-scale")])
     assert "1 / 3" in score_markdown(report)
     for lang in ("en", "zh"):  # internal mistake ids never reach learners (walk-through issue 1)
         assert "no-scale" not in score_markdown(report, lang)

@@ -1,7 +1,8 @@
 """The message catalogue: every learner-facing string of the app, in English and Simplified Chinese.
 
-The keys live in three parts (``text``: pages and exercises, ``text_lab``: the playground's
-captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor), merged here
+The keys live in four parts (``text``: pages and exercises, ``text_lab``: the playground's
+captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor,
+``report_text``: what services and views say at request time), merged here
 once; no module adds keys to another at import time. ``tr`` formats a key for one request's
 language on the server; the pages hand the same tables to ``gr.I18n`` for static labels.
 No gradio here.
@@ -9,10 +10,11 @@ No gradio here.
 
 from __future__ import annotations
 
-from webapp.i18n import gradebook_text, text, text_lab
+from webapp.i18n import gradebook_text, report_text, text, text_lab
 
 PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_LAB),
-         "gradebook_text": (gradebook_text.EN, gradebook_text.ZH)}
+         "gradebook_text": (gradebook_text.EN, gradebook_text.ZH),
+         "report_text": (report_text.EN, report_text.ZH)}
 
 
 def _merge(index: int) -> dict[str, str]:
@@ -34,3 +36,9 @@ def tr(key: str, lang: str, **fields: object) -> str:
     fallback for a key that has no Chinese yet (tests require every key in both)."""
     text_ = (ZH if lang == "zh" else EN).get(key) or EN[key]
     return text_.format(**fields) if fields else text_
+
+
+def both(key: str, **fields: object) -> dict[str, str]:
+    """``key`` in both languages: the ``{"en", "zh"}`` message shape the grader's reports and
+    refusals use too (grader.report.render shows one or both)."""
+    return {"en": tr(key, "en", **fields), "zh": tr(key, "zh", **fields)}

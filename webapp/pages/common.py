@@ -39,7 +39,7 @@ def message(err: Exception, lang: str) -> str:
     """The in-page text for a learner's input error (in Chinese for a Chinese browser)."""
     bilingual = getattr(err, "message", None)  # e.g. SubmissionRejected carries both languages
     if isinstance(bilingual, dict) and bilingual.get(lang):
-        return "⚠️ " + ("输入有误：" if lang == "zh" else "Please check the input: ") + bilingual[lang]
+        return "⚠️ " + tr("input.check", lang, text=bilingual[lang])
     if lang == "zh":
         return "⚠️ 输入有误：" + error_zh(str(err))
     return "⚠️ Please check the input: " + str(err)

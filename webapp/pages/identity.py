@@ -16,7 +16,7 @@ import gradio as gr
 
 from grader.gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
 from grader.gradebook import identity as ids
-from webapp.i18n import tr as say
+from webapp.i18n import tr
 from webapp.pages.common import lang_of, t
 from webapp.services import submissions
 
@@ -124,14 +124,14 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> s
     """
     user = username(profile)
     if user:
-        return say("who.signed_in", lang, name=user)
+        return tr("who.signed_in", lang, name=user)
     try:
         label = ids.label_for(typed, ids.GUEST_SUFFIX, submissions.signed_in_folds())
     except SubmissionRejected as err:
         return "⚠️ " + err.message["zh" if lang == "zh" else "en"]
     if label == ANONYMOUS:
-        return say("who.anonymous", lang)
-    return say("who.guest", lang, name=label)
+        return tr("who.anonymous", lang)
+    return tr("who.guest", lang, name=label)
 
 
 def build() -> Identity:

@@ -14,7 +14,7 @@ import pandas as pd
 
 from grader.gradebook import FailureLimiter, Learner, locked_message
 from grader.gradebook import identity as ids
-from webapp.i18n import tr as say
+from webapp.i18n import tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions
@@ -53,9 +53,8 @@ def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
 def readable(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
     """The learner's view of a gradebook table: exercise titles instead of ids, statuses in
     their language (the gradebook keeps ids and status keys; only the display changes)."""
-    zh = lang == "zh"
     frame = frame.copy()
-    exercise, status = ("练习", "状态") if zh else ("exercise", "status")
+    exercise, status = tr("table.exercise", lang), tr("table.status", lang)
     if exercise in frame:
         frame[exercise] = [exercise_title(str(e), lang) for e in frame[exercise]]
     if status in frame:
@@ -75,7 +74,7 @@ def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: st
     """A fresh recovery code for this guest (only its hash is stored; the old one stops working)."""
     who = owner(key, profile, session)
     if who.kind != "guest":
-        raise ValueError(say("recovery.signed_in", lang))
+        raise ValueError(tr("recovery.signed_in", lang))
     code = ids.new_recovery_code()
     submissions.gradebook().set_recovery(who.id, ids.recovery_hash(code))
     return code
@@ -86,7 +85,7 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     """Link this browser's key to the learner whose recovery code this is; the message to show."""
     key = identity.key_for(key, session)
     if not ids.valid_browser_key(key):
-        raise ValueError(say("recovery.no_key", lang))
+        raise ValueError(tr("recovery.no_key", lang))
     book = submissions.gradebook()
     found: list[str] = []
 
@@ -98,10 +97,10 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
 
     ok, wait = _RECOVERY_TRIES.attempt(f"recovery:{address}", verify)
     if not ok:
-        raise ValueError(locked_message(wait)[lang] if wait > 0 else say("recovery.wrong", lang))
+        raise ValueError(locked_message(wait)[lang] if wait > 0 else tr("recovery.wrong", lang))
     book.link_browser(ids.key_hash(str(key)), found[0])
     rows = book.history(learner_id=found[0], limit=1)
-    return say("recovery.used", lang, name=rows[0].learner if rows else found[0])
+    return tr("recovery.used", lang, name=rows[0].learner if rows else found[0])
 
 
 def build(learner: identity.Identity) -> ProgressPage:
@@ -142,7 +141,7 @@ def build(learner: identity.Identity) -> ProgressPage:
     @friendly(2)
     def on_new(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        return new_recovery_code(key, profile, lang, request.session_hash), say("recovery.shown", lang)
+        return new_recovery_code(key, profile, lang, request.session_hash), tr("recovery.shown", lang)
 
     @friendly(3)
     def on_use(_typed, key, code, request: gr.Request, profile: gr.OAuthProfile | None):

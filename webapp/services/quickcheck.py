@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from grader.exercises import all_exercises
+from webapp.i18n import tr
 
 SLOTS = 3  # the page lays out this many question slots; an exercise uses the first ones
 
@@ -29,8 +30,7 @@ def load(exercise_id: str) -> list[dict]:
 def question_markdown(item: dict, number: int, lang: str) -> str:
     """The question as Markdown, numbered."""
     lang = "zh" if lang == "zh" else "en"
-    head = "快速检查" if lang == "zh" else "Quick check"
-    return f"**{head} {number}.** {item['question'][lang]}"
+    return f"**{tr('quick.head', lang)} {number}.** {item['question'][lang]}"
 
 
 def choices(item: dict, lang: str) -> list[tuple[str, int]]:
@@ -46,10 +46,9 @@ def answer(item: dict, given: str | int | None, lang: str) -> str:
     reveal = item["reveal"]["zh" if zh else "en"]
     if item.get("kind") == "choice":
         if given is None or given == "":
-            return "请先选择一个答案。" if zh else "Pick an answer first."
+            return tr("quick.pick_first", lang)
         right = int(given) == int(item["answer"])
-        verdict = ("✓ 正确。" if zh else "✓ Right.") if right else ("✗ 不对。" if zh else "✗ Not quite.")
-        return f"{verdict}\n\n{reveal}"
+        return f"{tr('quick.right' if right else 'quick.wrong', lang)}\n\n{reveal}"
     if not str(given or "").strip():
-        return "请先在框中写下你的答案，再展开解析。" if zh else "Write your answer in the box first, then reveal."
+        return tr("quick.write_first", lang)
     return reveal

@@ -34,6 +34,7 @@ from grader.gradebook import identity as ids
 from grader.gradebook.model import surrogate_safe_data
 from grader.gradebook.ratelimit import shared_rate_limiter
 from grader.report import Report, render
+from webapp.i18n import both
 from webapp.services import fairness
 from webapp.services.admission import SubmitConfig, WaitGate, gate_enter
 
@@ -195,18 +196,6 @@ def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
                    None if retry_after_s is None else max(1, math.ceil(retry_after_s)))
 
 
-SANDBOX_OFF = {
-    "en": "Grading is switched off on this server: its sandbox is weaker than required. "
-          "Please tell your instructor; nothing was stored.",
-    "zh": "本服务器已关闭评分：其沙箱隔离级别低于要求。请告知你的老师；本次提交未被保存。"}
-GRADER_FAILED = {
-    "en": "The grader failed on our side; nothing was stored. Please submit again.",
-    "zh": "评分器在服务器端出错，本次提交未被保存。请重新提交。"}
-NOT_STORED = {
-    "en": "Your code was graded but the result could not be saved. Please submit again.",
-    "zh": "代码已评分，但结果未能保存。请重新提交。"}
-
-
 def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
            session_key: str | None, *, signed_in: bool = False, filename: str | None = None,
            client: fairness.ClientKey | None = None,
@@ -252,9 +241,9 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
     except Exception as exc:  # noqa: BLE001 - the grader itself failed: say so, store nothing
         if type(exc).__name__ == "SandboxRefused":  # fail closed: the host's sandbox is too weak
             log.error("grading refused: %s", exc)
-            return refusal("sandbox_unavailable", SANDBOX_OFF, clean.exercise_id)
+            return refusal("sandbox_unavailable", both("submit.sandbox_off"), clean.exercise_id)
         log.exception("grading %s failed", clean.exercise_id)
-        return refusal("grader_error", GRADER_FAILED, clean.exercise_id)
+        return refusal("grader_error", both("submit.grader_failed"), clean.exercise_id)
     finally:
         ticket.release()
         state.gate.leave(service_s)
@@ -267,7 +256,7 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
         sub_id = state.book.record(sub)  # returns only once the row is committed
     except (GradebookError, ValueError, TypeError):
         log.exception("storing a submission for %s failed", clean.exercise_id)
-        return refusal("not_stored", NOT_STORED, clean.exercise_id)
+        return refusal("not_stored", both("submit.not_stored"), clean.exercise_id)
     return Stored(report, sub, sub_id, who)
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 from grader.exercises import all_exercises
 from grader.gradebook.model import surrogate_safe, surrogate_safe_data
 from grader.report import Report, TestResult, render
+from webapp.i18n import EN, tr
 
 
 def exercise_choices(lang: str = "en") -> list[tuple[str, str]]:
@@ -22,18 +23,10 @@ def exercise_title(exercise_id: str, lang: str = "en") -> str:
 
 
 # A stored submission's status (grader/report.py's Report.status), as a learner reads it.
-STATUS_NAMES = {
-    "graded": ("graded", "已评分"), "syntax_error": ("syntax error", "语法错误"),
-    "load_error": ("error while loading", "加载出错"), "timeout": ("time limit", "超时"),
-    "crashed": ("crashed", "运行崩溃"), "malformed": ("malformed output", "输出不合法"),
-    "output_limit": ("too much output", "输出过多"), "result_limit": ("result too large", "结果过大"),
-}
-
-
 def status_name(status: str, lang: str = "en") -> str:
     """A submission status in the learner's language (an unknown one as it is)."""
-    names = STATUS_NAMES.get(status)
-    return names[1 if lang == "zh" else 0] if names else status
+    key = f"status.{status}"
+    return tr(key, lang) if key in EN else status
 
 
 def public_text(exercise_id: str, name: str) -> str:
@@ -50,8 +43,7 @@ def score_markdown(report: Report, lang: str = "en") -> str:
 
     The internal mistake ids (for instructors and the gradebook) are not shown: each failed
     test's own message already explains the mistake in words."""
-    zh = lang == "zh"
-    lines = [f"## {'得分' if zh else 'Score'}: {report.score:g} / {report.max_score:g}"]
+    lines = [f"## {tr('report.score', lang)}: {report.score:g} / {report.max_score:g}"]
     if report.summary:
         lines.append(render(report.summary, lang))
     return surrogate_safe("\n\n".join(lines))
@@ -65,8 +57,7 @@ def test_name(test: TestResult, lang: str = "en") -> str:
 
 def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
     """One row per test, failed ones first: name, pass/fail, points and the message."""
-    zh = lang == "zh"
-    cols = ["测试", "结果", "得分", "满分", "说明"] if zh else ["test", "result", "score", "max", "message"]
+    cols = [tr(f"report.col.{c}", lang) for c in ("test", "result", "score", "max", "message")]
     tests = [t for t in report.tests if not t.passed] + [t for t in report.tests if t.passed]
     rows = []
     for t in tests:

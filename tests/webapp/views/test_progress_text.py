@@ -7,7 +7,7 @@ import re
 
 import pandas as pd
 
-from webapp.i18n import tr as say
+from webapp.i18n import tr
 from webapp.pages.progress import readable
 from webapp.views.report_view import exercise_choices, exercise_title, status_name
 
@@ -47,6 +47,6 @@ def test_exercise_labels_are_in_one_language():
 
 
 def test_the_anonymous_label_is_translated_on_chinese_pages():
-    zh = say("who.anonymous", "zh")
+    zh = tr("who.anonymous", "zh")
     assert "匿名" in zh and "anonymous" not in zh
-    assert "anonymous" in say("who.anonymous", "en")
+    assert "anonymous" in tr("who.anonymous", "en")

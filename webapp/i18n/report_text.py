@@ -1,0 +1,66 @@
+"""Text the app's services and views produce at request time: submit refusals, quick checks,
+report and gradebook tables, statuses (en + zh-CN, keyed like the rest of the catalogue)."""
+
+from __future__ import annotations
+
+EN: dict[str, str] = {
+    # Submit service refusals that come from the app itself (the grader and gradebook word theirs)
+    "submit.sandbox_off": "Grading is switched off on this server: its sandbox is weaker than "
+                          "required. Please tell your instructor; nothing was stored.",
+    "submit.grader_failed": "The grader failed on our side; nothing was stored. Please submit again.",
+    "submit.not_stored": "Your code was graded but the result could not be saved. Please submit again.",
+    "input.check": "Please check the input: {text}",
+    # Quick checks
+    "quick.head": "Quick check",
+    "quick.pick_first": "Pick an answer first.",
+    "quick.right": "✓ Right.",
+    "quick.wrong": "✗ Not quite.",
+    "quick.write_first": "Write your answer in the box first, then reveal.",
+    # A report on the Exercises page
+    "report.score": "Score",
+    "report.col.test": "test",
+    "report.col.result": "result",
+    "report.col.score": "score",
+    "report.col.max": "max",
+    "report.col.message": "message",
+    # A stored submission's status (grader/report.py's Report.status)
+    "status.graded": "graded",
+    "status.syntax_error": "syntax error",
+    "status.load_error": "error while loading",
+    "status.timeout": "time limit",
+    "status.crashed": "crashed",
+    "status.malformed": "malformed output",
+    "status.output_limit": "too much output",
+    "status.result_limit": "result too large",
+    # Gradebook tables (Progress)
+    "table.exercise": "exercise",
+    "table.status": "status",
+}
+
+ZH: dict[str, str] = {
+    "submit.sandbox_off": "本服务器已关闭评分：其沙箱隔离级别低于要求。请告知你的老师；本次提交未被保存。",
+    "submit.grader_failed": "评分器在服务器端出错，本次提交未被保存。请重新提交。",
+    "submit.not_stored": "代码已评分，但结果未能保存。请重新提交。",
+    "input.check": "输入有误：{text}",
+    "quick.head": "快速检查",
+    "quick.pick_first": "请先选择一个答案。",
+    "quick.right": "✓ 正确。",
+    "quick.wrong": "✗ 不对。",
+    "quick.write_first": "请先在框中写下你的答案，再展开解析。",
+    "report.score": "得分",
+    "report.col.test": "测试",
+    "report.col.result": "结果",
+    "report.col.score": "得分",
+    "report.col.max": "满分",
+    "report.col.message": "说明",
+    "status.graded": "已评分",
+    "status.syntax_error": "语法错误",
+    "status.load_error": "加载出错",
+    "status.timeout": "超时",
+    "status.crashed": "运行崩溃",
+    "status.malformed": "输出不合法",
+    "status.output_limit": "输出过多",
+    "status.result_limit": "结果过大",
+    "table.exercise": "练习",
+    "table.status": "状态",
+}
