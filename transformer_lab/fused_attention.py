@@ -54,11 +54,11 @@ def sdpa(q: Tensor, k: Tensor, v: Tensor, keep: Tensor | None, dropout_p: float)
 
 
 def whole_layer_fits(mha: MultiHeadAttention, queries: Tensor, keys: Tensor, values: Tensor,
-                     keep: Tensor | None, need_weights: bool) -> bool:
+                     keep: Tensor | None) -> bool:
     """Unmasked self-attention in eval mode without autograd: the native inference kernel fits.
 
-    ``need_weights`` does not matter: the kernel returns the per-head weights too (which is
-    how ``nn.MultiheadAttention(need_weights=True)`` is fast at inference).
+    Whether weights are asked for does not matter: the kernel returns the per-head weights
+    too (which is how ``nn.MultiheadAttention(need_weights=True)`` is fast at inference).
     """
     return (
         keep is None and not mha.training

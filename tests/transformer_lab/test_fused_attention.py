@@ -72,16 +72,20 @@ def test_same_outputs_and_gradients_with_every_mask(kind, need_weights):
             assert w_f is None and w_p is None, name
 
 
-def test_the_inference_kernel_gives_the_lesson_output():
+def test_the_inference_kernel_gives_the_lesson_output(monkeypatch):
     fused, plain = twins(seed=4)
     fused.eval(), plain.eval()
     x = torch.randn(B, N, E)
+    calls = []
+    kernel = fused_attention.whole_layer
+    monkeypatch.setattr(fused_attention, "whole_layer",
+                        lambda *a, **kw: calls.append(kw) or kernel(*a, **kw))
     with torch.no_grad():
-        assert fused_attention.whole_layer_fits(fused, x, x, x, None, False)
+        assert fused_attention.whole_layer_fits(fused, x, x, x, None)
         assert_same(fused(x, x, x)[0], plain(x, x, x)[0])
         # with weights too (the kernel returns them per head, like the lesson's path)
-        assert fused_attention.whole_layer_fits(fused, x, x, x, None, True)
         out_f, w_f = fused(x, x, x, need_weights=True)
+        assert len(calls) == 2, "both calls must have run the inference kernel"
         out_p, w_p = plain(x, x, x, need_weights=True)
         assert_same(out_f, out_p)
         assert_same(w_f, w_p)
@@ -120,3 +124,35 @@ def test_dropout_in_training_uses_the_same_rate_on_both_paths():
     with torch.no_grad():
         for module in (fused, plain):
             assert not torch.allclose(module(x, x, x)[0], ref, atol=1e-3)
+
+
+def test_a_whole_transformer_gives_the_same_logits_maps_and_gradients_with_fused_off():
+    from transformer_lab.decode import greedy_decode
+    from transformer_lab.transformer import Transformer, TransformerConfig
+
+    torch.manual_seed(5)
+    cfg = TransformerConfig(src_vocab=11, tgt_vocab=9, d_model=E, heads=H, norm_first=True)
+    fast = Transformer(cfg)
+    plain = Transformer(cfg)
+    plain.load_state_dict(fast.state_dict())
+    for module in plain.modules():
+        if isinstance(module, MultiHeadAttention):
+            module.fused = False
+    src, lens, tgt = torch.randint(3, 11, (3, 7)), torch.tensor([7, 4, 1]), torch.randint(1, 9, (3, 6))
+    results = []
+    for model in (fast, plain):
+        logits = model(src, lens, tgt)
+        (logits * torch.linspace(-1, 1, logits.numel()).view_as(logits)).sum().backward()
+        grads = {n: p.grad for n, p in model.named_parameters()}
+        model.eval()
+        results.append((logits, grads, model.attention_maps(src, lens, tgt),
+                        greedy_decode(model, src, lens, max_len=8)))
+    (l_f, g_f, m_f, d_f), (l_p, g_p, m_p, d_p) = results
+    assert_same(l_f, l_p)
+    for name in g_p:
+        assert_same(g_f[name], g_p[name])
+    for kind in m_p:
+        for a, b in zip(m_f[kind], m_p[kind], strict=True):
+            assert_same(a, b)
+    assert torch.equal(d_f.tokens, d_p.tokens)
+    assert_same(d_f.attention, d_p.attention)

@@ -99,9 +99,9 @@ def test_inference_fast_path_equals_the_explicit_math():
     # eval + no_grad + unmasked self-attention takes torch's fused inference kernel.
     ours, ref = _pair(e=32, h=4, seed=7)
     x = torch.randn(5, 9, 32)
-    assert not whole_layer_fits(ours, x, x, x, None, False)  # autograd on
+    assert not whole_layer_fits(ours, x, x, x, None)  # autograd on
     with torch.no_grad():
-        assert whole_layer_fits(ours, x, x, x, None, False)
+        assert whole_layer_fits(ours, x, x, x, None)
         fast, _ = ours(x, x, x)
         ours.fused = False  # the lesson's explicit maths (with fused on, no_grad eval runs the kernel)
         explicit, _ = ours(x, x, x, need_weights=True)
@@ -110,4 +110,4 @@ def test_inference_fast_path_equals_the_explicit_math():
     torch.testing.assert_close(fast, explicit, atol=1e-5, rtol=1e-4)
     torch.testing.assert_close(fast, ref_out, atol=1e-5, rtol=1e-4)
     with torch.no_grad():
-        assert not whole_layer_fits(ours.train(), x, x, x, None, False)
+        assert not whole_layer_fits(ours.train(), x, x, x, None)

@@ -174,10 +174,6 @@ class TranslationTask:
         """Tokens of `sentence` the model never saw in training (they become `<unk>`)."""
         return list(dict.fromkeys(t for t in tokenize(sentence) if t not in self.src_vocab))
 
-    def is_truncated(self, sentence: str) -> bool:
-        """True when `sentence` plus `<eos>` is longer than num_steps and will be cut."""
-        return len(tokenize(sentence)) + 1 > self.cfg.num_steps
-
     def decode_target(self, ids: torch.Tensor | list[int]) -> str:
         """French tokens of a predicted id row up to the first `<eos>`, joined by spaces."""
         return decode_ids(self.tgt_vocab, ids)
