@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 from grader.report import bilingual as _m
 
 if TYPE_CHECKING:
-    from grader.model import ErrorInfo
-    from grader.pool import RawResult
+    from grader.model import ErrorInfo, RawResult
     from grader.spec import Limits
 
 # Exception and value type names a message may repeat; any other name is the learner's own

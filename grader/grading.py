@@ -10,8 +10,8 @@ import time
 from grader import explain, feedback, judge
 from grader.bundle import Bundle
 from grader.explain import Failure
-from grader.model import Run, TestCase
-from grader.pool import RawResult, WorkerPool
+from grader.model import RawResult, Run, TestCase
+from grader.pool import WorkerPool
 from grader.report import Report, TestResult
 from grader.report import bilingual as _m
 from grader.spec import Job, Limits

@@ -1,4 +1,4 @@
-"""Typed grader internals: checks, steps, cases, records, runs and known mistakes.
+"""Typed grader internals: checks, steps, cases, records, runs, known mistakes, raw results.
 
 Hidden tests and examples write steps and checks as plain dicts (grader/spec.py), and the
 sandbox sends records back as plain dicts (validated in grader/messages.py). Both formats stay
@@ -210,3 +210,21 @@ class Mistake:
     message: dict[str, str]
     source: str = ""
     records: dict[int, list[Record]] = field(default_factory=dict)
+
+
+@dataclass
+class RawResult:
+    """What one sandboxed run sent back: its messages (decoded safely) and how it ended."""
+
+    status: str
+    messages: list = field(default_factory=list)
+    output: str = ""
+    output_bytes: int = 0
+    exit_code: int | None = None
+    signal: int | None = None
+    wall_s: float = 0.0
+    malformed: bool = False
+    malformed_reason: str = ""
+    worker_died: bool = False
+    # What was printed before the hidden inputs reached the child (it cannot contain them).
+    load_output: str = ""

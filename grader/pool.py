@@ -13,10 +13,10 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import codec, messages, sandbox
+from grader.model import RawResult
 from grader.paths import REPO_ROOT
 from grader.spec import Job, Limits
 
@@ -25,24 +25,6 @@ SAFE_ENV = {"LANG": "C.UTF-8", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1"}
 MAX_CONTROL = 1 << 16
 HANG_GRACE_S = 10.0  # past the wall limit plus this, the worker itself is judged hung
-
-
-@dataclass
-class RawResult:
-    """What one sandboxed run sent back: its messages (decoded safely) and how it ended."""
-
-    status: str
-    messages: list = field(default_factory=list)
-    output: str = ""
-    output_bytes: int = 0
-    exit_code: int | None = None
-    signal: int | None = None
-    wall_s: float = 0.0
-    malformed: bool = False
-    malformed_reason: str = ""
-    worker_died: bool = False
-    # What was printed before the hidden inputs reached the child (it cannot contain them).
-    load_output: str = ""
 
 
 class WorkerError(RuntimeError):
