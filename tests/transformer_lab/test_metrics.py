@@ -98,3 +98,20 @@ def test_is_finite():
     assert is_finite(torch.tensor(1.5)) and is_finite(torch.tensor([0.0, -2.0]))
     assert not is_finite(torch.tensor(float("nan")))
     assert not is_finite(torch.tensor([1.0, float("inf")]))
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+def test_loss_gradient_equals_torch_and_other_ignore_ids_work(smoothing):
+    g = torch.Generator().manual_seed(5)
+    logits = torch.randn(3, 5, 7, generator=g, dtype=torch.float64)
+    target = torch.randint(0, 7, (3, 5), generator=g)
+    target[0, 2:] = -100  # torch's default ignore_index: not a class id, so gather must not see it
+    ours_in, ref_in = logits.clone().requires_grad_(True), logits.clone().requires_grad_(True)
+    ours = label_smoothed_cross_entropy(ours_in, target, smoothing, ignore_index=-100)
+    ref = F.cross_entropy(ref_in.reshape(-1, 7), target.reshape(-1), ignore_index=-100,
+                          label_smoothing=smoothing)
+    torch.testing.assert_close(ours, ref.float())
+    ours.backward()
+    ref.backward()
+    torch.testing.assert_close(ours_in.grad, ref_in.grad, atol=1e-6, rtol=1e-5)
+    assert torch.all(ours_in.grad[0, 2:] == 0), "ignored positions get no gradient"

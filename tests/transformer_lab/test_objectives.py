@@ -119,3 +119,47 @@ def test_kernel_loss_is_the_leave_one_out_error_and_evaluate_the_test_error():
     want = ((pred - data.y_truth.double().numpy()) ** 2).mean()
     assert objective.evaluate(model, torch.device("cpu"), False)["loss"] == pytest.approx(want,
                                                                                           rel=1e-4)
+
+
+class Chain(Oracle):
+    """Copies its source only while the token it is fed is the right previous one, else says 3.
+
+    Teacher forcing always feeds the right token, so one early mistake costs one token;
+    greedy decoding feeds back the model's own mistake, so it costs the rest of the row.
+    """
+
+    def _next(self, src: torch.Tensor, prev: torch.Tensor, t: int) -> torch.Tensor:
+        right_prev = torch.ones_like(prev) if t == 0 else src[:, t - 1]
+        tok = torch.where(prev == right_prev, src[:, t], torch.full_like(prev, 3))
+        if t == 0:
+            tok[1] = 3
+        return 10 * F.one_hot(tok, V).float() + self.bias  # (B, V)
+
+    def forward(self, src, src_lens, tgt_in):
+        return torch.stack([self._next(src, tgt_in[:, t], t) for t in range(tgt_in.shape[1])], 1)
+
+    def decode_step(self, prefix, state):
+        t = prefix.shape[1] - 1
+        return self._next(state, prefix[:, -1], t), torch.zeros(state.shape[0], 1, state.shape[1])
+
+
+def test_decoded_evaluation_feeds_back_the_models_own_mistakes():
+    batch = copy_batch()
+    objective = Seq2SeqObjective(Task(batch), batch)
+    model = Chain()
+    forced = objective.evaluate(model, torch.device("cpu"), decode=False)
+    decoded = objective.evaluate(model, torch.device("cpu"), decode=True)
+    # Row 1 (6 7 <eos>): forced gets 7 and <eos> after the wrong first token; decoded gets none.
+    assert forced["token_acc"] == pytest.approx(8 / 9) and decoded["token_acc"] == pytest.approx(6 / 9)
+    assert forced["exact_acc"] == decoded["exact_acc"] == pytest.approx(2 / 3)
+    assert decoded["loss"] == pytest.approx(forced["loss"])  # the loss is always teacher-forced
+
+
+def test_kernel_evaluate_reports_a_blown_up_error_as_nan():
+    class Broken(nn.Module):
+        def forward(self, xq, xk, yk):
+            return torch.full_like(xq, float("inf"))
+
+    out = KernelObjective(make_kernel_data(n_train=5, seed=1)).evaluate(Broken(), torch.device("cpu"),
+                                                                         False)
+    assert np.isnan(out["loss"]) and np.isnan(out["token_acc"]) and np.isnan(out["exact_acc"])
