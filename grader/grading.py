@@ -26,6 +26,7 @@ def grade(bundle: Bundle, source: str, pool: WorkerPool, limits: Limits) -> Repo
     report = Report(exercise_id=bundle.exercise_id)
     report.output = feedback.hidden_output(raw) if hidden else raw.output
     report.sandbox = _level_text(run.sandbox or {})
+    report.malformed_reason = raw.malformed_reason
     crash, details = _outcome(report, raw, run, limits)
     failed: list[Failure] = []
     for index, case in enumerate(cases):

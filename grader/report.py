@@ -50,6 +50,9 @@ class Report:
     learner: str | None = None
     sandbox: str = ""
     elapsed_s: float = 0.0
+    # Why the sandbox's result bytes were rejected, for the operator's log only: never in the
+    # learner's report, Gradescope's results.json or to_dict (it may quote the child's bytes).
+    malformed_reason: str = field(default="", repr=False)
 
     @property
     def score(self) -> float:
@@ -91,5 +94,6 @@ class Report:
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        del d["malformed_reason"]
         d.update(score=self.score, max_score=self.max_score)
         return d

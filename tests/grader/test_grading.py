@@ -1,6 +1,8 @@
 """grading.py, the pipeline: a hand-built bundle (cases, expected records written by hand, known
 mistakes) run against real learner variants in the sandbox, judged, explained and reported."""
 
+import json
+
 import numpy as np
 import torch
 
@@ -139,3 +141,13 @@ def test_a_run_past_the_wall_clock_scores_nothing(grader):
     assert report.status == "timeout" and report.score == 0
     assert report.tests[0].message["en"].startswith("Time limit reached (1 s wall clock, 5 s CPU)")
     assert report.summary["en"].endswith("look for an infinite loop or very slow code.")
+
+
+def test_forged_result_bytes_score_nothing_and_the_reason_stays_off_the_report(grader):
+    report = _grade(grader, 'import os\nos.write(3, b"\\x00\\x00\\x00\\x02{}")\n'
+                            "def double(x):\n    return x + x\n")
+    assert report.status == "malformed" and report.score == 0
+    assert "malformed output" in report.tests[0].message["en"]
+    assert report.malformed_reason == "bad frame header: KeyError"  # for the operator's log
+    shown = report.to_json() + json.dumps(report.to_dict(), default=str) + repr(report)
+    assert "bad frame header" not in shown and "malformed_reason" not in shown
