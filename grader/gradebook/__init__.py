@@ -20,7 +20,6 @@ from grader.gradebook.limits import (
 )
 from grader.gradebook.model import BestScore, GradebookError, Submission, grader_version
 from grader.gradebook.ratelimit import (
-    BusyGate,
     FailureLimiter,
     RateLimiter,
     busy_message,
@@ -30,7 +29,7 @@ from grader.gradebook.ratelimit import (
 from grader.gradebook.store import AccessEntry, Gradebook, default_sqlite_path, open_gradebook
 
 __all__ = [
-    "ANONYMOUS", "CSV_HEADER", "DEFAULT_LIMITS", "AccessEntry", "BestScore", "BusyGate",
+    "ANONYMOUS", "CSV_HEADER", "DEFAULT_LIMITS", "AccessEntry", "BestScore",
     "Claim", "CleanSubmission", "FailureLimiter", "Gradebook", "GradebookError", "InputLimits",
     "Learner", "RateLimiter", "Submission", "SubmissionRejected", "busy_message",
     "check_exercise", "clean_code", "clean_learner", "default_sqlite_path", "grader_version",

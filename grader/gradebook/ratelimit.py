@@ -84,45 +84,6 @@ def shared_rate_limiter(per_learner: int = 10, window_s: float = 60.0, scope: st
     return RateLimiter(per_learner, window_s)
 
 
-class BusyGate:
-    """Admit at most ``max_in_flight`` gradings (running plus queued); refuse the rest at once.
-
-    Refusing with "busy, retry in N s" beats a hang: N is the queue ahead divided by the
-    ``slots`` that grade in parallel, times a running average of grading time. Thread-safe.
-    """
-
-    def __init__(self, max_in_flight: int = 16, slots: int = 2, typical_s: float = 2.0) -> None:
-        if max_in_flight < 1 or slots < 1 or typical_s <= 0:
-            raise ValueError("max_in_flight and slots must be >= 1 and typical_s > 0")
-        self.max_in_flight = max_in_flight
-        self.slots = slots
-        self.average_s = float(typical_s)
-        self._in_flight = 0
-        self._lock = threading.Lock()
-
-    @property
-    def in_flight(self) -> int:
-        return self._in_flight
-
-    def enter(self) -> tuple[bool, float]:
-        """``(True, 0.0)`` and hold a place (call :meth:`leave` after), or ``(False, retry_after_s)``."""
-        with self._lock:
-            if self._in_flight < self.max_in_flight:
-                self._in_flight += 1
-                return True, 0.0
-            rounds = math.ceil((self._in_flight - self.slots + 1) / self.slots)
-            return False, max(1.0, rounds * self.average_s)
-
-    def leave(self, elapsed_s: float | None = None) -> None:
-        """Give the place back; ``elapsed_s`` (grading time) refines the wait estimate."""
-        with self._lock:
-            if self._in_flight <= 0:
-                raise RuntimeError("BusyGate.leave() called more often than enter()")
-            self._in_flight -= 1
-            if elapsed_s is not None and math.isfinite(elapsed_s) and elapsed_s >= 0:
-                self.average_s = 0.8 * self.average_s + 0.2 * max(elapsed_s, 0.05)
-
-
 class FailureLimiter:
     """Limit *failed* tries (a password, a recovery code) per client and in all.
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from webapp.services.admission import WaitGate
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "app"
 
@@ -42,13 +44,13 @@ def app_url(tmp_path_factory):
 def app_gradebook(tmp_path_factory, app_url):
     """A fresh SQLite gradebook swapped into the running app for one test module, then restored
     (with a generous rate limiter and busy gate, so tests are not refused by each other)."""
-    from grader.gradebook import BusyGate, RateLimiter, open_gradebook
+    from grader.gradebook import RateLimiter, open_gradebook
     from webapp.services import submissions as glue
 
     before = glue._STATE.ensure()
     saved = (before.book, before.limiter, before.gate)
     fresh = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gb.sqlite3'}")
-    glue.configure(book=fresh, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
+    glue.configure(book=fresh, limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
     yield fresh
     glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
     fresh.close()

@@ -11,13 +11,13 @@ import pytest
 from gradio_client.exceptions import AppError
 
 from grader.gradebook import (
-    BusyGate,
     FailureLimiter,
     RateLimiter,
     Submission,
     grader_version,
 )
 from grader.gradebook import identity as idm
+from webapp.services.admission import WaitGate
 
 REPO = Path(__file__).resolve().parents[2]
 EXERCISE = "causal-mask"
@@ -39,7 +39,7 @@ def limits(book):
     from webapp.services import submissions as glue
 
     yield glue.configure
-    glue.configure(limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
+    glue.configure(limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
 
 
 def test_grade_signature_keeps_old_callers(client):
@@ -107,7 +107,7 @@ def test_anonymous_learners_are_limited_per_session(app_url, book, limits):
 
 
 def test_busy_grader_answers_at_once_with_a_retry_time(client, book, limits):
-    gate = BusyGate(max_in_flight=1, slots=1, typical_s=3.0)
+    gate = WaitGate(max_in_flight=1, slots=1, typical_s=3.0)
     limits(gate=gate)
     n = book.count()
     assert gate.enter() == (True, 0.0)  # someone else's grading holds the only place

@@ -14,7 +14,6 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from grader.gradebook import BusyGate
 from webapp.services import fairness
 
 
@@ -56,9 +55,8 @@ class SubmitConfig:
 class WaitGate:
     """Admit a grading while its expected wait stays under ``max_wait_s``; refuse the rest at once.
 
-    Same interface as grader.gradebook.BusyGate (enter / leave / in_flight), but the estimate
-    uses the *median* of recent grading times: one submission that runs to its wall limit must
-    not turn everyone away, while a flood of them (every recent grading slow) does. At most
+    The estimate uses the *median* of recent grading times: one submission that runs to its wall
+    limit must not turn everyone away, while a flood of them (every recent grading slow) does. At most
     ``max_in_flight`` gradings run or wait in any case. Thread-safe.
     """
 
@@ -111,9 +109,7 @@ class WaitGate:
                 self._recent.append(max(float(elapsed_s), 0.01))
 
 
-def gate_enter(gate: BusyGate | WaitGate, ticket: fairness.Ticket) -> tuple[bool, float]:
-    """Ask the busy gate for a place; a WaitGate counts only the gradings that come before this
-    ticket in the fair queue (the running ones and those scheduled ahead of it)."""
-    if isinstance(gate, WaitGate):
-        return gate.enter(ticket.position() + gate.slots - 1)
-    return gate.enter()
+def gate_enter(gate: WaitGate, ticket: fairness.Ticket) -> tuple[bool, float]:
+    """Ask the gate for a place, counting only the gradings that come before this ticket in the
+    fair queue (the running ones and those scheduled ahead of it)."""
+    return gate.enter(ticket.position() + gate.slots - 1)

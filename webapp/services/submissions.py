@@ -16,7 +16,6 @@ from typing import Any, Union
 
 from grader.gradebook import (
     ANONYMOUS,
-    BusyGate,
     Claim,
     Gradebook,
     GradebookError,
@@ -53,7 +52,7 @@ class _State:
         self.lock = threading.Lock()
         self.book: Gradebook | None = None
         self.limiter: RateLimiter | None = None
-        self.gate: BusyGate | WaitGate | None = None
+        self.gate: WaitGate | None = None
         self.slots: threading.Semaphore | None = None  # one permit per grader worker
         self.signed_in: tuple[float, frozenset[str]] = (-1e9, frozenset())  # (when, folds)
 
@@ -90,7 +89,7 @@ def _grading_slots(state: _State, api: Any) -> threading.Semaphore:
 
 
 def configure(book: Gradebook | None = None, limiter: RateLimiter | None = None,
-              gate: BusyGate | WaitGate | None = None) -> None:
+              gate: WaitGate | None = None) -> None:
     """Replace the gradebook, limiter or gate (tests, or an app with its own settings)."""
     with _STATE.lock:
         if book is not None:

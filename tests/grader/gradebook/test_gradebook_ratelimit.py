@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from grader.gradebook import BusyGate, RateLimiter, busy_message, wait_message
+from grader.gradebook import RateLimiter, busy_message, wait_message
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -97,19 +97,3 @@ def test_messages_say_when_in_both_languages():
     assert "5 秒" in msg["zh"] and "60 秒" in msg["zh"] and CJK.search(msg["zh"])
     busy = busy_message(0.2)
     assert "retry in 1 s" in busy["en"] and "1 秒" in busy["zh"]
-
-
-def test_busy_gate_refuses_at_once_with_an_estimate():
-    gate = BusyGate(max_in_flight=4, slots=2, typical_s=3.0)
-    assert [gate.enter()[0] for _ in range(4)] == [True] * 4
-    ok, wait = gate.enter()
-    # 4 in flight on 2 slots: 2 waiting -> ceil((4 - 2 + 1) / 2) = 2 rounds of 3 s.
-    assert (ok, wait) == (False, 6.0)
-    gate.leave(elapsed_s=1.0)  # average 0.8 * 3 + 0.2 * 1 = 2.6 s
-    assert gate.average_s == pytest.approx(2.6)
-    assert gate.enter() == (True, 0.0)
-    for _ in range(4):
-        gate.leave()
-    assert gate.in_flight == 0
-    with pytest.raises(RuntimeError, match="more often"):
-        gate.leave()

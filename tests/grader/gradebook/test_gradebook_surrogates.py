@@ -14,6 +14,7 @@ import pytest
 
 from grader.gradebook import Claim, Submission, clean_code, open_gradebook
 from grader.gradebook import identity as ids
+from webapp.services.admission import WaitGate
 
 LONE = "\ud800"
 # The red team's source: the exception message carries a lone surrogate (no frame forging).
@@ -51,13 +52,13 @@ def test_clean_code_escapes_a_lone_surrogate_and_keeps_its_meaning():
 @pytest.fixture
 def glue(db_url, monkeypatch, tmp_path):
     """The app's submit path with a fresh gradebook on each backend and no limits in the way."""
-    from grader.gradebook import BusyGate, RateLimiter
+    from grader.gradebook import RateLimiter
     from webapp.services import submissions
 
     state = submissions._STATE.ensure()
     saved = (state.book, state.limiter, state.gate)
     book = open_gradebook(db_url)
-    submissions.configure(book=book, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
+    submissions.configure(book=book, limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
     yield submissions, book
     submissions.configure(book=saved[0], limiter=saved[1], gate=saved[2])
     book.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from grader.gradebook import BusyGate, FailureLimiter, RateLimiter, Submission, open_gradebook
+from grader.gradebook import FailureLimiter, RateLimiter, Submission, open_gradebook
 from grader.gradebook import identity as idm
 from webapp.services import admission
 from webapp.services import submissions as glue
@@ -106,7 +106,7 @@ def test_refusals_store_nothing_and_never_reach_the_grader(book, monkeypatch):
         raise AssertionError("the grader was called")
 
     monkeypatch.setattr(grader.api, "grade", boom)
-    glue.configure(book=book, limiter=RateLimiter(1, 60), gate=BusyGate(1, 1))
+    glue.configure(book=book, limiter=RateLimiter(1, 60), gate=admission.WaitGate(1, 1))
     out = glue.grade_and_record("causal-mask", "", "Ada", "s")
     assert (out["refused"], out["reason"], out["extra_data"]["stored"]) == (True, "empty", False)
     assert out["score"] == out["max_score"] == 0 and out["tests"] == []
@@ -116,7 +116,7 @@ def test_refusals_store_nothing_and_never_reach_the_grader(book, monkeypatch):
     assert late["reason"] == "rate_limited" and 1 <= late["retry_after_s"] <= 60
     assert "try again in" in glue.refusal_text(late, "en")
     assert "秒后再试" in glue.refusal_text(late, "zh")
-    gate = BusyGate(1, 1)
+    gate = admission.WaitGate(1, 1)
     gate.enter()
     glue.configure(gate=gate)
     busy = glue.grade_and_record("causal-mask", "x = 1", "Bob", "s")

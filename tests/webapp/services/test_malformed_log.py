@@ -8,11 +8,13 @@ import logging
 import sys
 from pathlib import Path
 
-from grader.gradebook import BusyGate, RateLimiter, open_gradebook
+from grader.gradebook import RateLimiter, open_gradebook
 from webapp.services import submissions as glue
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "grader"))
 import test_boundary as attacks  # noqa: E402 - the grader-level tests' own forged channel writes
+
+from webapp.services.admission import WaitGate
 
 
 def test_a_malformed_result_is_logged_with_the_learner_and_shown_generically(tmp_path, caplog):
@@ -21,7 +23,7 @@ def test_a_malformed_result_is_logged_with_the_learner_and_shown_generically(tmp
     code = attacks.REF + "\n" + attacks.FORGED["unknown message kind"]
     try:
         with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as book:
-            glue.configure(book=book, limiter=RateLimiter(100, 60), gate=BusyGate(16, 1))
+            glue.configure(book=book, limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
             with caplog.at_level(logging.WARNING, logger="transformer_lab.app"):
                 out = glue.submit(attacks.EX.id, code, "Mallory", "session-m")
             honest = glue.submit(attacks.EX.id, attacks.REF, "Ada", "session-a")
