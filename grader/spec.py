@@ -100,14 +100,17 @@ def check(
     return spec
 
 
-def _step(op: str, save: str | None, raises: str | None, chk: dict | None, **body) -> dict:
+def _step(op: str, save: str | None, raises: str | None, chk: dict | None,
+          target: str | Ref | None = None, **body) -> dict:
+    """A step as the sandbox reads it; ``target`` (the function or class run) labels the check
+    that ``raises`` implies."""
     step = {"op": op, **body}
     if save is not None:
         step["save"] = save
     if raises is not None:
         step["raises"] = raises
         if chk is None:
-            chk = check("raises", label=body.get("fn") or body.get("cls") or op)
+            chk = check("raises", label=target)
     if chk is not None:
         step["check"] = chk  # one check dict, or a list of them on the same output
     return step
@@ -127,7 +130,7 @@ def call(
     **kwargs: Any,
 ) -> dict:
     """Call a module-level function of the submission, or a saved object."""
-    return _step("call", save, raises, check, fn=fn, args=list(args), kwargs=kwargs)
+    return _step("call", save, raises, check, fn, fn=fn, args=list(args), kwargs=kwargs)
 
 
 def new(
@@ -139,7 +142,7 @@ def new(
     **kwargs: Any,
 ) -> dict:
     """Construct a module-level class of the submission."""
-    return _step("new", save, raises, check, cls=cls, args=list(args), kwargs=kwargs)
+    return _step("new", save, raises, check, cls, cls=cls, args=list(args), kwargs=kwargs)
 
 
 def set_params(obj: str, params: dict[str, Any], *, dtype: str | None = None,
