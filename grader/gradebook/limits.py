@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grader.gradebook.model import surrogate_safe
+from grader.submission import DEFAULT_LIMITS, InputLimits, looks_like_notebook, notebook_to_source
 
 ANONYMOUS = "anonymous"
 
@@ -15,16 +16,6 @@ ANONYMOUS = "anonymous"
 _NAME_PUNCTUATION = set("._-'@()")
 
 
-@dataclass(frozen=True)
-class InputLimits:
-    """Caps on one submission. An exercise solution is a few kB; 100 kB leaves ample room."""
-
-    max_code_bytes: int = 100_000  # UTF-8 bytes of the Python source that will be graded
-    max_upload_bytes: int = 5_000_000  # a raw .ipynb upload (outputs and images make it big)
-    max_learner_chars: int = 64
-
-
-DEFAULT_LIMITS = InputLimits()
 
 
 class SubmissionRejected(ValueError):
@@ -82,13 +73,6 @@ def _decode(data: bytes, limits: InputLimits) -> str:
             "该文件不是 UTF-8 文本。请将代码保存为 UTF-8 编码后重新上传。") from None
 
 
-def _looks_like_notebook(text: str, filename: str | None) -> bool:
-    if filename is not None and filename.lower().endswith(".ipynb"):
-        return True
-    head = text.lstrip()[:5000]
-    return head.startswith("{") and '"cells"' in head
-
-
 def _notebook_code(text: str) -> str:
     """The code cells of a notebook, by the grader's own rules (magics and `!` lines dropped)."""
     try:
@@ -100,10 +84,7 @@ def _notebook_code(text: str) -> str:
             "Open it in Jupyter, save it again, and re-upload it.",
             f"该笔记本已损坏，无法读取（JSON 无效：{exc}）。请在 Jupyter 中打开并重新保存后再上传。",
         ) from None
-    # Import lazily: the grader's notebook reader pulls in nbformat, which most calls never need.
-    from grader.submission import notebook_to_source
-
-    try:
+    try:  # the grader's own reader (it imports nbformat only when a notebook comes)
         return notebook_to_source(text)
     except ValueError as exc:
         raise SubmissionRejected(
@@ -134,7 +115,7 @@ def clean_code(code: str | bytes, filename: str | None = None,
             "binary",
             "The code contains a NUL character, so it is not Python source.",
             "代码中包含 NUL 字符，因此不是 Python 源代码。")
-    if _looks_like_notebook(text, filename):
+    if looks_like_notebook(text, filename):
         text = _notebook_code(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     # A lone surrogate (JSON "\\ud800" through the API) cannot be encoded, compiled or stored:
