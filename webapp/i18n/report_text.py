@@ -10,6 +10,14 @@ EN: dict[str, str] = {
     "submit.grader_failed": "The grader failed on our side; nothing was stored. Please submit again.",
     "submit.not_stored": "Your code was graded but the result could not be saved. Please submit again.",
     "input.check": "Please check the input: {text}",
+    # The fair queue in front of the grader
+    "queue.session_busy": "You already have a submission being graded. Wait for its result, then "
+                          "submit again; nothing was stored.",
+    "queue.address_full": "This network address already has as many submissions in progress as "
+                          "it may (one is graded at a time, the others wait their turn in the "
+                          "queue). Please retry in {wait} s; nothing was stored.",
+    "queue.position": "⏳ Waiting for the grader: position {position} in the queue, about {eta} s.",
+    "queue.grading": "⏳ Grading your submission…",
     # Quick checks
     "quick.head": "Quick check",
     "quick.pick_first": "Pick an answer first.",
@@ -42,6 +50,11 @@ ZH: dict[str, str] = {
     "submit.grader_failed": "评分器在服务器端出错，本次提交未被保存。请重新提交。",
     "submit.not_stored": "代码已评分，但结果未能保存。请重新提交。",
     "input.check": "输入有误：{text}",
+    "queue.session_busy": "你已有一份提交正在评分。请等它出结果后再提交；本次提交未被保存。",
+    "queue.address_full": "你所在的网络地址进行中的提交已达上限（同一时间评一份，其余在队列中排队等候）。"
+                          "请在 {wait} 秒后重试；本次提交未被保存。",
+    "queue.position": "⏳ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。",
+    "queue.grading": "⏳ 正在评分你的提交……",
     "quick.head": "快速检查",
     "quick.pick_first": "请先选择一个答案。",
     "quick.right": "✓ 正确。",

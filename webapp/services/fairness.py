@@ -28,6 +28,7 @@ from typing import TypeVar
 from grader.gradebook import RateLimiter, wait_message
 from grader.gradebook.pg_tickets import shared_places
 from grader.gradebook.ratelimit import shared_rate_limiter
+from webapp.i18n import both
 from webapp.services.client_address import client_address, default_hops, is_internal
 
 log = logging.getLogger("transformer_lab.app")
@@ -47,25 +48,18 @@ def already_grading_message(scope: str, retry_after_s: float) -> dict[str, str]:
     """Refusal of a second submission while one from the same session or address is in flight."""
     wait = max(1, math.ceil(retry_after_s))
     if scope == "session":
-        return {"en": "You already have a submission being graded. Wait for its result, then "
-                      "submit again; nothing was stored.",
-                "zh": "你已有一份提交正在评分。请等它出结果后再提交；本次提交未被保存。"}
-    return {"en": "This network address already has as many submissions in progress as it may "
-                  "(one is graded at a time, the others wait their turn in the queue). Please retry "
-                  f"in {wait} s; nothing was stored.",
-            "zh": "你所在的网络地址进行中的提交已达上限（同一时间评一份，其余在队列中排队等候）。"
-                  f"请在 {wait} 秒后重试；本次提交未被保存。"}  # fmt: skip
+        return both("queue.session_busy")
+    return both("queue.address_full", wait=wait)
 
 
 def queue_message(position: int, eta_s: float) -> dict[str, str]:
     """What a waiting learner sees: their place in the queue and an estimate."""
     eta = max(1, math.ceil(eta_s))
-    return {"en": f"⏳ Waiting for the grader: position {position} in the queue, about {eta} s.",
-            "zh": f"⏳ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。"}
+    return both("queue.position", position=position, eta=eta)
 
 
 def grading_message() -> dict[str, str]:
-    return {"en": "⏳ Grading your submission…", "zh": "⏳ 正在评分你的提交……"}
+    return both("queue.grading")
 
 
 @dataclass(frozen=True)
