@@ -4,6 +4,7 @@ Plain Python plus sqlite3 (and psycopg for PostgreSQL); never imports gradio or 
 See README.md in this folder for the API the app uses.
 """
 
+from grader.gradebook.backends import default_sqlite_path, open_gradebook, shared_rate_limiter
 from grader.gradebook.csv_export import HEADER as CSV_HEADER
 from grader.gradebook.csv_export import rows_to_csv
 from grader.gradebook.identity import Claim, Learner
@@ -26,12 +27,13 @@ from grader.gradebook.ratelimit import (
     locked_message,
     wait_message,
 )
-from grader.gradebook.store import AccessEntry, Gradebook, default_sqlite_path, open_gradebook
+from grader.gradebook.store import AccessEntry, Gradebook
 
 __all__ = [
     "ANONYMOUS", "CSV_HEADER", "DEFAULT_LIMITS", "AccessEntry", "BestScore",
     "Claim", "CleanSubmission", "FailureLimiter", "Gradebook", "GradebookError", "InputLimits",
     "Learner", "RateLimiter", "Submission", "SubmissionRejected", "busy_message",
     "check_exercise", "clean_code", "clean_learner", "default_sqlite_path", "grader_version",
-    "locked_message", "open_gradebook", "rows_to_csv", "validate_submission", "wait_message",
+    "locked_message", "open_gradebook", "rows_to_csv", "shared_rate_limiter", "validate_submission",
+    "wait_message",
 ]

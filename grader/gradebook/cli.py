@@ -7,9 +7,9 @@ import getpass
 import socket
 import sys
 
+from grader.gradebook.backends import open_gradebook
 from grader.gradebook.csv_export import number
 from grader.gradebook.model import GradebookError
-from grader.gradebook.store import open_gradebook
 
 
 def _parser() -> argparse.ArgumentParser:

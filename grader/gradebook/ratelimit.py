@@ -68,22 +68,6 @@ class RateLimiter:
                 del self._hits[key]
 
 
-def shared_rate_limiter(per_learner: int = 10, window_s: float = 60.0, scope: str = "submit",
-                        url: str | None = None):
-    """The limiter the app uses: one shared by every replica when ``url`` (default
-    ``$DATABASE_URL``) names PostgreSQL (:class:`~grader.gradebook.pg_ratelimit.PostgresRateLimiter`,
-    ``scope`` keeps limits apart), else a :class:`RateLimiter` in this process. Both have
-    ``check``, ``reset``, ``per_learner`` and ``window_s``."""
-    import os
-
-    url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
-    if url.startswith(("postgresql://", "postgres://")):
-        from grader.gradebook.pg_ratelimit import PostgresRateLimiter
-
-        return PostgresRateLimiter(url, per_learner, window_s, scope)
-    return RateLimiter(per_learner, window_s)
-
-
 class FailureLimiter:
     """Limit *failed* tries (a password, a recovery code) per client and in all.
 

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 from grader.gradebook.csv_export import rows_to_csv
@@ -229,39 +227,3 @@ def _row(r: tuple) -> Submission:
     if isinstance(values["submitted_at"], datetime):
         values["submitted_at"] = values["submitted_at"].isoformat()
     return Submission(**values)
-
-
-def default_sqlite_path() -> Path:
-    """``$LAB_DATA_DIR/gradebook.sqlite3``, with ``./data`` when the variable is unset."""
-    return Path(os.environ.get("LAB_DATA_DIR") or "data") / DEFAULT_FILENAME
-
-
-def open_gradebook(url: str | None = None, *, pool_size: int = 4,
-                   connect_timeout_s: float = 10.0) -> Gradebook:
-    """Open (and create if needed) the gradebook.
-
-    ``url`` defaults to ``$DATABASE_URL``. ``postgresql://...`` (or ``postgres://``) opens a
-    PostgreSQL gradebook with a pool of ``pool_size`` connections; ``sqlite:///relative.db``
-    or ``sqlite:////absolute.db`` opens that SQLite file; no URL at all opens SQLite at
-    :func:`default_sqlite_path`.
-    """
-    if url is None:
-        url = os.environ.get("DATABASE_URL", "").strip() or None
-    if url is None:
-        from grader.gradebook.sqlite_store import SQLiteGradebook
-
-        return SQLiteGradebook(default_sqlite_path())
-    if not isinstance(url, str):
-        raise TypeError(f"a database URL is text, not {type(url).__name__}")
-    if url.startswith(("postgresql://", "postgres://")):
-        from grader.gradebook.postgres_store import PostgresGradebook
-
-        return PostgresGradebook(url, pool_size=pool_size, connect_timeout_s=connect_timeout_s)
-    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-        from grader.gradebook.sqlite_store import SQLiteGradebook
-
-        return SQLiteGradebook(Path(url[len("sqlite:///"):]))
-    scheme = url.split(":", 1)[0] if ":" in url else url[:20]
-    raise ValueError(f"unsupported database URL scheme {scheme!r}: use postgresql://user:pass@host/db "
-                     "or sqlite:///path/to/file.db (or leave DATABASE_URL unset for SQLite in "
-                     "$LAB_DATA_DIR)")

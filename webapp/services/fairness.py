@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from grader.gradebook import RateLimiter, wait_message
+from grader.gradebook.backends import shared_rate_limiter
 from grader.gradebook.pg_tickets import shared_places
-from grader.gradebook.ratelimit import shared_rate_limiter
 from webapp.i18n import both
 from webapp.services.client_address import client_address, default_hops, is_internal
 

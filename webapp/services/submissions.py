@@ -30,8 +30,8 @@ from grader.gradebook import (
     wait_message,
 )
 from grader.gradebook import identity as ids
+from grader.gradebook.backends import shared_rate_limiter
 from grader.gradebook.model import surrogate_safe_data
-from grader.gradebook.ratelimit import shared_rate_limiter
 from grader.report import Report, render
 from webapp.i18n import both
 from webapp.services import fairness

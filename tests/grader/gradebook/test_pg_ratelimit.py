@@ -8,15 +8,16 @@ import sys
 import time
 from pathlib import Path
 
+from grader.gradebook.backends import shared_rate_limiter
 from grader.gradebook.pg_ratelimit import PostgresRateLimiter
-from grader.gradebook.ratelimit import RateLimiter, shared_rate_limiter
+from grader.gradebook.ratelimit import RateLimiter
 
 REPO = Path(__file__).resolve().parents[3]
 
 # One "replica": 4 threads each try `tries` times for the same learner, as fast as they can.
 REPLICA = """
 import json, sys, threading
-from grader.gradebook.ratelimit import shared_rate_limiter
+from grader.gradebook.backends import shared_rate_limiter
 url, per, tries, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 lim = shared_rate_limiter(per, 60.0, "submit", url)
 import time

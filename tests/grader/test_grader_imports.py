@@ -1,0 +1,45 @@
+"""The grader's import structure: no gradio anywhere, no import cycles (imports inside functions
+count: a cycle hidden in a function body is still a cycle). The graph is read by tests/import_graph.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from import_graph import ROOT, find_cycle, graph, modules
+
+
+def test_no_grader_module_loads_gradio():
+    names = sorted(modules(ROOT, "grader"))
+    assert "grader.grading" in names and "grader.gradebook.store" in names
+    code = ("import importlib, json, sys\n"
+            f"for name in {names!r}:\n"
+            "    importlib.import_module(name)\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'gradio')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+def test_a_cycle_hidden_in_a_function_body_is_found(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text("def late():\n    from .a import thing\n    return thing\n")
+    (pkg / "c.py").write_text("import pkg.a\n")
+    edges = graph(tmp_path, "pkg")
+    assert edges["pkg.b"] == {"pkg.a"} and edges["pkg.c"] == {"pkg.a"}
+    assert find_cycle(edges) == ["pkg.a", "pkg.b", "pkg.a"]
+    (pkg / "b.py").write_text("def late():\n    return 1\n")
+    assert find_cycle(graph(tmp_path, "pkg")) is None
+
+
+def test_no_import_cycles_in_the_grader_or_its_gradebook():
+    edges = graph(ROOT, "grader")
+    assert "grader.bundle" in edges["grader.grading"]  # the graph sees real imports
+    # the backends open lazily (inside functions); the edges are there all the same
+    assert "grader.gradebook.postgres_store" in edges["grader.gradebook.backends"]
+    assert find_cycle(edges) is None, " -> ".join(find_cycle(edges))
