@@ -10,12 +10,19 @@ deletes a session's State; closing or reloading the tab releases it at once.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
 MAX_KEPT = 8  # LAB_MAX_KEPT_RUNS: kept runs per session; the oldest goes first
 SESSION_TTL_S = 1800.0  # LAB_SESSION_TTL_S
+
+
+def light_sessions_enabled() -> bool:
+    """LAB_LIGHT_SESSIONS=0 keeps Gradio's per-session copy of component configs (to compare)."""
+    return os.environ.get("LAB_LIGHT_SESSIONS", "1").strip().lower() not in ("0", "off", "no")
 
 
 def _env(name: str, default: float) -> float:
@@ -57,3 +64,39 @@ def cap_kept(kept: dict, limit: int | None = None) -> dict:
     limit = max_kept() if limit is None else limit
     items = list(kept.items())
     return dict(items[-limit:]) if len(items) > limit else dict(items)
+
+
+def _libc():
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+
+
+M_ARENA_MAX = -8  # glibc's mallopt parameter
+
+
+def limit_malloc_arenas(arenas: int | None = None) -> bool:
+    """Cap glibc's malloc arenas (``LAB_MALLOC_ARENAS``, default 2; as MALLOC_ARENA_MAX=2).
+
+    Each thread that allocates may get its own arena (up to 8 per core); the app's 64-wide
+    pools then scatter short-lived per-request memory over many arenas that are rarely given
+    back. False where the C library is not glibc or the cap is switched off."""
+    if arenas is None:
+        raw = os.environ.get("LAB_MALLOC_ARENAS", "").strip()
+        arenas = int(raw) if raw else 2
+    if arenas < 1:  # LAB_MALLOC_ARENAS=0: glibc's own default (up to 8 per core)
+        return False
+    libc = _libc()
+    if libc is None or not hasattr(libc, "mallopt"):
+        return False
+    return bool(libc.mallopt(M_ARENA_MAX, arenas))
+
+
+def release_freed_memory() -> bool:
+    """Give freed heap pages back to the system (glibc malloc_trim); False where unavailable."""
+    libc = _libc()
+    if libc is None or not hasattr(libc, "malloc_trim"):
+        return False
+    return bool(libc.malloc_trim(0))

@@ -88,3 +88,23 @@ def test_kept_runs_are_light_and_capped():
 
     table = compare_table(kept, "en")  # the compare table still reads everything it shows
     assert len(table) == 8 and table.iloc[0, 3] == 3
+
+
+def test_a_session_keeps_its_state_but_no_copy_of_the_pages_configs_and_outputs(app_url):
+    """Gradio's SessionState copies every component's config and every event's inputs and
+    outputs per session (figures as JSON) for deep links the app does not offer; the app's
+    sessions hold their State values only."""
+    import app
+    from webapp.pages.session_release import _ORIGINAL, LightSessionState
+
+    full = _ORIGINAL(app.demo)  # Gradio's own SessionState, for scale
+    assert len(full.config_values) > 200  # every block of the app, per session
+    session = uuid.uuid4().hex[:11]
+    assert _train_as(app_url, session)["success"]
+    held = app.demo.state_holder.session_data[session]
+    assert isinstance(held, LightSessionState)
+    assert held.config_values == {}  # no configs, no curves' JSON, no inputs
+    assert _held(session) == (True, True)  # the trained Run is still the session's to explore
+    r = httpx.get(f"{app_url.rstrip('/')}/gradio_api/deep_link", params={"session_hash": session},
+                  timeout=30)  # fmt: skip
+    assert r.status_code == 200  # the unused route still answers (an empty state)
