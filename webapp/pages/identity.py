@@ -131,7 +131,9 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> s
         return "⚠️ " + err.message["zh" if lang == "zh" else "en"]
     if label == ANONYMOUS:
         return tr("who.anonymous", lang)
-    return tr("who.guest", lang, name=label)
+    from webapp.views.gradebook_lang import show_label
+
+    return tr("who.guest", lang, name=show_label(label, lang))  # "alice（访客）" in Chinese
 
 
 def build() -> Identity:

@@ -128,7 +128,10 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
     learners, rows = len({(b.learner_id or b.learner) for b in book.best_scores()}), book.count()
     text = (f"{rows} 次提交，{learners} 位学习者。" if lang == "zh"
             else f"{rows} submissions from {learners} learners.")  # fmt: skip
-    return frame, gradebook_tables.access_frame(book), text
+    from webapp.views import gradebook_lang  # headers, sources, labels, titles in Chinese
+
+    return (gradebook_lang.instructor_frame(frame, lang),
+            gradebook_lang.access_frame(gradebook_tables.access_frame(book), lang), text)
 
 
 def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | None,

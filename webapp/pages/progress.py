@@ -100,7 +100,9 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
         raise ValueError(locked_message(wait)[lang] if wait > 0 else tr("recovery.wrong", lang))
     book.link_browser(ids.key_hash(str(key)), found[0])
     rows = book.history(learner_id=found[0], limit=1)
-    return tr("recovery.used", lang, name=rows[0].learner if rows else found[0])
+    from webapp.views.gradebook_lang import show_label
+
+    return tr("recovery.used", lang, name=show_label(rows[0].learner, lang) if rows else found[0])
 
 
 def build(learner: identity.Identity) -> ProgressPage:

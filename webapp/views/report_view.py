@@ -62,6 +62,10 @@ def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
     rows = []
     for t in tests:
         text = render(t.message, lang) + ("\n\n" + t.details if t.details else "")
+        if lang == "zh":  # the starters' "not written yet" and traceback lines, in Chinese
+            from webapp.views.gradebook_lang import starter_text_zh
+
+            text = starter_text_zh(text)
         rows.append([test_name(t, lang), "✓" if t.passed else "✗", t.score, t.max_score, text])
     # the child's text may hold lone surrogates, which the page's JSON cannot carry
     return pd.DataFrame(surrogate_safe_data(rows), columns=cols)  # failed first; message is Markdown
