@@ -1,0 +1,72 @@
+"""Issue 12 in chromium: while another learner's run trains, a learner who presses Train on
+custom settings sees their place in the training queue (and an ETA) within 1 s, and Stop gives
+it up. The figure is the median of three presses (the issue's target is for a quiet machine)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright", reason="pip install playwright pytest-playwright")
+from browser_support import needs_chromium  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "app"
+pytestmark = needs_chromium
+
+
+def _other_learner_trains(stop: threading.Event, training: threading.Event, seed: int) -> None:
+    """Another learner's real run (not in the cache: its own seed), through the page's path."""
+    from webapp.pages.train import run_training
+    from webapp.services.fairness import ClientKey
+    from webapp.services.training import page_config
+
+    # No positions: reversal never reaches the early-stop target, so it trains until stopped.
+    config = page_config("reverse", 4, 32, 1, 64, 0.0, "none", 5000, seed=seed)
+    for msg, _ in run_training(config, stop=stop, client=ClientKey("other-learner", "10.9.9.9")):
+        if "queued" not in msg:  # a streamed training update: it holds the training slot
+            training.set()
+
+
+def test_custom_run_sees_its_queue_position_within_1s_while_another_trains(client, page):
+    from webapp.services.train_queue import train_queue
+
+    rng = random.Random()
+    stop, training = threading.Event(), threading.Event()
+    other = threading.Thread(target=_other_learner_trains,
+                             args=(stop, training, rng.randrange(10**6, 10**7)), daemon=True)  # fmt: skip
+    page.goto(client.src if hasattr(client, "src") else client.url)
+    page.get_by_role("tab", name="Train").click()
+    page.locator("#train-start").wait_for()
+    steps = rng.randrange(700, 4000)  # custom settings nobody trained: a cache miss
+    page.locator("#train-steps input").fill(str(steps))
+    other.start()
+    try:
+        assert training.wait(60), "the other learner's run never started training"
+        assert train_queue().snapshot()["running"] >= 1, train_queue().snapshot()
+        status = page.locator("#train-status")
+        seen = []
+        for attempt in range(3):  # the median of three presses: one figure on a shared machine
+            t0 = time.monotonic()
+            page.locator("#train-start").click()
+            expect(status).to_contain_text("Waiting to train", timeout=10_000)
+            seen.append(time.monotonic() - t0)
+            text = status.inner_text()
+            assert "position 1 in the queue" in text and "about" in text, text  # place, ETA
+            if attempt == 0:
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "train-queue-position.png"), full_page=True)
+            page.locator("#train-stop").click()  # waiting is optional: Stop gives the place up
+            expect(status).to_contain_text("Stopped while waiting", timeout=10_000)
+        assert training.is_set() and other.is_alive()  # the other run trained all along
+        median = sorted(seen)[1]
+        print(f"queue position seen after {[round(s, 2) for s in seen]} s")
+        assert median <= 1.0, f"the queue position appeared after {seen} s (median {median:.2f})"
+    finally:
+        stop.set()
+        other.join(60)
+    assert not other.is_alive()
