@@ -248,8 +248,7 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
         state.gate.leave(service_s)
     if report.status == "malformed":  # trusted side only: the learner sees the generic message
         log.warning("malformed grading result: learner %s, exercise %s, reason: %s", who.id,
-                    clean.exercise_id, getattr(report, "malformed_reason", "") or
-                    "(not carried by grader.report.Report: see RawResult.malformed_reason)")  # fmt: skip
+                    clean.exercise_id, report.malformed_reason or "(none given)")  # fmt: skip
     sub = Submission.from_report(report, clean.code, who.label, learner_id=who.id)
     try:
         sub_id = state.book.record(sub)  # returns only once the row is committed
