@@ -155,8 +155,9 @@ def build() -> None:
     maps = gr.Plot(label=t("train.maps"), elem_id="train-maps")
     maps_caption = gr.Markdown(elem_id="train-maps-caption")
     preds_hint = gr.Markdown(t("train.preds_hint"), elem_id="train-preds-hint")
+    # "hidden": out of sight but kept in the page, so a new run can clear it where it stands
     preds = gr.Dataframe(label=t("train.preds"), interactive=False, wrap=True, elem_id="train-preds",
-                         visible=False)  # fmt: skip
+                         visible="hidden")  # fmt: skip
     # Translating a sentence only means something for the translate task: shown for it alone.
     with gr.Column(visible=first.task == "translate", elem_id="train-translate-box") as translate_box:
         with gr.Row():
@@ -321,7 +322,7 @@ def build() -> None:
 
     outs = [curves, status, run_state, *shown]
     # A run shows its curves at once; its predictions and alignment wait for the end of the run.
-    start.click(lambda: (gr.update(visible=True), gr.update(visible=False), gr.update(visible=False),
+    start.click(lambda: (gr.update(visible=True), gr.update(visible=False), gr.update(visible="hidden"),
                          gr.update(visible=True), gr.update(visible=False)), None,
                 [curves, curves_hint, preds, preds_hint, alignment], queue=False,
                 api_visibility="private")  # fmt: skip

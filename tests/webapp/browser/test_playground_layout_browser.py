@@ -107,8 +107,8 @@ def test_train_shows_placeholders_before_its_first_run(page, app_url):
                   "#train-alignment"):  # fmt: skip
         expect(page.locator(empty)).to_be_hidden()
     panel = page.locator("[role=tabpanel]:visible")
-    assert panel.locator(".js-plotly-plot").count() == 1  # the untrained attention only
-    assert panel.locator("table").count() == 0
+    assert panel.locator(".js-plotly-plot:visible").count() == 1  # the untrained attention only
+    assert panel.locator("table:visible").count() == 0  # none shown (the predictions wait hidden)
     # A run swaps the placeholders for its curves, then its predictions.
     page.locator("#train-steps input").fill("20")
     page.locator("#train-start").click()
