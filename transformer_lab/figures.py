@@ -136,7 +136,7 @@ def attention_grid(
         raise ValueError(f"cols must be a positive whole number or None, got {cols!r}.")
     c = h if cols is None else min(cols, h)
     per_layer = -(-h // c)  # rows each layer takes
-    rows = L * per_layer
+    rows = L * per_layer  # the colour bar goes under the panels when they wrap (a phone)
     specs = [[{} if (r % per_layer) * c + j < h else None for j in range(c)] for r in range(rows)]
     titles = [word("layer_head", lang).format(layer=i + 1, head=j + 1)
               for i in range(L) for j in range(h)]
@@ -151,15 +151,12 @@ def attention_grid(
                           row=i * per_layer + j // c + 1, col=j % c + 1)
     _token_axes(fig, q, k)
     top = float(np.nanmax(stack)) if zmax is None else zmax
-    fig.update_layout(
-        title=word("attention", lang) if title is None else title,
-        coloraxis={"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": top},
-        height=140 + (170 if c == h else 200) * rows,
-    )
-    if c < h:  # narrow screen: smaller margins, the colour bar under the panels
-        fig.update_layout(margin={"l": 50, "r": 10, "t": 90, "b": 40},
-                          coloraxis_colorbar={"orientation": "h", "y": -40 / (200 * rows),
-                                              "yanchor": "top", "thickness": 12})
+    bar = {"orientation": "h", "y": -40 / (200 * rows), "yanchor": "top", "thickness": 12}
+    narrow = {"margin": {"l": 50, "r": 10, "t": 90, "b": 40}} if c < h else {}  # a phone
+    fig.update_layout(title=word("attention", lang) if title is None else title,
+                      coloraxis={"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": top,
+                                 **({"colorbar": bar} if narrow else {})},
+                      height=140 + (200 if narrow else 170) * rows, **narrow)
     return fig
 
 
