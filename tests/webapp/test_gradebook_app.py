@@ -249,7 +249,7 @@ def test_wrong_passwords_from_many_addresses_never_lock_the_instructor_out(
     """Red-team F4: 20 wrong passwords from 4 addresses filled the overall cap and the right
     password from a new address was then refused for an hour. The cap now throttles strangers
     (one try per address per 10 minutes) and never blocks a client that logged in before."""
-    from webapp.views import gradebook_tables as views
+    from webapp.services import instructor_access as access
 
     monkeypatch.setenv("LAB_FORWARDED_HOPS", "1")  # as behind a Space's proxy
     attackers = [f"203.0.113.{i + 1}" for i in range(4)]
@@ -264,7 +264,7 @@ def test_wrong_passwords_from_many_addresses_never_lock_the_instructor_out(
     # The real instructor, from a fresh address and a browser, right after the attack: in.
     key = idm.new_browser_key()
     assert "submissions from" in _try_password(app_url, instructor_password, "198.51.100.7", key)
-    hashes = views.trust_hashes("198.51.100.7", key)
+    hashes = access.trust_hashes("198.51.100.7", key)
     assert all(book.trusted_client(h) for h in hashes.values())  # kept in the gradebook
     assert "198.51.100.7" not in repr(book._query("SELECT * FROM instructor_trust"))
     # Still over the cap: that address keeps its five tries (mistypes, then in).

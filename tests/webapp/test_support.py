@@ -14,7 +14,8 @@ from webapp.compute.basics import attention_basics, build_mask
 from webapp.compute.complexity import parse_sizes
 from webapp.compute.explore import attention_pooling, multihead_weights
 from webapp.compute.matrices import LESSON_Q, LESSON_V, check_int, format_matrix, parse_matrix
-from webapp.views.report_view import exercise_choices, results_frame, score_markdown
+from webapp.views.exercise_list import exercise_choices
+from webapp.views.report_view import results_frame, score_markdown
 
 
 def test_parse_matrix_accepts_text_and_python_lists():

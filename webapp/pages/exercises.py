@@ -13,12 +13,8 @@ from grader.report import Report, render
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import fairness, quickcheck, submissions
-from webapp.views.report_view import (
-    exercise_choices,
-    public_text,
-    results_frame,
-    score_markdown,
-)
+from webapp.views.exercise_list import exercise_choices, public_text
+from webapp.views.report_view import results_frame, score_markdown
 
 
 def examples_report(exercise_id: str, code: str) -> Report:

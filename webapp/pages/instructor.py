@@ -23,8 +23,8 @@ import gradio as gr
 from grader.gradebook import FailureLimiter, locked_message
 from webapp.pages import identity
 from webapp.pages.common import lang_of, t
-from webapp.services import submissions
-from webapp.views import gradebook_tables
+from webapp.services import exports, instructor_access, submissions
+from webapp.views import gradebook_lang, gradebook_tables
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -59,18 +59,18 @@ def configure_tries(limiter: FailureLimiter | None) -> FailureLimiter | None:
 
 def mode() -> str:
     """'allow_list' (Space sign-in + LAB_INSTRUCTORS), 'password', or 'disabled' (no password,
-    or one shorter than gradebook_tables.MIN_PASSWORD_CHARS)."""
-    if gradebook_tables.instructors() and identity.oauth_available():
+    or one shorter than instructor_access.MIN_PASSWORD_CHARS)."""
+    if instructor_access.instructors() and identity.oauth_available():
         return "allow_list"
-    if gradebook_tables.password_set() and not gradebook_tables.password_weak():
+    if instructor_access.password_set() and not instructor_access.password_weak():
         return "password"
     return "disabled"
 
 
 def check_password() -> None:
     """Refuse to start with a weak LAB_INSTRUCTOR_PASSWORD (RuntimeError, logged)."""
-    weak = gradebook_tables.password_weak()
-    if weak and not (gradebook_tables.instructors() and identity.oauth_available()):
+    weak = instructor_access.password_weak()
+    if weak and not (instructor_access.instructors() and identity.oauth_available()):
         log.error("refusing to start: %s", weak)
         raise RuntimeError(f"refusing to start: {weak}")
 
@@ -95,16 +95,16 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
         if user is None:
             return None, _refuse("Sign in with Hugging Face first (button at the top).",
                                  "请先用 Hugging Face 登录（页面顶部的按钮）。", lang)  # fmt: skip
-        if not gradebook_tables.is_instructor(user):
+        if not instructor_access.is_instructor(user):
             book.log_access(f"hf:{user}", "refused", "not on LAB_INSTRUCTORS")
             return None, _refuse(f"{user} is not on this Space's instructor list.",
                                  f"{user} 不在本 Space 的教师名单中。", lang)  # fmt: skip
         return f"hf:{user}", ""
-    hashes = gradebook_tables.trust_hashes(address, browser_key)
-    days = gradebook_tables.TRUST_DAYS
+    hashes = instructor_access.trust_hashes(address, browser_key)
+    days = instructor_access.TRUST_DAYS
     known = {kind for kind, h in hashes.items() if book.trusted_client(h, days)}
     client = f"browser {hashes['browser'][:24]}" if "browser" in known else address
-    ok, wait = tries().attempt(client, lambda: gradebook_tables.password_ok(password),
+    ok, wait = tries().attempt(client, lambda: instructor_access.password_ok(password),
                                trusted=bool(known))  # fmt: skip
     if ok:
         for h in hashes.values():
@@ -128,8 +128,6 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
     learners, rows = len({(b.learner_id or b.learner) for b in book.best_scores()}), book.count()
     text = (f"{rows} 次提交，{learners} 位学习者。" if lang == "zh"
             else f"{rows} submissions from {learners} learners.")  # fmt: skip
-    from webapp.views import gradebook_lang  # headers, sources, labels, titles in Chinese
-
     return (gradebook_lang.instructor_frame(frame, lang),
             gradebook_lang.access_frame(gradebook_tables.access_frame(book), lang), text)
 
@@ -142,8 +140,15 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
         return None, refusal
     book = submissions.gradebook()
     book.log_access(who, "export", "csv with code" if include_code else "csv")
-    path = gradebook_tables.csv_file(book, include_code=bool(include_code))
+    path = exports.csv_file(book, include_code=bool(include_code))
     return path, ("已导出 CSV。" if lang == "zh" else "CSV exported.")
+
+
+def clean_gradio_copies() -> None:
+    """Exports expire together with Gradio's copies of them (it copies every file it serves)."""
+    from gradio.utils import get_upload_folder
+
+    exports.also_clean(get_upload_folder)
 
 
 def build(learner: identity.Identity) -> None:
@@ -153,8 +158,9 @@ def build(learner: identity.Identity) -> None:
     says what the server was started with; the check itself never trusts the page.
     """
     check_password()
+    clean_gradio_copies()
     how = mode()
-    if gradebook_tables.password_set() and how == "allow_list":
+    if instructor_access.password_set() and how == "allow_list":
         log.warning("LAB_INSTRUCTORS is set on a Space with sign-in: LAB_INSTRUCTOR_PASSWORD is ignored")
     gr.Markdown(t("instructor.disabled"), visible=how == "disabled", elem_id="instructor-disabled")
     with gr.Column(visible=how != "disabled", elem_id="instructor-form"):

@@ -19,7 +19,8 @@ from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions
 from webapp.views import gradebook_tables
-from webapp.views.report_view import exercise_title, status_name
+from webapp.views.exercise_list import exercise_title
+from webapp.views.report_view import status_name
 
 # Wrong recovery codes per client address: codes carry 100 bits, so this only stops a flood.
 _RECOVERY_TRIES = FailureLimiter(per_client=10, client_window_s=600, overall=None)

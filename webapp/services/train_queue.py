@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from webapp.services import fairness, run_cache
+from webapp.services import fairness, run_cache, run_cache_backends
 
 if TYPE_CHECKING:
     from transformer_lab.experiments import ExperimentConfig
@@ -134,7 +134,7 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     its place changes, then trains through ``stream(run)``; a run that finishes (not stopped)
     is stored. Raises TrainRefused (a second run from the same session; Stop while waiting).
     """
-    cache = run_cache.default_cache() if cache is True else (cache or None)
+    cache = run_cache_backends.default_cache() if cache is True else (cache or None)
     key = run_cache.run_key(run.config)
     total = run.trainer.cfg.steps
     entry = None

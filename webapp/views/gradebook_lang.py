@@ -51,7 +51,7 @@ def instructor_frame(frame: pd.DataFrame | None, lang: str) -> pd.DataFrame | No
     titles (the learner id stays: it is the CSV's key)."""
     if frame is None or lang != "zh":
         return frame
-    from webapp.views.report_view import exercise_title
+    from webapp.views.exercise_list import exercise_title
 
     out = frame.copy()
     if "learner" in out:

@@ -1,4 +1,4 @@
-"""Gradebook rows as tables for the Progress and instructor views, and who may see the instructor's.
+"""Gradebook rows as tables for the Progress and instructor views.
 
 Progress tables are looked up by a learner's opaque id (``g:``/``hf:``), never by the label a
 learner typed: only the browser key, a recovery code or a sign-in leads to an id.
@@ -6,23 +6,10 @@ learner typed: only the browser key, a recovery code or a sign-in leads to an id
 
 from __future__ import annotations
 
-import atexit
-import hashlib
-import hmac
-import os
-import secrets
-import shutil
-import tempfile
-import threading
-import time
-from pathlib import Path
-
 import pandas as pd
 
 from grader.gradebook import Gradebook
 
-PASSWORD_ENV = "LAB_INSTRUCTOR_PASSWORD"
-INSTRUCTORS_ENV = "LAB_INSTRUCTORS"  # Hugging Face usernames, separated by commas or spaces
 HISTORY_LIMIT = 200  # newest rows shown in Progress; the gradebook keeps them all
 
 
@@ -82,62 +69,6 @@ def own_submission(book: Gradebook, learner_id: str | None, submission_id) -> tu
     return sub.exercise, sub.code
 
 
-MIN_PASSWORD_CHARS = 12  # with 5 tries per address per 10 minutes, guessing must be hopeless
-TRUST_DAYS = float(os.environ.get("LAB_INSTRUCTOR_TRUST_DAYS", "90"))
-
-
-def password_set() -> bool:
-    """Whether LAB_INSTRUCTOR_PASSWORD is set at all (strong or not)."""
-    return bool(os.environ.get(PASSWORD_ENV, ""))
-
-
-def password_weak() -> str | None:
-    """Why LAB_INSTRUCTOR_PASSWORD is too weak to open the instructor view, or None."""
-    expected = os.environ.get(PASSWORD_ENV, "")
-    if expected and len(expected) < MIN_PASSWORD_CHARS:
-        return (f"{PASSWORD_ENV} has {len(expected)} characters; use at least "
-                f"{MIN_PASSWORD_CHARS} (for example four random words). The instructor view "
-                "stays closed until it is changed.")
-    return None
-
-
-def trust_hashes(address: str | None, browser_key: str | None) -> dict[str, str]:
-    """Keyed hashes naming a client that may log in as instructor: its address and, when it
-    sent a valid one, its browser key. Keyed by the password, so the stored hashes reveal no
-    address, and a new password forgets every earlier login."""
-    from grader.gradebook import identity as ids
-
-    secret = hashlib.sha256(os.environ.get(PASSWORD_ENV, "").encode("utf-8", "replace")).digest()
-    out = {}
-    if address:
-        out["address"] = hmac.new(secret, f"address\x00{address}".encode("utf-8", "replace"),
-                                  hashlib.sha256).hexdigest()  # fmt: skip
-    if ids.valid_browser_key(browser_key):
-        out["browser"] = hmac.new(secret, f"browser\x00{browser_key}".encode(),
-                                  hashlib.sha256).hexdigest()  # fmt: skip
-    return out
-
-
-def password_ok(typed: str | None) -> bool:
-    """Constant-time comparison with LAB_INSTRUCTOR_PASSWORD; always False when it is unset."""
-    expected = os.environ.get(PASSWORD_ENV, "")
-    if not expected or password_weak() or not isinstance(typed, str):
-        return False
-    return hmac.compare_digest(typed.encode("utf-8", "surrogatepass"),
-                               expected.encode("utf-8", "surrogatepass"))
-
-
-def instructors() -> frozenset[str]:
-    """LAB_INSTRUCTORS as case-folded HF usernames (HF treats usernames case-insensitively)."""
-    raw = os.environ.get(INSTRUCTORS_ENV, "").replace(",", " ")
-    return frozenset(name.strip().casefold() for name in raw.split() if name.strip())
-
-
-def is_instructor(username: str | None) -> bool:
-    """Whether a *verified* HF username is on LAB_INSTRUCTORS."""
-    return bool(username) and str(username).casefold() in instructors()
-
-
 def source_of(learner_id: str | None) -> str:
     """Who stands behind a row, from its id: a verified sign-in, one browser, or a bare label
     sent through the API, which anyone may use (every API caller of a label shares its id)."""
@@ -170,67 +101,3 @@ def access_frame(book: Gradebook, limit: int = 20) -> pd.DataFrame:
     """The newest instructor views and exports: when, who, what."""
     rows = [(_when(e.at), e.who, e.action, e.detail) for e in book.access_log(limit)]
     return pd.DataFrame(rows, columns=["when", "who", "action", "detail"])
-
-
-EXPORT_PREFIX = "lab-gradebook-export-"  # every export file's name starts so (and Gradio's copy)
-EXPORT_TTL_S = float(os.environ.get("LAB_EXPORT_TTL_S", "300"))  # an export lives 5 minutes
-_EXPORTS: dict[str, Path] = {}  # the one private folder of this process
-_EXPORTS_LOCK = threading.Lock()
-
-
-def export_folder() -> Path:
-    """This process's private export folder (mode 0700), made once and removed at exit."""
-    with _EXPORTS_LOCK:
-        folder = _EXPORTS.get("dir")
-        if folder is None or not folder.is_dir():
-            folder = Path(tempfile.mkdtemp(prefix="lab-exports-"))  # 0700, unguessable name
-            _EXPORTS["dir"] = folder
-            atexit.register(shutil.rmtree, folder, True)
-            atexit.register(remove_exports, 0.0)
-        return folder
-
-
-def _gradio_copies() -> list[Path]:
-    """Copies of our exports in Gradio's file cache (it copies every file it serves)."""
-    try:
-        from gradio.utils import get_upload_folder
-    except ImportError:  # pragma: no cover - gradio is always there in the app
-        return []
-    return list(Path(get_upload_folder()).glob(f"*/{EXPORT_PREFIX}*.csv"))
-
-
-def remove_exports(older_than_s: float | None = None) -> int:
-    """Delete exports (ours and Gradio's copies) older than ``older_than_s`` (default
-    ``EXPORT_TTL_S``); returns how many went."""
-    older_than_s = EXPORT_TTL_S if older_than_s is None else older_than_s
-    now, gone = time.time(), 0
-    folder = _EXPORTS.get("dir")
-    paths = list(folder.glob(f"{EXPORT_PREFIX}*.csv")) if folder is not None else []
-    for path in paths + _gradio_copies():
-        try:
-            if now - path.stat().st_mtime >= older_than_s:
-                path.unlink()
-                gone += 1
-                if path.parent != folder:
-                    path.parent.rmdir()  # Gradio's per-file folder, when now empty
-        except OSError:
-            continue  # already gone, or the folder holds something else
-    return gone
-
-
-def csv_file(book: Gradebook, include_code: bool = False) -> str:
-    """Every submission as CSV (mode 0600) in this process's private folder; returns its path.
-
-    Exports contain every learner's code: older ones (and Gradio's copies of them) are deleted
-    at every export, by a timer ``EXPORT_TTL_S`` after each, and at exit.
-    """
-    remove_exports()
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    path = export_folder() / f"{EXPORT_PREFIX}{stamp}-{secrets.token_hex(4)}.csv"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-        out.write(book.to_csv(include_code=include_code))
-    timer = threading.Timer(EXPORT_TTL_S + 1.0, remove_exports)
-    timer.daemon = True
-    timer.start()
-    return str(path)

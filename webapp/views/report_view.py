@@ -1,25 +1,13 @@
-"""Exercise list from the public files (no torch) and a grader report as Markdown + a table."""
+"""A grader report as Markdown and a table, and a stored status in the learner's language."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from grader.exercises import all_exercises
 from grader.gradebook.model import surrogate_safe, surrogate_safe_data
 from grader.report import Report, TestResult, render
 from webapp.i18n import EN, tr
-
-
-def exercise_choices(lang: str = "en") -> list[tuple[str, str]]:
-    """(label, id) for every exercise, in lesson order, from the grader's one registry (its
-    public files only: no torch). The label is "<number>. <title>" in ``lang``."""
-    return [(f"{ex.number}. {ex.title.get(lang) or ex.title.get('en') or ex.id}", ex.id)
-            for ex in all_exercises().values()]
-
-
-def exercise_title(exercise_id: str, lang: str = "en") -> str:
-    """"<number>. <title>" of an exercise in ``lang``; the id itself when it is unknown."""
-    return dict((i, label) for label, i in exercise_choices(lang)).get(exercise_id, exercise_id)
+from webapp.views.gradebook_lang import starter_text_zh
 
 
 # A stored submission's status (grader/report.py's Report.status), as a learner reads it.
@@ -27,15 +15,6 @@ def status_name(status: str, lang: str = "en") -> str:
     """A submission status in the learner's language (an unknown one as it is)."""
     key = f"status.{status}"
     return tr(key, lang) if key in EN else status
-
-
-def public_text(exercise_id: str, name: str) -> str:
-    """One public file of an exercise (statement.en.md, statement.zh.md, starter.py)."""
-    exercises = all_exercises()
-    if exercise_id not in exercises:
-        raise ValueError(f"unknown exercise {exercise_id!r}; choose one of {', '.join(sorted(exercises))}")
-    path = exercises[exercise_id].public_dir / name
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 def score_markdown(report: Report, lang: str = "en") -> str:
@@ -63,7 +42,6 @@ def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
     for t in tests:
         text = render(t.message, lang) + ("\n\n" + t.details if t.details else "")
         if lang == "zh":  # the starters' "not written yet" and traceback lines, in Chinese
-            from webapp.views.gradebook_lang import starter_text_zh
 
             text = starter_text_zh(text)
         rows.append([test_name(t, lang), "✓" if t.passed else "✗", t.score, t.max_score, text])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from webapp.pages.common import tr
+from webapp.i18n import tr
 
 PRED_COLUMNS = {"source": "cols.source", "target": "cols.target", "prediction": "cols.prediction",
                 "ok": "cols.ok"}  # fmt: skip

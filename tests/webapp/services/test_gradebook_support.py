@@ -13,6 +13,7 @@ import pytest
 from grader.gradebook import FailureLimiter, RateLimiter, Submission, open_gradebook
 from grader.gradebook import identity as idm
 from webapp.services import admission
+from webapp.services import instructor_access as access
 from webapp.services import submissions as glue
 from webapp.views import gradebook_tables as views
 
@@ -184,11 +185,11 @@ def _password_checks(book, monkeypatch, instructor) -> None:
     book.record(row("Ada (guest)", "causal-mask", 9))
     book.record(row("Bob (guest)", "manual-attention", 4, top=4))
     book.record(row("Bob (guest)", "manual-attention", 2, top=4, learner_id="g:" + "d" * 20))
-    monkeypatch.delenv(views.PASSWORD_ENV, raising=False)
-    assert not views.password_set() and not views.password_ok("") and instructor.mode() == "disabled"
+    monkeypatch.delenv(access.PASSWORD_ENV, raising=False)
+    assert not access.password_set() and not access.password_ok("") and instructor.mode() == "disabled"
     frame, log, text = instructor.scores("", None, "10.0.0.1")
     assert frame is None and log is None and "disabled" in text
-    monkeypatch.setenv(views.PASSWORD_ENV, "s3cret-s3cret-1")
+    monkeypatch.setenv(access.PASSWORD_ENV, "s3cret-s3cret-1")
     assert instructor.mode() == "password"
     frame, log, text = instructor.scores("wrong", None, "10.0.0.1")
     assert frame is None and "Wrong password" in text
@@ -227,7 +228,7 @@ def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypa
     monkeypatch.setenv("SPACE_ID", "course/lab")  # a Space with hf_oauth: true
     monkeypatch.setenv("OAUTH_CLIENT_ID", "client-id")
     monkeypatch.setenv("LAB_INSTRUCTORS", "Teacher, second-teacher")
-    monkeypatch.setenv(views.PASSWORD_ENV, "s3cret")  # ignored: the allow-list decides
+    monkeypatch.setenv(access.PASSWORD_ENV, "s3cret")  # ignored: the allow-list decides
     assert instructor.mode() == "allow_list"
     frame, _, text = instructor.scores("s3cret", None, "10.0.0.1")
     assert frame is None and "Sign in" in text
@@ -277,7 +278,7 @@ def test_recovery_code_carries_a_guest_to_another_browser(book):
 def test_pages_build_without_a_password_or_oauth(monkeypatch):
     from webapp.pages import identity, instructor, progress
 
-    monkeypatch.delenv(views.PASSWORD_ENV, raising=False)
+    monkeypatch.delenv(access.PASSWORD_ENV, raising=False)
     monkeypatch.delenv("OAUTH_CLIENT_ID", raising=False)
     with gr.Blocks() as demo:
         who = identity.build()
@@ -387,17 +388,17 @@ def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):
     glue.configure(book=book)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     for weak in ("s3cret", "password123", "x" * 11):
-        monkeypatch.setenv(views.PASSWORD_ENV, weak)
+        monkeypatch.setenv(access.PASSWORD_ENV, weak)
         with caplog.at_level(logging.ERROR, logger="transformer_lab.app"), \
                 pytest.raises(RuntimeError, match="at least 12"):
             instructor.check_password()
         assert "refusing to start" in caplog.text and "LAB_INSTRUCTOR_PASSWORD" in caplog.text
         # Even if it were changed after start: the view stays closed and nothing matches.
-        assert instructor.mode() == "disabled" and not views.password_ok(weak)
+        assert instructor.mode() == "disabled" and not access.password_ok(weak)
         assert instructor.scores(weak, None, "10.0.0.1")[0] is None
-    monkeypatch.setenv(views.PASSWORD_ENV, "twelve chars")
+    monkeypatch.setenv(access.PASSWORD_ENV, "twelve chars")
     instructor.check_password()  # 12 characters: fine
-    assert instructor.mode() == "password" and views.password_ok("twelve chars")
+    assert instructor.mode() == "password" and access.password_ok("twelve chars")
 
 
 def test_trust_is_kept_in_the_gradebook_for_every_replica(tmp_path, monkeypatch):
@@ -405,17 +406,17 @@ def test_trust_is_kept_in_the_gradebook_for_every_replica(tmp_path, monkeypatch)
     the same database (another replica) sees it; a new password forgets it."""
     from grader.gradebook import identity as idm
 
-    monkeypatch.setenv(views.PASSWORD_ENV, "correct horse battery staple")
+    monkeypatch.setenv(access.PASSWORD_ENV, "correct horse battery staple")
     url = f"sqlite:///{tmp_path / 'gb.sqlite3'}"
     key = idm.new_browser_key()
     with open_gradebook(url) as one, open_gradebook(url) as two:
-        hashes = views.trust_hashes("198.51.100.7", key)
+        hashes = access.trust_hashes("198.51.100.7", key)
         assert set(hashes) == {"address", "browser"} and not any(h in key for h in hashes.values())
         assert not two.trusted_client(hashes["address"])
         for h in hashes.values():
             one.trust_client(h)
         assert all(two.trusted_client(h) for h in hashes.values())
         assert not two.trusted_client(hashes["address"], max_age_days=0)
-        assert views.trust_hashes("198.51.100.7", "not a key").keys() == {"address"}
-        monkeypatch.setenv(views.PASSWORD_ENV, "a brand new password")
-        assert not any(two.trusted_client(h) for h in views.trust_hashes("198.51.100.7", key).values())
+        assert access.trust_hashes("198.51.100.7", "not a key").keys() == {"address"}
+        monkeypatch.setenv(access.PASSWORD_ENV, "a brand new password")
+        assert not any(two.trusted_client(h) for h in access.trust_hashes("198.51.100.7", key).values())

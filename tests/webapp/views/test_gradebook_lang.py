@@ -10,7 +10,7 @@ import pytest
 
 from grader.gradebook import Submission, open_gradebook
 from webapp.views import gradebook_lang, gradebook_tables
-from webapp.views.report_view import exercise_choices, exercise_title
+from webapp.views.exercise_list import exercise_choices, exercise_title
 
 ENGLISH = re.compile(r"(?<![0-9A-Za-z])[A-Za-z][A-Za-z_]*(?![0-9A-Za-z])")
 TECHNICAL = {"API", "CSV", "UTC", "LAB_INSTRUCTORS"}

@@ -9,7 +9,8 @@ import pandas as pd
 
 from webapp.i18n import tr
 from webapp.pages.progress import readable
-from webapp.views.report_view import exercise_choices, exercise_title, status_name
+from webapp.views.exercise_list import exercise_choices, exercise_title
+from webapp.views.report_view import status_name
 
 CJK = re.compile("[\u4e00-\u9fff]")
 

@@ -1,0 +1,83 @@
+"""CSV exports of the gradebook: private files (mode 0600 in a 0700 folder) that live a few
+minutes; older ones and the web framework's copies of them are removed (no gradio)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import secrets
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from grader.gradebook import Gradebook
+
+EXPORT_PREFIX = "lab-gradebook-export-"  # every export file's name starts so (and Gradio's copy)
+EXPORT_TTL_S = float(os.environ.get("LAB_EXPORT_TTL_S", "300"))  # an export lives 5 minutes
+_EXPORTS: dict[str, Path] = {}  # the one private folder of this process
+_EXPORTS_LOCK = threading.Lock()
+_SERVED: dict[str, Callable[[], str | Path]] = {}  # where the web framework keeps its copies
+
+
+def export_folder() -> Path:
+    """This process's private export folder (mode 0700), made once and removed at exit."""
+    with _EXPORTS_LOCK:
+        folder = _EXPORTS.get("dir")
+        if folder is None or not folder.is_dir():
+            folder = Path(tempfile.mkdtemp(prefix="lab-exports-"))  # 0700, unguessable name
+            _EXPORTS["dir"] = folder
+            atexit.register(shutil.rmtree, folder, True)
+            atexit.register(remove_exports, 0.0)
+        return folder
+
+
+def also_clean(folder: Callable[[], str | Path]) -> None:
+    """Clean our exports' copies in ``folder()`` too: the page registers Gradio's file cache,
+    which copies every file it serves into a subfolder of its own (asked at each cleaning)."""
+    with _EXPORTS_LOCK:
+        _SERVED[getattr(folder, "__qualname__", repr(folder))] = folder
+
+
+def _served_copies() -> list[Path]:
+    return [p for folder in list(_SERVED.values())
+            for p in Path(folder()).glob(f"*/{EXPORT_PREFIX}*.csv")]
+
+
+def remove_exports(older_than_s: float | None = None) -> int:
+    """Delete exports (ours and Gradio's copies) older than ``older_than_s`` (default
+    ``EXPORT_TTL_S``); returns how many went."""
+    older_than_s = EXPORT_TTL_S if older_than_s is None else older_than_s
+    now, gone = time.time(), 0
+    folder = _EXPORTS.get("dir")
+    paths = list(folder.glob(f"{EXPORT_PREFIX}*.csv")) if folder is not None else []
+    for path in paths + _served_copies():
+        try:
+            if now - path.stat().st_mtime >= older_than_s:
+                path.unlink()
+                gone += 1
+                if path.parent != folder:
+                    path.parent.rmdir()  # Gradio's per-file folder, when now empty
+        except OSError:
+            continue  # already gone, or the folder holds something else
+    return gone
+
+
+def csv_file(book: Gradebook, include_code: bool = False) -> str:
+    """Every submission as CSV (mode 0600) in this process's private folder; returns its path.
+
+    Exports contain every learner's code: older ones (and Gradio's copies of them) are deleted
+    at every export, by a timer ``EXPORT_TTL_S`` after each, and at exit.
+    """
+    remove_exports()
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    path = export_folder() / f"{EXPORT_PREFIX}{stamp}-{secrets.token_hex(4)}.csv"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+        out.write(book.to_csv(include_code=include_code))
+    timer = threading.Timer(EXPORT_TTL_S + 1.0, remove_exports)
+    timer.daemon = True
+    timer.start()
+    return str(path)

@@ -1,0 +1,27 @@
+"""The exercises as a page lists them: labels in the page's language and their public files,
+read from the grader's one registry (its public part needs no torch)."""
+
+from __future__ import annotations
+
+from grader.exercises import all_exercises
+
+
+def exercise_choices(lang: str = "en") -> list[tuple[str, str]]:
+    """(label, id) for every exercise, in lesson order, from the grader's one registry (its
+    public files only: no torch). The label is "<number>. <title>" in ``lang``."""
+    return [(f"{ex.number}. {ex.title.get(lang) or ex.title.get('en') or ex.id}", ex.id)
+            for ex in all_exercises().values()]
+
+
+def exercise_title(exercise_id: str, lang: str = "en") -> str:
+    """"<number>. <title>" of an exercise in ``lang``; the id itself when it is unknown."""
+    return dict((i, label) for label, i in exercise_choices(lang)).get(exercise_id, exercise_id)
+
+
+def public_text(exercise_id: str, name: str) -> str:
+    """One public file of an exercise (statement.en.md, statement.zh.md, starter.py)."""
+    exercises = all_exercises()
+    if exercise_id not in exercises:
+        raise ValueError(f"unknown exercise {exercise_id!r}; choose one of {', '.join(sorted(exercises))}")
+    path = exercises[exercise_id].public_dir / name
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
