@@ -147,12 +147,14 @@ def build() -> Identity:
     stored = gr.BrowserState("", storage_key=STORAGE_KEY, secret=BROWSER_STATE_SECRET)
     key = gr.BrowserState("", storage_key=KEY_STORAGE_KEY, secret=BROWSER_STATE_SECRET)
 
-    def on_load(saved, key_now, typed, request: gr.Request, profile: gr.OAuthProfile | None):
+    def on_load(saved, key_now, typed, request: gr.Request):
         # First visit (or a key that is not ours): make one; the browser keeps it from now on.
         key_now = key_for(key_now, getattr(request, "session_hash", None)) or ids.new_browser_key()
-        shown = describe(typed or saved, profile, lang_of(request))
         # Restore the saved label only into an empty box: never clobber what is being typed.
-        return key_now, (saved if saved and not typed else gr.skip()), shown
+        return key_now, (saved if saved and not typed else gr.skip())
+
+    def on_status(typed, request: gr.Request, profile: gr.OAuthProfile | None):
+        return describe(typed, profile, lang_of(request))
 
     def on_name(typed, request: gr.Request, profile: gr.OAuthProfile | None):
         # Keep what was typed even when refused: the status line says what to change.
@@ -161,7 +163,10 @@ def build() -> Identity:
     ui = dict(api_visibility="private")
     root = gr.context.Context.root_block
     if root is not None:
-        root.load(on_load, [stored, key, name], [key, name, status], **ui)
+        # The status is written after the load, from the box as it is *then*: a name typed
+        # while the page was still loading must not be described as "no name given".
+        root.load(on_load, [stored, key, name], [key, name], **ui).then(
+            on_status, [name], [status], **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
     gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
     return Identity(stored=stored, key=key, name=name, status=status, login=login)
