@@ -83,6 +83,7 @@ class Ticket:
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it times a grading
     lease: str | None = field(default=None, repr=False)  # its place in shared_places, if any
+    flow: str = ""  # whose turns it shares: the address, else the session
 
     def position(self) -> int:
         return self.queue.position(self)
@@ -100,14 +101,21 @@ class FairQueue:
     Thread-safe. ``slots``: gradings at once (the grader's workers). ``per_address``: tickets one
     address may hold (one grading, the rest waiting); one per session. ``address_limiter``: an
     accepted-submissions-per-window limit per address (a typed name costs nothing to change).
+
+    Turns are shared by grading *time*, not by count (start-time fair queuing): a grading that
+    took ``k`` × ``unit_s`` seconds costs its address ``k`` turns, so addresses that keep the
+    workers busy with submissions running to the wall limit fall behind, and an address with
+    no recent grading starts ahead of them.
     """
+
+    RECENT_S = 60.0  # a flow graded this recently yields ties to one that was not
 
     def __init__(self, slots: int = 2, per_address: int = 2,
                  address_limiter: RateLimiter | None = None, typical_s: float = 0.5,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        if slots < 1 or per_address < 1:
-            raise ValueError("slots and per_address must be >= 1")
-        self.slots, self.per_address = slots, per_address
+                 clock: Callable[[], float] = time.monotonic, unit_s: float = 1.0) -> None:
+        if slots < 1 or per_address < 1 or unit_s <= 0:
+            raise ValueError("slots and per_address must be >= 1, unit_s > 0")
+        self.slots, self.per_address, self.unit_s = slots, per_address, float(unit_s)
         self.address_limiter = address_limiter
         # Optional (grader.gradebook.pg_tickets): the address's places counted across replicas.
         self.shared_places = None
@@ -115,6 +123,7 @@ class FairQueue:
         self._cond = threading.Condition()
         self._live: list[Ticket] = []  # waiting or running, in arrival order
         self._finish: dict[str, float] = {}  # per flow: finish tag of its latest ticket
+        self._served: dict[str, float] = {}  # per flow: when its latest grading ended
         self._vtime = 0.0  # tag of the latest ticket to start
         self._seq = 0
         self._recent: deque[float] = deque([float(typical_s)] * 5, maxlen=25)
@@ -143,23 +152,34 @@ class FairQueue:
                 if places is not None and lease is None:  # its places are taken on other replicas
                     return Refused("already_grading",
                                    already_grading_message("address", self.typical_s), self.typical_s)
-                if count and self.address_limiter is not None:
-                    ok, wait = self.address_limiter.check(f"addr:{client.address}")
-                    if not ok:
-                        if places is not None:
-                            places.release(lease)
-                        lim = self.address_limiter
-                        return Refused("rate_limited",
-                                       wait_message(wait, lim.per_learner, lim.window_s), wait)
+                if count and (refused := self.charge(client)) is not None:
+                    if places is not None:
+                        places.release(lease)
+                    return refused
             self._seq += 1
             flow = client.address or client.session or f"ticket:{self._seq}"
-            tag = max(self._vtime, self._finish.get(flow, 0.0))
+            # Virtual time = the smallest start tag in service: a flow that has had no turn
+            # lately starts level with the gradings running now, ahead of the backlogs.
+            running = [t.tag for t in live if t.state == "running"]
+            now = min(running) if running else self._vtime
+            tag = max(now, self._finish.get(flow, 0.0))
             self._finish[flow] = tag + 1.0
             ticket = Ticket(self, client, self._seq, tag)
-            ticket.lease = lease
+            ticket.lease, ticket.flow = lease, flow
             live.append(ticket)
             self._schedule()
             return ticket
+
+    def charge(self, client: ClientKey | None) -> Refused | None:
+        """Count one accepted submission against the client's address limit, or why not (nothing
+        is counted then). The submit path charges only once the busy gate has admitted it."""
+        if client is None or not client.address or self.address_limiter is None:
+            return None
+        ok, wait = self.address_limiter.check(f"addr:{client.address}")
+        if ok:
+            return None
+        lim = self.address_limiter
+        return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s), wait)
 
     def _schedule(self) -> None:
         """Start waiting tickets while a slot is free (lock held)."""
@@ -171,7 +191,7 @@ class FairQueue:
             ready = [t for t in self._live if t.state == "waiting" and t.client.address not in busy]
             if not ready:
                 return
-            nxt = min(ready, key=lambda t: (t.tag, t.seq))
+            nxt = min(ready, key=self._order)
             nxt.state, nxt.started = "running", self._clock()
             self._vtime = max(self._vtime, nxt.tag)
             self._cond.notify_all()
@@ -181,9 +201,16 @@ class FairQueue:
         with self._cond:
             if ticket.state != "waiting":
                 return 0
-            key = (ticket.tag, ticket.seq)
+            key = self._order(ticket)
             return 1 + sum(1 for t in self._live
-                           if t.state == "waiting" and (t.tag, t.seq) < key)  # fmt: skip
+                           if t.state == "waiting" and self._order(t) < key)  # fmt: skip
+
+    def _order(self, t: Ticket) -> tuple[float, int, int]:
+        """Start order: smaller tag first; at equal tags a flow graded in the last minute waits
+        behind one that was not (a newcomer goes before a flooder's next turn); then arrival."""
+        served = self._served.get(t.flow)
+        recent = served is not None and self._clock() - served < self.RECENT_S
+        return (t.tag, int(recent), t.seq)
 
     def eta_s(self, position: int) -> float:
         """Seconds before a ticket at ``position`` starts: rounds of ``slots`` gradings."""
@@ -217,14 +244,28 @@ class FairQueue:
         with self._cond:
             if ticket.state == "done":
                 return
-            if ticket.used and ticket.started is not None:  # not a refusal after admission
-                self._recent.append(max(self._clock() - ticket.started, 0.01))
+            cost = 0.0  # it never started (refused while waiting: busy, rate limit): no turn
+            if ticket.started is not None:
+                elapsed = max(self._clock() - ticket.started, 0.01)
+                cost = max(1.0, elapsed / self.unit_s)
+                self._served[ticket.flow] = self._clock()
+                if ticket.used:  # a grading, not a refusal right after admission: time it
+                    self._recent.append(elapsed)
+            # A turn costs its time (admission charged 1): the flow's later tickets move back
+            # by the difference, or forward when it had no turn at all.
+            delta = cost - 1.0
+            if delta and ticket.flow in self._finish:
+                self._finish[ticket.flow] += delta
+                for t in self._live:
+                    if t.flow == ticket.flow and t.state == "waiting" and t.seq > ticket.seq:
+                        t.tag += delta
             ticket.state = "done"
             if ticket.lease is not None and self.shared_places is not None:
                 self.shared_places.release(ticket.lease)
             self._live.remove(ticket)
             if not self._live:  # idle: forget the tags, so memory stays bounded
                 self._finish.clear()
+                self._served.clear()
                 self._vtime = 0.0
             self._schedule()
             self._cond.notify_all()

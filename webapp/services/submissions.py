@@ -214,18 +214,24 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
         who = resolve_learner(learner, signed_in)
     except SubmissionRejected as err:
         return refusal(err.reason, err.message, exercise_id)
-    ticket = fairness.settings().queue.admit(client)  # per session/address, before any count
+    queue = fairness.settings().queue
+    ticket = queue.admit(client, count=False)  # a place per session/address; nothing counted
     if isinstance(ticket, fairness.Refused):
         return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
-    ok, wait = state.limiter.check(rate_key(who, session_key))
-    if not ok:
-        ticket.release()
-        msg = wait_message(wait, state.limiter.per_learner, state.limiter.window_s)
-        return refusal("rate_limited", msg, clean.exercise_id, wait)
     ok, wait = gate_enter(state.gate, ticket)
-    if not ok:
+    if not ok:  # "busy" costs the learner nothing: the limits below count accepted work only
         ticket.release()
         return refusal("busy", busy_message(wait), clean.exercise_id, wait)
+    ok, wait = state.limiter.check(rate_key(who, session_key))
+    refused = None if ok else refusal(
+        "rate_limited", wait_message(wait, state.limiter.per_learner, state.limiter.window_s),
+        clean.exercise_id, wait)
+    if refused is None and (limited := queue.charge(client)) is not None:  # per address
+        refused = refusal(limited.reason, limited.message, clean.exercise_id, limited.retry_after_s)
+    if refused is not None:
+        ticket.release()
+        state.gate.leave()
+        return refused
     service_s = None
     try:
         from grader import api  # imports torch on first use only

@@ -37,3 +37,77 @@ def test_a_real_overload_is_still_refused():
     assert isinstance(newcomer, fairness.Ticket) and newcomer.position() > 2
     ok, wait = admission.gate_enter(gate, newcomer)
     assert not ok and wait >= 1
+
+
+def test_a_sustained_flood_of_wall_limit_gradings_does_not_lock_a_newcomer_out():
+    """Red team, 2026-11-30: eight addresses kept one submission each running to the 10 s wall
+    limit and resubmitted at once; an honest newcomer got 0 of 26 graded ("busy"). Turns now
+    cost their grading time, so once the flooders have been served the newcomer comes first
+    and the gate admits it (with turns counted, not timed, it was refused from round 3 on)."""
+    clock = [0.0]
+    queue = fairness.FairQueue(slots=2, per_address=2, clock=lambda: clock[0])
+    gate = admission.WaitGate(max_in_flight=16, slots=2, max_wait_s=15.0, typical_s=0.5)
+    addrs = [f"203.0.113.{a + 1}" for a in range(8)]
+    live: list = []
+    honest: list[tuple[int, bool]] = []
+    for round_ in range(12):
+        for a, addr in enumerate(addrs):  # every flooder without a submission in flight sends one
+            if not any(t.client.address == addr for t in live):
+                t = queue.admit(fairness.ClientKey(f"f{a}-{round_}", addr))
+                assert isinstance(t, fairness.Ticket)
+                if admission.gate_enter(gate, t)[0]:
+                    live.append(t)
+                else:
+                    t.release()
+        probe = queue.admit(fairness.ClientKey(f"honest-{round_}", "198.51.100.7"))
+        ok, _ = admission.gate_enter(gate, probe)
+        honest.append((probe.position(), ok))
+        if ok:
+            gate.leave()
+        probe.release()
+        clock[0] += 10.0  # every running grading hits the wall limit
+        for t in [t for t in live if t.position() == 0]:
+            t.used = True
+            t.release()
+            gate.leave(10.0)
+            live.remove(t)
+    assert gate.typical_s == 10.0  # the flood is real: every recent grading took 10 s
+    assert honest[-6:] == [(1, True)] * 6, honest  # next in line, and admitted
+
+
+def test_a_busy_refusal_costs_no_rate_limit(monkeypatch, tmp_path):
+    """Red team: ten "busy" answers used up a learner's 10 per minute before anything was
+    graded, and the next answer blamed the learner ("you have sent 10 submissions"). Only
+    admitted work counts now, for the learner and for the address."""
+    import grader.api
+    from grader.gradebook import RateLimiter, open_gradebook
+    from grader.report import Report, TestResult
+    from webapp.services import submissions as glue
+
+    def graded(exercise_id, code, learner=None):
+        return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
+
+    monkeypatch.setattr(grader.api, "grade", graded)
+    state = glue._STATE.ensure()
+    saved = (state.book, state.limiter, state.gate, fairness.settings().queue)
+    book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
+    addresses = RateLimiter(1, 60)
+    fairness.configure(queue=fairness.FairQueue(slots=1, per_address=2, address_limiter=addresses))
+    full = admission.WaitGate(max_in_flight=1, slots=1)
+    full.enter()  # someone else's grading holds the only place
+    try:
+        glue.configure(book=book, limiter=RateLimiter(1, 60), gate=full)
+        client = fairness.ClientKey("s-ada", "198.51.100.9")
+        for _ in range(5):
+            out = glue.grade_and_record("causal-mask", "x = 1\n", "Ada", "s-ada", client=client)
+            assert out["reason"] == "busy"
+        full.leave()
+        out = glue.grade_and_record("causal-mask", "x = 1\n", "Ada", "s-ada", client=client)
+        assert out["extra_data"]["stored"] and out["score"] == 1.0  # her one allowance was intact
+        again = glue.grade_and_record("causal-mask", "x = 1\n", "Ada", "s-ada", client=client)
+        assert again["reason"] == "rate_limited"  # and now it is used
+        assert book.count() == 1
+    finally:
+        glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+        fairness.configure(queue=saved[3])
+        book.close()
