@@ -91,12 +91,14 @@ def pack(obj: Any, budget: int = 1 << 30) -> bytes:
 
 def read_frames(data: bytes, max_frames: int = 100_000, pos: int = 0, partial: bool = False,
                 max_header: int | None = None, max_nodes: int | None = None,
-                as_torch: bool = False) -> tuple[list[Any], int]:
+                as_torch: bool = False, need: list[int] | None = None) -> tuple[list[Any], int]:
     """Decode concatenated frames from ``pos``, parsing each header once; return the values
     and where the next frame starts. The one frame reader: the trusted side reads a hostile
     child's bytes with ``max_header`` (bytes of JSON) and ``max_nodes`` (containers and items)
     set, which bound parse memory before any JSON is parsed. With ``partial`` an incomplete
     last frame is left for later; otherwise it, like anything malformed, raises CodecError.
+    ``need`` (a one-item list) then receives how long ``data`` must grow before another call
+    can decode more: a trickled frame is parsed once, not once per byte that arrives.
     """
     out = []
     while pos < len(data):
@@ -107,6 +109,7 @@ def read_frames(data: bytes, max_frames: int = 100_000, pos: int = 0, partial: b
             raise CodecError("frame header too large")
         if hlen is None or pos + 4 + hlen > len(data):
             if partial:
+                _wants(need, pos + 4 + (hlen or 0))
                 break
             raise CodecError("truncated frame")
         header = data[pos + 4 : pos + 4 + hlen]
@@ -122,6 +125,7 @@ def read_frames(data: bytes, max_frames: int = 100_000, pos: int = 0, partial: b
         end = pos + 4 + hlen + sum(sizes)
         if end > len(data):
             if partial:
+                _wants(need, end)
                 break
             raise CodecError("truncated frame")
         blobs, at = [], pos + 4 + hlen
@@ -130,7 +134,14 @@ def read_frames(data: bytes, max_frames: int = 100_000, pos: int = 0, partial: b
             at += n
         out.append(decode_body(body, blobs, as_torch))
         pos = end
+    else:
+        _wants(need, pos + 1)
     return out, pos
+
+
+def _wants(need: list[int] | None, length: int) -> None:
+    if need is not None:
+        need[:] = [length]
 
 
 def unpack(frame: bytes, as_torch: bool = False) -> Any:

@@ -20,20 +20,39 @@ class Malformed(ValueError):
     """The child's result bytes are not what a runner writes."""
 
 
-def _frames(data: bytes, max_frames: int, pos: int = 0, partial: bool = False) -> tuple[list[Any], int]:
+def _frames(data: bytes, max_frames: int, pos: int = 0, partial: bool = False,
+            need: list[int] | None = None) -> tuple[list[Any], int]:
     """Decode frames from ``pos`` within the bounds above (codec.read_frames)."""
     try:
         return codec.read_frames(data, max_frames, pos, partial, max_header=MAX_HEADER,
-                                 max_nodes=MAX_NODES)
+                                 max_nodes=MAX_NODES, need=need)
     except codec.CodecError as exc:
         raise Malformed(str(exc)) from None
 
 
-def scan(data: bytes, pos: int) -> tuple[list[str], int]:
+def scan(data: bytes, pos: int) -> tuple[list[str], int, int]:
     """Kinds of the complete messages from ``pos`` on (for the trusted side to act on "loaded"
-    while the child runs) and where to resume; Malformed on anything unexpected."""
-    found, pos = _frames(data, max_frames=8, pos=pos, partial=True)
-    return [m.get("kind") if isinstance(m, dict) else None for m in found], pos
+    while the child runs), where to resume, and how long ``data`` must be before scanning
+    again is worth it (a frame's header is parsed once, however slowly its bytes arrive);
+    Malformed on anything unexpected."""
+    need = [len(data) + 1]
+    found, pos = _frames(data, max_frames=8, pos=pos, partial=True, need=need)
+    return [m.get("kind") if isinstance(m, dict) else None for m in found], pos, need[0]
+
+
+def _values_ok(value: Any) -> bool:
+    """Whether a returned value is data the trusted side can judge: every int within int64
+    (the runner sends larger ones as opaque), so no comparison overflows converting it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is int and not -(2**63) <= item < 2**63:
+            return False
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return True
 
 
 def _is_error(err: Any) -> bool:
@@ -49,11 +68,12 @@ def _is_record(rec: Any) -> bool:
     if keys == {"error"}:
         return _is_error(rec["error"])
     if keys == {"value"}:
-        return True
+        return _values_ok(rec["value"])
     if keys in ({"raised", "message"}, {"raised", "value"}):
         raised = rec["raised"]
         ok = raised is None or (isinstance(raised, list) and all(isinstance(c, str) for c in raised))
-        return ok and ("message" not in rec or isinstance(rec["message"], str))
+        return ok and ("message" not in rec or isinstance(rec["message"], str)) \
+            and _values_ok(rec.get("value"))
     return False
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import secrets
 import select
 import socket
 import subprocess
@@ -93,8 +94,7 @@ class Worker:
             try:
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                self.proc.kill(), self.proc.wait()
             _remove_mount_point(self.proc.pid)  # a zygote that was killed could not
             self.proc = None
 
@@ -106,7 +106,7 @@ class Worker:
             self.start()
         pipes = [os.pipe() for _ in range(3)]  # payload, result, output
         theirs = (pipes[0][0], pipes[1][1], pipes[2][1])
-        self._seq += 1
+        self._seq = secrets.randbits(62) | 1 << 61  # a child may read it: no count of jobs
         msg = {"type": "job", "id": self._seq, "limits": job.limits.__dict__, "minimum": minimum}
         try:
             try:
@@ -151,12 +151,11 @@ def _collect(sock: socket.socket, job_id: int, frames: tuple[bytes, bytes], payl
     "loaded", the cases. Whatever sits in the output pipe at that moment was printed before any
     hidden input existed in the child: that is the output a learner may always see.
     """
-    for fd in (payload_w, out_r):
-        os.set_blocking(fd, False)
+    os.set_blocking(payload_w, False), os.set_blocking(out_r, False)
     pending, cases = memoryview(frames[0]), frames[1]
     result, output = bytearray(), bytearray()
     out_total, status, exit_info = 0, "ok", None
-    scanned, load_output = 0, None
+    scanned, wanted, load_output = 0, 1, None  # scan again once the result holds `wanted` bytes
     reading = {result_r, out_r}
     hard_deadline = time.monotonic() + limits.wall_s + HANG_GRACE_S
     drain_until = None
@@ -227,9 +226,9 @@ def _collect(sock: socket.socket, job_id: int, frames: tuple[bytes, bytes], payl
                         kill(status)
                     else:
                         result += chunk
-            if cases is not None and status == "ok" and scanned < len(result):
+            if cases is not None and status == "ok" and len(result) >= wanted:
                 try:
-                    kinds, scanned = messages.scan(bytes(result), scanned)
+                    kinds, scanned, wanted = messages.scan(bytes(result), scanned)
                 except messages.Malformed:
                     kinds = ["malformed"]
                 if "loaded" in kinds:
@@ -270,6 +269,7 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._started = False
         self.minimum = sandbox.FLOOR
+        self._config_error: str | None = None  # LAB_SANDBOX_MIN that is no level
 
     def spawn(self) -> None:
         """Launch every worker process now; ``start`` later waits for them."""
@@ -291,7 +291,9 @@ class WorkerPool:
                 if not w.alive():
                     raise WorkerError("a grading worker failed to start")
                 self._free.put(w)
-            self.minimum = sandbox.required_level(self.workers[0].level.get("offered", "basic"))
+            # Read once: a bad LAB_SANDBOX_MIN refuses every job (fails closed), never re-spawns.
+            self.minimum, self._config_error = sandbox.required_or_error(
+                self.workers[0].level.get("offered", "basic"))
             self._started = True
 
     @property
@@ -302,6 +304,8 @@ class WorkerPool:
     def refusal(self) -> str | None:
         """Why this pool must not grade (its level is below the required one), or None."""
         level = self.level
+        if self._config_error:
+            return f"Grading is switched off: {self._config_error}."
         if sandbox.at_least(level.get("summary", "basic"), self.minimum):
             return None
         missing = "; ".join(sandbox.missing_layers(level)) or "unknown"
@@ -338,9 +342,9 @@ def _decode(raw: RawResult, data: bytes, job: Job, minimum: str) -> RawResult:
         if data or raw.status == "ok":
             raw.malformed, raw.malformed_reason = True, str(exc)[:200]
         return raw
-    level = raw.messages[0]["level"]
-    if not sandbox.at_least(str(level.get("summary", "basic")), minimum):
-        raise SandboxRefused(f"a grading child reached only level {level.get('summary')!r}")
+    summary = raw.messages[0]["level"].get("summary")
+    if not sandbox.at_least(str(summary or "basic"), minimum):
+        raise SandboxRefused(f"a grading child reached only level {summary!r}")
     return raw
 
 

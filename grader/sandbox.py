@@ -234,6 +234,15 @@ def required_level(offered: str) -> str:
     return offered if at_least(offered, FLOOR) else FLOOR
 
 
+def required_or_error(offered: str) -> tuple[str, str | None]:
+    """``required_level``, or the strongest level and why LAB_SANDBOX_MIN is unusable (the
+    grader then refuses every job instead of failing on each)."""
+    try:
+        return required_level(offered), None
+    except ValueError as exc:
+        return LEVELS[-1], str(exc)
+
+
 def missing_layers(level: dict) -> list[str]:
     """What a level lacks, in words an operator can act on."""
     out = []

@@ -147,6 +147,10 @@ def _kill(pid: int) -> None:
             pass
 
 
+class TrustedSideGone(Exception):
+    """The control socket closed mid-job: the job is ended and the zygote exits."""
+
+
 def _wait(pid: int, deadline: float, control: socket.socket | None, job_id: int) -> tuple[str, int]:
     """Wait for the child until ``deadline``, or a kill request for this job; reap it."""
     status = "ok"
@@ -167,10 +171,10 @@ def _wait(pid: int, deadline: float, control: socket.socket | None, job_id: int)
                 break  # exited; not reaped yet, so its process group cannot be reused
             if control is not None and control in ready:
                 data = control.recv(MAX_CONTROL)
-                if not data:  # the trusted side is gone: end the job and then ourselves
-                    _kill(pid)
+                if not data:  # the trusted side is gone: end the job, then ourselves (main's
+                    _kill(pid)  # finally removes the mount-point folders on the way out)
                     os.waitpid(pid, 0)
-                    os._exit(0)
+                    raise TrustedSideGone
                 msg = json.loads(data)
                 if msg.get("type") == "kill" and msg.get("id") == job_id:
                     status = str(msg.get("reason", "killed"))[:32]
@@ -216,6 +220,27 @@ def probe(ctx: dict) -> dict:
     return first.get("level", {}) if isinstance(first, dict) else {}
 
 
+def _serve_one(control: socket.socket, ctx: dict) -> bool:
+    """Take one job from the control socket and run it; False once the trusted side is gone.
+
+    Each job gets this fresh frame, and nothing of it (the request, how the job ended) stays
+    in main's: a child walking the frames above it finds its own job's limits and nothing else.
+    """
+    data, fds, _flags, _addr = socket.recv_fds(control, MAX_CONTROL, 3)
+    if not data:
+        return False
+    msg = json.loads(data)
+    if msg.get("type") != "job" or len(fds) != 3:
+        for fd in fds:
+            os.close(fd)
+        return True  # e.g. a late kill for a job that already ended
+    job = (tuple(fds), Limits.from_dict(msg.get("limits")), str(msg["minimum"]))
+    job_id = int(msg["id"])  # random per job (pool.py): says nothing about other jobs
+    del data, fds, msg
+    control.sendall(json.dumps(run_job(*job, ctx, control, job_id)).encode())
+    return True
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m grader.worker")
     parser.add_argument("--control-fd", type=int, required=True)
@@ -245,18 +270,10 @@ def main(argv: list[str] | None = None) -> None:
         reached["offered"] = offered.get("summary", "basic")
         reached["preload_missing"] = missing
         control.sendall(json.dumps({"type": "ready", "pid": os.getpid(), "level": reached}).encode())
-        while True:
-            data, fds, _flags, _addr = socket.recv_fds(control, MAX_CONTROL, 3)
-            if not data:
-                return
-            msg = json.loads(data)
-            if msg.get("type") != "job" or len(fds) != 3:
-                for fd in fds:
-                    os.close(fd)
-                continue  # e.g. a late kill for a job that already ended
-            info = run_job(tuple(fds), Limits.from_dict(msg.get("limits")), str(msg["minimum"]),
-                           ctx, control, int(msg["id"]))
-            control.sendall(json.dumps(info).encode())
+        while _serve_one(control, ctx):
+            pass
+    except TrustedSideGone:
+        pass
     finally:
         os.rmdir(mount_point)
         os.rmdir(base)
