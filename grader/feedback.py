@@ -29,14 +29,29 @@ def safe_type(name: str | None, fallback: str = "an object of your own type") ->
     return name if name in _KNOWN_TYPES else fallback
 
 
-def traceback_lines(tb: str) -> str:
-    """Only the 'File "submission.py", line N, in f' lines of the learner's traceback.
+_FRAME = re.compile(r'File "submission\.py", line (\d+), in (\S+)$')
 
-    Source lines are dropped too: the sandbox may rewrite submission.py on disk, and the
-    traceback would then print whatever it wrote.
+
+def traceback_lines(tb: str, source: str) -> str:
+    """Only the 'File "submission.py", line N, in f' lines of the learner's traceback, and of
+    those only what the submitted ``source`` accounts for: a line number within it and a
+    function name written in it. Code compiled at run time under the same file name could
+    otherwise choose both from hidden inputs. Source lines are dropped too: the sandbox may
+    rewrite submission.py on disk, and the traceback would then print whatever it wrote.
     """
-    keep = [line.strip() for line in tb.splitlines() if line.strip().startswith('File "submission.py"')]
-    return "\n".join(re.sub(r"[^\w\s\".,<>()]", "", line)[:120] for line in keep[-8:])
+    n_lines = source.count("\n") + 1
+    words = set(re.findall(r"\w+", source))
+    keep = []
+    for line in tb.splitlines():
+        found = _FRAME.match(line.strip())
+        if not found:
+            continue
+        number, name = int(found.group(1)), found.group(2)
+        if name not in words and name not in ("<module>", "<lambda>", "<listcomp>", "<dictcomp>",
+                                              "<setcomp>", "<genexpr>"):
+            name = "<code not in your submission>"
+        keep.append(f'File "submission.py", line {number if number <= n_lines else "?"}, in {name}'[:120])
+    return "\n".join(keep[-8:])
 
 
 # What a library error is about, in the grader's words. On hidden cases the learner's own
@@ -78,8 +93,9 @@ def error_text(err: ErrorInfo, fn_label: str) -> dict[str, str]:
             "zh": f"`{fn_label}` 在隐藏测试中抛出了 {kind}（异常信息只在公开示例中显示）。"}
 
 
-def crash_message(raw: RawResult, limits: Limits) -> dict[str, str]:
-    """Why a run ended without a result for every case, in the grader's words."""
+def crash_message(raw: RawResult, limits: Limits, quiet: bool = False) -> dict[str, str]:
+    """Why a run ended without a result for every case, in the grader's words. ``quiet``: the
+    exit code and signal were chosen while hidden inputs existed, so their numbers are not told."""
     if raw.malformed:
         return _m("Your code wrote into the grader's private result channel (malformed output); the "
                   "run cannot be trusted and scores 0.",
@@ -94,6 +110,10 @@ def crash_message(raw: RawResult, limits: Limits) -> dict[str, str]:
     if raw.status == "result_limit":
         return _m("Your code returned values far larger than the tests need; it was stopped.",
                   "你的代码返回的数据远大于测试所需，已被终止。")
+    if raw.signal is not None and quiet:
+        return _m("Your code crashed the Python process (it was killed by a signal) during the hidden "
+                  "tests; no result could be collected.",
+                  "你的代码在隐藏测试中使 Python 进程崩溃（被信号终止）；无法收集结果。")
     if raw.signal is not None:
         name = _signal.Signals(raw.signal).name if raw.signal in iter(_signal.Signals) else raw.signal
         if raw.signal == _signal.SIGXFSZ:
@@ -101,6 +121,10 @@ def crash_message(raw: RawResult, limits: Limits) -> dict[str, str]:
         return _m(f"Your code crashed the Python process (signal {name}), e.g. through ctypes or "
                   "native code; no result could be collected.",
                   f"你的代码使 Python 进程崩溃（信号 {name}），例如通过 ctypes 或原生代码；无法收集结果。")
+    if raw.exit_code is not None and quiet:
+        return _m("Your code ended the process early during the hidden tests (e.g. os._exit or "
+                  "sys.exit) before all tests ran.",
+                  "你的代码在隐藏测试中提前结束了进程（例如 os._exit 或 sys.exit），测试未全部运行。")
     if raw.exit_code is not None:
         return _m(f"Your code ended the process early (exit code {raw.exit_code}, e.g. os._exit or "
                   "sys.exit) before all tests ran.",

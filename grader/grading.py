@@ -4,6 +4,7 @@ grader/bundle.py) → sandbox run → judge (grader/judge.py) → diagnose (grad
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 
@@ -16,18 +17,35 @@ from grader.report import Report, TestResult
 from grader.report import bilingual as _m
 from grader.spec import Job, Limits
 
+_log = logging.getLogger("grader")
+
 
 def grade(bundle: Bundle, source: str, pool: WorkerPool, limits: Limits) -> Report:
     """Run ``bundle``'s cases on ``source`` in the sandbox, judge them and explain failures."""
     t0 = time.perf_counter()
+    raw, run = run_in_sandbox(bundle.tests, source, pool, limits)
+    try:
+        report = _judged(bundle, source, raw, run, limits)
+    except Exception as exc:  # noqa: BLE001 - the child's records are hostile input
+        # Whatever the child sent that the trusted side cannot judge makes the run malformed:
+        # score 0, a clear message and a stored row, never a grader error (messages.py rejects
+        # what it knows of at the boundary; this catches the rest).
+        _log.warning("judging raised %s: run judged malformed", type(exc).__name__, exc_info=True)
+        raw.malformed = True
+        raw.malformed_reason = f"the trusted side could not judge the records ({type(exc).__name__})"
+        report = _judged(bundle, source, raw, run, limits)
+    report.elapsed_s = time.perf_counter() - t0
+    return report
+
+
+def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: Limits) -> Report:
     cases = bundle.tests
     hidden = any(not c.visible for c in cases)
-    raw, run = run_in_sandbox(cases, source, pool, limits)
     report = Report(exercise_id=bundle.exercise_id)
     report.output = feedback.hidden_output(raw) if hidden else raw.output
     report.sandbox = _level_text(run.sandbox or {})
     report.malformed_reason = raw.malformed_reason
-    crash, details = _outcome(report, raw, run, limits)
+    crash, details = _outcome(report, raw, run, limits, hidden)
     failed: list[Failure] = []
     for index, case in enumerate(cases):
         records = run.cases.get(index)
@@ -36,7 +54,7 @@ def grade(bundle: Bundle, source: str, pool: WorkerPool, limits: Limits) -> Repo
                                            crash or _m("Not run.", "未运行。"), details=details,
                                            visible=case.visible, name_zh=case.zh))
             continue
-        result = judge.judge(case, records, bundle.expected.get(index), limits.memory_mib)
+        result = judge.judge(case, records, bundle.expected.get(index), limits.memory_mib, source)
         if not result.passed:
             failed.append(Failure(index, result, records))
         report.tests.append(result)
@@ -47,7 +65,6 @@ def grade(bundle: Bundle, source: str, pool: WorkerPool, limits: Limits) -> Repo
             explain.diagnose(bundle.diagnose, cases, failed, mistakes)
     explain.say_once(report)
     _summarise(report, crash)
-    report.elapsed_s = time.perf_counter() - t0
     return report
 
 
@@ -74,10 +91,15 @@ def _level_text(level: dict) -> str:
     return level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
 
 
-def _outcome(report: Report, raw: RawResult, run: Run, limits: Limits) -> tuple[dict | None, str]:
+def _outcome(report: Report, raw: RawResult, run: Run, limits: Limits,
+             hidden: bool) -> tuple[dict | None, str]:
     """Set the report's status; return the message for cases that did not run, and details."""
+    # After "loaded" a hidden run's inputs existed in the child: how it ended (exit code,
+    # signal) is then the learner's choice and is told without numbers.
+    chosen_late = hidden and any(isinstance(m, dict) and m.get("kind") == "loaded"
+                                 for m in raw.messages)
     crash = None if (run.done and raw.status == "ok" and not raw.malformed) else feedback.crash_message(
-        raw, limits)
+        raw, limits, quiet=chosen_late)
     err = run.load_error
     if err is None:
         if crash is not None:

@@ -17,7 +17,7 @@ from grader.report import bilingual as _m
 
 
 def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
-          memory_mib: int) -> TestResult:
+          memory_mib: int, source: str = "") -> TestResult:
     """The result of one case that ran: passed, or the first problem in words safe to show."""
     passed, problem = judge_case(case, records, expected)
     named = problem.pop("mistake", None) if problem else None  # a check's own mistake name
@@ -31,7 +31,7 @@ def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
             result.message = feedback.error_message(err if case.visible else ErrorInfo(
                 err.type, (), "", ""), memory_mib)
         if not case.visible:  # line numbers of the learner's frames only
-            result.details = feedback.traceback_lines(result.details)
+            result.details = feedback.traceback_lines(result.details, source)
     return result
 
 
@@ -78,9 +78,11 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
     label = spec.label or fn_label
     err = record.error
     if err is not None:
-        if err.type == "NameError" and err.message.startswith("your code does not define"):
-            return _m(err.message[0].upper() + err.message[1:] + ".",
-                      "你的代码没有定义 " + err.message.split()[-1] + "。")
+        missing = _undefined(err, fn_label)
+        if missing:  # the runner's lookup failed: said from the step's own name, never err.message
+            what, name = missing
+            return _m(f"Your code does not define {what} `{name}`.",
+                      f"你的代码没有定义{_WHAT_ZH[what]} `{name}`。")
         if hidden:
             return feedback.error_text(err, fn_label)
         return _m(f"`{fn_label}` raised {err.type}: {err.message[:300]}",
@@ -104,6 +106,22 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
     return compare.compare(spec, got, exp, hidden)
 
 
+# What grader/runner.py's lookup says when a name is missing, and its Chinese.
+_WHAT_ZH = {"the module-level name": "模块级名字", "the function": "函数", "the class": "类"}
+
+
+def _undefined(err, name: str) -> tuple[str, str] | None:
+    """(what, name) when ``err`` is exactly the runner's NameError for this step's own name.
+    Learner code can raise a NameError worded the same way around hidden inputs: only the
+    grader's own text for the step being judged counts, and only the step's name is echoed."""
+    if err.type != "NameError":
+        return None
+    for what in _WHAT_ZH:
+        if err.message == f"your code does not define {what} `{name}`":
+            return what, name
+    return None
+
+
 def expected_of(spec: Check, ref_record: Record | None) -> Any:
     """The literal expected value of a check, or the reference's output for the step."""
     if spec.literal:
@@ -125,5 +143,5 @@ def records_match(spec: Check, got: Record, other: Record) -> bool:
         return True
     try:  # the other run's output is raw, like the learner's: select from it as from theirs
         return check_record(replace(spec, literal=False), got, other.value, "x") is None
-    except ValueError:  # the other run's value is not comparable data
+    except Exception:  # noqa: BLE001 - either value is not comparable data (hostile or odd)
         return False
