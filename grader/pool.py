@@ -117,8 +117,7 @@ class Worker:
                 socket.send_fds(self.sock, [json.dumps(msg).encode()], list(theirs))
         except OSError:
             for r, w in pipes:
-                os.close(r)
-                os.close(w)
+                os.close(r), os.close(w)
             self.close()
             raise WorkerError("the grading worker could not be started") from None
         for fd in theirs:
