@@ -49,12 +49,12 @@ class App:
         env = {**env, "GRADIO_SERVER_PORT": str(self.port), "GRADIO_SERVER_NAME": "127.0.0.1"}
         self.proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env,
                                      stdout=open(log, "w"), stderr=subprocess.STDOUT,  # noqa: SIM115
-                                     start_new_session=True)  # fmt: skip
+                                     start_new_session=True)
         wait_http_ok(self.url, self.proc, 120)
         config = httpx.get(f"{self.url}/config", timeout=30).json()
         values = {c["id"]: c.get("props", {}).get("value") for c in config["components"]}
         self.events = {d["api_name"]: (d["id"], [values.get(i) for i in d["inputs"]])
-                       for d in config["dependencies"] if d.get("api_name")}  # fmt: skip
+                       for d in config["dependencies"] if d.get("api_name")}
 
     def rss_mb(self) -> tuple[float, float]:
         """(app process, app + its children) resident memory in MB."""
@@ -82,7 +82,7 @@ class App:
         with httpx.Client(base_url=self.url, timeout=timeout_s, headers=headers) as http:
             r = http.post("/gradio_api/queue/join", json={
                 "data": data, "fn_index": index, "session_hash": session, "event_data": None,
-                "trigger_id": None})  # fmt: skip
+                "trigger_id": None})
             r.raise_for_status()
             with http.stream("GET", "/gradio_api/queue/data", params={"session_hash": session}) as s:
                 for line in s.iter_lines():
@@ -94,11 +94,11 @@ class App:
                     if '"process_completed"' in line:
                         done = json.loads(line[5:])
                         return {"ok": bool(done.get("success")), "seconds": time.monotonic() - t0,
-                                "first_s": first, "text": "\n".join(lines)}  # fmt: skip
+                                "first_s": first, "text": "\n".join(lines)}
                     if time.monotonic() - t0 > timeout_s:
                         break
         return {"ok": False, "seconds": time.monotonic() - t0, "first_s": first,
-                "text": "\n".join(lines) or "no answer"}  # fmt: skip
+                "text": "\n".join(lines) or "no answer"}
 
 
 class Results:
@@ -126,7 +126,7 @@ def submissions() -> dict[str, list[tuple[str, str]]]:
     honest = [(i, (hidden / i / "reference.py").read_text()) for i in ids]
     wrong = [(i, p.read_text()) for i in ids for p in sorted((hidden / i / "mistakes").glob("*.py"))]
     hostile = [(ids[k % len(ids)], code.replace("{port}", "7860"))
-               for k, code in enumerate(HOSTILE.values())]  # fmt: skip
+               for k, code in enumerate(HOSTILE.values())]
     return {"honest": honest, "wrong": wrong or honest, "hostile": hostile}
 
 
@@ -161,7 +161,7 @@ def learner(k: int, apps: list[App], res: Results, rng: random.Random, codes: di
             custom = rng.random() < 0.2
             if custom:
                 data = ["reverse", rng.choice([2, 4]), rng.choice([16, 32]), 1, rng.choice([32, 64]),
-                        0.0, "sinusoidal", rng.randint(40, 120)]  # fmt: skip
+                        0.0, "sinusoidal", rng.randint(40, 120)]
             else:
                 data = rng.choices([p for _, p in PRESETS], [w for w, _ in PRESETS])[0]
             out = act("train_custom" if custom else "train_preset", "on_train", data, app)
@@ -169,7 +169,7 @@ def learner(k: int, apps: list[App], res: Results, rng: random.Random, codes: di
                 hit = "From the cache" in out["text"]
                 queued = "in the queue" in out["text"]
                 res.add("train_first_update", out["first_s"] or out["seconds"], trains=1,
-                        cache_hits=int(hit), queued=int(queued))  # fmt: skip
+                        cache_hits=int(hit), queued=int(queued))
         elif step == "submit":
             kind = rng.choices(["honest", "wrong", "hostile"], [0.7, 0.24, 0.06])[0]
             ex, code = rng.choice(codes[kind])
@@ -218,7 +218,7 @@ def main() -> int:
         ap.error("--learners 1..1000 and --duration 1..1800 s keep the test bounded")
     tmp = Path(tempfile.mkdtemp(prefix="classroom-"))
     env = {**os.environ, "LAB_DATA_DIR": str(tmp / "data"), "LAB_FORWARDED_HOPS": "1",
-           "GRADIO_ANALYTICS_ENABLED": "False", "LAB_WARM_RUN_CACHE": "0"}  # fmt: skip
+           "GRADIO_ANALYTICS_ENABLED": "False", "LAB_WARM_RUN_CACHE": "0"}
     env.pop("SPACE_ID", None)
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
@@ -238,7 +238,7 @@ def main() -> int:
         idle = [a.rss_mb() for a in apps]
         report: dict = {"learners": args.learners, "duration_s": args.duration,
                         "replicas": args.replicas, "backend": "postgresql" if args.database_url
-                        else "sqlite", "idle_rss_mb": idle}  # fmt: skip
+                        else "sqlite", "idle_rss_mb": idle}
         if not args.no_warm:  # the instructor opens the class: presets trained once, on app 0
             t0 = time.monotonic()
             for _, data in PRESETS:
@@ -270,7 +270,7 @@ def main() -> int:
             delay = start + args.duration * 0.8 * k / max(1, args.learners - 1) - time.monotonic()
             time.sleep(max(0.0, delay))
             th = threading.Thread(target=learner, args=(k, apps, res, random.Random(rng.random()),
-                                                       codes, deadline, tag), daemon=True)  # fmt: skip
+                                                       codes, deadline, tag), daemon=True)
             th.start()
             threads.append(th)
         for th in threads:
@@ -282,7 +282,7 @@ def main() -> int:
         report["peak_rss_mb"] = peak
         report["actions"] = {a: {"n": len(v), "p50_s": round(percentile(v, 50), 3),
                                  "p95_s": round(percentile(v, 95), 3), "max_s": round(max(v), 3)}
-                             for a, v in sorted(res.times.items()) if not a.startswith("_")}  # fmt: skip
+                             for a, v in sorted(res.times.items()) if not a.startswith("_")}
         c = res.counts
         report["trains"], report["cache_hits"] = c["trains"], c["cache_hits"]
         report["cache_hit_rate"] = round(c["cache_hits"] / c["trains"], 3) if c["trains"] else None

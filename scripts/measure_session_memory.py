@@ -72,7 +72,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="session-memory-"))
     env = {**os.environ, "LAB_DATA_DIR": str(tmp / "data"), "GRADIO_ANALYTICS_ENABLED": "False",
            "GRADIO_HEARTBEAT_INTERVAL": "2", "LAB_WARM_RUN_CACHE": "0",
-           "LAB_FORWARDED_HOPS": "1"}  # fmt: skip
+           "LAB_FORWARDED_HOPS": "1"}
     env.pop("DATABASE_URL", None)
     app = App(env, tmp / "app.log")
     out: dict = {"mix": args.mix, "sessions": [], "rss_mb": [], "env": {
@@ -80,7 +80,7 @@ def main() -> int:
     try:
         data = PRESETS[0][1]
         visit = (lambda s: app.call("on_train", data, s, "127.0.0.1")) if args.mix == "train" \
-            else full_visit(app, data, submissions()["honest"])  # fmt: skip
+            else full_visit(app, data, submissions()["honest"])
         if args.mix == "full":  # the load test's idle: served once, nothing trained
             time.sleep(5)
             app.call("attention_basics", None, "idle-" + uuid.uuid4().hex[:6], "127.0.0.1")
@@ -103,7 +103,7 @@ def main() -> int:
                 out["sessions"].append(done)
                 out["rss_mb"].append(app.rss_mb()[0])
                 print(f"{done:4d} sessions: app RSS {out['rss_mb'][-1]:.0f} MB "
-                      f"(idle + {out['rss_mb'][-1] - out['idle_rss_mb']:.0f})", flush=True)  # fmt: skip
+                      f"(idle + {out['rss_mb'][-1] - out['idle_rss_mb']:.0f})", flush=True)
         first, last = out["rss_mb"][0], out["rss_mb"][-1]
         span = out["sessions"][-1] - out["sessions"][0]
         out["mb_per_session"] = (last - first) / span if span else None

@@ -53,7 +53,7 @@ def main() -> int:
     config = httpx.get(f"{url}/config", timeout=30).json()
     values = {c["id"]: c.get("props", {}).get("value") for c in config["components"]}
     events = {d["api_name"]: (d["id"], [values.get(i) for i in d["inputs"]])
-              for d in config["dependencies"] if d.get("api_name")}  # fmt: skip
+              for d in config["dependencies"] if d.get("api_name")}
 
     def call(name: str, data: list | None, session: str, address: str) -> None:
         index, defaults = events[name]
@@ -62,7 +62,7 @@ def main() -> int:
         with httpx.Client(base_url=url, timeout=300, headers=headers) as http:
             http.post("/gradio_api/queue/join", json={
                 "data": data, "fn_index": index, "session_hash": session, "event_data": None,
-                "trigger_id": None}).raise_for_status()  # fmt: skip
+                "trigger_id": None}).raise_for_status()
             with http.stream("GET", "/gradio_api/queue/data", params={"session_hash": session}) as s:
                 for line in s.iter_lines():
                     if '"process_completed"' in line:
@@ -100,7 +100,7 @@ def main() -> int:
     n = args.learners
     by_file = after.compare_to(before, "filename")
     print(f"Python memory held per learner: {sum(d.size_diff for d in by_file) / n / 1024:.0f} KB "
-          f"(LAB_LIGHT_SESSIONS={os.environ.get('LAB_LIGHT_SESSIONS', '1')})")  # fmt: skip
+          f"(LAB_LIGHT_SESSIONS={os.environ.get('LAB_LIGHT_SESSIONS', '1')})")
     for d in by_file[: args.top]:
         print(f"{d.size_diff / n / 1024:8.1f} KB  {d.traceback[0].filename}")
     print("by allocation site (innermost frames last):")

@@ -31,7 +31,7 @@ def app_url(tmp_path_factory):
 
     app.warm_up()  # torch + the grader's worker, as `python app.py` does in the background
     app.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=free_port(),
-               quiet=True)  # fmt: skip
+               quiet=True)
     yield app.demo.local_url
     app.demo.close()
     from grader import api

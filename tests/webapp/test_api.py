@@ -20,7 +20,7 @@ LESSON = ("1 0 1 0\n0 1 0 1\n1 1 1 1", "1 0 1 0\n0 1 0 1\n1 1 1 1", "1 2 3 4\n5 
 LESSON_WEIGHTS = [[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223], [0.2119, 0.2119, 0.5761]]
 # SOURCES.md, worked positional-encoding table (d_model = 4, positions 0..4).
 PE_TABLE = [[0.0, 1.0, 0.0, 1.0], [0.8415, 0.5403, 0.01, 0.9999], [0.9093, -0.4161, 0.02, 0.9998],
-            [0.1411, -0.99, 0.03, 0.9996], [-0.7568, -0.6536, 0.04, 0.9992]]  # fmt: skip
+            [0.1411, -0.99, 0.03, 0.9996], [-0.7568, -0.6536, 0.04, 0.9992]]
 EXERCISE = "causal-mask"
 
 
@@ -35,9 +35,9 @@ def numbers(table: dict) -> list[list[float]]:
 
 def test_import_is_light_and_builds_demo():
     code = ("import sys, app, gradio; assert isinstance(app.demo, gradio.Blocks); "
-            "print('torch' in sys.modules)")  # fmt: skip
+            "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                         timeout=120)  # fmt: skip
+                         timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"  # torch waits for the first use: fast start-up
 
@@ -46,7 +46,7 @@ def test_support_modules_do_not_import_gradio():
     code = ("import sys, webapp.compute.basics, webapp.compute.explore, webapp.services.training, "
             "webapp.compute.complexity, webapp.views.report_view; print('gradio' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                         timeout=120)  # fmt: skip
+                         timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"
 
@@ -70,7 +70,7 @@ def test_attention_basics_reproduces_the_lesson(client):
 
 def test_attention_basics_causal_mask_zeroes_the_future(client):
     _, _, weights, _, _, _ = client.predict(*LESSON, "dot", True, "causal", 2, 0,
-                                            api_name="/attention_basics")  # fmt: skip
+                                            api_name="/attention_basics")
     w = numbers(weights)
     assert w[0] == [1.0, 0.0, 0.0]
     # Row 1 sees keys 0 and 1 with scaled scores 0 and 1 (lesson) → softmax by hand.
@@ -82,10 +82,10 @@ def test_attention_basics_causal_mask_zeroes_the_future(client):
     [("1 a", "1", "none", "not a number"), ("", "1", "none", "empty"),
      ("1 2\n3", "1 2", "none", "same number of columns"), ("1 2", "1 2 3", "none", "same width"),
      ("1 2\n3 4", "1 2", "causal", "as many queries as keys")],
-)  # fmt: skip
+)
 def test_attention_basics_bad_input_gives_a_message(client, q, k, mask, expected):
     *_, status = client.predict(q, k, "1 2 3" if k == "1 2 3" else k, "dot", True, mask, 2, 0,
-                                api_name="/attention_basics")  # fmt: skip
+                                api_name="/attention_basics")
     assert status.startswith("⚠️") and expected in status
 
 
@@ -154,7 +154,7 @@ def test_translate_run_reports_held_out_scores(client):
     from transformer_lab.tasks.translation import TranslationTask
 
     out = client.predict("translate", 2, 16, 1, 32, 0.0, "sinusoidal", 5, "cpu", 0,
-                         api_name="/train")  # fmt: skip
+                         api_name="/train")
     held = out["summary"]["heldout"]
     task = TranslationTask()  # the same bundled corpus and split
     assert held["all"]["n"] == len(task.heldout) and held["heldout_sentences"] == len(task.heldout)
@@ -167,14 +167,14 @@ def test_translate_run_reports_held_out_scores(client):
 
 def test_bahdanau_trains_through_the_api(client):
     out = client.predict("reverse", 2, 16, 1, 32, 0.0, "sinusoidal", 4, "cpu", 0, "bahdanau",
-                         api_name="/train")  # fmt: skip
+                         api_name="/train")
     assert out["settings"]["model"] == "bahdanau" and out["summary"]["steps"] == 4
 
 
 def test_grading_does_not_wait_for_training(client):
     """Separate queue pools: a grade submitted during a training run comes back before it ends."""
     training = client.submit("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 800, "cpu", 1,
-                             api_name="/train")  # fmt: skip
+                             api_name="/train")
     deadline = time.time() + 30
     while training.status().code.name not in ("PROCESSING", "ITERATING") and time.time() < deadline:
         time.sleep(0.1)
@@ -185,7 +185,7 @@ def test_grading_does_not_wait_for_training(client):
 
 @pytest.mark.parametrize(("kwargs", "expected"),
                          [({"heads": 3, "d_model": 16}, "divisible"), ({"task": "juggle"}, "unknown task"),
-                          ({"steps": 10**7}, "steps"), ({"pe": "sinusoidal", "d_model": 15, "heads": 1}, "even")])  # fmt: skip
+                          ({"steps": 10**7}, "steps"), ({"pe": "sinusoidal", "d_model": 15, "heads": 1}, "even")])
 def test_training_bad_input_is_a_clear_error(client, kwargs, expected):
     with pytest.raises(AppError, match=expected):
         client.predict(**kwargs, api_name="/train")

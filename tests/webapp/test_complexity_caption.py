@@ -15,7 +15,7 @@ NS = [128, 256, 512, 1024]
 def timings(exponents: dict[str, float]) -> pd.DataFrame:
     """Exact power laws ms = c · n^p, so each layer's log-log slope is its p."""
     return pd.DataFrame([(layer, n, 64, 0.01 * n**p) for layer, p in exponents.items() for n in NS],
-                        columns=["layer", "n", "d", "ms"])  # fmt: skip
+                        columns=["layer", "n", "d", "ms"])
 
 
 def slopes_in(text: str) -> dict[str, float]:
@@ -24,7 +24,7 @@ def slopes_in(text: str) -> dict[str, float]:
 
 def test_caption_reports_the_measured_slopes_and_agreement():
     text = measured_caption(timings({"self-attention": 2.0, "recurrent (GRU)": 1.1,
-                                     "convolutional (k=3)": 0.9}))  # fmt: skip
+                                     "convolutional (k=3)": 0.9}))
     found = {k.strip(" ;:"): v for k, v in slopes_in(text).items()}
     assert found == {"self-attention": 2.0, "recurrent (GRU)": 1.1, "convolutional (k=3)": 0.9}
     assert "within 0.35" in text and "departs" not in text

@@ -118,7 +118,7 @@ def test_a_flood_from_one_address_does_not_delay_an_honest_learner(app, queue, s
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     jobs = [f.submit(EXERCISE, SLEEPER, f"Flood {i}", api_name="/grade")
-            for i, f in enumerate(flooders)]  # fmt: skip
+            for i, f in enumerate(flooders)]
     deadline = time.monotonic() + 10
     while q.snapshot()["running"] == 0 and time.monotonic() < deadline:
         time.sleep(0.05)  # the flood holds a worker
@@ -186,4 +186,4 @@ def test_the_address_rate_limit_counts_every_name(app, queue):
         client(url, "198.51.100.41").predict(EXERCISE, "x = 1", "Name Three", api_name="/grade")
     assert re.search(r"try again in \d+ s", str(err.value))
     assert client(url, "198.51.100.42").predict(EXERCISE, "x = 1", "Name Three",
-                                                api_name="/grade")["max_score"] > 0  # fmt: skip
+                                                api_name="/grade")["max_score"] > 0

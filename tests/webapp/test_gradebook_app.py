@@ -128,9 +128,9 @@ def test_busy_grader_answers_at_once_with_a_retry_time(client, book, limits):
      ("no-such-exercise", "x = 1\n", "Bad Input", "unknown_exercise"),
      (EXERCISE, "x = 1\n", "=cmd|' /C calc'!A0", "bad_name"),
      (EXERCISE, "x = 1\n", "a" * 70, "bad_name")],
-)  # fmt: skip
+)
 def test_bad_input_gives_a_clear_message_and_stores_nothing(client, book, exercise, code,
-                                                            learner, reason):  # fmt: skip
+                                                            learner, reason):
     n = book.count()
     with pytest.raises(AppError, match=reason) as err:
         client.predict(exercise, code, learner, api_name="/grade")
@@ -164,10 +164,10 @@ def _raw_call(app_url: str, fn_name: str, data: list) -> dict:
     base = app_url.rstrip("/")
     r = httpx.post(f"{base}/gradio_api/queue/join", json={
         "data": data, "fn_index": index, "session_hash": session, "event_data": None,
-        "trigger_id": None}, timeout=30)  # fmt: skip
+        "trigger_id": None}, timeout=30)
     r.raise_for_status()
     with httpx.stream("GET", f"{base}/gradio_api/queue/data", params={"session_hash": session},
-                      timeout=60) as stream:  # fmt: skip
+                      timeout=60) as stream:
         for line in stream.iter_lines():
             if line.startswith("data:") and '"process_completed"' in line:
                 return json.loads(line[5:])
@@ -276,7 +276,7 @@ def test_wrong_passwords_from_many_addresses_never_lock_the_instructor_out(
     assert "submissions from" in _try_password(app_url, instructor_password, attackers[0], key)
     # An attacker's own key earns nothing: only a key that logged in is known.
     assert "Try again in" in _try_password(app_url, instructor_password, attackers[1],
-                                           idm.new_browser_key())  # fmt: skip
+                                           idm.new_browser_key())
     whos = {e.who for e in book.access_log(1000) if e.action == "refused"}
     assert {f"password from {ip}" for ip in attackers} <= whos
 
@@ -301,12 +301,12 @@ def _raw_grade(app_url: str, data: list) -> dict:
     session = uuid.uuid4().hex[:11]
     base = app_url.rstrip("/")
     body = json.dumps({"data": data, "fn_index": index, "session_hash": session,
-                       "event_data": None, "trigger_id": None}, ensure_ascii=True)  # fmt: skip
+                       "event_data": None, "trigger_id": None}, ensure_ascii=True)
     r = httpx.post(f"{base}/gradio_api/queue/join", content=body.encode("ascii"),
-                   headers={"content-type": "application/json"}, timeout=30)  # fmt: skip
+                   headers={"content-type": "application/json"}, timeout=30)
     r.raise_for_status()
     with httpx.stream("GET", f"{base}/gradio_api/queue/data", params={"session_hash": session},
-                      timeout=120) as stream:  # fmt: skip
+                      timeout=120) as stream:
         for line in stream.iter_lines():
             if line.startswith("data:") and '"process_completed"' in line:
                 return json.loads(line[5:])

@@ -27,7 +27,7 @@ def test_parse_matrix_accepts_text_and_python_lists():
 
 @pytest.mark.parametrize(("text", "expected"),
                          [("", "empty"), ("1 x", "not a number"), ("1 2\n3", "same number"),
-                          ("nan", "finite"), ("\n".join(["1"] * 17), "at most")])  # fmt: skip
+                          ("nan", "finite"), ("\n".join(["1"] * 17), "at most")])
 def test_parse_matrix_errors_name_the_problem(text, expected):
     with pytest.raises(ValueError, match=expected):
         parse_matrix(text, "Q")
@@ -150,7 +150,7 @@ def test_hidden_tests_download_only_when_a_repo_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("HF_TOKEN", "secret")
     folder = hidden.ensure_hidden_tests()
     assert calls == [{"repo_id": "someone/private-tests", "repo_type": "dataset",
-                      "local_dir": folder, "token": "secret"}]  # fmt: skip
+                      "local_dir": folder, "token": "secret"}]
     assert os.environ["LAB_HIDDEN_DIR"] == folder
     hidden.ensure_hidden_tests()
     assert len(calls) == 1  # once per process
@@ -201,7 +201,7 @@ def test_transformer_and_bahdanau_runs_compare_side_by_side():
     kept = {}
     for model, pe in (("transformer", "none"), ("bahdanau", "sinusoidal")):
         s = training.page_config("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=3, pe=pe,
-                                 model=model)  # fmt: skip
+                                 model=model)
         run = training.new_run(s)
         for msg in training.stream(run):
             training.apply(run, msg)
@@ -211,7 +211,7 @@ def test_transformer_and_bahdanau_runs_compare_side_by_side():
     assert table["model"].tolist() == ["Transformer", "Bahdanau (GRU + additive attention)"]
     transformer, bahdanau = (item["run"] for item in kept.values())
     assert table["parameters"].tolist() == [transformer.model.num_parameters(),
-                                            bahdanau.model.num_parameters()]  # fmt: skip
+                                            bahdanau.model.num_parameters()]
     assert "vertical stripes" in caption(transformer, "encoder_self", "en")  # no PE: order-blind
     assert "anti-diagonal" in caption(bahdanau, "cross", "en")
     with pytest.raises(ValueError, match="no encoder_self attention"):

@@ -12,7 +12,7 @@ from transformer_lab.attention import AdditiveAttention, causal_mask, masked_sof
 from webapp.compute.matrices import LESSON_K, LESSON_Q, LESSON_V, format_matrix, parse_matrix
 
 __all__ = ["LESSON_K", "LESSON_Q", "LESSON_V", "BasicsResult", "attention_basics", "build_mask",
-           "random_qkv"]  # fmt: skip
+           "random_qkv"]
 
 SCORINGS = ("dot", "additive")
 MASKS = ("none", "valid", "causal")
@@ -34,7 +34,7 @@ def random_qkv(n: int = 3, m: int = 3, d: int = 4, d_v: int = 4, seed: int = 0) 
     """Random Q (n×d), K (m×d), V (m×d_v) as text, rounded to one decimal so they stay readable."""
     gen = torch.Generator().manual_seed(int(seed))
     mats = [torch.randn(a, b, generator=gen, dtype=torch.float64).round(decimals=1)
-            for a, b in ((n, d), (m, d), (m, d_v))]  # fmt: skip
+            for a, b in ((n, d), (m, d), (m, d_v))]
     return tuple(format_matrix(x, decimals=1) for x in mats)
 
 
@@ -96,5 +96,5 @@ def attention_basics(
     output = weights @ v  # (n, d_v)
     shapes = [("Q", tuple(q.shape)), ("K", tuple(k.shape)), ("V", tuple(v.shape)),
               ("scores", tuple(scores.shape)), ("weights", tuple(weights.shape)),
-              ("output", tuple(output.shape))]  # fmt: skip
+              ("output", tuple(output.shape))]
     return BasicsResult(scores.detach(), weights.detach(), output.detach(), shapes, keep)

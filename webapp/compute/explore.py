@@ -22,7 +22,7 @@ def multihead_weights(
     embed_dim: int, heads: int, n: int, mask: str = "none", valid_len: int | None = None,
     seed: int = 0,
 ) -> Tensor:
-    """Per-head self-attention weights (h, n, n) of a random MultiHeadAttention on random tokens."""  # fmt: skip
+    """Per-head self-attention weights (h, n, n) of a random MultiHeadAttention on random tokens."""
     check_heads(embed_dim, heads)
     if embed_dim > MAX_EMBED or heads > MAX_HEADS or not 1 <= n <= MAX_TOKENS:
         raise ValueError(
@@ -100,7 +100,7 @@ def attention_pooling(
     n_train: int = 50, noise: float = 0.5, w: float = 1.0, steps: int = 5, lr: float = 0.5,
     seed: int = 0,
 ) -> PoolingResult:
-    """Nadaraya–Watson with a fixed kernel width w vs a width learned by SGD (D2L's setting)."""  # fmt: skip
+    """Nadaraya–Watson with a fixed kernel width w vs a width learned by SGD (D2L's setting)."""
     if not 2 <= n_train <= 500:
         raise ValueError(f"the number of training points must lie between 2 and 500, got {n_train}")
     if not 0 <= steps <= 200:
@@ -114,4 +114,4 @@ def attention_pooling(
         data.x_train, data.y_train, data.x_test, data.y_truth, fixed_pred, fixed_attn,
         learned_pred, fit.model.attention_weights, float(fit.model.w.detach()),
         pd.DataFrame(fit.history),
-    )  # fmt: skip
+    )

@@ -325,7 +325,7 @@ _COMPILED = [(re.compile(p, re.S), zh) for p, zh in ERRORS_ZH]
 NAMES_ZH = {"training points": "训练点数", "noise": "噪声", "learning rate": "学习率",
             "steps": "步数", "seed": "随机种子", "valid length": "有效长度", "tokens": "词元数",
             "heads": "头数", "length": "长度", "dimension": "维度", "the width d": "宽度 d",
-            "d": "宽度 d", "w": "w", "layers": "层数"}  # fmt: skip
+            "d": "宽度 d", "w": "w", "layers": "层数"}
 
 
 def error_zh(text: str) -> str:

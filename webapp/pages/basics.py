@@ -38,7 +38,7 @@ def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
     if r.keep is not None:
         shown[~r.keep] = float("nan")  # hidden keys drawn as gaps, not as ordinary zeros
     names = {"scores": tr("bx.scores", lang), "weights": tr("bx.weights", lang),
-             "output": tr("bx.output", lang)}  # fmt: skip
+             "output": tr("bx.output", lang)}
     shapes = [(names.get(name, name), shape) for name, shape in r.shapes]
     return (
         shapes_table(shapes, lang=lang),
@@ -62,7 +62,7 @@ def render_steps(q, k, v, scoring, scale, mask, valid_len, lang="en"):
     valid = check_int(valid_len, "valid length", 1, 16) if mask == "valid" else None
     r = attention_basics(q, k, v, "dot", bool(scale), mask, valid)
     stages = attention_stages(parse_matrix(q, "Q"), parse_matrix(k, "K"), parse_matrix(v, "V"),
-                              scale=bool(scale), keep=None if r.keep is None else r.keep.numpy())  # fmt: skip
+                              scale=bool(scale), keep=None if r.keep is None else r.keep.numpy())
     return [stage_figure(s, tr(f"bx.step.{s.key}", lang)) for s in stages]
 
 
@@ -75,11 +75,11 @@ def build() -> None:
         v = gr.Textbox(LESSON[2], lines=4, label=t("basics.v"), elem_id="basics-v", min_width=120)
     with gr.Row():
         scoring = gr.Radio([(t("basics.dot"), "dot"), (t("basics.additive"), "additive")],
-                           value="dot", label=t("basics.scoring"))  # fmt: skip
+                           value="dot", label=t("basics.scoring"))
         scale = gr.Checkbox(True, label=t("basics.scale"), elem_id="basics-scale")
         mask = gr.Radio([(t("mask.none"), "none"), (t("mask.valid"), "valid"),
                          (t("mask.causal"), "causal")], value="none", label=t("mask"),
-                        elem_id="basics-mask")  # fmt: skip
+                        elem_id="basics-mask")
         valid_len = gr.Number(2, precision=0, label=t("valid_len"), min_width=100)
         seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     with gr.Row():
@@ -98,7 +98,7 @@ def build() -> None:
     gr.Markdown(t("bx.steps_title"))
     with gr.Row(elem_id="basics-steps"):
         steps = [gr.Plot(show_label=False, elem_id=f"basics-step-{key}", min_width=200)
-                 for key in STAGES]  # fmt: skip
+                 for key in STAGES]
 
     inputs = [q, k, v, scoring, scale, mask, valid_len, seed]
     outputs = [shapes, scores, weights, heatmap, output, status]
@@ -124,6 +124,6 @@ def build() -> None:
     # Live: on first load and on every change (the whole computation takes a few ms).
     live_outputs = [*outputs[:-1], *steps, status]
     gr.on(None, on_live, inputs, live_outputs, api_visibility="private", concurrency_id="play",
-          show_progress="hidden")  # fmt: skip
+          show_progress="hidden")
     randomise.click(on_randomise, [seed], [q, k, v, status], api_visibility="private")
     lesson.click(lambda: (*LESSON, ""), None, [q, k, v, status], api_visibility="private")

@@ -22,7 +22,7 @@ def _measured_table(df, lang):
     layer = "层" if lang == "zh" else "layer"
     ms = "毫秒" if lang == "zh" else "ms"
     table.columns = [layer if c == "layer" else "d" if c == "d" else f"n={c} ({ms})"
-                     for c in table.columns]  # fmt: skip
+                     for c in table.columns]
     from transformer_lab.complexity_plot import LAYER_NAMES
 
     table[layer] = [LAYER_NAMES.get(x, (x, x))[lang == "zh"] for x in table[layer]]
@@ -49,14 +49,14 @@ def measured_caption(df, lang="en") -> str:
     import torch
 
     text = tr("cx.measured_how", lang, repeats=REPEATS, d=d, threads=torch.get_num_threads(),
-              slopes=("；" if zh else "; ").join(parts))  # fmt: skip
+              slopes=("；" if zh else "; ").join(parts))
     space = "" if zh else " "
     if not off:
         return text + space + tr("cx.agrees", lang)
     att = df[df["layer"] == "self-attention"].set_index("n")["ms"]
     growth = float(att[ns[-1]] / att[ns[-2]]) if len(ns) > 1 and len(att) == len(ns) else float("nan")
     return text + space + tr("cx.departs", lang, names=("、" if zh else ", ").join(off), a=ns[-2],
-                           b=ns[-1], ratio=growth, theory=(ns[-1] / ns[-2]) ** 2)  # fmt: skip
+                           b=ns[-1], ratio=growth, theory=(ns[-1] / ns[-2]) ** 2)
 
 
 def render(sizes_text, d, lang="en"):
@@ -86,7 +86,7 @@ def first_result(lang="en"):
             _FIRST["df"] = _measure(DEFAULT_SIZES, DEFAULT_D)
     df = _FIRST["df"]
     return (complexity_table(lang), *_shown(df, lang), tr("cx.first", lang),
-            measured_caption(df, lang))  # fmt: skip
+            measured_caption(df, lang))
 
 
 def build() -> None:
@@ -95,7 +95,7 @@ def build() -> None:
     from transformer_lab.tables import complexity_table  # pandas only: no torch at start-up
 
     paper = gr.Dataframe(complexity_table(), label=t("cx.table"), interactive=False,
-                         elem_id="cx-paper")  # fmt: skip
+                         elem_id="cx-paper")
     with gr.Row():
         sizes = gr.Textbox(DEFAULT_SIZES, label=t("cx.sizes"), min_width=160)
         d = gr.Number(DEFAULT_D, precision=0, label=t("cx.d"), min_width=100)
@@ -125,11 +125,11 @@ def build() -> None:
     # from grading and from the train pool (wide: its runs wait in webapp.services.train_queue).
     run.click(on_run, [sizes, d], [plot, measured, last, status], api_name="complexity",
               concurrency_id="measure").then(on_caption, [last], [caption],
-                                             api_visibility="private")  # fmt: skip
+                                             api_visibility="private")
     # First load: the paper's table in the page's language and the default measurement (run
     # once per server, then cached). A change of sizes or d marks the result stale: re-measuring
     # takes seconds, so it waits for the button.
     gr.on(None, on_load, [],
           [paper, plot, measured, status, caption], api_visibility="private", concurrency_id="measure",
-          show_progress="hidden")  # fmt: skip
+          show_progress="hidden")
     gr.on([sizes.input, d.input], on_change, None, [status], api_visibility="private", queue=False)

@@ -149,13 +149,13 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
         lang = gr.Radio([("English", "en"), ("中文", "zh")], value="en", label=t("ex.statement"),
                         elem_id="ex-lang")
     statement = gr.Markdown(public_text(first, "statement.en.md") if first else t("ex.unavailable"),
-                            elem_id="ex-statement")  # fmt: skip
+                            elem_id="ex-statement")
     slots = quick_slots(first)
     code = gr.Code(public_text(first, "starter.py") if first else "", language="python", lines=18,
-                   label=t("ex.code"), elem_id="ex-code")  # fmt: skip
+                   label=t("ex.code"), elem_id="ex-code")
     with gr.Row():
         upload = gr.File(label=t("ex.upload"), file_types=[".py", ".ipynb"], type="filepath",
-                         height=140)  # fmt: skip
+                         height=140)
         with gr.Column():
             examples = gr.Button(t("ex.examples"), elem_id="ex-examples")
             submit = gr.Button(t("ex.submit"), variant="primary", elem_id="ex-submit")
@@ -163,7 +163,7 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
     score = gr.Markdown(elem_id="ex-score")
     tests = gr.Dataframe(label=t("ex.tests"), interactive=False, wrap=True, elem_id="ex-tests",
                          column_widths=["25%", "8%", "8%", "8%", "51%"],
-                         datatype=["str", "str", "number", "number", "markdown"])  # fmt: skip
+                         datatype=["str", "str", "number", "number", "markdown"])
 
     @friendly(1)
     def on_statement(ex_id, lang):
@@ -190,7 +190,7 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
             # The same queue as Submit (one run per session/address, round-robin), not counted
             # by the per-address submission limit: examples store nothing.
             report = fairness.run_in_turn(client_of(request), lambda: fn(ex_id, code),
-                                          count=False)  # fmt: skip
+                                          count=False)
             if isinstance(report, fairness.Refused):  # keep the last result; say why not
                 gr.Warning(render(report.message, lang))
                 return gr.skip(), "⚠️ " + render(report.message, lang)
@@ -228,9 +228,9 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
     upload.upload(on_upload, [upload], [code, score], **ui)
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
     submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
-                 **ui)  # fmt: skip
+                 **ui)
     examples.click(run(examples_report), [exercise, code], [tests, score],
-                   concurrency_id="submit", **ui)  # fmt: skip
+                   concurrency_id="submit", **ui)
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks
         root.load(on_open, None, [exercise, lang], **ui)

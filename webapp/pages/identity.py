@@ -142,7 +142,7 @@ def build() -> Identity:
     with gr.Row(equal_height=True, elem_id="who-row"):  # stacked on phones (app.py CSS)
         login = gr.LoginButton(scale=1) if oauth_available() else None
         name = gr.Textbox(label=t("who.name"), placeholder=t("who.placeholder"), max_length=64,
-                          scale=2, elem_id="who-name")  # fmt: skip
+                          scale=2, elem_id="who-name")
         status = gr.Markdown(t("who.loading"), elem_id="who-status")
     stored = gr.BrowserState("", storage_key=STORAGE_KEY, secret=BROWSER_STATE_SECRET)
     key = gr.BrowserState("", storage_key=KEY_STORAGE_KEY, secret=BROWSER_STATE_SECRET)

@@ -36,7 +36,7 @@ def _limits_from_env():
     per_address = int(os.environ.get("LAB_PASSWORD_TRIES_PER_ADDRESS", "5"))  # per 10 minutes
     overall = int(os.environ.get("LAB_PASSWORD_TRIES_PER_HOUR", "20"))  # all clients together
     return shared_failure_limiter(per_client=per_address, client_window_s=600, overall=overall,
-                                  overall_window_s=3600)  # fmt: skip
+                                  overall_window_s=3600)
 
 
 _TRIES: FailureLimiter | None = None  # made on first use ($DATABASE_URL may name PostgreSQL)
@@ -89,23 +89,23 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     book = submissions.gradebook()
     if how == "disabled":
         return None, _refuse("The instructor view is disabled on this server.",
-                             "此服务器未启用教师视图。", lang)  # fmt: skip
+                             "此服务器未启用教师视图。", lang)
     if how == "allow_list":
         user = identity.username(profile)
         if user is None:
             return None, _refuse("Sign in with Hugging Face first (button at the top).",
-                                 "请先用 Hugging Face 登录（页面顶部的按钮）。", lang)  # fmt: skip
+                                 "请先用 Hugging Face 登录（页面顶部的按钮）。", lang)
         if not instructor_access.is_instructor(user):
             book.log_access(f"hf:{user}", "refused", "not on LAB_INSTRUCTORS")
             return None, _refuse(f"{user} is not on this Space's instructor list.",
-                                 f"{user} 不在本 Space 的教师名单中。", lang)  # fmt: skip
+                                 f"{user} 不在本 Space 的教师名单中。", lang)
         return f"hf:{user}", ""
     hashes = instructor_access.trust_hashes(address, browser_key)
     days = instructor_access.TRUST_DAYS
     known = {kind for kind, h in hashes.items() if book.trusted_client(h, days)}
     client = f"browser {hashes['browser'][:24]}" if "browser" in known else address
     ok, wait = tries().attempt(client, lambda: instructor_access.password_ok(password),
-                               trusted=bool(known))  # fmt: skip
+                               trusted=bool(known))
     if ok:
         for h in hashes.values():
             book.trust_client(h)
@@ -127,7 +127,7 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
     frame = gradebook_tables.everyone_frame(book)
     learners, rows = len({(b.learner_id or b.learner) for b in book.best_scores()}), book.count()
     text = (f"{rows} 次提交，{learners} 位学习者。" if lang == "zh"
-            else f"{rows} submissions from {learners} learners.")  # fmt: skip
+            else f"{rows} submissions from {learners} learners.")
     return (gradebook_lang.instructor_frame(frame, lang),
             gradebook_lang.access_frame(gradebook_tables.access_frame(book), lang), text)
 
@@ -167,13 +167,13 @@ def build(learner: identity.Identity) -> None:
         gr.Markdown(t("instructor.intro_oauth" if how == "allow_list" else "instructor.intro"))
         with gr.Row():
             password = gr.Textbox(label=t("instructor.password"), type="password", max_length=256,
-                                  visible=how != "allow_list", elem_id="instructor-password")  # fmt: skip
+                                  visible=how != "allow_list", elem_id="instructor-password")
             include_code = gr.Checkbox(False, label=t("instructor.code"))
             show = gr.Button(t("instructor.open"), variant="primary", elem_id="instructor-open")
             csv_button = gr.Button(t("instructor.export"), elem_id="instructor-export")
         status = gr.Markdown(elem_id="instructor-status")
         table = gr.Dataframe(label=t("instructor.table"), interactive=False,
-                             elem_id="instructor-table")  # fmt: skip
+                             elem_id="instructor-table")
         csv = gr.File(label=t("instructor.csv"), interactive=False, elem_id="instructor-csv")
         access = gr.Dataframe(label=t("instructor.log"), interactive=False, elem_id="instructor-log")
 
@@ -186,7 +186,7 @@ def build(learner: identity.Identity) -> None:
     def on_show(pw, browser_key=None, request: gr.Request = None,
                 profile: gr.OAuthProfile | None = None):
         frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request),
-                                        browser_key)  # fmt: skip
+                                        browser_key)
         if frame is None:
             gr.Warning(text)
             return None, None, None, text  # a refusal also hides an earlier table and download
@@ -195,7 +195,7 @@ def build(learner: identity.Identity) -> None:
     def on_export(pw, with_code, browser_key=None, request: gr.Request = None,
                   profile: gr.OAuthProfile | None = None):
         path, text = export(pw, with_code, profile, identity.address_of(request), lang_of(request),
-                            browser_key)  # fmt: skip
+                            browser_key)
         if path is None:
             gr.Warning(text)
             return None, None, None, text
@@ -207,8 +207,8 @@ def build(learner: identity.Identity) -> None:
     ui = dict(api_visibility="undocumented")
     outputs = [table, csv, access, status]
     gr.on([show.click, password.submit], on_show, [password, key], outputs,
-          api_name="instructor_scores_browser", **ui)  # fmt: skip
+          api_name="instructor_scores_browser", **ui)
     csv_button.click(on_export, [password, include_code, key], outputs,
-                     api_name="instructor_csv_browser", **ui)  # fmt: skip
+                     api_name="instructor_csv_browser", **ui)
     api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)
     api_csv.click(on_export, [password, include_code], outputs, api_name="instructor_csv", **ui)

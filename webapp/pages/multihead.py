@@ -54,12 +54,12 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
             raise ValueError("train a model first")
         layer_maps, q, k = attention_for(run, 0, kind)
         cap = tr("mh.trained_caption", lang, task=tr(f"task.{run.task_name}", lang),
-                 kind=tr(f"kind.{kind}", lang))  # fmt: skip
+                 kind=tr(f"kind.{kind}", lang))
         return layer_maps, q, k, cap
     n = check_int(tokens, "tokens", 1, 24)
     valid = check_int(valid_len, "valid length", 1, n) if mask == "valid" else None
     w = multihead_weights(check_int(embed_dim, "embed_dim", 1, 512), check_int(heads, "heads", 1, 8),
-                          n, mask, valid, check_int(seed, "seed", 0, 10**6))  # fmt: skip
+                          n, mask, valid, check_int(seed, "seed", 0, 10**6))
     labels = [f"x{i}" for i in range(n)]
     hidden = w.new_zeros(n, n, dtype=bool)  # (n, n): keys a query may not see
     if mask == "causal":
@@ -82,16 +82,16 @@ def build() -> None:
     gr.Markdown(t("mh.intro"))
     with gr.Row():
         source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
-                          value="random", label=t("mh.source"), elem_id="mh-source")  # fmt: skip
+                          value="random", label=t("mh.source"), elem_id="mh-source")
         kind = gr.Radio([(t(f"kind.{x}"), x) for x in ("encoder_self", "decoder_self", "cross")],
-                        value="cross", label=t("train.kind"), elem_id="mh-kind")  # fmt: skip
+                        value="cross", label=t("train.kind"), elem_id="mh-kind")
     with gr.Row():
         embed = gr.Number(16, precision=0, label=t("mh.embed"), elem_id="mh-embed", min_width=100)
         heads = gr.Number(4, precision=0, label=t("mh.heads"), elem_id="mh-heads", min_width=100)
         tokens = gr.Slider(1, 24, value=6, step=1, label=t("mh.tokens"), min_width=160,
-                           elem_id="mh-tokens")  # fmt: skip
+                           elem_id="mh-tokens")
         mask = gr.Radio([(t("mask.none"), "none"), (t("mask.valid"), "valid"),
-                         (t("mask.causal"), "causal")], value="none", label=t("mask"))  # fmt: skip
+                         (t("mask.causal"), "causal")], value="none", label=t("mask"))
         valid_len = gr.Number(3, precision=0, label=t("valid_len"), min_width=100)
         seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     go = gr.Button(t("compute"), variant="primary", elem_id="mh-compute")
@@ -111,16 +111,16 @@ def build() -> None:
 
     @quiet(6)
     def on_live(source, kind, embed, heads, tokens, mask, valid_len, seed, pick, width,
-                request: gr.Request):  # fmt: skip
+                request: gr.Request):
         from transformer_lab.figures import attention_heatmap
         from transformer_lab.tables import multihead_shape_steps, shapes_table
 
         lang = lang_of(request)
         run = last_run(request.session_hash) if source == "trained" else None
         layer_maps, q, k, cap = heads_of(source, kind, embed, heads, tokens, mask, valid_len, seed,
-                                         run, lang)  # fmt: skip
+                                         run, lang)
         names = [f"{i + 1} · {j + 1}" for i in range(len(layer_maps))
-                 for j in range(int(layer_maps[0].shape[0]))]  # fmt: skip
+                 for j in range(int(layer_maps[0].shape[0]))]
         chosen = pick if pick in names else names[0]
         li, hi = (int(x) - 1 for x in chosen.split(" · "))
         title = tr("mh.big", lang) + f" ({chosen})"
@@ -128,10 +128,10 @@ def build() -> None:
         enlarged.update_layout(plot_bgcolor=MASKED)
         n = len(q)
         e, h = (int(embed), int(heads)) if source == "random" else (
-            run.config.d_model, run.config.heads)  # fmt: skip
+            run.config.d_model, run.config.heads)
         table = shapes_table(multihead_shape_steps(1, n, len(k), e, h, lang=lang), lang=lang)
         return (thumbnails(layer_maps, q, k, lang, width), gr.update(choices=names, value=chosen),
-                enlarged, table, cap, "")  # fmt: skip
+                enlarged, table, cap, "")
 
     gr.on(None, None, [], None, js=CLICK_TO_ENLARGE)  # browser-side only, once per page
     # Live: on load and on every change (a random layer or a trained model's forward is quick).
@@ -139,8 +139,8 @@ def build() -> None:
     # two heads per row instead of overlapping thumbnails.
     live = dict(fn=on_live, inputs=inputs, outputs=[grid, pick, big, shapes, caption, status],
                 api_visibility="private", concurrency_id="play", show_progress="hidden",
-                js=with_width(len(inputs)))  # fmt: skip
+                js=with_width(len(inputs)))
     # The button is the API's (a grid for a desktop); in the page the live view then redraws it.
     go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
-             api_name="multihead", concurrency_id="play").then(**live)  # fmt: skip
+             api_name="multihead", concurrency_id="play").then(**live)
     gr.on(None, trigger_mode="always_last", **live)

@@ -14,13 +14,13 @@ def loss_curve(history, lang: str = "en"):
 
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=history["step"], y=history["loss"], mode="lines+markers",
-                             name=tr("cols.loss", lang)))  # fmt: skip
+                             name=tr("cols.loss", lang)))
     fig.add_trace(go.Scatter(x=history["step"], y=history["w"], mode="lines+markers", name="w",
-                             yaxis="y2", line={"dash": "dot"}))  # fmt: skip
+                             yaxis="y2", line={"dash": "dot"}))
     fig.update_layout(title=tr("pool.curve_title", lang), height=320,
                       xaxis_title=tr("cols.step", lang), yaxis_title=tr("cols.loss", lang),
                       yaxis2={"title": "w", "overlaying": "y", "side": "right"},
-                      legend={"orientation": "h", "y": -0.25})  # fmt: skip
+                      legend={"orientation": "h", "y": -0.25})
     return fig
 
 
@@ -33,7 +33,7 @@ def render(n_train, noise, w, steps, lr, seed, lang="en"):
         check_int(n_train, "training points", 2, 500), check_float(noise, "noise", 0.0, 5.0),
         check_float(w, "w", 0.01, 100.0), check_int(steps, "steps", 0, 200),
         check_float(lr, "learning rate", 1e-4, 10.0), check_int(seed, "seed", 0, 10**6),
-    )  # fmt: skip
+    )
     zh = lang == "zh"
     fixed_title = f"{'非参数，w' if zh else 'non-parametric, w'} = {float(w):g}"
     learned_title = f"{'学习得到的 w' if zh else 'learned w'} = {r.learned_w:.3f}"
@@ -44,7 +44,7 @@ def render(n_train, noise, w, steps, lr, seed, lang="en"):
                                  r.learned_attn, title=learned_title, lang=lang, stack=True),
         r.history.round(4),
         "",
-    )  # fmt: skip
+    )
 
 
 def build() -> None:
@@ -82,7 +82,7 @@ def build() -> None:
         return fig_fixed, fig_learned, loss_curve(hist, lang), text, ""
 
     go.click(on_compute, inputs, [fixed, learned, history, status], api_name="pooling",
-             concurrency_id="play")  # fmt: skip
+             concurrency_id="play")
     # Live: on load and whenever a control changes (a fit takes well under 300 ms).
     gr.on(None, on_live, inputs, [fixed, learned, curve, caption, status], api_visibility="private",
-          concurrency_id="play", show_progress="hidden", trigger_mode="always_last")  # fmt: skip
+          concurrency_id="play", show_progress="hidden", trigger_mode="always_last")

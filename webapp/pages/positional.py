@@ -52,7 +52,7 @@ def render_permutation(d_model, seed, lang="en"):
     df = permutation_experiment(check_int(d_model, "d_model", 2, 64), check_int(seed, "seed", 0, 10**6))
     names = {"order": "顺序" if lang == "zh" else "order",
              "no_pe": "无位置编码" if lang == "zh" else "without PE",
-             "pe": "有位置编码" if lang == "zh" else "with PE"}  # fmt: skip
+             "pe": "有位置编码" if lang == "zh" else "with PE"}
     df[["no_pe", "pe"]] = df[["no_pe", "pe"]].map(lambda x: float(f"{x:.3g}"))
     return df.rename(columns=names), ""
 
@@ -90,12 +90,12 @@ def build() -> None:
         return render_permutation(d_model, seed, lang_of(request))
 
     show.click(on_show, [length, d_model, dims], [heat, curves, worked, status],
-               api_name="positional", concurrency_id="play")  # fmt: skip
+               api_name="positional", concurrency_id="play")
     run.click(on_perm, [perm_d, perm_seed], [perm, perm_status], api_name="permutation",
-              concurrency_id="play")  # fmt: skip
+              concurrency_id="play")
     # Live: on load and on every change (both computations take milliseconds).
     gr.on(None, quiet(4)(on_show.__wrapped__), [length, d_model, dims], [heat, curves, worked, status],
           api_visibility="private", concurrency_id="play", show_progress="hidden",
-          trigger_mode="always_last")  # fmt: skip
+          trigger_mode="always_last")
     gr.on(None, quiet(2)(on_perm.__wrapped__), [perm_d, perm_seed], [perm, perm_status],
-          api_visibility="private", concurrency_id="play", show_progress="hidden")  # fmt: skip
+          api_visibility="private", concurrency_id="play", show_progress="hidden")

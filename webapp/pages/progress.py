@@ -113,22 +113,22 @@ def build(learner: identity.Identity) -> ProgressPage:
     refresh = gr.Button(t("progress.refresh"), elem_id="progress-refresh")
     best = gr.Dataframe(label=t("progress.best"), interactive=False, elem_id="progress-best")
     history = gr.Dataframe(label=t("progress.history"), interactive=False, wrap=True,
-                           elem_id="progress-history")  # fmt: skip
+                           elem_id="progress-history")
     with gr.Row():
         pick = gr.Textbox(label=t("progress.pick"), max_length=12, scale=1, elem_id="progress-pick")
         load = gr.Button(t("progress.load"), variant="primary", scale=1, elem_id="progress-load")
     preview = gr.Code(language="python", lines=10, interactive=False, label=t("progress.preview"),
-                      elem_id="progress-preview")  # fmt: skip
+                      elem_id="progress-preview")
     status = gr.Markdown(elem_id="progress-status")
     with gr.Accordion(t("progress.recovery"), open=False, elem_id="progress-recovery"):
         gr.Markdown(t("progress.recovery_help"))
         with gr.Row():
             new = gr.Button(t("progress.recovery_new"), elem_id="recovery-new")
             shown = gr.Textbox(label=t("progress.recovery_code"), interactive=False,
-                               buttons=["copy"], elem_id="recovery-code")  # fmt: skip
+                               buttons=["copy"], elem_id="recovery-code")
         with gr.Row():
             typed_code = gr.Textbox(label=t("progress.recovery_enter"), max_length=64,
-                                    elem_id="recovery-enter")  # fmt: skip
+                                    elem_id="recovery-enter")
             use = gr.Button(t("progress.recovery_use"), variant="primary", elem_id="recovery-use")
         rec_status = gr.Markdown(elem_id="recovery-status")
 
@@ -155,11 +155,11 @@ def build(learner: identity.Identity) -> ProgressPage:
     # Private events are still reachable over raw HTTP: what protects them is the browser key.
     ui = dict(api_visibility="private")
     gr.on([refresh.click, who[0].blur, who[0].submit], on_refresh, who, [best, history, status],
-          **ui)  # fmt: skip
+          **ui)
     pick.submit(on_pick, [*who, pick], [preview, status], **ui)
     new.click(on_new, who, [shown, rec_status], **ui)
     gr.on([use.click, typed_code.submit], on_use, [*who, typed_code], [best, history, rec_status],
-          **ui)  # fmt: skip
+          **ui)
     return ProgressPage(pick=pick, load=load, status=status, who=who)
 
 

@@ -16,7 +16,7 @@ from webapp.views.train_view import (
     done_status,
     kept_name,
     localise_predictions,
-    translation_text,  # fmt: skip
+    translation_text,
 )
 
 # Stop flags by browser session: the Stop click is another request than the training stream.
@@ -83,7 +83,7 @@ _API = start_values().replace(steps=API_STEPS)  # the train API's defaults: a qu
 def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_model,
           layers: int = _API.layers, d_ff: int = _API.d_ff, dropout: float = _API.dropout,
           pe: str = _API.pe, steps: int = _API.steps, device: str = _API.device,
-          seed: int = _API.seed, model: str = _API.model) -> dict:  # fmt: skip
+          seed: int = _API.seed, model: str = _API.model) -> dict:
     """Train a model with the Train page's settings; returns settings, summary (translate: scores
     on held-out sentences) and the validation rows of the history. New parameters will always
     come with defaults."""
@@ -92,14 +92,14 @@ def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_
     run = None
     try:
         config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
-                             pe, int(steps), device, int(seed), model)  # fmt: skip
+                             pe, int(steps), device, int(seed), model)
         for _, run in run_training(config):  # noqa: B007
             pass  # the API returns only the finished run
     except (ValueError, TypeError) as err:
         raise gr.Error(str(err)) from None
     evals = run.history[run.history["phase"] == "eval"]
     return {"task": task, "settings": run.config.as_dict(), "summary": run.summary,
-            "eval": evals.drop(columns=["phase"]).to_dict(orient="records")}  # fmt: skip
+            "eval": evals.drop(columns=["phase"]).to_dict(orient="records")}
 
 
 def _tatoeba_offered() -> bool:
@@ -119,22 +119,22 @@ def build() -> None:
     gr.Markdown(t("train.intro"))
     with gr.Row():
         task = gr.Radio(_options("task", TASKS), value=first.task, label=t("train.task"),
-                        elem_id="train-task")  # fmt: skip
+                        elem_id="train-task")
         model = gr.Radio(_options("model", MODELS), value=first.model, label=t("train.model"),
-                         elem_id="train-model")  # fmt: skip
+                         elem_id="train-model")
         pe = gr.Radio(_options("pe", PES), value=first.pe, label=t("train.pe"), elem_id="train-pe")
         device = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
         corpus = gr.Radio(_options("corpus", ("bundled", "tatoeba")), value="bundled",
-                          label=t("corpus"), visible=_tatoeba_offered(), elem_id="train-corpus")  # fmt: skip
+                          label=t("corpus"), visible=_tatoeba_offered(), elem_id="train-corpus")
     with gr.Row():
         heads = gr.Number(first.heads, precision=0, label=t("train.heads"), min_width=90)
         d_model = gr.Number(first.d_model, precision=0, label=t("train.d_model"), min_width=90)
         layers = gr.Number(first.layers, precision=0, label=t("train.layers"), min_width=90)
         d_ff = gr.Number(first.d_ff, precision=0, label=t("train.d_ff"), min_width=90)
         dropout = gr.Slider(0.0, 0.5, value=first.dropout, step=0.05, label=t("train.dropout"),
-                            min_width=140)  # fmt: skip
+                            min_width=140)
         steps = gr.Number(first.steps, precision=0, label=t("train.steps"), elem_id="train-steps",
-                          min_width=90)  # fmt: skip
+                          min_width=90)
         seed = gr.Number(first.seed, precision=0, label=t("seed"), min_width=90)
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
@@ -149,7 +149,7 @@ def build() -> None:
     with gr.Row():
         index = gr.Number(0, precision=0, label=t("train.example"), min_width=120)
         kind = gr.Radio(_options("kind", KINDS), value="cross", label=t("train.kind"),
-                        elem_id="train-kind")  # fmt: skip
+                        elem_id="train-kind")
         show = gr.Button(t("train.show"), elem_id="train-show")
     snap = gr.Slider(0, 16, value=16, step=1, label=t("train.snapshot"), elem_id="train-snap")
     maps = gr.Plot(label=t("train.maps"), elem_id="train-maps")
@@ -157,12 +157,12 @@ def build() -> None:
     preds_hint = gr.Markdown(t("train.preds_hint"), elem_id="train-preds-hint")
     # "hidden": out of sight but kept in the page, so a new run can clear it where it stands
     preds = gr.Dataframe(label=t("train.preds"), interactive=False, wrap=True, elem_id="train-preds",
-                         visible="hidden")  # fmt: skip
+                         visible="hidden")
     # Translating a sentence only means something for the translate task: shown for it alone.
     with gr.Column(visible=first.task == "translate", elem_id="train-translate-box") as translate_box:
         with gr.Row():
             sentence = gr.Textbox(DEFAULT_SENTENCE, label=t("train.sentence"),
-                                  elem_id="train-sentence")  # fmt: skip
+                                  elem_id="train-sentence")
             translate = gr.Button(t("train.translate"), elem_id="train-translate")
         translation = gr.Markdown(elem_id="train-translation")
         alignment = gr.Plot(label=t("train.alignment"), elem_id="train-alignment", visible=False)
@@ -170,7 +170,7 @@ def build() -> None:
             vocab = gr.Markdown(elem_id="train-vocab")
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare", visible=False)
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
-                                elem_id="train-compare-table")  # fmt: skip
+                                elem_id="train-compare-table")
     from webapp.services.session_memory import cap_kept, light_run, session_ttl_s
 
     # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
@@ -208,7 +208,7 @@ def build() -> None:
             _remember(request.session_hash, run)
             yield (training_curves(run.history, lang=lang, stack=True),
                    done_status(run, lang) + (cached_note(lang) if cached else ""), run,
-                   *[gr.skip()] * 7)  # fmt: skip
+                   *[gr.skip()] * 7)
         except TrainRefused as err:  # one run per browser; Stop pressed while it waited
             yield gr.skip(), err.message[lang], gr.skip(), *[gr.skip()] * 7
         except (ValueError, TypeError) as err:
@@ -283,7 +283,7 @@ def build() -> None:
         lines = [f"**{r['translation']}**", tr(f"train.seen.{r['seen']}", lang)]
         if r["reference"] is not None:
             lines.append(f"{tr('train.reference', lang)}: {r['reference']} · BLEU (D2L, k=2): "
-                         f"{r['bleu']:.3f}")  # fmt: skip
+                         f"{r['bleu']:.3f}")
         if r["unknown"]:
             lines.append(f"⚠️ {tr('train.unknown', lang)}: {', '.join(r['unknown'])}")
         fig = alignment_heatmap(r["cross"], r["source_tokens"], r["output_tokens"], lang=lang)
@@ -301,7 +301,7 @@ def build() -> None:
         histories = {k: v["history"] for k, v in kept.items()}
         return (kept, gr.update(value=training_curves(None, compare=histories, title=title,
                                                       lang=lang, stack=True), visible=True),
-                gr.update(value=compare_table(kept, lang), visible=True), "")  # fmt: skip
+                gr.update(value=compare_table(kept, lang), visible=True), "")
 
     def on_task(task):
         from webapp.services.training import page_preset
@@ -325,36 +325,36 @@ def build() -> None:
     start.click(lambda: (gr.update(visible=True), gr.update(visible=False), gr.update(visible="hidden"),
                          gr.update(visible=True), gr.update(visible=False)), None,
                 [curves, curves_hint, preds, preds_hint, alignment], queue=False,
-                api_visibility="private")  # fmt: skip
+                api_visibility="private")
     event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private")
     event.then(after_train, [run_state, index, kind, width],
                [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment],
                api_visibility="private", js=with_width(4)).then(
         lambda run: (gr.update(visible=True), gr.update(visible=False)) if run is not None
         and run.summary else (gr.skip(), gr.skip()), [run_state], [preds, preds_hint],
-        api_visibility="private", queue=False)  # fmt: skip
+        api_visibility="private", queue=False)
     stop.click(on_stop, None, None, queue=False, api_visibility="private")
     view = dict(fn=on_show, inputs=[run_state, index, kind, snap, status, width],
                 outputs=[maps, preds, maps_caption, status], api_visibility="private",
-                show_progress="hidden", js=with_width(6))  # fmt: skip
+                show_progress="hidden", js=with_width(6))
     show.click(**view)
     gr.on([kind.change, index.submit, snap.change], **view)
     translate.click(on_translate, [run_state, sentence], [translation, alignment, status],
-                    api_visibility="private")  # fmt: skip
+                    api_visibility="private")
     sentence.submit(on_translate, [run_state, sentence], [translation, alignment, status],
-                    api_visibility="private")  # fmt: skip
+                    api_visibility="private")
     keep.click(on_keep, [run_state, kept], [kept, compare, compare_runs, status],
-               api_visibility="private")  # fmt: skip
+               api_visibility="private")
     gone = gr.update(value=None, visible=False)
     clear.click(lambda: ({}, gone, gone), None, [kept, compare, compare_runs],
-                api_visibility="private")  # fmt: skip
+                api_visibility="private")
     task.input(on_task, [task], [heads, d_model, layers, d_ff, dropout, pe, steps],
-               api_visibility="private")  # fmt: skip
+               api_visibility="private")
     task.change(lambda task: gr.update(visible=task == "translate"), [task], [translate_box],
-                queue=False, api_visibility="private")  # fmt: skip
+                queue=False, api_visibility="private")
     gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
-          mark_stale, [run_state], [status], api_visibility="private", queue=False)  # fmt: skip
+          mark_stale, [run_state], [status], api_visibility="private", queue=False)
     # First load: the untrained model's attention, so the page shows what training will change.
     gr.on(None, on_load, [width], [maps, maps_caption], api_visibility="private",
-          concurrency_id="play", show_progress="hidden", js=with_width(1))  # fmt: skip
+          concurrency_id="play", show_progress="hidden", js=with_width(1))
     gr.api(train, api_name="train", concurrency_id="train")

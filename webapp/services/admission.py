@@ -49,7 +49,7 @@ class SubmitConfig:
                    max_wait_s=_env_number("LAB_MAX_WAIT_S", d.max_wait_s),
                    # The grader's worker count when the deployment sets it: that many grade at once.
                    slots=_env_number("LAB_GRADING_SLOTS",
-                                     _env_number("LAB_GRADER_WORKERS", d.slots, int), int))  # fmt: skip
+                                     _env_number("LAB_GRADER_WORKERS", d.slots, int), int))
 
 
 class WaitGate:

@@ -147,7 +147,7 @@ class FairQueue:
                 if len(mine) >= self.per_address:
                     retry = len(mine) * self.typical_s
                     return Refused("already_grading", already_grading_message("address", retry),
-                                   retry)  # fmt: skip
+                                   retry)
                 lease = places.acquire(f"addr:{client.address}") if (places := self.shared_places) else None
                 if places is not None and lease is None:  # its places are taken on other replicas
                     return Refused("already_grading",
@@ -203,7 +203,7 @@ class FairQueue:
                 return 0
             key = self._order(ticket)
             return 1 + sum(1 for t in self._live
-                           if t.state == "waiting" and self._order(t) < key)  # fmt: skip
+                           if t.state == "waiting" and self._order(t) < key)
 
     def _order(self, t: Ticket) -> tuple[float, int, int]:
         """Start order: smaller tag first; at equal tags a flow graded in the last minute waits
@@ -324,7 +324,7 @@ def settings() -> Settings:
             limiter = shared_rate_limiter(_env_int("LAB_ADDRESS_RATE_LIMIT", 30), window,
                                           "address")  # PostgreSQL when DATABASE_URL: all replicas
             queue = FairQueue(_env_int("LAB_GRADER_WORKERS", 2), _env_int("LAB_PER_ADDRESS", 2),
-                              limiter)  # fmt: skip
+                              limiter)
             queue.shared_places = shared_places(queue.per_address)  # PostgreSQL: all replicas
             _SETTINGS = Settings(queue, default_hops())
             log.info("fair queue: %d grading slots, %d tickets per address; client address = %s",
@@ -355,5 +355,5 @@ def client_key(session: str | None, peer: str | None,
         conf.warned_private = True
         log.warning("X-Forwarded-For gave a private client address (%s) with %d trusted hop(s): "
                     "if the app sits behind one more proxy, set LAB_FORWARDED_HOPS", address,
-                    conf.hops)  # fmt: skip
+                    conf.hops)
     return ClientKey(session or None, address)

@@ -27,7 +27,7 @@ def ensure_hidden_tests() -> str | None:
 
         target = tempfile.mkdtemp(prefix="lab-hidden-")
         snapshot_download(repo_id=repo, repo_type="dataset", local_dir=target,
-                          token=os.environ.get("HF_TOKEN"))  # fmt: skip
+                          token=os.environ.get("HF_TOKEN"))
         os.environ["LAB_HIDDEN_DIR"] = target
         _DONE = True
         return target

@@ -39,10 +39,10 @@ def trust_hashes(address: str | None, browser_key: str | None) -> dict[str, str]
     out = {}
     if address:
         out["address"] = hmac.new(secret, f"address\x00{address}".encode("utf-8", "replace"),
-                                  hashlib.sha256).hexdigest()  # fmt: skip
+                                  hashlib.sha256).hexdigest()
     if ids.valid_browser_key(browser_key):
         out["browser"] = hmac.new(secret, f"browser\x00{browser_key}".encode(),
-                                  hashlib.sha256).hexdigest()  # fmt: skip
+                                  hashlib.sha256).hexdigest()
     return out
 
 

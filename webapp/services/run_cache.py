@@ -72,7 +72,7 @@ def run_key(config: ExperimentConfig, version: str | None = None) -> str:
     The settings are hashed as ``config.as_dict()``: the same JSON the app hashed when it passed
     settings as dicts, so a pinned LAB_RUN_CACHE_VERSION keeps finding the runs stored then."""
     body = {"format": FORMAT, "version": version or library_version(), "task": config.task,
-            "settings": config.as_dict()}  # fmt: skip
+            "settings": config.as_dict()}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=repr)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -107,7 +107,7 @@ def encode(entry: CachedRun) -> bytes:
     payload = {"format": FORMAT, "records": json.dumps(entry.records, default=_plain),
                "summary": json.dumps(entry.summary, default=_plain),
                "meta": json.dumps(entry.meta, default=_plain), "snapshots": entry.snapshots,
-               "state": {k: v.detach().cpu().contiguous() for k, v in entry.state.items()}}  # fmt: skip
+               "state": {k: v.detach().cpu().contiguous() for k, v in entry.state.items()}}
     buf = io.BytesIO()
     torch.save(payload, buf)
     return buf.getvalue()
@@ -127,7 +127,7 @@ def decode(blob: bytes) -> CachedRun:
         raise ValueError("not a cached run of this format")
     return CachedRun(json.loads(payload["records"]), list(payload["snapshots"]),
                      json.loads(payload["summary"]), dict(payload["state"]),
-                     json.loads(payload["meta"]))  # fmt: skip
+                     json.loads(payload["meta"]))
 
 
 def entry_of(run: Any) -> CachedRun:
@@ -150,14 +150,14 @@ def replay(entry: CachedRun, total: int, chunks: int = REPLAY_CHUNKS,
         step = int(records[cut - 1]["step"])
         yield {"fraction": step / max(total, 1), "step": step, "total": total,
                "elapsed": time.perf_counter() - start, "records": records[prev:cut],
-               "snapshots": [], "cached": True}  # fmt: skip
+               "snapshots": [], "cached": True}
         prev = cut
         if pause_s:
             time.sleep(pause_s)
     steps = int(entry.summary.get("steps", records[-1]["step"] if records else 0))
     yield {"fraction": 1.0, "step": steps, "total": total, "elapsed": time.perf_counter() - start,
            "records": records[prev:], "snapshots": snaps, "state": entry.state,
-           "summary": dict(entry.summary), "cached": True}  # fmt: skip
+           "summary": dict(entry.summary), "cached": True}
 
 
 class RunCache(ABC):
@@ -262,7 +262,7 @@ class RunCache(ABC):
         asked = self.hits + self.misses
         return {"backend": self.backend, "hits": self.hits, "misses": self.misses,
                 "stores": self.stores, "hit_rate": self.hits / asked if asked else 0.0,
-                "bytes": self.total_bytes(), "max_bytes": self.max_bytes}  # fmt: skip
+                "bytes": self.total_bytes(), "max_bytes": self.max_bytes}
 
 
 class FileRunCache(RunCache):

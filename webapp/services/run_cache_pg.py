@@ -48,7 +48,7 @@ class PostgresRunCache(RunCache):
 
     def _get(self, key: str) -> bytes | None:
         rows = self._rows("UPDATE lab_run_cache SET tick = nextval('lab_run_cache_tick') "
-                          "WHERE key = %s RETURNING blob", (key,))  # fmt: skip
+                          "WHERE key = %s RETURNING blob", (key,))
         return bytes(rows[0][0]) if rows else None
 
     def contains(self, key: str) -> bool:
@@ -63,12 +63,12 @@ class PostgresRunCache(RunCache):
             conn.execute("INSERT INTO lab_run_cache (key, blob, size, tick) "
                          "VALUES (%s, %s, %s, nextval('lab_run_cache_tick')) "
                          "ON CONFLICT (key) DO UPDATE SET tick = EXCLUDED.tick",
-                         (key, blob, len(blob)))  # fmt: skip
+                         (key, blob, len(blob)))
             conn.execute(EVICT, (self.max_bytes,))
 
     def _touch(self, key: str) -> None:
         self._rows("UPDATE lab_run_cache SET tick = nextval('lab_run_cache_tick') WHERE key = %s",
-                   (key,))  # fmt: skip
+                   (key,))
 
     def discard(self, key: str) -> None:
         self._rows("DELETE FROM lab_run_cache WHERE key = %s", (key,))

@@ -56,7 +56,7 @@ class LightRun:
 def light_run(run: Any) -> LightRun:
     """A kept run without its weights, data and records (its history is kept beside it)."""
     return LightRun(run.task_name, run.config, dict(run.summary),
-                    getattr(run, "model_name", "transformer"))  # fmt: skip
+                    getattr(run, "model_name", "transformer"))
 
 
 def cap_kept(kept: dict, limit: int | None = None) -> dict:

@@ -62,7 +62,7 @@ class _State:
                 cfg = SubmitConfig.from_env()
                 # PostgreSQL when DATABASE_URL names it: one limit for every replica.
                 self.limiter = self.limiter or shared_rate_limiter(cfg.per_learner, cfg.window_s,
-                                                                   "learner")  # fmt: skip
+                                                                   "learner")
                 self.gate = self.gate or WaitGate(cfg.max_in_flight, cfg.slots, cfg.max_wait_s)
             if self.book is None:
                 self.book = open_gradebook()  # $DATABASE_URL, else SQLite in $LAB_DATA_DIR
@@ -254,7 +254,7 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
         state.gate.leave(service_s)
     if report.status == "malformed":  # trusted side only: the learner sees the generic message
         log.warning("malformed grading result: learner %s, exercise %s, reason: %s", who.id,
-                    clean.exercise_id, report.malformed_reason or "(none given)")  # fmt: skip
+                    clean.exercise_id, report.malformed_reason or "(none given)")
     sub = Submission.from_report(report, clean.code, who.label, learner_id=who.id)
     try:
         sub_id = state.book.record(sub)  # returns only once the row is committed
@@ -272,7 +272,7 @@ def to_gradescope(outcome: Outcome, lang: str = "both") -> dict:
                 "stdout_visibility": "hidden", "refused": True, "reason": outcome.reason,
                 "message": outcome.message, "retry_after_s": outcome.retry_after_s,
                 "extra_data": {"exercise": outcome.exercise_id, "status": "refused",
-                               "stored": False}}  # fmt: skip
+                               "stored": False}}
     # Valid UTF-8 on the way back too: the child's text may hold lone surrogates.
     out = surrogate_safe_data(outcome.report.to_gradescope(lang))
     sub, who = outcome.submission, outcome.learner

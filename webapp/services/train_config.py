@@ -24,7 +24,7 @@ PES = PE_KINDS
 KINDS = ATTENTION_KINDS
 # Ceilings that keep one run inside a ZeroGPU call and a few minutes on 2 vCPUs.
 LIMITS = {"heads": (1, 8), "d_model": (2, 256), "layers": (1, 4), "d_ff": (1, 1024),
-          "steps": (1, 5000)}  # fmt: skip
+          "steps": (1, 5000)}
 PAGE_FIELDS = ("heads", "d_model", "layers", "d_ff", "dropout", "pe", "steps")
 CHOICES = (*PAGE_FIELDS, "device", "seed", "model", "corpus")  # what page_config takes
 # The Train page as it opens: reverse, with a shorter budget than the preset's ceiling.
@@ -36,7 +36,7 @@ def page_config(task: str = "reverse", heads: int | None = None, d_model: int | 
                 layers: int | None = None, d_ff: int | None = None, dropout: float | None = None,
                 pe: str | None = None, steps: int | None = None, device: str = "cpu",
                 seed: int = 0, model: str = "transformer",
-                corpus: str | None = None) -> ExperimentConfig:  # fmt: skip
+                corpus: str | None = None) -> ExperimentConfig:
     """The preset of ``task`` with the page's choices on top, checked (ValueError if bad).
 
     A choice left as None keeps the preset's value. ``corpus`` (translate): "bundled" or
@@ -61,7 +61,7 @@ def page_config(task: str = "reverse", heads: int | None = None, d_model: int | 
         raise ValueError(f"unknown corpus {corpus!r}; choose bundled or tatoeba")
     c = c.replace(eval_every=max(1, min(c.eval_every, c.steps // 4 or 1)),  # a few points on short runs
                   val_size=min(c.val_size, 256),  # validation stays a fraction of a second per check
-                  corpus=corpus)  # fmt: skip
+                  corpus=corpus)
     check_settings(task, c)
     return c
 
@@ -90,4 +90,4 @@ def first_view() -> ExperimentConfig:
 def start_values() -> ExperimentConfig:
     """The page's first view without checking it (no torch): what its controls show at load."""
     return ExperimentConfig.from_preset(PAGE_START["task"], steps=PAGE_START["steps"],
-                                        device="cpu")  # fmt: skip
+                                        device="cpu")

@@ -44,20 +44,20 @@ def queue_message(position: int, eta_s: float, offer: int | None = None) -> dict
     """What a waiting learner sees: place, estimate, and a cached shorter run when offered."""
     eta = max(1, math.ceil(eta_s))
     text = {"en": f"⏳ Waiting to train: position {position} in the queue, about {eta} s.",
-            "zh": f"⏳ 正在排队等待训练：第 {position} 位，预计约 {eta} 秒。"}  # fmt: skip
+            "zh": f"⏳ 正在排队等待训练：第 {position} 位，预计约 {eta} 秒。"}
     if offer is not None:
         text["en"] += (f" The queue is long: the same settings with {offer} steps are already "
                        f"trained. Press Stop, set Steps to {offer} and press Train to see them "
-                       "at once.")  # fmt: skip
+                       "at once.")
         text["zh"] += (f" 队列较长：相同设置、{offer} 步的训练结果已有缓存。按“停止”，把步数改为"
-                       f" {offer}，再按“训练”即可立即查看。")  # fmt: skip
+                       f" {offer}，再按“训练”即可立即查看。")
     return text
 
 
 def busy_message() -> dict[str, str]:
     return {"en": "You already have a training run going or waiting in this browser. Wait for it "
                   "or press Stop first.",
-            "zh": "你在此浏览器中已有一个训练正在进行或排队。请等待它结束，或先按“停止”。"}  # fmt: skip
+            "zh": "你在此浏览器中已有一个训练正在进行或排队。请等待它结束，或先按“停止”。"}
 
 
 def stopped_message() -> dict[str, str]:
@@ -68,7 +68,7 @@ def stopped_message() -> dict[str, str]:
 def same_run_message() -> dict[str, str]:
     return {"en": "⏳ Another learner is training exactly this run right now; it appears here as "
                   "soon as it is done.",
-            "zh": "⏳ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。"}  # fmt: skip
+            "zh": "⏳ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。"}
 
 
 def _env_number(name: str, default: float) -> float:
@@ -94,7 +94,7 @@ def train_queue() -> fairness.FairQueue:
         if _QUEUE is None:
             _QUEUE = fairness.FairQueue(int(_env_number("LAB_TRAIN_SLOTS", 1)),
                                         int(_env_number("LAB_TRAIN_PER_ADDRESS", 64)),
-                                        typical_s=TYPICAL_S)  # fmt: skip
+                                        typical_s=TYPICAL_S)
         return _QUEUE
 
 
@@ -167,7 +167,7 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
         for last in stream(run):
             yield last
         log.info("trained %s in %.1f s (queue: %s)", run.task_name, time.monotonic() - t0,
-                 queue.snapshot())  # fmt: skip
+                 queue.snapshot())
         ticket.release()  # the training time refines the queue's ETA
         if cache is not None and run.summary and last is not None and "summary" in last:
             try:  # run.summary is set: the caller applied the last message (weights, snapshots)
@@ -223,7 +223,7 @@ def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -
         if (pos, round(eta)) != last:
             last = (pos, round(eta))
             yield {"queued": pos, "eta_s": eta, "offer": offer,
-                   "message": queue_message(pos, eta, offer)}  # fmt: skip
+                   "message": queue_message(pos, eta, offer)}
         with ticket.queue._cond:
             if ticket.state == "waiting":
                 ticket.queue._cond.wait(POLL_S)
@@ -245,7 +245,7 @@ def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
 
     wanted = [train_config.first_view()]
     wanted += [train_config.rechoose(train_config.page_preset(task), pe=pe)
-               for task in tasks for pe in pes]  # fmt: skip
+               for task in tasks for pe in pes]
     done = []
     for c in wanted:
         run = training.new_run(c)
@@ -255,6 +255,6 @@ def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
             if "queued" not in msg:
                 training.apply(run, msg)
         log.info("run cache warm-up: %s pe=%s %d steps (%s)", c.task, c.pe, c.steps,
-                 "cached" if cached else "trained")  # fmt: skip
+                 "cached" if cached else "trained")
         done.append((c.task, c.pe, c.steps, cached))
     return done

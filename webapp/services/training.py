@@ -109,7 +109,7 @@ def stream(run: Run) -> Iterator[dict]:
                "stopped": result.stopped, "device": result.device,
                "parameters": run.model.num_parameters(),
                **{k: round(float(v), 4) for k, v in result.final.items()
-                  if k in ("loss", "token_acc", "exact_acc")}}  # fmt: skip
+                  if k in ("loss", "token_acc", "exact_acc")}}
     train_acc = [r["token_acc"] for r in records if r["phase"] == "train"][-20:]
     if train_acc:  # teacher-forced token accuracy of the last training batches
         summary["train_token_acc"] = round(sum(train_acc) / len(train_acc), 4)
@@ -123,7 +123,7 @@ def stream(run: Run) -> Iterator[dict]:
     state = {k: v.detach().cpu() for k, v in run.model.state_dict().items()}
     yield {"fraction": 1.0, "step": result.steps, "total": total,
            "elapsed": time.perf_counter() - start, "records": records[sent:], "snapshots": snaps,
-           "state": state, "summary": summary}  # fmt: skip
+           "state": state, "summary": summary}
 
 
 def apply(run: Run, message: dict) -> Run:
@@ -154,7 +154,7 @@ def example_batch(run: Run, n: int = 32):
 
 def _tokens(run: Run, side: str, ids: list[int]) -> list[str]:
     vocab = run.task.vocab if run.task_name != "translate" else (
-        run.task.src_vocab if side == "src" else run.task.tgt_vocab)  # fmt: skip
+        run.task.src_vocab if side == "src" else run.task.tgt_vocab)
     return [str(t) for t in vocab.to_tokens(ids)]
 
 
@@ -188,7 +188,7 @@ def all_attention(run: Run, src, lens) -> tuple[dict, dict]:
     out_tok = _tokens(run, "tgt", gen) if gen else ["<bos>"]
     in_tok = _tokens(run, "tgt", tgt_in[0].cpu().tolist())
     labels = {"encoder_self": (src_tok, src_tok), "decoder_self": (in_tok, in_tok),
-              "cross": (out_tok, src_tok)}  # fmt: skip
+              "cross": (out_tok, src_tok)}
     maps = {kind: [m[0].detach().cpu() for m in found[kind]] for kind in KINDS if kind in found}
     return maps, {kind: labels[kind] for kind in maps}
 
@@ -198,7 +198,7 @@ def attention_of_source(run: Run, src, lens, kind: str):
     maps, labels = all_attention(run, src, lens)
     if kind not in maps:
         raise ValueError(f"the {run.model_name} model has no {kind} attention; choose "
-                         f"{', '.join(maps)}")  # fmt: skip
+                         f"{', '.join(maps)}")
     return maps[kind], *labels[kind]
 
 
@@ -222,7 +222,7 @@ def vocabulary(run: Run) -> list[str]:
     if run.task_name != "translate":
         return []
     return sorted(t for t in run.task.src_vocab.to_tokens(range(len(run.task.src_vocab)))
-                  if not t.startswith("<"))  # fmt: skip
+                  if not t.startswith("<"))
 
 
 def translate(run: Run, sentence: str) -> dict:
@@ -238,7 +238,7 @@ def translate(run: Run, sentence: str) -> dict:
     src, lens = run.task.encode_source(sentence)
     maps, out_tok, src_tok = attention_of_source(run, src, lens, "cross")
     pred = run.task.decode_target(greedy_decode(run.model, src[:, : int(lens[0])], lens,
-                                                max_len=run.task.cfg.num_steps).tokens[0])  # fmt: skip
+                                                max_len=run.task.cfg.num_steps).tokens[0])
     key = preprocess(sentence)
     refs = {en: fr for en, fr in [*run.task.train, *run.task.heldout]}
     ref = refs.get(key)
@@ -249,7 +249,7 @@ def translate(run: Run, sentence: str) -> dict:
         except (ValueError, ZeroDivisionError):
             bleu = 0.0
     seen = "train" if key in {en for en, _ in run.task.train} else \
-        "heldout" if ref is not None else "new"  # fmt: skip
+        "heldout" if ref is not None else "new"
     return {"translation": pred, "reference": ref, "bleu": bleu, "cross": maps[-1],
             "source_tokens": src_tok, "output_tokens": out_tok, "seen": seen,
-            "unknown": run.task.unknown_words(sentence)}  # fmt: skip
+            "unknown": run.task.unknown_words(sentence)}

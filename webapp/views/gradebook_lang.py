@@ -16,13 +16,13 @@ _SUFFIX_ZH = {" (guest)": "（访客）", " (api)": "（API）"}
 COLUMNS_ZH = {"learner": "学习者", "learner id": "学习者编号", "source": "来源", "exercise": "练习",
               "best": "最高分", "max": "满分", "attempts": "提交次数", "best #": "最高分提交编号",
               "first best at": "首次最高分时间", "last at": "最近提交时间", "when": "时间",
-              "who": "谁", "action": "操作", "detail": "详情"}  # fmt: skip
+              "who": "谁", "action": "操作", "detail": "详情"}
 SOURCES_ZH = {"before ids (unverified)": "编号启用之前（未验证）", "signed in (verified)": "已登录（已验证）",
               "guest (one browser)": "访客（某个浏览器）", "API (unverified label)": "API 标签（未验证）",
-              "unknown": "未知"}  # fmt: skip
+              "unknown": "未知"}
 ACTIONS_ZH = {"view": "查看", "export": "导出", "refused": "被拒绝"}
 DETAILS_ZH = {"best scores": "最高分", "csv": "CSV", "csv with code": "CSV（含代码）",
-              "wrong password": "密码错误", "not on LAB_INSTRUCTORS": "不在 LAB_INSTRUCTORS 名单中"}  # fmt: skip
+              "wrong password": "密码错误", "not on LAB_INSTRUCTORS": "不在 LAB_INSTRUCTORS 名单中"}
 _PASSWORD_FROM = re.compile(r"^password from (.+)$")
 # What the exercises' starters raise before a function is written (exercises/*/starter.py), and
 # where the traceback says it happened: as the Chinese results table shows them.

@@ -29,7 +29,7 @@ def best_frame(book: Gradebook, learner_id: str | None, lang: str = "en") -> pd.
     """One row per exercise: the learner's best score, attempts and when (by opaque id)."""
     zh = lang == "zh"
     cols = (["练习", "最高分", "满分", "提交次数", "最佳提交 #", "最近提交"] if zh
-            else ["exercise", "best", "max", "attempts", "best #", "last submitted"])  # fmt: skip
+            else ["exercise", "best", "max", "attempts", "best #", "last submitted"])
     if _owner(learner_id) is None:
         return pd.DataFrame([], columns=cols)
     rows = [(b.exercise, b.score, b.max_score, b.attempts, b.best_id, _when(b.last_at))
@@ -42,7 +42,7 @@ def history_frame(book: Gradebook, learner_id: str | None, lang: str = "en",
     """The learner's submissions, newest first: id, exercise, score, tests passed, status, time."""
     zh = lang == "zh"
     cols = (["#", "练习", "得分", "满分", "通过测试", "状态", "提交时间"] if zh
-            else ["#", "exercise", "score", "max", "tests passed", "status", "submitted"])  # fmt: skip
+            else ["#", "exercise", "score", "max", "tests passed", "status", "submitted"])
     if _owner(learner_id) is None:
         return pd.DataFrame([], columns=cols)
     rows = [(s.id, s.exercise, s.score, s.max_score, f"{s.passed_count()}/{len(s.tests)}",

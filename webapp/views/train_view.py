@@ -7,7 +7,7 @@ import pandas as pd
 from webapp.i18n import tr
 
 PRED_COLUMNS = {"source": "cols.source", "target": "cols.target", "prediction": "cols.prediction",
-                "ok": "cols.ok"}  # fmt: skip
+                "ok": "cols.ok"}
 
 
 def _model_label(run, lang: str) -> str:
@@ -19,7 +19,7 @@ def done_status(run, lang: str) -> str:
     s = run.summary
     fields = dict(steps=s["steps"], seconds=s["seconds"], device=s["device"],
                   reason=tr(f"reason.{s['stopped']}", lang), model=_model_label(run, lang),
-                  params=s.get("parameters", 0))  # fmt: skip
+                  params=s.get("parameters", 0))
     if run.task_name == "translate":
         corpus = s.get("corpus", "bundled")
         name = tr("corpus.tatoeba", lang) if corpus == "tatoeba" else tr("corpus.bundled", lang)
@@ -28,7 +28,7 @@ def done_status(run, lang: str) -> str:
         return tr("status.done_translate", lang, **fields) + f" {tr('corpus', lang)}: {name}."
     nan = float("nan")
     return tr("status.done", lang, exact=s.get("exact_acc", nan), tok=s.get("token_acc", nan),
-              **fields)  # fmt: skip
+              **fields)
 
 
 def translation_text(run, lang: str) -> str:
@@ -39,7 +39,7 @@ def translation_text(run, lang: str) -> str:
     a, k = h["all"], h["in_vocab"]
     return tr("cap.translate_honest", lang, n=a["n"], bleu=a["bleu"], d2l=a["bleu_d2l"],
               exact=a["exact_match"], n_known=k["n"], kbleu=k["bleu"], kexact=k["exact_match"],
-              share=h["vocab_share"])  # fmt: skip
+              share=h["vocab_share"])
 
 
 def caption(run, kind: str, lang: str) -> str:
@@ -81,7 +81,7 @@ def compare_table(kept: dict, lang: str) -> pd.DataFrame:
         run = item["run"]
         s = run.summary
         rows.append((name, _model_label(run, lang), s.get("parameters"), s["steps"], s["seconds"],
-                     _score(run, lang)))  # fmt: skip
+                     _score(run, lang)))
     cols = [tr(k, lang) for k in ("cols.run", "cols.model", "cols.params", "cols.steps",
-                                  "cols.seconds", "cols.score")]  # fmt: skip
+                                  "cols.seconds", "cols.score")]
     return pd.DataFrame(rows, columns=cols)

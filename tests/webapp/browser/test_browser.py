@@ -137,7 +137,7 @@ def test_readme_screenshots(page, app_url, browser):
     zh.wait_for_timeout(800)
     zh.screenshot(path=str(out / "zh_attention_basics.png"))
     phone = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844},
-                                device_scale_factor=1).new_page()  # fmt: skip
+                                device_scale_factor=1).new_page()
     phone.goto(app_url)
     phone.locator("#basics-heatmap .js-plotly-plot").wait_for(timeout=60_000)
     phone.wait_for_timeout(800)

@@ -19,26 +19,26 @@ ON_LOAD = [("Train", "#train-maps .js-plotly-plot"),
            ("Attention pooling", "#pool-fixed .js-plotly-plot"),
            ("Multi-head explorer", "#mh-grid .js-plotly-plot"),
            ("Positional encoding", "#pe-heatmap .js-plotly-plot"),
-           ("Complexity", "#cx-plot .js-plotly-plot")]  # fmt: skip
+           ("Complexity", "#cx-plot .js-plotly-plot")]
 ZH_TABS = ["注意力基础", "注意力汇聚", "多头注意力", "位置编码", "训练", "复杂度", "练习", "我的进度",
-           "教师"]  # fmt: skip
+           "教师"]
 # What each gradebook tab shows once the tour's submission is done (the playground tabs show a
 # plot). Their code (the editor, code spans) is code, not interface text. The test app starts
 # without an instructor password, so Instructor shows its "disabled" text; its tables in Chinese
 # are tested in tests/webapp/views/test_gradebook_lang.py.
 ZH_READY = {"练习": "#ex-tests table", "我的进度": "#progress-history table",
-            "教师": "#instructor-disabled"}  # fmt: skip
+            "教师": "#instructor-disabled"}
 # The exercise's own identifiers and terms, as its statement and test names use them, and the
 # statement switch's "English" (a language named in itself); on the Exercises tab only.
 EXERCISE_TERMS = {"attention", "scores", "weights", "torch", "NumPy", "True", "False", "dtype",
-                  "float", "py", "ipynb", "English"}  # fmt: skip
+                  "float", "py", "ipynb", "English"}
 # Technical terms that stay in Latin letters in the Chinese interface (issue 11's allow-list),
 # plus the corpus's own tokens and Gradio's footer links.
 ALLOWED = {"Q", "K", "V", "softmax", "d_model", "d_ff", "d_v", "d_k", "embed_dim", "BLEU", "sacreBLEU",
            "Transformer", "Bahdanau", "GRU", "RNN", "CNN", "SGD", "Nadaraya", "Watson", "Dropout",
            "sin", "cos", "pos", "dim", "log", "out", "cpu", "cuda", "auto", "eos", "bos", "unk", "pad",
            "API", "Gradio", "w", "W_q", "W_k", "w_v", "x", "n", "d", "k", "q", "e", "i", "ms",
-           "anonymous", "Ada", "Lovelace", "CSV", "UTC", "Hugging", "Face", "Space"}  # fmt: skip
+           "anonymous", "Ada", "Lovelace", "CSV", "UTC", "Hugging", "Face", "Space"}
 
 
 def open_tab(page, name: str) -> None:

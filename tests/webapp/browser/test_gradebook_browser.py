@@ -100,7 +100,7 @@ def test_a_typed_name_never_opens_someone_elses_work(new_browser, app_url, book)
     for sub_id in (row.id - 1, row.id, row.id + 1):
         load(mallory, sub_id)
         expect(mallory.locator("#progress-status")).to_contain_text("not in your history",
-                                                                    timeout=20_000)  # fmt: skip
+                                                                    timeout=20_000)
     mallory.get_by_role("tab", name="Exercises").click()
     expect(mallory.locator("#ex-code")).to_contain_text("def ", timeout=20_000)  # the starter
     expect(mallory.locator("#ex-code")).not_to_contain_text("9321")

@@ -104,7 +104,7 @@ def test_train_shows_placeholders_before_its_first_run(page, app_url):
     expect(page.locator("#train-preds-hint")).to_contain_text("predictions")
     # no empty plot, no table headed "1 2 3"
     for empty in ("#train-curves", "#train-preds", "#train-compare", "#train-compare-table",
-                  "#train-alignment"):  # fmt: skip
+                  "#train-alignment"):
         expect(page.locator(empty)).to_be_hidden()
     panel = page.locator("[role=tabpanel]:visible")
     assert panel.locator(".js-plotly-plot:visible").count() == 1  # the untrained attention only
@@ -124,7 +124,7 @@ def test_complexity_caption_follows_the_measured_figure(page, app_url):
     page.get_by_role("tab", name="Complexity").click()
     page.locator("#cx-plot .legendtext").first.wait_for(timeout=90_000)  # measured once: seconds
     legend = [page.locator("#cx-plot .legendtext").nth(i).text_content()
-              for i in range(page.locator("#cx-plot .legendtext").count())]  # fmt: skip
+              for i in range(page.locator("#cx-plot .legendtext").count())]
     expect(page.locator("#cx-caption")).to_contain_text("Measured on this server", timeout=30_000)
     caption = page.locator("#cx-caption").inner_text()
     assert len(legend) == 3, legend

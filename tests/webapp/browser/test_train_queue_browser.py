@@ -40,7 +40,7 @@ def test_custom_run_sees_its_queue_position_within_1s_while_another_trains(clien
     rng = random.Random()
     stop, training = threading.Event(), threading.Event()
     other = threading.Thread(target=_other_learner_trains,
-                             args=(stop, training, rng.randrange(10**6, 10**7)), daemon=True)  # fmt: skip
+                             args=(stop, training, rng.randrange(10**6, 10**7)), daemon=True)
     page.goto(client.src if hasattr(client, "src") else client.url)
     page.get_by_role("tab", name="Train").click()
     page.locator("#train-start").wait_for()

@@ -50,7 +50,7 @@ CJK = "\u4e00-\u9fff"
         # Garbage written by a proxy is kept as a key of its own, never mistaken for the peer.
         ("10.16.3.80", "1.1.1.1, unknown", 1, "unparsed:unknown"),
     ],
-)  # fmt: skip
+)
 def test_client_address_trusts_only_what_our_proxies_appended(peer, forwarded, hops, expected):
     assert client_address(peer, forwarded, hops) == expected
 

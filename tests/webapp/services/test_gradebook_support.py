@@ -24,17 +24,17 @@ ADA, BOB = "g:" + "a" * 20, "g:" + "b" * 20  # two guests' opaque ids
 def row(learner: str, exercise: str, score: float, top: float = 10.0, code: str = "x = 1\n",
         when: str = "2026-08-01T12:00:00+00:00", learner_id: str | None = None) -> Submission:
     tests = [{"name": f"t{i}", "passed": i < score, "score": 1.0 if i < score else 0.0}
-             for i in range(int(top))]  # fmt: skip
+             for i in range(int(top))]
     if learner_id is None:
         learner_id = {"Ada (guest)": ADA, "Bob (guest)": BOB}.get(learner)
     return Submission(learner=learner, exercise=exercise, code=code, score=score, max_score=top,
-                      tests=tests, submitted_at=when, learner_id=learner_id)  # fmt: skip
+                      tests=tests, submitted_at=when, learner_id=learner_id)
 
 
 def profile_of(username: str) -> gr.OAuthProfile:
     """What Gradio injects for a visitor signed in with Hugging Face (a mock of the sign-in)."""
     return gr.OAuthProfile({"preferred_username": username, "name": username.title(),
-                            "picture": "", "profile": ""})  # fmt: skip
+                            "picture": "", "profile": ""})
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def book(tmp_path):
                          [("Ada", False, "Ada (guest)"), ("  Ada   Lovelace ", False, "Ada Lovelace (guest)"),
                           ("Ada (guest)", False, "Ada (guest)"), ("ada", True, "ada"),
                           (None, False, "anonymous"), ("   ", False, "anonymous"),
-                          ("ＡＤＡ", False, "ADA (guest)")])  # fmt: skip
+                          ("ＡＤＡ", False, "ADA (guest)")])
 def test_learner_name_marks_typed_names_as_guests(typed, signed_in, stored):
     assert glue.learner_name(typed, signed_in) == stored
 
@@ -127,7 +127,7 @@ def test_refusals_store_nothing_and_never_reach_the_grader(book, monkeypatch):
 
 def test_best_and_history_frames_match_the_rows(book):
     ids = [book.record(row("Ada (guest)", "causal-mask", s, when=f"2026-08-01T12:0{i}:00+00:00"))
-           for i, s in enumerate([3, 9, 9, 5])]  # fmt: skip
+           for i, s in enumerate([3, 9, 9, 5])]
     book.record(row("Ada (guest)", "manual-attention", 2, top=4))
     book.record(row("Bob (guest)", "causal-mask", 10))  # someone else's: never shown to Ada
     best = views.best_frame(book, ADA)
@@ -161,7 +161,7 @@ def test_only_the_owner_can_reload_a_submission(book):
                                   (mallory, mine, "not in your history"),
                                   (idm.api_id("Ada (api)"), api, "no history"),
                                   ("Ada (guest)", mine, "no history"),
-                                  ("anonymous", mine, "no history")]:  # fmt: skip
+                                  ("anonymous", mine, "no history")]:
         with pytest.raises(ValueError, match=expected):
             views.own_submission(book, who, sub_id)
 
@@ -201,7 +201,7 @@ def _password_checks(book, monkeypatch, instructor) -> None:
         ["Bob (guest)", BOB, GUEST, "manual-attention", 4.0, 4.0, 1, 2, "2026-08-01 12:00:00 UTC",
          "2026-08-01 12:00:00 UTC"],
         ["Bob (guest)", "g:" + "d" * 20, GUEST, "manual-attention", 2.0, 4.0, 1, 3,
-         "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"]]  # fmt: skip
+         "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"]]
     assert "3 submissions from 3 learners" in text
     path, text = instructor.export("s3cret-s3cret-1", False, None, "10.0.0.1")
     table = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
@@ -318,7 +318,7 @@ def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
     good = tmp_path / "good.ipynb"
     good.write_text('{"cells": [{"cell_type": "code", "id": "a", "source": "x = 2", "metadata": {},'
                     ' "outputs": [], "execution_count": null}], "metadata": {}, "nbformat": 4,'
-                    ' "nbformat_minor": 5}', encoding="utf-8")  # fmt: skip
+                    ' "nbformat_minor": 5}', encoding="utf-8")
     with pytest.raises(ValueError, match="binary"):
         read_upload(str(png))
     with pytest.raises(ValueError, match="damaged"):

@@ -155,22 +155,22 @@ def test_keys_stay_those_of_the_settings_dicts_the_app_hashed_before():
     def old_key(task: str, settings: dict) -> str:
         body = {"format": run_cache.FORMAT, "version": "pinned", "task": task, "settings": settings}
         return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"),
-                                         default=repr).encode()).hexdigest()  # fmt: skip
+                                         default=repr).encode()).hexdigest()
 
     reverse = {"batch_size": 128, "corpus": "bundled", "d_ff": 64, "d_model": 32,
                "device": "cpu", "dropout": 0.0, "eval_every": 25, "heads": 4,
                "label_smoothing": 0.0, "layers": 1, "lr": 0.003, "model": "transformer",
                "pe": "sinusoidal", "schedule": "noam", "seed": 0, "steps": 600, "target": 0.998,
-               "val_size": 256, "warmup": 100}  # fmt: skip
+               "val_size": 256, "warmup": 100}
     translate = {**reverse, "batch_size": 64, "d_ff": 128, "d_model": 64, "dropout": 0.1,
                  "eval_every": 250, "label_smoothing": 0.1, "lr": 0.005, "schedule": "cosine",
-                 "steps": 1500, "target": None}  # fmt: skip
+                 "steps": 1500, "target": None}
     page = training.page_config("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 600, "cpu", 0,
-                                "transformer", "bundled")  # fmt: skip
+                                "transformer", "bundled")
     assert run_key(page, "pinned") == old_key("reverse", reverse)
     assert run_key(training.first_view(), "pinned") == old_key("reverse", reverse)
     assert run_key(training.page_preset("translate").replace(corpus="bundled"),
-                   "pinned") == old_key("translate", translate)  # fmt: skip
+                   "pinned") == old_key("translate", translate)
     assert run_key(page.replace(seed=1), "pinned") != old_key("reverse", reverse)
 
 
@@ -183,7 +183,7 @@ def fake_entry(size: int, seed: int) -> CachedRun:
     gen = torch.Generator().manual_seed(seed)
     state = {"w": torch.rand(size // 4, generator=gen)}  # float32: ~size bytes
     return CachedRun([{"phase": "train", "step": 1, "loss": 1.0}], [], {"steps": 1,
-                     "stopped": "max_steps"}, state)  # fmt: skip
+                     "stopped": "max_steps"}, state)
 
 
 def test_eviction_respects_the_byte_bound_least_recently_used_first(make_cache):

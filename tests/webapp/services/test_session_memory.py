@@ -23,15 +23,15 @@ def _train_as(app_url: str, session: str) -> dict:
     import app
 
     index, fn = next((i, fn) for i, fn in app.demo.fns.items()
-                     if getattr(fn.fn, "__name__", "") == "on_train")  # fmt: skip
+                     if getattr(fn.fn, "__name__", "") == "on_train")
     data = [*TINY_RUN, *[c.value for c in fn.inputs[len(TINY_RUN):]]]
     base = app_url.rstrip("/")
     r = httpx.post(f"{base}/gradio_api/queue/join", json={
         "data": data, "fn_index": index, "session_hash": session, "event_data": None,
-        "trigger_id": None}, timeout=30)  # fmt: skip
+        "trigger_id": None}, timeout=30)
     r.raise_for_status()
     with httpx.stream("GET", f"{base}/gradio_api/queue/data", params={"session_hash": session},
-                      timeout=120) as stream:  # fmt: skip
+                      timeout=120) as stream:
         for line in stream.iter_lines():
             if line.startswith("data:") and '"process_completed"' in line:
                 return json.loads(line[5:])
@@ -59,7 +59,7 @@ def test_a_closed_tab_releases_its_trained_model(app_url):
     assert _train_as(app_url, other)["success"]
     # The tab's heartbeat connection ends (closed or reloaded): Gradio fires unload.
     with httpx.stream("GET", f"{app_url.rstrip('/')}/gradio_api/heartbeat/{session}",
-                      timeout=10) as beat:  # fmt: skip
+                      timeout=10) as beat:
         next(beat.iter_lines())
     deadline = time.monotonic() + 60
     while _held(session) != (False, False) and time.monotonic() < deadline:
@@ -79,7 +79,7 @@ def test_kept_runs_are_light_and_capped():
     kept = {}
     for i in range(12):
         kept = cap_kept({**kept, f"run {i}": {"history": pd.DataFrame(), "run": light_run(_Run())}},
-                        limit=8)  # fmt: skip
+                        limit=8)
     assert list(kept) == [f"run {i}" for i in range(4, 12)]
     light = kept["run 11"]["run"]
     assert isinstance(light, LightRun) and not hasattr(light, "model")
@@ -106,5 +106,5 @@ def test_a_session_keeps_its_state_but_no_copy_of_the_pages_configs_and_outputs(
     assert held.config_values == {}  # no configs, no curves' JSON, no inputs
     assert _held(session) == (True, True)  # the trained Run is still the session's to explore
     r = httpx.get(f"{app_url.rstrip('/')}/gradio_api/deep_link", params={"session_hash": session},
-                  timeout=30)  # fmt: skip
+                  timeout=30)
     assert r.status_code == 200  # the unused route still answers (an empty state)

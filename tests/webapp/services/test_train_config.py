@@ -20,18 +20,18 @@ REPO = Path(__file__).resolve().parents[3]
 def test_every_page_choice_reaches_the_model_and_the_trainer():
     torch.set_num_threads(1)
     c = train_config.page_config("sort", heads=2, d_model=24, layers=2, d_ff=40, dropout=0.15,
-                                 pe="learned", steps=40, seed=3)  # fmt: skip
+                                 pe="learned", steps=40, seed=3)
     assert isinstance(c, ExperimentConfig) and c.task == "sort"
     run = training.new_run(c)
     cfg = run.model.cfg  # the TransformerConfig the model was built from
     assert (cfg.heads, cfg.d_model, cfg.layers, cfg.d_ff, cfg.dropout, cfg.pe) == \
-        (2, 24, 2, 40, 0.15, "learned")  # fmt: skip
+        (2, 24, 2, 40, 0.15, "learned")
     # ... and the modules built from it: 2 layers, 24/2 = 12 per head, learned positions
     assert len(run.model.encoder) == len(run.model.decoder) == 2
     assert run.model.encoder[0].self_attn.d_k == 12
     assert isinstance(run.model.src_pe, positional.LearnedPositionalEncoding)
     widths = {tuple(m.weight.shape) for m in run.model.encoder[0].modules()
-              if isinstance(m, torch.nn.Linear)}  # fmt: skip
+              if isinstance(m, torch.nn.Linear)}
     assert (40, 24) in widths and (24, 40) in widths  # d_ff 40
     tc = run.trainer.cfg
     assert (tc.steps, tc.seed, tc.eval_every) == (40, 3, 10)  # eval_every: steps // 4 on short runs
@@ -73,6 +73,6 @@ def test_the_page_offers_the_librarys_lists_and_opens_on_its_first_view():
 def test_importing_the_page_choices_loads_no_torch():
     code = "import sys, webapp.services.train_config as c; c.start_values(); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                         timeout=120)  # fmt: skip
+                         timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"

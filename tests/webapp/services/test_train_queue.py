@@ -53,7 +53,7 @@ def test_miss_waits_with_position_then_trains_and_stores_then_hits(queue, cache)
     run = new()
     got: list[dict] = []
     worker = threading.Thread(target=play, args=(run, cache, fairness.ClientKey("me", "10.0.0.2"),
-                                                 got.append))  # fmt: skip
+                                                 got.append))
     t0 = time.monotonic()
     worker.start()
     while not got and time.monotonic() - t0 < 5:
@@ -150,12 +150,12 @@ def test_the_same_run_asked_twice_trains_once(queue, cache):
     first, second = new(), new()
     seen: dict[str, list] = {"a": [], "b": []}
     ta = threading.Thread(target=play, args=(first, cache, fairness.ClientKey("a", "10.0.0.2"),
-                                             seen["a"].append))  # fmt: skip
+                                             seen["a"].append))
     ta.start()
     while not seen["a"]:
         time.sleep(0.02)
     tb = threading.Thread(target=play, args=(second, cache, fairness.ClientKey("b", "10.0.0.3"),
-                                             seen["b"].append))  # fmt: skip
+                                             seen["b"].append))
     tb.start()
     t0 = time.monotonic()
     while not seen["b"] and time.monotonic() - t0 < 5:

@@ -28,9 +28,9 @@ def book(tmp_path):
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
     first, second = (i for _, i in exercise_choices()[:2])
     for learner, lid, ex in [("张伟 (guest)", "g:" + "a1" * 10, first), ("李娜 (api)", "api:lina", second),
-                             ("王芳", "hf:wangfang", first)]:  # fmt: skip
+                             ("王芳", "hf:wangfang", first)]:
         book.record(Submission(learner=learner, learner_id=lid, exercise=ex, code="x = 1\n",
-                               score=1, max_score=2, tests=[]))  # fmt: skip
+                               score=1, max_score=2, tests=[]))
     book.log_access("password from 127.0.0.1", "view", "best scores")
     book.log_access("password from 10.0.0.7", "export", "csv with code")
     book.log_access("password from 10.0.0.8", "refused", "wrong password")
@@ -64,7 +64,7 @@ def test_labels_and_starter_errors_on_a_chinese_page():
     assert gradebook_lang.show_label("alice (guest)", "en") == "alice (guest)"
     # what the starters raise (exercises/*/starter.py) and how the results table shows it
     text = ('`attention` 抛出了 NotImplementedError：attention is not written yet (d_k = 4, scale 0.5)'
-            '\n\nFile "submission.py", line 20, in attention')  # fmt: skip
+            '\n\nFile "submission.py", line 20, in attention')
     zh = gradebook_lang.starter_text_zh(text)
     assert "还没有写" in zh and "（d_k = 4，缩放系数 0.5）" in zh and "第 20 行" in zh
     assert "written" not in zh and "File" not in zh and "line" not in zh
@@ -81,5 +81,5 @@ def test_every_starter_message_is_translated():
     assert raised
     for message in raised:
         shown = gradebook_lang.starter_text_zh(message.replace("{d_k}", "4").replace(
-            "{1 / math.sqrt(d_k)}", "0.5"))  # fmt: skip
+            "{1 / math.sqrt(d_k)}", "0.5"))
         assert "not written yet" not in shown and "还没有写" in shown, message
