@@ -66,6 +66,6 @@ def _log_export(book, with_code: bool) -> None:
         who = "cli"
     try:
         book.log_access(who, "export", "csv with code (command line)" if with_code
-                        else "csv (command line)")  # fmt: skip
+                        else "csv (command line)")
     except (GradebookError, ValueError) as exc:  # a read-only copy: export, but say so
         print(f"gradebook: the export was not logged: {exc}", file=sys.stderr)

@@ -34,7 +34,7 @@ class PostgresFailureLimiter:
                  over_cap_per_client: int = 1) -> None:
         # Validates the numbers, and counts in this process while the database is away.
         self._local = FailureLimiter(per_client, client_window_s, overall, overall_window_s,
-                                     over_cap_per_client=over_cap_per_client)  # fmt: skip
+                                     over_cap_per_client=over_cap_per_client)
         self.per_client, self.client_window_s = per_client, float(client_window_s)
         self.overall, self.overall_window_s = overall, float(overall_window_s)
         self.over_cap_per_client = self._local.over_cap_per_client
@@ -49,13 +49,13 @@ class PostgresFailureLimiter:
         """Seconds this client must wait (0: it may try); drops expired rows on the way."""
         client_scope, all_scope = f"{self.scope}:client", f"{self.scope}:all"
         conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = %s AND at <= %s",
-                     (client_scope, key, now - self.client_window_s))  # fmt: skip
+                     (client_scope, key, now - self.client_window_s))
         allowed = self.per_client
         if self.overall is not None and not trusted:
             conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = 'all' AND at <= %s",
-                         (all_scope, now - self.overall_window_s))  # fmt: skip
+                         (all_scope, now - self.overall_window_s))
             total = conn.execute("SELECT COUNT(*) FROM lab_rate_hits WHERE scope = %s "
-                                 "AND key = 'all'", (all_scope,)).fetchone()[0]  # fmt: skip
+                                 "AND key = 'all'", (all_scope,)).fetchone()[0]
             if total >= self.overall:
                 allowed = self.over_cap_per_client  # throttled, not locked out
         rows = conn.execute("SELECT at FROM lab_rate_hits WHERE scope = %s AND key = %s "
@@ -73,7 +73,7 @@ class PostgresFailureLimiter:
         try:
             with self._pool.connection(timeout=3.0) as conn:  # one transaction
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                             (f"{self.scope}:failures",))  # fmt: skip
+                             (f"{self.scope}:failures",))
                 now = float(conn.execute(f"SELECT {NOW}").fetchone()[0])
                 wait = self._wait(conn, key, now, trusted)
                 if wait > 0:
@@ -81,14 +81,14 @@ class PostgresFailureLimiter:
                 if verify():
                     return True, 0.0
                 conn.execute("INSERT INTO lab_rate_hits (scope, key, at) VALUES (%s, %s, %s)",
-                             (f"{self.scope}:client", key, now))  # fmt: skip
+                             (f"{self.scope}:client", key, now))
                 if self.overall is not None:
                     conn.execute("INSERT INTO lab_rate_hits (scope, key, at) VALUES (%s, 'all', %s)",
-                                 (f"{self.scope}:all", now))  # fmt: skip
+                                 (f"{self.scope}:all", now))
                 return False, 0.0
         except Exception as exc:  # noqa: BLE001 - an outage falls back, it does not open the door
             log.warning("shared failure limit unavailable (%s: %s); counting in this process",
-                        type(exc).__name__, exc)  # fmt: skip
+                        type(exc).__name__, exc)
             return self._local.attempt(client, verify, trusted)
 
     def locked_for(self, client: str, trusted: bool = False) -> float:
@@ -113,6 +113,6 @@ def shared_failure_limiter(per_client: int = 5, client_window_s: float = 600.0,
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresFailureLimiter(url, per_client, client_window_s, overall,
                                       overall_window_s, scope,
-                                      over_cap_per_client=over_cap_per_client)  # fmt: skip
+                                      over_cap_per_client=over_cap_per_client)
     return FailureLimiter(per_client, client_window_s, overall, overall_window_s,
                           over_cap_per_client=over_cap_per_client)

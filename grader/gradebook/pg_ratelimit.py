@@ -57,16 +57,16 @@ class PostgresRateLimiter:
         try:
             with self._pool.connection(timeout=3.0) as conn:  # one transaction
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                             (f"{self.scope}:{key}",))  # fmt: skip
+                             (f"{self.scope}:{key}",))
                 now = float(conn.execute(f"SELECT {NOW}").fetchone()[0])
                 conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = %s AND at <= %s",
-                             (self.scope, key, now - self.window_s))  # fmt: skip
+                             (self.scope, key, now - self.window_s))
                 count, oldest = conn.execute(
                     "SELECT COUNT(*), MIN(at) FROM lab_rate_hits WHERE scope = %s AND key = %s",
-                    (self.scope, key)).fetchone()  # fmt: skip
+                    (self.scope, key)).fetchone()
                 if count < self.per_learner:
                     conn.execute("INSERT INTO lab_rate_hits (scope, key, at) VALUES (%s, %s, %s)",
-                                 (self.scope, key, now))  # fmt: skip
+                                 (self.scope, key, now))
                     ok, wait = True, 0.0
                 else:
                     # Rows beyond the limit cannot exist: the oldest leaves the window first.
@@ -77,14 +77,14 @@ class PostgresRateLimiter:
             return ok, wait
         except Exception as exc:  # noqa: BLE001 - an outage must not refuse every learner
             log.warning("shared rate limit unavailable (%s: %s); counting in this process",
-                        type(exc).__name__, exc)  # fmt: skip
+                        type(exc).__name__, exc)
             return self._local.check(learner)
 
     def _sweep(self) -> None:
         """Drop expired rows of keys that were never checked again (bounded table)."""
         with self._pool.connection(timeout=3.0) as conn:
             conn.execute(f"DELETE FROM lab_rate_hits WHERE scope = %s AND at <= {NOW} - %s",
-                         (self.scope, self.window_s))  # fmt: skip
+                         (self.scope, self.window_s))
 
     def reset(self, learner: str | None = None) -> None:
         """Forget one key's attempts (an instructor's override), or the whole scope's."""
@@ -94,7 +94,7 @@ class PostgresRateLimiter:
                 conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s", (self.scope,))
             else:
                 conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = %s",
-                             (self.scope, self._hash(learner)))  # fmt: skip
+                             (self.scope, self._hash(learner)))
 
     def close(self) -> None:
         self._pool.close()

@@ -50,16 +50,16 @@ class PostgresPlaces:
         try:
             with self._pool.connection(timeout=3.0) as conn:  # one transaction
                 conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                             (f"places:{self.scope}:{h}",))  # fmt: skip
+                             (f"places:{self.scope}:{h}",))
                 conn.execute(f"DELETE FROM lab_client_places WHERE scope = %s AND key = %s "
-                             f"AND expires <= {NOW}", (self.scope, h))  # fmt: skip
+                             f"AND expires <= {NOW}", (self.scope, h))
                 held = conn.execute("SELECT COUNT(*) FROM lab_client_places WHERE scope = %s "
-                                    "AND key = %s", (self.scope, h)).fetchone()[0]  # fmt: skip
+                                    "AND key = %s", (self.scope, h)).fetchone()[0]
                 if held >= self.per_key:
                     return None
                 conn.execute(f"INSERT INTO lab_client_places (id, scope, key, expires) "
                              f"VALUES (%s, %s, %s, {NOW} + %s)",
-                             (lease, self.scope, h, self.lease_s))  # fmt: skip
+                             (lease, self.scope, h, self.lease_s))
             return lease
         except Exception as exc:  # noqa: BLE001 - an outage must not refuse everyone
             log.warning("shared client places unavailable (%s: %s)", type(exc).__name__, exc)
@@ -74,7 +74,7 @@ class PostgresPlaces:
                 conn.execute("DELETE FROM lab_client_places WHERE id = %s", (lease,))
         except Exception as exc:  # noqa: BLE001 - the lease expires on its own
             log.warning("could not release a shared place (%s); it expires in %.0f s", exc,
-                        self.lease_s)  # fmt: skip
+                        self.lease_s)
 
     def close(self) -> None:
         self._pool.close()

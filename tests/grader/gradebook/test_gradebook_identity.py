@@ -45,7 +45,7 @@ OLD_ROWS = [("ada", "print('ada')\n"), ("Bob (guest)", "print('bob')\n"),
 
 def sub(learner: str, learner_id: str | None, code: str = "x = 1\n", score: float = 1.0) -> Submission:
     return Submission(learner=learner, learner_id=learner_id, exercise="causal-mask", code=code,
-                      score=score, max_score=4.0, tests=[], grader_version="t")  # fmt: skip
+                      score=score, max_score=4.0, tests=[], grader_version="t")
 
 
 def test_two_guests_with_one_name_have_two_ids_and_a_key_is_never_stored():
@@ -205,7 +205,7 @@ def test_cli_csv_header_keeps_the_columns_and_adds_the_id(tmp_path):
     with open_gradebook(f"sqlite:///{tmp_path / 'gradebook.sqlite3'}") as book:
         book.record(sub("alice (guest)", "g:" + "a" * 20))
     out = subprocess.run([sys.executable, "-m", "grader", "gradebook", "--csv"], cwd=ROOT,
-                         env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+                         env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     header = out.stdout.splitlines()[0].split(",")
     assert [h for h in header if h in ("learner", "exercise", "score", "max_score", "submitted_at")] \
@@ -217,7 +217,7 @@ def test_cli_csv_header_keeps_the_columns_and_adds_the_id(tmp_path):
         (entry,) = book.access_log()  # the export was logged: who and when
     assert entry.who.startswith("cli:") and (entry.action, entry.detail) == ("export", "csv (command line)")
     log = subprocess.run([sys.executable, "-m", "grader", "gradebook", "--access-log"], cwd=ROOT,
-                         env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+                         env=env, capture_output=True, text=True, timeout=60)
     assert log.returncode == 0 and f"{entry.who}\texport" in log.stdout
 
 
@@ -232,7 +232,7 @@ class Clock:
 def test_failure_limiter_counts_per_address_and_overall():
     clock = Clock()
     lim = FailureLimiter(per_client=5, client_window_s=600, overall=20, overall_window_s=3600,
-                         clock=clock)  # fmt: skip
+                         clock=clock)
     wrong, right = (lambda: False), (lambda: True)
     assert [lim.attempt("1.1.1.1", wrong)[0] for _ in range(5)] == [False] * 5
     ok, wait = lim.attempt("1.1.1.1", right)  # locked: even the right password is not checked

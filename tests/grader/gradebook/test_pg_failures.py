@@ -53,7 +53,7 @@ def test_parallel_tries_on_two_replicas_are_each_compared_once_within_the_limit(
         return False
 
     threads = [threading.Thread(target=limiters[i % 2].attempt, args=("same", verify))
-               for i in range(24)]  # fmt: skip
+               for i in range(24)]
     try:
         for th in threads:
             th.start()
