@@ -27,6 +27,11 @@ TYPES_FAIL = {"en": "`causal_attention` must return torch tensors `(output, weig
                     "of `Q`, and `causal_mask` a torch.bool tensor: no numpy, no casts of the result.",
               "zh": "`causal_attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(output, weights)`，"
                     "`causal_mask` 必须返回 torch.bool 张量：不要返回 numpy，也不要转换结果的类型。", "mistake": "wrong-return-type"}
+TYPES32_FAIL = {"en": "`causal_attention` must keep the dtype of `Q`: float32 `Q`, `K`, `V` give float32 "
+                      "`(output, weights)`, not float64 (no `.double()` on the inputs or the result) and not numpy.",
+                "zh": "`causal_attention` 必须保持 `Q` 的 dtype：float32 的 `Q`、`K`、`V` 应得到 float32 的 "
+                      "`(output, weights)`，而不是 float64（不要对输入或结果 `.double()`），也不要返回 numpy。",
+                "mistake": "wrong-return-type"}
 UNCHANGED_FAIL = {"en": "`causal_attention` changes the caller's `Q`, `K` or `V` in place (`+=`, `/=`, `.div_()`, "
                         "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
                   "zh": "`causal_attention` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
@@ -77,6 +82,8 @@ def build(rng: torch.Generator) -> list[Case]:
             probe("returns", fn=ref("f"), args=[randn(2, 3, 4, dtype=f64), randn(2, 3, 4, dtype=f64),
                                                 randn(2, 3, 2, dtype=f64)],
                   check=check("equal", label="causal_attention", fail=TYPES_FAIL)),
+            probe("returns", fn=ref("f"), args=[randn(2, 3, 4), randn(2, 3, 4), randn(2, 3, 2)],
+                  check=check("equal", label="causal_attention", fail=TYPES32_FAIL)),
             get("causal_mask", save="mask"),
             probe("returns", fn=ref("mask"), args=[4],
                   check=check("equal", label="causal_mask", fail=TYPES_FAIL)),

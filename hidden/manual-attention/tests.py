@@ -8,6 +8,12 @@ TYPES_FAIL = {"en": "`attention` must return torch tensors `(context, weights)` 
                     "(float64 here): no numpy, no `.float()`.",
               "zh": "`attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(context, weights)`（此处为 "
                     "float64）：不要返回 numpy，也不要 `.float()`。", "mistake": "wrong-return-type"}
+TYPES32_FAIL = {"en": "`attention` must keep the dtype of its inputs: float32 `Q`, `K`, `V` give float32 "
+                      "`(context, weights)`, not float64 (no `.double()` on the inputs or the result) and "
+                      "not numpy.",
+                "zh": "`attention` 必须保持输入的 dtype：float32 的 `Q`、`K`、`V` 应得到 float32 的 "
+                      "`(context, weights)`，而不是 float64（不要对输入或结果 `.double()`），也不要返回 numpy。",
+                "mistake": "wrong-return-type"}
 UNCHANGED_FAIL = {"en": "`attention` changes the caller's `Q`, `K`, `V` or `mask` in place (`+=`, `/=`, `.div_()`, "
                         "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
                   "zh": "`attention` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
@@ -23,9 +29,12 @@ def _attn_case(name, points, Q, K, V, mask=None, tol=1e-5, dtype_check=False):
         call("attention", Q, K, V, **kw, check=check(label="weights", select=1, rtol=tol, atol=atol)),
         call("attention", Q, K, V, **kw, check=check(label="context", select=0, rtol=tol, atol=atol)),
     ]
-    if dtype_check:  # types, dtypes and untouched inputs, said once for the whole exercise
+    if dtype_check:  # types, dtypes (float64 and float32) and untouched inputs, said once for the exercise
+        q32, k32, v32 = (t.float() for t in (Q, K, V))
         steps += [get("attention", save="f"), probe("returns", fn=ref("f"), args=[Q, K, V], kwargs=kw,
                                                     check=check("equal", label="attention", fail=TYPES_FAIL)),
+                  probe("returns", fn=ref("f"), args=[q32, k32, v32], kwargs=kw,
+                        check=check("equal", label="attention", fail=TYPES32_FAIL)),
                   probe("unchanged", fn=ref("f"), args=[Q, K, V], kwargs={
                       "mask": torch.ones(Q.shape[-2], K.shape[-2], dtype=torch.bool)},
                         check=check("equal", label="attention", fail=UNCHANGED_FAIL))]
@@ -38,7 +47,7 @@ ZH_NAMES = {
     'Part A: weights': 'A 部分：weights（权重）',
     'Part A: first context vector': 'A 部分：第一个上下文向量',
     '2-D inputs, n != m, d_v != d_k': '二维输入，n != m，d_v != d_k',
-    'batched, float64, batch 5 > seq 3 (also: torch tensors, inputs unchanged)': '批量，float64，批大小 5 > 序列长 3（并检查：返回 torch 张量、输入不被修改）',
+    'batched, float64, batch 5 > seq 3 (also: torch tensors in the dtype of the inputs, inputs unchanged)': '批量，float64，批大小 5 > 序列长 3（并检查：返回与输入 dtype 相同的 torch 张量、输入不被修改）',
     'batch and heads (2, 3, 4, 16) x (2, 3, 7, 16)': '批和多头 (2, 3, 4, 16) x (2, 3, 7, 16)',
     'key-padding mask (B, 1, m)': '键填充掩码 (B, 1, m)',
     'causal mask (n, n), float64, batch 2 < seq 6': '因果掩码 (n, n)，float64，批大小 2 < 序列长 6',
@@ -57,7 +66,7 @@ def build(rng: torch.Generator) -> list[Case]:
         Case("Part A: weights", 2, [get("weights", check=check(label="weights", atol=1e-3))]),
         Case("Part A: first context vector", 2, [get("context", check=check(label="context", atol=1e-3))]),
         _attn_case("2-D inputs, n != m, d_v != d_k", 1, randn(4, 8), randn(6, 8), randn(6, 5)),
-        _attn_case("batched, float64, batch 5 > seq 3 (also: torch tensors, inputs unchanged)", 1, randn(5, 3, 4, dtype=f64),
+        _attn_case("batched, float64, batch 5 > seq 3 (also: torch tensors in the dtype of the inputs, inputs unchanged)", 1, randn(5, 3, 4, dtype=f64),
                    randn(5, 3, 4, dtype=f64), randn(5, 3, 2, dtype=f64), dtype_check=True),
         _attn_case("batch and heads (2, 3, 4, 16) x (2, 3, 7, 16)", 1, randn(2, 3, 4, 16),
                    randn(2, 3, 7, 16), randn(2, 3, 7, 6)),

@@ -72,3 +72,9 @@ VARIANTS += [
         "    s = torch.matmul(Q, K.transpose(-1, -2)) ", "    Q.div_(math.sqrt(Q.size(-1)))\n    s = torch.matmul(Q, K.transpose(-1, -2)) ")),
     ("V centred in place", "changes-input", src().replace("    return w @ V, w", "    V -= V.mean()\n    return w @ V, w")),
 ]
+
+VARIANTS += [
+    ("float32 inputs computed and returned in float64", "wrong-return-type", src().replace(
+        "    n = Q.size(-2)\n", "    Q, K, V = Q.to(torch.float64), K.to(torch.float64), V.to(torch.float64)\n"
+        "    n = Q.size(-2)\n")),
+]
