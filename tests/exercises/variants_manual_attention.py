@@ -93,3 +93,21 @@ VARIANTS += [
     ("the caller's mask flipped in place", "changes-input",
      src(MASK="mask.logical_not_()\n        s = s.masked_fill(mask, float('-inf'))")),
 ]
+
+# Part A divided by d_k = 4 by hand, Part B right (the scale-by-d mistake file has both wrong).
+BY_D_TORCH_A = """
+import math
+import torch
+
+Qm = torch.tensor([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]])
+scores = Qm @ Qm.T / Qm.shape[1]
+weights = torch.softmax(scores, dim=-1)
+context = weights[0] @ torch.arange(1.0, 13.0).view(3, 4)
+"""
+
+VARIANTS += [
+    ("Part A by hand over d_k, Part B right", "part-a-scale-by-d", with_a(BY_D_A)),
+    ("Part A with torch over Q.shape[1], Part B right", "part-a-scale-by-d", with_a(BY_D_TORCH_A)),
+    ("float32 inputs upcast to float64", "wrong-return-type", src().replace(
+        "    d_k = Q.size(-1)\n", "    Q, K, V = Q.double(), K.double(), V.double()\n    d_k = Q.size(-1)\n")),
+]
