@@ -13,6 +13,7 @@ ZH_NAMES = {
     '1-D valid lengths [2, 3]: one length per batch row': '一维有效长度 [2, 3]：每个批次行一个长度',
     '2-D valid lengths [[1, 3], [2, 4]]: one length per query': '二维有效长度 [[1, 3], [2, 4]]：每个查询一个长度',
     'hidden keys get weight 0 even when their score is the largest': '被遮蔽的键即使分数最大，权重也为 0',
+    'valid length 0 (no key visible): uniform weights, not NaN': '有效长度为 0（看不到任何键）：权重均匀，而不是 NaN',
     'bad input: X must be 3-D': '错误输入：X 必须是三维',
 }
 
@@ -43,6 +44,12 @@ def build(rng: torch.Generator) -> list[Case]:
             call("masked_softmax", torch.tensor([[[1.0, 0.0, 50.0]]], dtype=torch.float64),
                  torch.tensor([2]),
                  check=check("allclose", label="weights", expected=[[[p, 1 - p, 0.0]]])),
+        ]),
+        Case("valid length 0 (no key visible): uniform weights, not NaN", 1.0, [
+            call("masked_softmax", X, torch.tensor([0, 1]), check=check(
+                "allclose", label="weights",
+                expected=[[[0.25, 0.25, 0.25, 0.25], [0.25, 0.25, 0.25, 0.25]],
+                          [[1, 0, 0, 0], [1, 0, 0, 0]]])),
         ]),
         Case("bad input: X must be 3-D", 1.0, [
             call("masked_softmax", torch.zeros(4, 4), None, raises="ValueError",

@@ -1,10 +1,12 @@
 """Diagnosis by properties for masked-softmax: which keys get weight (whatever the fill value),
-along which axis rows sum to 1, and whether large scores overflow."""
+along which axis rows sum to 1, whether large scores overflow, and whether a query with valid
+length 0 (no key visible) comes out NaN (a fill of -inf) instead of uniform (the fill of -1e6)."""
 
 import numpy as np
 
 from grader.diagnose import (
     arr,
+    fits,
     masked_after_softmax,
     same_support,
     softmax,
@@ -12,6 +14,8 @@ from grader.diagnose import (
     unique,
     value_of,
 )
+
+FILL = -1e6  # the statement's fill for hidden keys
 
 
 def _keep(lens, B, n, m, shift=0):
@@ -34,8 +38,12 @@ def diagnose(case, records):
     lens = step["args"][1]
     lens = None if lens is None else np.asarray(arr(lens), dtype=np.int64)
     keep = np.ones(X.shape, bool) if lens is None else _keep(lens, B, n, m)
-    right = softmax(np.where(keep, X, -np.inf))
+    right = softmax(np.where(keep, X, FILL))  # a query with valid length 0: uniform weights
     if not np.isfinite(got).all() and np.isfinite(right).all():
+        empty = ~keep.any(axis=-1)  # (B, n): queries that may see no key
+        bad = ~np.isfinite(got).all(axis=-1)  # (B, n): queries with NaN/inf weights
+        if empty.any() and (bad == empty).all() and fits(got[~empty], right[~empty]):
+            return "length-zero-nan"  # NaN exactly on the queries with valid length 0
         return "overflowing-softmax"  # inf/NaN where a stable softmax has none
     findings = [
         ("wrong-axis", sums_to_one(got, -2) and not sums_to_one(got, -1)),

@@ -30,6 +30,22 @@ def _large(rng, shape, dtype, offset):
     return offset * sign + 10 * torch.randn(*shape, generator=rng, dtype=dtype)
 
 
+HINT_EMPTY = {
+    "en": "A query whose valid length is 0 sees no key: with every hidden score at -1e6 its scores are "
+          "all equal and its weights uniform (1/m); -inf there gives 0/0 = NaN.",
+    "zh": "有效长度为 0 的查询看不到任何键：把被遮蔽的分数都填成 -1e6 时，它的分数全部相等，权重均匀"
+          "（1/m）；填 -inf 则得到 0/0 = NaN。",
+}
+
+
+def _empty_lens(rng, B, n, m):
+    """2-D lengths in 0..m with a 0 in every batch row (a query that may see no key), next to
+    queries that see some keys, so a fill of -inf shows as NaN on those queries only."""
+    lens = torch.randint(1, m + 1, (B, n), generator=rng)
+    lens[torch.arange(B), torch.arange(B) % n] = 0
+    return lens
+
+
 def _weights_case(name, X, lens, points=2.0, hint=None):
     # Values only: the dtype and the return type are graded once, in their own case.
     return Case(name, points, hint=hint, steps=[
@@ -60,6 +76,7 @@ ZH_NAMES = {
     'leaves X and valid_lens unchanged': '不修改 X 和 valid_lens',
     'large scores (hundreds), float32, 2-D valid lengths': '大分数（数百），float32，二维有效长度',
     'large scores (hundreds), float64, 1-D valid lengths': '大分数（数百），float64，一维有效长度',
+    'valid length 0 (a query that sees no key), large scores, float32': '有效长度为 0（看不到任何键的查询），大分数，float32',
     'bad input: X is not 3-D': '错误输入：X 不是三维',
     'bad input: valid_lens has the wrong length or shape': '错误输入：valid_lens 的长度或形状不对',
 }
@@ -100,6 +117,11 @@ def build(rng: torch.Generator) -> list[Case]:
         _weights_case("large scores (hundreds), float64, 1-D valid lengths",
                       _large(rng, (4, 2, 6), f64, 800.0), _lens(rng, (4,), 6), points=1.0,
                       hint=HINT_LARGE),
+        # Large scores too, so a softmax that overflows (NaN everywhere) is told apart from a
+        # fill of -inf (NaN only on the queries with valid length 0).
+        _weights_case("valid length 0 (a query that sees no key), large scores, float32",
+                      _large(rng, (4, 3, 5), f32, 150.0), _empty_lens(rng, 4, 3, 5), points=1.0,
+                      hint=HINT_EMPTY),
         Case("bad input: X is not 3-D", 1.0, [
             call("masked_softmax", torch.randn(4, 5, generator=rng), None, raises="ValueError"),
         ]),

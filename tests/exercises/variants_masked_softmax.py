@@ -44,8 +44,13 @@ def src(**changes: str) -> str:
 
 VARIANTS = [
     ("torch.where with -1e9", None, src()),
-    ("masked_fill with -inf on a clone", None,
+    ("masked_fill with -1e6 on a clone", None,
+     src(BODY="Y = X.clone()\n    Y[~visible] = -1e6\n    return soft(Y)")),
+    # -inf is right for every length >= 1, but a query with valid length 0 gets 0/0 = NaN
+    ("masked_fill with -inf on a clone", "length-zero-nan",
      src(BODY="Y = X.clone()\n    Y[~visible] = float('-inf')\n    return soft(Y)")),
+    ("stable exp, hidden terms zeroed", "length-zero-nan",
+     src(BODY="e = torch.exp(X - X.amax(-1, keepdim=True)) * visible\n    return e / e.sum(-1, keepdim=True)")),
     ("fill with -1 (an ordinary score)", "zero-fill",
      src(BODY="return soft(torch.where(visible, X, torch.full_like(X, -1.0)))")),
     ("multiply the scores by the mask", "zero-fill", src(BODY="return soft(X * visible)")),
