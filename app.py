@@ -76,7 +76,7 @@ def build_demo() -> gr.Blocks:
                 mine = progress.build(who)
             with gr.Tab(t("tab.instructor"), id="instructor"):
                 instructor.build(who)
-        progress.connect_editor(mine, *editor, tabs=tabs)
+        progress.connect_editor(mine, editor, tabs=tabs)
     for fn in blocks.fns.values():
         # Every event names its pool; the limit is the pool's, whatever event comes first.
         pool = fn.concurrency_id if fn.concurrency_id in POOLS else "play"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import gradio as gr
@@ -16,6 +17,7 @@ from webapp.services import fairness, quickcheck, submissions
 from webapp.views.exercise_list import exercise_choices, public_text
 from webapp.views.report_view import results_frame, score_markdown
 
+MAX_DRAFT_CHARS = 100_000  # the submit path's own cap on code (grader DEFAULT_LIMITS)
 
 def examples_report(exercise_id: str, code: str) -> Report:
     """The grader's report on the public examples only (nothing stored)."""
@@ -139,8 +141,29 @@ def quick_answer(i: int):
     return inner
 
 
-def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
-    """Lay out the page inside the current gr.Tab and wire its events; returns (exercise, code)."""
+@dataclass
+class Editor:
+    """What the Progress page needs to load a stored submission into the editor."""
+
+    exercise: gr.Dropdown
+    code: gr.Code
+    shown: gr.State  # the exercise whose code the editor holds
+    drafts: gr.BrowserState | gr.State  # exercise id -> unsaved code (identity.Identity.drafts)
+    score: gr.Markdown
+    tests: gr.Dataframe
+
+
+def keep_draft(drafts: dict | None, exercise_id: str | None, code: str | None) -> dict:
+    """``drafts`` with ``code`` kept for ``exercise_id`` (known exercises only, each capped):
+    switching exercises or loading a stored submission never throws a learner's work away."""
+    out = {k: v for k, v in (drafts or {}).items() if isinstance(k, str) and isinstance(v, str)}
+    if exercise_id in {i for _, i in exercise_choices()} and isinstance(code, str):
+        out[exercise_id] = code[:MAX_DRAFT_CHARS]
+    return out
+
+
+def build(learner: identity.Identity) -> Editor:
+    """Lay out the page inside the current gr.Tab and wire its events."""
     choices = exercise_choices()
     first = choices[0][1] if choices else None
     gr.Markdown(t("ex.intro"))
@@ -161,6 +184,8 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
             submit = gr.Button(t("ex.submit"), variant="primary", elem_id="ex-submit")
             reset = gr.Button(t("ex.reset"))
     score = gr.Markdown(elem_id="ex-score")
+    shown = gr.State(first)
+    drafts = learner.drafts if learner.drafts is not None else gr.State({})
     tests = gr.Dataframe(label=t("ex.tests"), interactive=False, wrap=True, elem_id="ex-tests",
                          column_widths=["25%", "8%", "8%", "8%", "51%"],
                          datatype=["str", "str", "number", "number", "markdown"])
@@ -175,9 +200,25 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
         page = lang_of(request)
         return gr.update(choices=exercise_choices(lang=page)), page
 
-    @friendly(2)
-    def on_choose(ex_id):
-        return public_text(ex_id, "starter.py"), ""
+    @friendly(4)
+    def on_choose(ex_id, code, was, kept):
+        if ex_id == was:  # already shown (a repeated event, or Progress loaded this code)
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+        kept = keep_draft(kept, was, code)  # the code on screen belongs to the exercise shown
+        return kept.get(ex_id) or public_text(ex_id, "starter.py"), ex_id, kept, ""
+
+    @friendly(4)
+    def on_reset(ex_id, kept):
+        kept = {k: v for k, v in (kept or {}).items() if k != ex_id}
+        return public_text(ex_id, "starter.py"), ex_id, kept, ""
+
+    def on_leave(was, code, kept):
+        return keep_draft(kept, was, code)
+
+    def on_restore(ex_id, kept):
+        """After a reload: the draft of the exercise shown, if this browser kept one."""
+        text = (kept or {}).get(ex_id) if isinstance(kept, dict) else None
+        return text if isinstance(text, str) else gr.skip()
 
     @friendly(2)
     def on_upload(path):
@@ -221,10 +262,14 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
     for i, (_q, pick, text, go, out) in enumerate(slots):
         go.click(quick_answer(i), [exercise, lang, pick, text], [out], **ui)
     exercise.change(on_statement, [exercise, lang], [statement], **ui)
-    # .input (a user's choice), not .change: the Progress page sets the dropdown and code together.
-    exercise.input(on_choose, [exercise], [code, score], **ui)
+    # Any change of exercise keeps the code on screen as the draft of the exercise it belongs
+    # to (`shown`); the Progress page sets dropdown, code and `shown` together, so its change
+    # finds the exercise already shown and leaves the loaded code alone.
+    exercise.change(on_choose, [exercise, code, shown, drafts], [code, shown, drafts, score],
+                    **ui)
     lang.change(on_statement, [exercise, lang], [statement], **ui)
-    reset.click(on_choose, [exercise], [code, score], **ui)
+    reset.click(on_reset, [exercise, drafts], [code, shown, drafts, score], **ui)
+    code.blur(on_leave, [shown, code, drafts], [drafts], **ui)  # kept across reloads too
     upload.upload(on_upload, [upload], [code, score], **ui)
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
     submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
@@ -234,5 +279,6 @@ def build(learner: identity.Identity) -> tuple[gr.Dropdown, gr.Code]:
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks
         root.load(on_open, None, [exercise, lang], **ui)
+        root.load(on_restore, [exercise, drafts], [code], **ui)
     gr.api(grade, api_name="grade", concurrency_id="submit")
-    return exercise, code  # for the Progress page's "load into the editor"
+    return Editor(exercise, code, shown, drafts, score, tests)  # for Progress's "load"

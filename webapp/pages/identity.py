@@ -46,6 +46,9 @@ class Identity:
     name: gr.Textbox
     status: gr.Markdown
     login: gr.LoginButton | None
+    # exercise id -> the learner's unsaved code, kept in this browser. Made here, outside the
+    # tabs: a BrowserState inside a tab not yet shown is not read back from storage on load.
+    drafts: gr.BrowserState | None = None
 
     def inputs(self) -> list:
         """[label box, browser key]: event inputs that become claim(typed, key, profile)."""
@@ -57,6 +60,7 @@ class Identity:
 _MINTED: dict[str, tuple[float, str]] = {}
 _MINTED_LOCK = threading.Lock()
 MINTED_TTL_S = 600.0
+DRAFTS_KEY = "transformer-lab-drafts"  # localStorage key of the unsaved code per exercise
 
 
 def username(profile: gr.OAuthProfile | None) -> str | None:
@@ -169,4 +173,5 @@ def build() -> Identity:
             on_status, [name], [status], **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
     gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
-    return Identity(stored=stored, key=key, name=name, status=status, login=login)
+    drafts = gr.BrowserState({}, storage_key=DRAFTS_KEY, secret=BROWSER_STATE_SECRET)
+    return Identity(stored=stored, key=key, name=name, status=status, login=login, drafts=drafts)

@@ -163,21 +163,28 @@ def build(learner: identity.Identity) -> ProgressPage:
     return ProgressPage(pick=pick, load=load, status=status, who=who)
 
 
-def connect_editor(page: ProgressPage, exercise: gr.Dropdown, code: gr.Code,
-                   tabs: gr.Tabs | None = None, tab_id: str = "exercises") -> None:
-    """Wire "Load into the exercise editor": it sets the Exercises page's dropdown and code
-    (and switches to that tab). Call inside the same gr.Blocks, after both pages are built.
+def connect_editor(page: ProgressPage, editor, tabs: gr.Tabs | None = None,
+                   tab_id: str = "exercises") -> None:
+    """Wire "Load into the exercise editor": it keeps the editor's unsaved code as a draft, sets
+    the Exercises page's dropdown and code, clears the verdict of other code (and switches to
+    that tab). Call inside the same gr.Blocks, after both pages are built.
 
     The Exercises page must reset the code to the starter on *user* choice only
     (`exercise.input`), or the programmatic dropdown change would overwrite the loaded code.
     """
-    n_out = 4 if tabs is not None else 3
+    from webapp.pages.exercises import keep_draft
+
+    n_out = 8 if tabs is not None else 7
 
     @friendly(n_out)
-    def on_load(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
+    def on_load(_typed, key, sub_id, was, code, kept, request: gr.Request,
+                profile: gr.OAuthProfile | None):
         ex_id, text = own_code(key, profile, sub_id, request.session_hash)
+        kept = keep_draft(kept, was, code)  # the learner's unsaved work stays one choice away
         switch = (gr.Tabs(selected=tab_id),) if tabs is not None else ()
-        return (ex_id, text, *switch, "")
+        return (ex_id, text, ex_id, kept, "", None, *switch, "")
 
-    outputs = [exercise, code] + ([tabs] if tabs is not None else []) + [page.status]
-    page.load.click(on_load, [*page.who, page.pick], outputs, api_visibility="private")
+    outputs = [editor.exercise, editor.code, editor.shown, editor.drafts, editor.score,
+               editor.tests] + ([tabs] if tabs is not None else []) + [page.status]
+    page.load.click(on_load, [*page.who, page.pick, editor.shown, editor.code, editor.drafts],
+                    outputs, api_visibility="private")

@@ -276,7 +276,7 @@ def test_recovery_code_carries_a_guest_to_another_browser(book):
 
 
 def test_pages_build_without_a_password_or_oauth(monkeypatch):
-    from webapp.pages import identity, instructor, progress
+    from webapp.pages import exercises, identity, instructor, progress
 
     monkeypatch.delenv(access.PASSWORD_ENV, raising=False)
     monkeypatch.delenv("OAUTH_CLIENT_ID", raising=False)
@@ -286,8 +286,9 @@ def test_pages_build_without_a_password_or_oauth(monkeypatch):
             page = progress.build(who)
         with gr.Tab("i"):
             instructor.build(who)
-        ex, code = gr.Dropdown(["a"]), gr.Code()
-        progress.connect_editor(page, ex, code)
+        editor = exercises.Editor(gr.Dropdown(["a"]), gr.Code(), gr.State("a"), gr.State({}),
+                                  gr.Markdown(), gr.Dataframe())
+        progress.connect_editor(page, editor)
     ids = {c.get("props", {}).get("elem_id") for c in demo.config["components"]}
     assert who.login is None  # no gr.LoginButton off a Space: Gradio would need an HF token
     props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
