@@ -72,8 +72,8 @@ def build_demo() -> gr.Blocks:
                     page.build()
             with gr.Tab(t("tab.exercises"), id="exercises"):
                 editor = exercises.build(who)
-            with gr.Tab(t("tab.progress"), id="progress"):
-                mine = progress.build(who)
+            with gr.Tab(t("tab.progress"), id="progress") as progress_tab:
+                mine = progress.build(who, progress_tab)  # fresh tables each time it is opened
             with gr.Tab(t("tab.instructor"), id="instructor"):
                 instructor.build(who)
         progress.connect_editor(mine, editor, tabs=tabs)

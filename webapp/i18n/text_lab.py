@@ -287,6 +287,11 @@ ZH_LAB: dict[str, str] = {
 # Learner input errors seen on the playground pages, as (pattern, Chinese template). The
 # groups of the English message fill the template, so numbers and names carry over.
 ERRORS_ZH: list[tuple[str, str]] = [
+    (r"^submission #(\d+) is not in your history\.?$", r"第 \1 号提交不在你的历史记录中。"),
+    (r"^choose a submission number from your history, not (.+?)\.?$",
+     r"请从你的历史记录中选择一个提交编号，而不是 \1。"),
+    (r"^this browser has no history yet: reload the page, or sign in\.?$",
+     "这个浏览器还没有历史记录：请刷新页面，或登录。"),
     (r"^(.+?) is empty: enter a whole number from (\S+) to (\S+)\.?$", r"\1 为空：请输入 \2 到 \3 之间的整数。"),
     (r"^(.+?) must be a whole number, got (.+?)\.?$", r"\1 必须是整数，收到的是 \2。"),
     (r"^(.+?) must lie between (\S+) and (\S+), got (.+?)\.?$", r"\1 必须在 \2 到 \3 之间，收到的是 \4。"),
@@ -339,4 +344,4 @@ def error_zh(text: str) -> str:
                     out = zh + out[len(en):]
                     break
             return out
-    return "输入有误，请检查这一页的设置后再试。"
+    return "请检查这一页的设置后再试。"  # message() puts "输入有误：" in front

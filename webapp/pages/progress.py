@@ -106,8 +106,9 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     return tr("recovery.used", lang, name=show_label(rows[0].learner, lang) if rows else found[0])
 
 
-def build(learner: identity.Identity) -> ProgressPage:
-    """Lay out the page inside the current gr.Tab; connect_editor() wires the reload button."""
+def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage:
+    """Lay out the page inside the current gr.Tab; connect_editor() wires the reload button.
+    With its ``tab``, the tables refresh themselves whenever the learner opens the page."""
     who = learner.inputs()  # the label box and browser key above the tabs
     gr.Markdown(t("progress.intro"))
     refresh = gr.Button(t("progress.refresh"), elem_id="progress-refresh")
@@ -154,8 +155,8 @@ def build(learner: identity.Identity) -> ProgressPage:
 
     # Private events are still reachable over raw HTTP: what protects them is the browser key.
     ui = dict(api_visibility="private")
-    gr.on([refresh.click, who[0].blur, who[0].submit], on_refresh, who, [best, history, status],
-          **ui)
+    triggers = [refresh.click, who[0].blur, who[0].submit] + ([tab.select] if tab else [])
+    gr.on(triggers, on_refresh, who, [best, history, status], **ui)
     pick.submit(on_pick, [*who, pick], [preview, status], **ui)
     new.click(on_new, who, [shown, rec_status], **ui)
     gr.on([use.click, typed_code.submit], on_use, [*who, typed_code], [best, history, rec_status],

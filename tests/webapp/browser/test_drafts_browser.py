@@ -48,3 +48,18 @@ def test_a_draft_survives_switching_exercises_and_a_reload(browser, app_url):
     page.get_by_role("button", name="Reset to starter").click()
     expect(page.locator("#ex-code")).not_to_contain_text("4711", timeout=20_000)
     page.context.close()
+
+
+def test_my_progress_is_fresh_when_opened_after_a_submission(browser, app_url):
+    """New-learner pass: after submitting, My progress showed empty tables headed "1 2 3" until
+    Refresh was pressed. Opening the tab now refreshes it."""
+    page = browser.new_context(locale="en-US").new_page()
+    page.goto(app_url)
+    page.get_by_role("tab", name="Exercises").click()
+    expect(page.locator("#ex-code")).to_contain_text("def ", timeout=20_000)
+    page.locator("#ex-submit").click()  # the starter: graded (0 points) and stored
+    expect(page.locator("#ex-score")).to_contain_text("Score", timeout=60_000)
+    page.get_by_role("tab", name="My progress").click()  # no Refresh pressed
+    expect(page.locator("#progress-history")).to_contain_text("1. Attention by hand",
+                                                              timeout=20_000)
+    page.context.close()
