@@ -10,6 +10,7 @@ EN: dict[str, str] = {
     "submit.grader_failed": "The grader failed on our side; nothing was stored. Please submit again.",
     "submit.not_stored": "Your code was graded but the result could not be saved. Please submit again.",
     "input.check": "Please check the input: {text}",
+    "error.kept": "(What is shown below is from the last input that worked.)",
     # The fair queue in front of the grader
     "queue.session_busy": "You already have a submission being graded. Wait for its result, then "
                           "submit again; nothing was stored.",
@@ -50,6 +51,7 @@ ZH: dict[str, str] = {
     "submit.grader_failed": "评分器在服务器端出错，本次提交未被保存。请重新提交。",
     "submit.not_stored": "代码已评分，但结果未能保存。请重新提交。",
     "input.check": "输入有误：{text}",
+    "error.kept": "（下方显示的仍是上一次有效输入的结果。）",
     "queue.session_busy": "你已有一份提交正在评分。请等它出结果后再提交；本次提交未被保存。",
     "queue.address_full": "你所在的网络地址进行中的提交已达上限（同一时间评一份，其余在队列中排队等候）。"
                           "请在 {wait} 秒后重试；本次提交未被保存。",
