@@ -5,6 +5,9 @@ test_imports / test_structure tests."""
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,19 +32,26 @@ def _base(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else []))
 
 
+def _statements(module: str, path: Path):
+    """(base, names) per import statement anywhere in the source: ``import a.b`` gives
+    ("a.b", []), ``from x import y, z`` gives (x resolved, ["y", "z"])."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            yield _base(module, is_package, node), [alias.name for alias in node.names]
+
+
 def imports(module: str, path: Path) -> set[str]:
     """Every dotted name a module imports anywhere in its source. ``from pkg import x`` gives
     both ``pkg`` and ``pkg.x`` (x may be a submodule or a name; callers intersect with what
     they know)."""
-    is_package = path.name == "__init__.py"
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = _base(module, is_package, node)
-            out.add(base)
-            out.update(f"{base}.{alias.name}" for alias in node.names)
+    for base, names in _statements(module, path):
+        out.add(base)
+        out.update(f"{base}.{name}" for name in names)
     return out
 
 
@@ -49,17 +59,23 @@ def imported(module: str, path: Path, known: set[str]) -> set[str]:
     """The ``known`` modules a module imports anywhere in its source, function bodies included.
     ``from pkg import sub`` imports the submodule ``pkg.sub``; ``from pkg import name`` imports
     ``pkg`` itself (its ``__init__``)."""
-    is_package = path.name == "__init__.py"
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = _base(module, is_package, node)
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                out.add(sub if sub in known else base)
+    for base, names in _statements(module, path):
+        out.update([base] if not names else
+                   [f"{base}.{n}" if f"{base}.{n}" in known else base for n in names])
     return out & known
+
+
+def gradio_after_importing(names: list[str]) -> list[str]:
+    """The gradio modules loaded after importing ``names`` in a fresh interpreter."""
+    code = ("import importlib, json, sys\n"
+            f"for name in {sorted(names)!r}:\n"
+            "    importlib.import_module(name)\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'gradio')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def graph(root: Path, package: str) -> dict[str, set[str]]:
