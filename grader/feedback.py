@@ -93,6 +93,11 @@ def error_text(err: ErrorInfo, fn_label: str) -> dict[str, str]:
             "zh": f"`{fn_label}` 在隐藏测试中抛出了 {kind}（异常信息只在公开示例中显示）。"}
 
 
+def timed_out(raw: RawResult) -> bool:
+    """The wall clock stopped it, or the CPU limit did (SIGXCPU): one cause, whichever fired."""
+    return raw.status == "timeout" or raw.signal == _signal.SIGXCPU
+
+
 def crash_message(raw: RawResult, limits: Limits, quiet: bool = False) -> dict[str, str]:
     """Why a run ended without a result for every case, in the grader's words. ``quiet``: the
     exit code and signal were chosen while hidden inputs existed, so their numbers are not told."""
@@ -100,7 +105,7 @@ def crash_message(raw: RawResult, limits: Limits, quiet: bool = False) -> dict[s
         return _m("Your code wrote into the grader's private result channel (malformed output); the "
                   "run cannot be trusted and scores 0.",
                   "你的代码向评分器的内部结果通道写入了数据（输出格式不合法）；本次运行不可信，记 0 分。")
-    if raw.status == "timeout" or raw.signal in (_signal.SIGXCPU, ):
+    if timed_out(raw):
         return _m(f"Time limit reached ({limits.wall_s:g} s wall clock, {limits.cpu_s} s CPU): look "
                   "for an infinite loop or very slow code.",
                   f"超出时间限制（{limits.wall_s:g} 秒墙钟时间，{limits.cpu_s} 秒 CPU）：请检查死循环或过慢的代码。")

@@ -103,8 +103,9 @@ def _outcome(report: Report, raw: RawResult, run: Run, limits: Limits,
     err = run.load_error
     if err is None:
         if crash is not None:
-            report.status = "malformed" if raw.malformed else {
-                "timeout": "timeout", "output_limit": "output_limit"}.get(raw.status, "crashed")
+            # the same cause as the message: a CPU-limit kill is a timeout, not a crash
+            report.status = ("malformed" if raw.malformed else "timeout" if feedback.timed_out(raw)
+                             else "output_limit" if raw.status == "output_limit" else "crashed")
         return crash, ""
     # Shown in full: the hidden inputs reach the child only after its code has loaded (and a
     # load error after "loaded" is rejected as malformed), so loading cannot see them.

@@ -143,6 +143,14 @@ def test_a_run_past_the_wall_clock_scores_nothing(grader):
     assert report.summary["en"].endswith("look for an infinite loop or very slow code.")
 
 
+def test_the_cpu_limit_is_a_timeout_too_not_a_crash(grader):
+    """CPU limit (1 s) before the wall clock (10 s): SIGXCPU kills the child. Status and message
+    name one cause (a full run once saw status 'crashed' beside a 'Time limit reached' message)."""
+    report = _grade(grader, "def double(x):\n    while True:\n        pass\n", limits=Limits(wall_s=10.0, cpu_s=1))
+    assert report.status == "timeout" and report.score == 0
+    assert report.tests[0].message["en"].startswith("Time limit reached (10 s wall clock, 1 s CPU)")
+
+
 def test_forged_result_bytes_score_nothing_and_the_reason_stays_off_the_report(grader):
     report = _grade(grader, 'import os\nos.write(3, b"\\x00\\x00\\x00\\x02{}")\n'
                             "def double(x):\n    return x + x\n")
