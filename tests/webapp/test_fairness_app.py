@@ -173,8 +173,10 @@ def test_one_grading_per_address_the_next_waits_its_turn_the_third_is_refused(ap
     first.result(timeout=60)
     assert second.result(timeout=60)["score"] > 0
     # The second (a 0.1 s grading) finished only after the first ran into the wall limit.
+    # Both measured from the same start on this client (two result callbacks of two client
+    # threads may arrive a few ms out of order, seen once in CI): the second waited it out too.
     assert done["first"] - t0 >= WALL_S - 0.6
-    assert done["second"] >= done["first"]
+    assert done["second"] - t0 >= WALL_S - 0.6
 
 
 def test_the_address_rate_limit_counts_every_name(app, queue):
