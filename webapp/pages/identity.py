@@ -158,7 +158,9 @@ def build() -> Identity:
         return key_now, (saved if saved and not typed else gr.skip())
 
     def on_status(typed, request: gr.Request, profile: gr.OAuthProfile | None):
-        return describe(typed, profile, lang_of(request))
+        # A name typed while the page loaded is kept too: its own blur/Enter event may not
+        # have reached the browser yet when the page is closed or reloaded.
+        return (typed if typed else gr.skip()), describe(typed, profile, lang_of(request))
 
     def on_name(typed, request: gr.Request, profile: gr.OAuthProfile | None):
         # Keep what was typed even when refused: the status line says what to change.
@@ -170,7 +172,7 @@ def build() -> Identity:
         # The status is written after the load, from the box as it is *then*: a name typed
         # while the page was still loading must not be described as "no name given".
         root.load(on_load, [stored, key, name], [key, name], **ui).then(
-            on_status, [name], [status], **ui)
+            on_status, [name], [stored, status], **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
     gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
     drafts = gr.BrowserState({}, storage_key=DRAFTS_KEY, secret=BROWSER_STATE_SECRET)

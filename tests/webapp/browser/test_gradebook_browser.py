@@ -140,7 +140,11 @@ def test_a_typed_name_never_opens_someone_elses_work(new_browser, app_url, book)
 def test_the_name_and_key_survive_a_reload(page, app_url, book):
     page.goto(app_url)
     set_name(page, "Browser Learner")
-    page.reload()  # the label and the learner key are kept in the browser (localStorage)
+    # The label and the learner key are kept in the browser (localStorage): wait until both are.
+    page.wait_for_function(
+        "() => !!localStorage.getItem('transformer-lab-learner')"
+        " && !!localStorage.getItem('transformer-lab-key')", timeout=20_000)
+    page.reload()
     name = page.locator("#who-name textarea, #who-name input").first
     expect(name).to_have_value("Browser Learner", timeout=20_000)
     expect(page.locator("#who-status")).to_contain_text("this browser", timeout=20_000)
