@@ -10,11 +10,12 @@ No gradio here.
 
 from __future__ import annotations
 
-from webapp.i18n import gradebook_text, report_text, text, text_lab
+from webapp.i18n import gradebook_text, report_text, text, text_lab, text_play, text_train
 
 PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_LAB),
          "gradebook_text": (gradebook_text.EN, gradebook_text.ZH),
-         "report_text": (report_text.EN, report_text.ZH)}
+         "report_text": (report_text.EN, report_text.ZH),
+         "text_train": (text_train.EN, text_train.ZH), "text_play": (text_play.EN, text_play.ZH)}
 
 
 def _merge(index: int) -> dict[str, str]:
