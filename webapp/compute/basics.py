@@ -12,7 +12,7 @@ from transformer_lab.attention import AdditiveAttention, causal_mask, masked_sof
 from webapp.compute.matrices import LESSON_K, LESSON_Q, LESSON_V, format_matrix, parse_matrix
 
 __all__ = ["LESSON_K", "LESSON_Q", "LESSON_V", "BasicsResult", "attention_basics", "build_mask",
-           "random_qkv"]
+           "random_qkv", "scale_note"]
 
 SCORINGS = ("dot", "additive")
 MASKS = ("none", "valid", "causal")
@@ -28,6 +28,22 @@ class BasicsResult:
     output: Tensor  # (n, d_v)
     shapes: list[tuple[str, tuple[int, ...]]]
     keep: Tensor | None  # (n, m) bool, True = may attend; None = no mask
+
+    @property
+    def d(self) -> int:
+        """The width of the query rows: the d of the 1/√d scaling (dot-product scoring)."""
+        return int(self.shapes[0][1][1])
+
+
+def scale_note(d: int) -> dict[str, object]:
+    """The numbers a caption about 1/√d needs for width ``d``: √d as text and whether it is exact.
+
+    >>> scale_note(4)
+    {'d': 4, 'root': '2', 'exact': True}
+    """
+    root = math.sqrt(d)
+    exact = math.isclose(root, round(root))
+    return {"d": int(d), "root": str(round(root)) if exact else f"{root:.2f}", "exact": exact}
 
 
 def random_qkv(n: int = 3, m: int = 3, d: int = 4, d_v: int = 4, seed: int = 0) -> tuple[str, ...]:

@@ -23,6 +23,19 @@ def _masked_scores(r, qs, ks, lang):
     return df
 
 
+def caption(r, scoring: str, lang: str = "en") -> str:
+    """What to notice, with the learner's own d (the width of Q and K) and its √d."""
+    from webapp.compute.basics import scale_note
+
+    if scoring != "dot":
+        return tr("bx.caption.additive", lang, d=r.d, d_k=r.shapes[1][1][1])
+    note = scale_note(r.d)
+    if r.d == 1:
+        return tr("bx.caption.d1", lang)
+    return tr("bx.caption.dot", lang, d=note["d"], root=note["root"],
+              eq="=" if note["exact"] else "≈")
+
+
 def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
     """Compute with webapp.compute.basics and turn the result into the page's tables and figure."""
     from transformer_lab.figures import attention_heatmap
@@ -94,7 +107,7 @@ def build() -> None:
     with gr.Row():
         heatmap = gr.Plot(label=t("heatmap"), elem_id="basics-heatmap")
         output = gr.Dataframe(label=t("basics.output"), interactive=False, elem_id="basics-output")
-    gr.Markdown(t("bx.caption"))
+    notice = gr.Markdown(elem_id="basics-caption")
     gr.Markdown(t("bx.steps_title"))
     with gr.Row(elem_id="basics-steps"):
         steps = [gr.Plot(show_label=False, elem_id=f"basics-step-{key}", min_width=200)
@@ -107,12 +120,15 @@ def build() -> None:
     def on_compute(q, k, v, scoring, scale, mask, valid_len, seed, request: gr.Request):
         return render(q, k, v, scoring, scale, mask, valid_len, seed, lang_of(request))
 
-    @quiet(len(outputs) + len(STAGES))
+    @quiet(len(outputs) + len(STAGES) + 1)
     def on_live(q, k, v, scoring, scale, mask, valid_len, seed, request: gr.Request):
+        from webapp.compute.basics import attention_basics
+
         lang = lang_of(request)
         *tables, status_text = render(q, k, v, scoring, scale, mask, valid_len, seed, lang)
         figs = render_steps(q, k, v, scoring, scale, mask, valid_len, lang)
-        return (*tables, *figs, status_text)
+        r = attention_basics(q, k, v, scoring, bool(scale), "none")  # widths only: mask aside
+        return (*tables, *figs, caption(r, scoring, lang), status_text)
 
     @friendly(4)
     def on_randomise(seed, request: gr.Request):
@@ -122,7 +138,7 @@ def build() -> None:
 
     compute.click(on_compute, inputs, outputs, api_name="attention_basics", concurrency_id="play")
     # Live: on first load and on every change (the whole computation takes a few ms).
-    live_outputs = [*outputs[:-1], *steps, status]
+    live_outputs = [*outputs[:-1], *steps, notice, status]
     gr.on(None, on_live, inputs, live_outputs, api_visibility="private", concurrency_id="play",
           show_progress="hidden")
     randomise.click(on_randomise, [seed], [q, k, v, status], api_visibility="private")
