@@ -1,21 +1,32 @@
 """The message catalogue: every learner-facing string of the app, in English and Simplified Chinese.
 
-The keys live in four parts (``text``: pages and exercises, ``text_lab``: the playground's
+The keys live in parts (``text``: pages and exercises, ``text_lab``: the playground's
 captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor,
-``report_text``: what services and views say at request time), merged here
-once; no module adds keys to another at import time. ``tr`` formats a key for one request's
+``report_text``: what services and views say at request time, ``text_queue``: the training
+queue, ``text_train`` / ``text_play``: Train and the explorers), merged here once; no module
+adds keys to another at import time. No other module under webapp/ writes Chinese itself
+(tests/webapp/test_i18n_text.py). ``tr`` formats a key for one request's
 language on the server; the pages hand the same tables to ``gr.I18n`` for static labels.
 No gradio here.
 """
 
 from __future__ import annotations
 
-from webapp.i18n import gradebook_text, report_text, text, text_lab, text_play, text_train
+from webapp.i18n import (
+    gradebook_text,
+    report_text,
+    text,
+    text_lab,
+    text_play,
+    text_queue,
+    text_train,
+)
 
 PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_LAB),
          "gradebook_text": (gradebook_text.EN, gradebook_text.ZH),
          "report_text": (report_text.EN, report_text.ZH),
-         "text_train": (text_train.EN, text_train.ZH), "text_play": (text_play.EN, text_play.ZH)}
+         "text_train": (text_train.EN, text_train.ZH), "text_play": (text_play.EN, text_play.ZH),
+         "text_queue": (text_queue.EN, text_queue.ZH)}
 
 
 def _merge(index: int) -> dict[str, str]:
@@ -30,6 +41,8 @@ def _merge(index: int) -> dict[str, str]:
 
 EN: dict[str, str] = _merge(0)
 ZH: dict[str, str] = _merge(1)
+# The languages a learner may pick, each named in itself (an endonym reads the same on every page)
+LANGUAGES: tuple[tuple[str, str], ...] = (("English", "en"), ("中文", "zh"))
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from webapp.i18n import both, tr
 from webapp.services import fairness, run_cache, run_cache_backends
 
 if TYPE_CHECKING:
@@ -43,32 +44,22 @@ class TrainRefused(ValueError):
 def queue_message(position: int, eta_s: float, offer: int | None = None) -> dict[str, str]:
     """What a waiting learner sees: place, estimate, and a cached shorter run when offered."""
     eta = max(1, math.ceil(eta_s))
-    text = {"en": f"⏳ Waiting to train: position {position} in the queue, about {eta} s.",
-            "zh": f"⏳ 正在排队等待训练：第 {position} 位，预计约 {eta} 秒。"}
+    text = both("trainq.position", position=position, eta=eta)
     if offer is not None:
-        text["en"] += (f" The queue is long: the same settings with {offer} steps are already "
-                       f"trained. Press Stop, set Steps to {offer} and press Train to see them "
-                       "at once.")
-        text["zh"] += (f" 队列较长：相同设置、{offer} 步的训练结果已有缓存。按“停止”，把步数改为"
-                       f" {offer}，再按“训练”即可立即查看。")
+        text = {lang: f"{line} {tr('trainq.offer', lang, offer=offer)}" for lang, line in text.items()}
     return text
 
 
 def busy_message() -> dict[str, str]:
-    return {"en": "You already have a training run going or waiting in this browser. Wait for it "
-                  "or press Stop first.",
-            "zh": "你在此浏览器中已有一个训练正在进行或排队。请等待它结束，或先按“停止”。"}
+    return both("trainq.busy")
 
 
 def stopped_message() -> dict[str, str]:
-    return {"en": "Stopped while waiting in the queue; nothing was trained.",
-            "zh": "排队期间已停止，未进行训练。"}
+    return both("trainq.stopped")
 
 
 def same_run_message() -> dict[str, str]:
-    return {"en": "⏳ Another learner is training exactly this run right now; it appears here as "
-                  "soon as it is done.",
-            "zh": "⏳ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。"}
+    return both("trainq.same_run")
 
 
 def _env_number(name: str, default: float) -> float:
@@ -231,8 +222,7 @@ def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -
 
 def cached_note(lang: str) -> str:
     """Appended to the finished status of a replayed run."""
-    return (" · ⚡ 来自缓存：相同设置的训练结果已存在，直接重放。" if lang == "zh" else
-            " · ⚡ From the cache: this exact run was trained before and is replayed.")
+    return " · " + tr("trainq.cached", lang)
 
 
 def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
