@@ -41,9 +41,18 @@ EN: dict[str, str] = {
     "status.malformed": "malformed output",
     "status.output_limit": "too much output",
     "status.result_limit": "result too large",
-    # Gradebook tables (Progress)
+    # Gradebook tables (Progress; the instructor's table shares exercise, best, max, attempts)
     "table.exercise": "exercise",
     "table.status": "status",
+    "table.id": "#",
+    "table.best": "best",
+    "table.max": "max",
+    "table.attempts": "attempts",
+    "table.best_id": "best #",
+    "table.last_submitted": "last submitted",
+    "table.score": "score",
+    "table.passed": "tests passed",
+    "table.submitted": "submitted",
 }
 
 ZH: dict[str, str] = {
@@ -78,4 +87,13 @@ ZH: dict[str, str] = {
     "status.result_limit": "结果过大",
     "table.exercise": "练习",
     "table.status": "状态",
+    "table.id": "#",
+    "table.best": "最高分",
+    "table.max": "满分",
+    "table.attempts": "提交次数",
+    "table.best_id": "最佳提交 #",
+    "table.last_submitted": "最近提交",
+    "table.score": "得分",
+    "table.passed": "通过测试",
+    "table.submitted": "提交时间",
 }

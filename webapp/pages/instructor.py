@@ -22,7 +22,7 @@ import gradio as gr
 
 from grader.gradebook import FailureLimiter, locked_message
 from webapp.pages import identity
-from webapp.pages.common import lang_of, t
+from webapp.pages.common import lang_of, t, tr
 from webapp.services import exports, instructor_access, submissions
 from webapp.views import gradebook_lang, gradebook_tables
 
@@ -75,8 +75,8 @@ def check_password() -> None:
         raise RuntimeError(f"refusing to start: {weak}")
 
 
-def _refuse(en: str, zh: str, lang: str) -> str:
-    return "⚠️ " + (zh if lang == "zh" else en)
+def _refuse(key: str, lang: str, **fields: object) -> str:
+    return "⚠️ " + tr(key, lang, **fields)
 
 
 def authorize(password: str | None, profile: gr.OAuthProfile | None, address: str,
@@ -88,17 +88,14 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     how = mode()
     book = submissions.gradebook()
     if how == "disabled":
-        return None, _refuse("The instructor view is disabled on this server.",
-                             "此服务器未启用教师视图。", lang)
+        return None, _refuse("instructor.off", lang)
     if how == "allow_list":
         user = identity.username(profile)
         if user is None:
-            return None, _refuse("Sign in with Hugging Face first (button at the top).",
-                                 "请先用 Hugging Face 登录（页面顶部的按钮）。", lang)
+            return None, _refuse("instructor.sign_in", lang)
         if not instructor_access.is_instructor(user):
             book.log_access(f"hf:{user}", "refused", "not on LAB_INSTRUCTORS")
-            return None, _refuse(f"{user} is not on this Space's instructor list.",
-                                 f"{user} 不在本 Space 的教师名单中。", lang)
+            return None, _refuse("instructor.not_listed", lang, user=user)
         return f"hf:{user}", ""
     hashes = instructor_access.trust_hashes(address, browser_key)
     days = instructor_access.TRUST_DAYS
@@ -113,7 +110,7 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     if wait > 0:  # locked out: the password was not even compared, and nothing is logged
         return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
     book.log_access(f"password from {address}", "refused", "wrong password")
-    return None, _refuse("Wrong password.", "密码错误。", lang)
+    return None, _refuse("instructor.wrong", lang)
 
 
 def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
@@ -126,8 +123,7 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
     book.log_access(who, "view", "best scores")
     frame = gradebook_tables.everyone_frame(book)
     learners, rows = len({(b.learner_id or b.learner) for b in book.best_scores()}), book.count()
-    text = (f"{rows} 次提交，{learners} 位学习者。" if lang == "zh"
-            else f"{rows} submissions from {learners} learners.")
+    text = tr("instructor.count", lang, rows=rows, learners=learners)
     return (gradebook_lang.instructor_frame(frame, lang),
             gradebook_lang.access_frame(gradebook_tables.access_frame(book), lang), text)
 
@@ -141,7 +137,7 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
     book = submissions.gradebook()
     book.log_access(who, "export", "csv with code" if include_code else "csv")
     path = exports.csv_file(book, include_code=bool(include_code))
-    return path, ("已导出 CSV。" if lang == "zh" else "CSV exported.")
+    return path, tr("instructor.exported", lang)
 
 
 def clean_gradio_copies() -> None:

@@ -1,4 +1,4 @@
-"""Gradebook text as a Chinese page shows it: labels, the instructor's tables, starter errors.
+"""Gradebook text as a page shows it: labels, the instructor's tables, starter errors.
 
 The gradebook stores English keys (labels such as "alice (guest)", sources, access actions,
 exercise ids); they stay its keys and the CSV's. Only what a page shows is translated here.
@@ -10,19 +10,33 @@ import re
 
 import pandas as pd
 
+from webapp.i18n import tr
+
 # Suffixes the gradebook appends to typed labels (grader/gradebook/identity.py).
-_SUFFIX_ZH = {" (guest)": "（访客）", " (api)": "（API）"}
-# The instructor's best-scores table and access log (webapp/views/gradebook_tables.py).
-COLUMNS_ZH = {"learner": "学习者", "learner id": "学习者编号", "source": "来源", "exercise": "练习",
-              "best": "最高分", "max": "满分", "attempts": "提交次数", "best #": "最高分提交编号",
-              "first best at": "首次最高分时间", "last at": "最近提交时间", "when": "时间",
-              "who": "谁", "action": "操作", "detail": "详情"}
-SOURCES_ZH = {"before ids (unverified)": "编号启用之前（未验证）", "signed in (verified)": "已登录（已验证）",
-              "guest (one browser)": "访客（某个浏览器）", "API (unverified label)": "API 标签（未验证）",
-              "unknown": "未知"}
-ACTIONS_ZH = {"view": "查看", "export": "导出", "refused": "被拒绝"}
-DETAILS_ZH = {"best scores": "最高分", "csv": "CSV", "csv with code": "CSV（含代码）",
-              "wrong password": "密码错误", "not on LAB_INSTRUCTORS": "不在 LAB_INSTRUCTORS 名单中"}
+_SUFFIX_KEYS = {" (guest)": "gb.suffix.guest", " (api)": "gb.suffix.api"}
+# The instructor's best-scores table and access log (webapp/views/gradebook_tables.py): the
+# stored English word -> its catalogue key (whose English text is that word).
+COLUMN_KEYS = {"learner": "gb.col.learner", "learner id": "gb.col.learner_id",
+               "source": "gb.col.source", "exercise": "table.exercise", "best": "table.best",
+               "max": "table.max", "attempts": "table.attempts", "best #": "gb.col.best_id",
+               "first best at": "gb.col.first_best_at", "last at": "gb.col.last_at",
+               "when": "gb.col.when", "who": "gb.col.who", "action": "gb.col.action",
+               "detail": "gb.col.detail"}
+SOURCE_KEYS = {"before ids (unverified)": "gb.source.before_ids",
+               "signed in (verified)": "gb.source.signed_in", "guest (one browser)": "gb.source.guest",
+               "API (unverified label)": "gb.source.api", "unknown": "gb.source.unknown"}
+ACTION_KEYS = {"view": "gb.action.view", "export": "gb.action.export", "refused": "gb.action.refused"}
+DETAIL_KEYS = {"best scores": "gb.detail.best_scores", "csv": "gb.detail.csv",
+               "csv with code": "gb.detail.csv_code", "wrong password": "gb.detail.wrong_password",
+               "not on LAB_INSTRUCTORS": "gb.detail.not_listed"}
+
+
+def shown(keys: dict[str, str], lang: str) -> dict[str, str]:
+    """A stored word -> key table as one language shows it."""
+    return {stored: tr(key, lang) for stored, key in keys.items()}
+
+
+COLUMNS_ZH = shown(COLUMN_KEYS, "zh")
 _PASSWORD_FROM = re.compile(r"^password from (.+)$")
 # What the exercises' starters raise before a function is written (exercises/*/starter.py), and
 # where the traceback says it happened: as the Chinese results table shows them.
@@ -32,24 +46,26 @@ _TRACE_LINE = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
 
 
 def show_label(label: str, lang: str) -> str:
-    """A stored label as the page shows it: "alice (guest)" reads "alice（访客）" in Chinese."""
+    """A stored label as the page shows it: "alice (guest)" ends in the Chinese guest suffix
+    (gb.suffix.guest) on a Chinese page."""
     if lang != "zh" or not isinstance(label, str):
         return label
-    for suffix, zh in _SUFFIX_ZH.items():
+    for suffix, key in _SUFFIX_KEYS.items():
         if label.endswith(suffix):
-            return label[: -len(suffix)] + zh
-    return "匿名" if label == "anonymous" else label
+            return label[: -len(suffix)] + tr(key, lang)
+    return tr("gb.anonymous", lang) if label == "anonymous" else label
 
 
-def _who(who: str) -> str:
+def _who(who: str, lang: str) -> str:
     m = _PASSWORD_FROM.match(who or "")
-    return f"密码登录（来自 {m[1]}）" if m else who
+    return tr("gb.who.password", lang, address=m[1]) if m else who
 
 
 def instructor_frame(frame: pd.DataFrame | None, lang: str) -> pd.DataFrame | None:
     """The best-scores table in the page's language: headers, sources, labels and exercise
-    titles (the learner id stays: it is the CSV's key)."""
-    if frame is None or lang != "zh":
+    titles (the learner id stays: it is the CSV's key). English shows the stored words, with
+    exercise titles instead of ids as in Chinese."""
+    if frame is None:
         return frame
     from webapp.views.exercise_list import exercise_title
 
@@ -57,33 +73,34 @@ def instructor_frame(frame: pd.DataFrame | None, lang: str) -> pd.DataFrame | No
     if "learner" in out:
         out["learner"] = [show_label(x, lang) for x in out["learner"]]
     if "source" in out:
-        out["source"] = [SOURCES_ZH.get(x, x) for x in out["source"]]
+        sources = shown(SOURCE_KEYS, lang)
+        out["source"] = [sources.get(x, x) for x in out["source"]]
     if "exercise" in out:
         out["exercise"] = [exercise_title(x, lang) for x in out["exercise"]]
-    return out.rename(columns=COLUMNS_ZH)
+    return out.rename(columns=shown(COLUMN_KEYS, lang))
 
 
 def access_frame(frame: pd.DataFrame | None, lang: str) -> pd.DataFrame | None:
-    """The instructor access log in the page's language."""
+    """The instructor access log in the page's language (English: the stored words)."""
     if frame is None or lang != "zh":
         return frame
     out = frame.copy()
     if "who" in out:
-        out["who"] = [_who(x) for x in out["who"]]
-    if "action" in out:
-        out["action"] = [ACTIONS_ZH.get(x, x) for x in out["action"]]
-    if "detail" in out:
-        out["detail"] = [DETAILS_ZH.get(x, x) for x in out["detail"]]
-    return out.rename(columns=COLUMNS_ZH)
+        out["who"] = [_who(x, lang) for x in out["who"]]
+    for column, keys in (("action", ACTION_KEYS), ("detail", DETAIL_KEYS)):
+        if column in out:
+            words = shown(keys, lang)
+            out[column] = [words.get(x, x) for x in out[column]]
+    return out.rename(columns=shown(COLUMN_KEYS, lang))
 
 
 def starter_text_zh(text: str) -> str:
     """A result message on a Chinese page: the starter's "f is not written yet" and the
     traceback's 'File "submission.py", line 20, in f' in Chinese (names stay as code)."""
     def not_written(m: re.Match) -> str:
-        extra = "（带 valid_lens）" if m[2] else ""
-        numbers = f"（d_k = {m[3]}，缩放系数 {m[4]}）" if m[3] else ""
-        return f"`{m[1]}`{extra} 还没有写：这是起始代码中的占位{numbers}"
+        extra = tr("gb.starter.valid_lens", "zh") if m[2] else ""
+        numbers = tr("gb.starter.numbers", "zh", d_k=m[3], scale=m[4]) if m[3] else ""
+        return tr("gb.starter.not_written", "zh", name=m[1], extra=extra, numbers=numbers)
 
     text = _NOT_WRITTEN.sub(not_written, text)
-    return _TRACE_LINE.sub(lambda m: f"`{m[1]}` 第 {m[2]} 行，`{m[3]}` 函数中", text)
+    return _TRACE_LINE.sub(lambda m: tr("gb.trace.line", "zh", file=m[1], line=m[2], fn=m[3]), text)

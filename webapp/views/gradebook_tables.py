@@ -9,8 +9,12 @@ from __future__ import annotations
 import pandas as pd
 
 from grader.gradebook import Gradebook
+from webapp.i18n import tr
 
 HISTORY_LIMIT = 200  # newest rows shown in Progress; the gradebook keeps them all
+# Progress columns, as catalogue keys "table.<name>" (headers in the page's language)
+BEST_COLUMNS = ("exercise", "best", "max", "attempts", "best_id", "last_submitted")
+HISTORY_COLUMNS = ("id", "exercise", "score", "max", "passed", "status", "submitted")
 
 
 def _when(iso: str) -> str:
@@ -27,9 +31,7 @@ def _owner(learner_id: str | None) -> str | None:
 
 def best_frame(book: Gradebook, learner_id: str | None, lang: str = "en") -> pd.DataFrame:
     """One row per exercise: the learner's best score, attempts and when (by opaque id)."""
-    zh = lang == "zh"
-    cols = (["练习", "最高分", "满分", "提交次数", "最佳提交 #", "最近提交"] if zh
-            else ["exercise", "best", "max", "attempts", "best #", "last submitted"])
+    cols = [tr(f"table.{c}", lang) for c in BEST_COLUMNS]
     if _owner(learner_id) is None:
         return pd.DataFrame([], columns=cols)
     rows = [(b.exercise, b.score, b.max_score, b.attempts, b.best_id, _when(b.last_at))
@@ -40,9 +42,7 @@ def best_frame(book: Gradebook, learner_id: str | None, lang: str = "en") -> pd.
 def history_frame(book: Gradebook, learner_id: str | None, lang: str = "en",
                   limit: int = HISTORY_LIMIT) -> pd.DataFrame:
     """The learner's submissions, newest first: id, exercise, score, tests passed, status, time."""
-    zh = lang == "zh"
-    cols = (["#", "练习", "得分", "满分", "通过测试", "状态", "提交时间"] if zh
-            else ["#", "exercise", "score", "max", "tests passed", "status", "submitted"])
+    cols = [tr(f"table.{c}", lang) for c in HISTORY_COLUMNS]
     if _owner(learner_id) is None:
         return pd.DataFrame([], columns=cols)
     rows = [(s.id, s.exercise, s.score, s.max_score, f"{s.passed_count()}/{len(s.tests)}",

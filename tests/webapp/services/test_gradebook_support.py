@@ -16,6 +16,7 @@ from webapp.services import admission
 from webapp.services import instructor_access as access
 from webapp.services import submissions as glue
 from webapp.views import gradebook_tables as views
+from webapp.views.exercise_list import exercise_title
 
 REPO = Path(__file__).resolve().parents[3]
 ADA, BOB = "g:" + "a" * 20, "g:" + "b" * 20  # two guests' opaque ids
@@ -194,13 +195,15 @@ def _password_checks(book, monkeypatch, instructor) -> None:
     frame, log, text = instructor.scores("wrong", None, "10.0.0.1")
     assert frame is None and "Wrong password" in text
     frame, log, text = instructor.scores("s3cret-s3cret-1", None, "10.0.0.1")
-    # Two "Bob (guest)" learners stay apart by id.
+    # Two "Bob (guest)" learners stay apart by id; exercises show their titles, not ids.
+    causal, manual = exercise_title("causal-mask"), exercise_title("manual-attention")
+    assert causal.endswith("Causal (look-ahead) mask") and "manual" not in manual
     assert frame.values.tolist() == [
-        ["Ada (guest)", ADA, GUEST, "causal-mask", 9.0, 10.0, 1, 1, "2026-08-01 12:00:00 UTC",
+        ["Ada (guest)", ADA, GUEST, causal, 9.0, 10.0, 1, 1, "2026-08-01 12:00:00 UTC",
          "2026-08-01 12:00:00 UTC"],
-        ["Bob (guest)", BOB, GUEST, "manual-attention", 4.0, 4.0, 1, 2, "2026-08-01 12:00:00 UTC",
+        ["Bob (guest)", BOB, GUEST, manual, 4.0, 4.0, 1, 2, "2026-08-01 12:00:00 UTC",
          "2026-08-01 12:00:00 UTC"],
-        ["Bob (guest)", "g:" + "d" * 20, GUEST, "manual-attention", 2.0, 4.0, 1, 3,
+        ["Bob (guest)", "g:" + "d" * 20, GUEST, manual, 2.0, 4.0, 1, 3,
          "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"]]
     assert "3 submissions from 3 learners" in text
     path, text = instructor.export("s3cret-s3cret-1", False, None, "10.0.0.1")

@@ -54,8 +54,12 @@ def test_instructor_tables_in_chinese_keep_the_ids(book):
     for col in log.columns:
         assert not english(log[col]), (col, log[col].tolist())
     assert en["learner"].tolist() == gradebook_tables.everyone_frame(book)["learner"].tolist()
-    # English pages are untouched
-    assert gradebook_lang.instructor_frame(en, "en") is en
+    # English pages show the stored words, with exercise titles (not ids) as in Chinese
+    shown_en = gradebook_lang.instructor_frame(en, "en")
+    assert list(shown_en.columns) == list(en.columns)
+    assert shown_en.drop(columns="exercise").equals(en.drop(columns="exercise"))
+    assert shown_en["exercise"].tolist() == [exercise_title(i, "en") for i in en["exercise"]]
+    assert not set(shown_en["exercise"]) & {i for _, i in exercise_choices()}  # no slug left
 
 
 def test_labels_and_starter_errors_on_a_chinese_page():
