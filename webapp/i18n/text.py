@@ -49,6 +49,8 @@ EN: dict[str, str] = {
     "pooling.fixed": "Non-parametric (fixed w)",
     "pooling.learned": "Parametric (learned w)",
     "pooling.history": "Training of w (loss = mean squared error per point)",
+    "pooling.fixed_title": "non-parametric, w = {w:g}",
+    "pooling.learned_title": "learned w = {w:.3f}",
     # Multi-head
     "mh.intro": (
         "Self-attention over random tokens with a randomly initialised multi-head layer. Each "
@@ -70,6 +72,8 @@ EN: dict[str, str] = {
     "pe.dims": "Dimensions to plot (e.g. 0, 1, 4, 5)",
     "pe.show": "Show",
     "pe.table": "Worked table: d_model = 4, positions 0–4",
+    "pe.dim_col": "dim {j}",
+    "pe.pos_row": "pos {i}",
     "pe.perm_title": "### Permutation experiment (exercise 2)",
     "pe.perm_intro": (
         "Five words A–E go through the same self-attention in three orders. The table gives, "
@@ -122,6 +126,7 @@ EN: dict[str, str] = {
     "cx.plot": "Time vs n",
     "cx.table": "Per-layer complexity (from the paper)",
     "cx.measured": "Measured",
+    "cx.ms": "ms",
     # Exercises
     "ex.intro": "Choose an exercise, read it, write your code (or upload a .py / .ipynb), then submit.",
     "ex.choose": "Exercise",
@@ -184,6 +189,8 @@ ZH: dict[str, str] = {
     "pooling.fixed": "非参数（固定 w）",
     "pooling.learned": "带参数（学习 w）",
     "pooling.history": "w 的训练过程（损失 = 每个点的均方误差）",
+    "pooling.fixed_title": "非参数，w = {w:g}",
+    "pooling.learned_title": "学习得到的 w = {w:.3f}",
     "mh.intro": (
         "对随机词元做自注意力，多头层随机初始化。每个头有自己的投影矩阵，所以各自以不同方式"
         "看待这些词元。模型宽度必须能被头数整除。"
@@ -202,6 +209,8 @@ ZH: dict[str, str] = {
     "pe.dims": "要画的维度（例如 0, 1, 4, 5）",
     "pe.show": "显示",
     "pe.table": "课程中的表：d_model = 4，位置 0–4",
+    "pe.dim_col": "第 {j} 维",
+    "pe.pos_row": "位置 {i}",
     "pe.perm_title": "### 置换实验（练习 2）",
     "pe.perm_intro": (
         "五个词 A–E 以三种顺序输入同一个自注意力层。表中给出每种顺序下，某个词的输出与它在"
@@ -246,6 +255,7 @@ ZH: dict[str, str] = {
     "cx.plot": "耗时与 n",
     "cx.table": "每层复杂度（来自论文）",
     "cx.measured": "实测",
+    "cx.ms": "毫秒",
     "ex.intro": "选择一个练习，阅读题目，编写代码（或上传 .py / .ipynb 文件），然后提交。",
     "ex.choose": "练习",
     "ex.statement": "题目",

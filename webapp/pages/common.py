@@ -40,9 +40,7 @@ def message(err: Exception, lang: str) -> str:
     bilingual = getattr(err, "message", None)  # e.g. SubmissionRejected carries both languages
     if isinstance(bilingual, dict) and bilingual.get(lang):
         return "⚠️ " + tr("input.check", lang, text=bilingual[lang])
-    if lang == "zh":
-        return "⚠️ 输入有误：" + error_zh(str(err))
-    return "⚠️ Please check the input: " + str(err)
+    return "⚠️ " + tr("input.check", lang, text=error_zh(str(err)) if lang == "zh" else str(err))
 
 
 def warn(text: str, lang: str) -> None:

@@ -19,8 +19,7 @@ _FIRST_LOCK = threading.Lock()
 
 def _measured_table(df, lang):
     table = df.pivot_table(index=["layer", "d"], columns="n", values="ms").round(3).reset_index()
-    layer = "层" if lang == "zh" else "layer"
-    ms = "毫秒" if lang == "zh" else "ms"
+    layer, ms = tr("cols.layer", lang), tr("cx.ms", lang)
     table.columns = [layer if c == "layer" else "d" if c == "d" else f"n={c} ({ms})"
                      for c in table.columns]
     from transformer_lab.complexity_plot import LAYER_NAMES

@@ -11,6 +11,7 @@ from pathlib import Path
 import gradio as gr
 
 from grader.report import Report, render
+from webapp.i18n import LANGUAGES
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import fairness, quickcheck, submissions
@@ -169,8 +170,7 @@ def build(learner: identity.Identity) -> Editor:
     gr.Markdown(t("ex.intro"))
     with gr.Row():
         exercise = gr.Dropdown(choices, value=first, label=t("ex.choose"), elem_id="ex-choose")
-        lang = gr.Radio([("English", "en"), ("中文", "zh")], value="en", label=t("ex.statement"),
-                        elem_id="ex-lang")
+        lang = gr.Radio(list(LANGUAGES), value="en", label=t("ex.statement"), elem_id="ex-lang")
     statement = gr.Markdown(public_text(first, "statement.en.md") if first else t("ex.unavailable"),
                             elem_id="ex-statement")
     slots = quick_slots(first)

@@ -137,7 +137,7 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> s
         return tr("who.anonymous", lang)
     from webapp.views.gradebook_lang import show_label
 
-    return tr("who.guest", lang, name=show_label(label, lang))  # "alice（访客）" in Chinese
+    return tr("who.guest", lang, name=show_label(label, lang))  # Chinese guest suffix in zh
 
 
 def build() -> Identity:

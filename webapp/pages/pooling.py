@@ -34,9 +34,8 @@ def render(n_train, noise, w, steps, lr, seed, lang="en"):
         check_float(w, "w", 0.01, 100.0), check_int(steps, "steps", 0, 200),
         check_float(lr, "learning rate", 1e-4, 10.0), check_int(seed, "seed", 0, 10**6),
     )
-    zh = lang == "zh"
-    fixed_title = f"{'非参数，w' if zh else 'non-parametric, w'} = {float(w):g}"
-    learned_title = f"{'学习得到的 w' if zh else 'learned w'} = {r.learned_w:.3f}"
+    fixed_title = tr("pooling.fixed_title", lang, w=float(w))
+    learned_title = tr("pooling.learned_title", lang, w=r.learned_w)
     return (
         kernel_regression_figure(r.x_train, r.y_train, r.x_test, r.y_truth, r.fixed_pred,
                                  r.fixed_attn, title=fixed_title, lang=lang, stack=True),

@@ -9,7 +9,7 @@ import gradio as gr
 from transformer_lab.figures import positional_curves, positional_heatmap
 from transformer_lab.tables import matrix_table
 from webapp.compute.matrices import check_int
-from webapp.pages.common import friendly, lang_of, quiet, t
+from webapp.pages.common import friendly, lang_of, quiet, t, tr
 
 MAX_LEN, MAX_D = 512, 512
 
@@ -34,9 +34,8 @@ def render(length, d_model, dims_text, lang="en"):
         raise ValueError(f"d_model must be even (each sine is paired with a cosine), got {d}")
     table = sinusoidal_table(T, d)  # (T, d)
     worked = sinusoidal_table(5, 4)  # the lesson's table: frequencies 1 and 0.01
-    zh = lang == "zh"
-    cols = [f"第 {j} 维" if zh else f"dim {j}" for j in range(4)]
-    rows = [f"位置 {i}" if zh else f"pos {i}" for i in range(5)]
+    cols = [tr("pe.dim_col", lang, j=j) for j in range(4)]
+    rows = [tr("pe.pos_row", lang, i=i) for i in range(5)]
     return (
         positional_heatmap(table, lang=lang),
         positional_curves(table, parse_dims(dims_text, d), lang=lang),
@@ -50,9 +49,7 @@ def render_permutation(d_model, seed, lang="en"):
     from webapp.compute.explore import permutation_experiment
 
     df = permutation_experiment(check_int(d_model, "d_model", 2, 64), check_int(seed, "seed", 0, 10**6))
-    names = {"order": "顺序" if lang == "zh" else "order",
-             "no_pe": "无位置编码" if lang == "zh" else "without PE",
-             "pe": "有位置编码" if lang == "zh" else "with PE"}
+    names = {col: tr(f"cols.{col}", lang) for col in ("order", "no_pe", "pe")}
     df[["no_pe", "pe"]] = df[["no_pe", "pe"]].map(lambda x: float(f"{x:.3g}"))
     return df.rename(columns=names), ""
 
