@@ -1,0 +1,66 @@
+"""One clear house for learner-facing text (issue 10): Chinese lives only in the catalogue
+(webapp/i18n/), and the catalogue's Chinese uses full-width punctuation after Chinese text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from webapp import i18n
+from webapp.i18n import text_lab
+
+ROOT = Path(__file__).resolve().parents[2]
+CJK = re.compile(r"[\u4e00-\u9fff]")  # CJK Unified Ideographs: what a Chinese sentence is made of
+# Files outside webapp/i18n/ that may write Chinese themselves, each with its reason. None today:
+# a language's name is in webapp.i18n.LANGUAGES, comments describe a catalogue key instead.
+ALLOWED: dict[str, str] = {}
+
+# A Chinese character or full-width mark, then ASCII , : ; . or ? (which belongs in English text)
+_HALF_AFTER_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef“”‘’][,:;.?]")
+_FIELD_OR_CODE = re.compile(r"\{[^{}]*\}|`[^`]*`")  # {eta:.0f} and `a.b` are not prose
+
+
+def ascii_after_cjk(text: str) -> list[str]:
+    """Each spot where ASCII punctuation follows Chinese text (format fields and code skipped)."""
+    prose = _FIELD_OR_CODE.sub(" ", text)
+    return [prose[max(0, m.start() - 8): m.end() + 8] for m in _HALF_AFTER_CJK.finditer(prose)]
+
+
+def _python_files() -> list[Path]:
+    files = sorted((ROOT / "webapp").rglob("*.py")) + [ROOT / "app.py"]
+    return [f for f in files if "i18n" not in f.relative_to(ROOT).parts]
+
+
+def test_no_module_outside_the_catalogue_writes_chinese():
+    files = _python_files()
+    assert len(files) > 20 and ROOT / "webapp" / "pages" / "instructor.py" in files
+    assert CJK.search((ROOT / "webapp" / "i18n" / "text.py").read_text(encoding="utf-8"))  # sees it
+    found = {}
+    for path in files:
+        rel = path.relative_to(ROOT).as_posix()
+        lines = [f"{n}: {line.strip()}" for n, line in
+                 enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if CJK.search(line)]
+        if lines and rel not in ALLOWED:
+            found[rel] = lines
+    assert not found, f"put this text in webapp/i18n/ and call tr()/both(): {found}"
+
+
+def test_the_punctuation_check_flags_what_a_learner_saw_and_spares_code():
+    assert ascii_after_cjk("参考译文: la maison")  # the translate box's reference line
+    assert ascii_after_cjk("不认识的单词（读作 `<unk>`）: mot")
+    assert ascii_after_cjk("训练完成.")
+    assert ascii_after_cjk("要继续吗?")
+    assert not ascii_after_cjk("参考译文：{reference:.3f}，上传 .py 文件")
+    assert not ascii_after_cjk("请写 `a.shape`；比较 `x,y`")
+
+
+def test_chinese_text_uses_full_width_punctuation():
+    bad = {key: spots for key, value in i18n.ZH.items() if (spots := ascii_after_cjk(value))}
+    for pattern, template in text_lab.ERRORS_ZH:  # input errors, translated by pattern
+        if spots := ascii_after_cjk(template):
+            bad[pattern] = spots
+    for english, chinese in text_lab.NAMES_ZH.items():
+        if spots := ascii_after_cjk(chinese):
+            bad[english] = spots
+    assert not bad, bad
+
