@@ -22,6 +22,7 @@ from webapp.pages import (
     train,
 )
 from webapp.pages.common import I18N, t
+from webapp.services.train_sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -65,11 +66,13 @@ def build_demo() -> gr.Blocks:
     with gr.Blocks(title="Transformer Lab") as blocks:
         gr.Markdown(t("app.title"), elem_id="tl-title")
         who = identity.build()  # who is submitting: handed to Exercises, Progress, Instructor
-        session_release.attach(blocks)  # a closed tab gives its models and runs back at once
+        # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
+        blocks.train_sessions = sessions = TrainSessions()
+        session_release.attach(blocks, sessions)  # a closed tab gives its models and runs back at once
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]):
-                    page.build()
+                    page.build(sessions) if page in (multihead, train) else page.build()
             with gr.Tab(t("tab.exercises"), id="exercises"):
                 editor = exercises.build(who)
             with gr.Tab(t("tab.progress"), id="progress") as progress_tab:

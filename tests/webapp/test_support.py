@@ -205,7 +205,7 @@ def test_transformer_and_bahdanau_runs_compare_side_by_side():
         run = training.new_run(s)
         for msg in training.stream(run):
             training.apply(run, msg)
-        kept[kept_name(run, len(kept) + 1)] = {"run": run}
+        kept[kept_name(run, len(kept) + 1, "en")] = {"run": run}
         assert run.summary["parameters"] == run.model.num_parameters()
     table = compare_table(kept, "en")
     assert table["model"].tolist() == ["Transformer", "Bahdanau (GRU + additive attention)"]

@@ -6,8 +6,8 @@ import gradio as gr
 
 from webapp.compute.matrices import check_int
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
-from webapp.pages.train import last_run
 from webapp.pages.viewport import head_grid, width_input, with_width
+from webapp.services.train_sessions import TrainSessions
 
 # Click a thumbnail to enlarge it (as BertViz does): plotly marks each subplot's drag layer with
 # data-subplot="x3y3"; the k-th subplot is the k-th choice of the "head to enlarge" radio.
@@ -77,8 +77,9 @@ def thumbnails(layer_maps, q, k, lang, width=None):
     return fig
 
 
-def build() -> None:
-    """Lay out the page inside the current gr.Tab and wire its events."""
+def build(sessions: TrainSessions) -> None:
+    """Lay out the page inside the current gr.Tab and wire its events (``sessions``: the Train
+    page's last run per browser session)."""
     gr.Markdown(t("mh.intro"))
     with gr.Row():
         source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
@@ -116,7 +117,7 @@ def build() -> None:
         from transformer_lab.tables import multihead_shape_steps, shapes_table
 
         lang = lang_of(request)
-        run = last_run(request.session_hash) if source == "trained" else None
+        run = sessions.get(request.session_hash) if source == "trained" else None
         layer_maps, q, k, cap = heads_of(source, kind, embed, heads, tokens, mask, valid_len, seed,
                                          run, lang)
         names = [f"{i + 1} · {j + 1}" for i in range(len(layer_maps))

@@ -2,8 +2,8 @@
 page's components per session (the app offers no deep links).
 
 Gradio keeps a closed session's State for an hour (in case the tab comes back); a reload makes
-a new session anyway, so the trained model, kept runs and the Train page's last-run entry of
-the closed session are dropped at once here.
+a new session anyway, so the trained model, kept runs and the Train page's entries in the
+app's TrainSessions store (last run, stop flag) of the closed session are dropped at once here.
 
 Gradio 6.31's SessionState also builds, for every session, the config of every component of
 the app (264 blocks: ~420 KB) and then writes every input and output value of every event into
@@ -26,6 +26,7 @@ from webapp.services.session_memory import (
     limit_malloc_arenas,
     release_freed_memory,
 )
+from webapp.services.train_sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
 _ORIGINAL = state_holder.SessionState
@@ -54,13 +55,12 @@ def light_sessions(enabled: bool = True) -> None:
     state_holder.SessionState = LightSessionState if enabled else _ORIGINAL
 
 
-def release(blocks: gr.Blocks, session: str | None) -> bool:
-    """Drop everything the app and Gradio hold for ``session``; True when something was held."""
-    from webapp.pages import train
-
+def release(blocks: gr.Blocks, session: str | None, sessions: TrainSessions) -> bool:
+    """Drop everything the app (``sessions``: the Train page's store) and Gradio hold for
+    ``session``; True when something was held."""
     if not session:
         return False
-    held = train._LAST.pop(session, None) is not None
+    held = sessions.release(session)
     holder = getattr(blocks, "state_holder", None)
     if holder is not None and session in holder:
         holder.delete_state(session)  # every gr.State value of the session (runs, models)
@@ -83,15 +83,16 @@ def _trim_soon() -> None:
     release_freed_memory()
 
 
-def attach(blocks: gr.Blocks) -> None:
+def attach(blocks: gr.Blocks, sessions: TrainSessions) -> None:
     """Call inside ``with blocks:``: light sessions, fewer malloc arenas (before the server's
-    threads start), and on unload the session is released and freed memory returned."""
+    threads start), and on unload the session is released (from Gradio and from ``sessions``)
+    and freed memory returned."""
     light_sessions(light_sessions_enabled())
     limit_malloc_arenas()
 
     def on_unload(request: gr.Request) -> None:
         try:
-            if release(blocks, getattr(request, "session_hash", None)):
+            if release(blocks, getattr(request, "session_hash", None), sessions):
                 _trim_soon()
         except Exception:  # noqa: BLE001 - cleanup must never break the server
             log.exception("releasing a session failed")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import threading
-
 import gradio as gr
 
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
+from webapp.pages.train_run import devices, run_training, tatoeba_offered, train
 from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.services.train_config import API_STEPS, KINDS, MODELS, PES, TASKS, start_values
+from webapp.services.train_config import KINDS, MODELS, PES, TASKS, start_values
+from webapp.services.train_sessions import TrainSessions
 from webapp.views.train_view import (
     caption,
     compare_table,
@@ -19,100 +18,31 @@ from webapp.views.train_view import (
     translation_text,
 )
 
-# Stop flags by browser session: the Stop click is another request than the training stream.
-_STOPS: dict[str, threading.Event] = {}
-GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside
 DEFAULT_SENTENCE = "tom is calm ."  # a held-out sentence whose words are all in the vocabulary
-# The last finished run of each browser session, for the multi-head explorer (another tab).
-_LAST: dict[str, object] = {}
-MAX_SESSIONS = 32  # oldest runs are dropped first: each holds a small model
+ALL_METRICS = ("loss", "token_accuracy", "exact_match")
 
 
-def last_run(session: str | None):
-    """The run this browser session trained last on the Train page, or None."""
-    return _LAST.get(session or "")
+def live_curves(run, lang: str) -> tuple:
+    """The run's curves and the hint above them: until the first evaluation has measured the
+    accuracies, only the loss panel, and a sentence saying when the accuracy panels come."""
+    from transformer_lab.figures import training_curves
 
-
-def _remember(session: str, run) -> None:
-    _LAST.pop(session, None)
-    _LAST[session] = run
-    while len(_LAST) > MAX_SESSIONS:
-        _LAST.pop(next(iter(_LAST)))
-
-
-def _gpu(fn):
-    """spaces.GPU on a Hugging Face Space with ZeroGPU; elsewhere (no `spaces`) a no-op."""
-    try:
-        import spaces
-    except ImportError:
-        return fn
-    return spaces.GPU(duration=GPU_SECONDS)(fn)
-
-
-def devices() -> list[str]:
-    """Device choices without importing torch: cuda only where a GPU is visible."""
-    found = ["auto", "cpu"]
-    if os.path.exists("/dev/nvidiactl") or os.environ.get("SPACES_ZERO_GPU"):
-        found.append("cuda")
-    return found
-
-
-@_gpu
-def _stream(run):
-    from webapp.services.training import stream
-
-    yield from stream(run)
-
-
-def run_training(config, stop=None, client=None):
-    """Yield (message, run) while training the ExperimentConfig ``config`` (built by
-    training.page_config); the run holds records, snapshots, weights, summary. A cached run
-    replays at once; otherwise messages with "queued" come while it waits its turn
-    (webapp.services.train_queue; ``client``: the fair queue's ClientKey)."""
-    from webapp.services import training
-    from webapp.services.train_queue import run_or_replay
-
-    run = training.new_run(config, stop)
-    for msg in run_or_replay(run, _stream, client):
-        yield msg, (run if "queued" in msg else training.apply(run, msg))
-
-
-_API = start_values().replace(steps=API_STEPS)  # the train API's defaults: a quick reverse run
-
-
-def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_model,
-          layers: int = _API.layers, d_ff: int = _API.d_ff, dropout: float = _API.dropout,
-          pe: str = _API.pe, steps: int = _API.steps, device: str = _API.device,
-          seed: int = _API.seed, model: str = _API.model) -> dict:
-    """Train a model with the Train page's settings; returns settings, summary (translate: scores
-    on held-out sentences) and the validation rows of the history. New parameters will always
-    come with defaults."""
-    from webapp.services.training import page_config
-
-    run = None
-    try:
-        config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
-                             pe, int(steps), device, int(seed), model)
-        for _, run in run_training(config):  # noqa: B007
-            pass  # the API returns only the finished run
-    except (ValueError, TypeError) as err:
-        raise gr.Error(str(err)) from None
-    evals = run.history[run.history["phase"] == "eval"]
-    return {"task": task, "settings": run.config.as_dict(), "summary": run.summary,
-            "eval": evals.drop(columns=["phase"]).to_dict(orient="records")}
-
-
-def _tatoeba_offered() -> bool:
-    """Offer D2L's Tatoeba corpus where the host likely has internet: a Space, or LAB_TATOEBA=1."""
-    return bool(os.environ.get("SPACE_ID") or os.environ.get("LAB_TATOEBA") == "1")
+    h = run.history
+    evaluated = "phase" in h.columns and bool((h["phase"] == "eval").any())
+    fig = training_curves(h, metrics=ALL_METRICS if evaluated else ALL_METRICS[:1], lang=lang,
+                          stack=True)
+    hint = gr.update(visible=False) if evaluated else gr.update(
+        value=tr("train.acc_wait", lang, every=run.config.eval_every), visible=True)
+    return fig, hint
 
 
 def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
     return [(t(f"{prefix}.{v}"), v) for v in values]
 
 
-def build() -> None:
-    """Lay out the page inside the current gr.Tab and wire its events."""
+def build(sessions: TrainSessions) -> None:
+    """Lay out the page inside the current gr.Tab and wire its events; ``sessions`` holds each
+    browser's stop flag and last run (the app's one store, shared with the multi-head explorer)."""
     from transformer_lab.figures import alignment_heatmap, training_curves
 
     first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
@@ -125,7 +55,7 @@ def build() -> None:
         pe = gr.Radio(_options("pe", PES), value=first.pe, label=t("train.pe"), elem_id="train-pe")
         device = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
         corpus = gr.Radio(_options("corpus", ("bundled", "tatoeba")), value="bundled",
-                          label=t("corpus"), visible=_tatoeba_offered(), elem_id="train-corpus")
+                          label=t("corpus"), visible=tatoeba_offered(), elem_id="train-corpus")
     with gr.Row():
         heads = gr.Number(first.heads, precision=0, label=t("train.heads"), min_width=90)
         d_model = gr.Number(first.d_model, precision=0, label=t("train.d_model"), min_width=90)
@@ -183,46 +113,44 @@ def build() -> None:
 
     def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,
                  corpus, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
-        lang, flag = lang_of(request), threading.Event()
-        _STOPS[request.session_hash] = flag
+        lang, session = lang_of(request), request.session_hash
+        flag = sessions.start(session)  # the Stop click (another request) sets it
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
+        keep = [gr.skip()] * 8  # the shown outputs and the curves' hint stay as they are
         from webapp.pages.exercises import client_of
         from webapp.services.train_queue import TrainRefused, cached_note
         from webapp.services.training import page_config
 
         try:
-            yield None, tr("training", lang) + " …", None, *blank
+            yield None, tr("training", lang) + " …", None, *blank, gr.skip()
             run, cached = None, False
             config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff),
                                  float(dropout), pe, int(steps), device, int(seed), model, corpus)
             for msg, run in run_training(config, stop=flag, client=client_of(request)):
                 if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
-                    yield gr.skip(), msg["message"][lang], gr.skip(), *[gr.skip()] * 7
+                    yield gr.skip(), msg["message"][lang], gr.skip(), *keep
                     continue
                 cached = bool(msg.get("cached"))
                 step, total, elapsed = msg["step"], msg["total"], msg["elapsed"]
                 eta = elapsed / max(step, 1) * (total - step)
                 text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
                 progress(msg["fraction"], desc=text)
-                yield training_curves(run.history, lang=lang, stack=True), text, run, *[gr.skip()] * 7
-            _remember(request.session_hash, run)
-            yield (training_curves(run.history, lang=lang, stack=True),
-                   done_status(run, lang) + (cached_note(lang) if cached else ""), run,
-                   *[gr.skip()] * 7)
+                fig, hint = live_curves(run, lang)
+                yield fig, text, run, *keep[:7], hint
+            sessions.put(session, run)  # the multi-head explorer shows it
+            fig, hint = live_curves(run, lang)
+            yield (fig, done_status(run, lang) + (cached_note(lang) if cached else ""), run,
+                   *keep[:7], hint)
         except TrainRefused as err:  # one run per browser; Stop pressed while it waited
-            yield gr.skip(), err.message[lang], gr.skip(), *[gr.skip()] * 7
+            yield gr.skip(), err.message[lang], gr.skip(), *keep
         except (ValueError, TypeError) as err:
             warn(message(err, lang), lang)
-            yield gr.skip(), message(err, lang), gr.skip(), *[gr.skip()] * 7
+            yield gr.skip(), message(err, lang), gr.skip(), *keep
         finally:
-            # Only our own flag: a finished run's generator may be closed after the next run of
-            # the same browser registered its flag, and must not take that one away.
-            if _STOPS.get(request.session_hash) is flag:
-                _STOPS.pop(request.session_hash, None)
+            sessions.finish(session, flag)  # only this run's own flag
 
     def on_stop(request: gr.Request):
-        if request.session_hash in _STOPS:
-            _STOPS[request.session_hash].set()
+        sessions.stop(request.session_hash)
 
     def _maps(run, index, kind, snap_index, lang, width=None):
         from webapp.services.training import attention_for
@@ -294,7 +222,7 @@ def build() -> None:
         lang = lang_of(request)
         if run is None or not run.summary:
             raise ValueError("train a model first")
-        name = kept_name(run, len(kept) + 1)
+        name = kept_name(run, len(kept) + 1, lang)
         # Kept runs are drawn from their history and summary only; at most a few per session.
         kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}})
         title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
@@ -320,7 +248,7 @@ def build() -> None:
     def mark_stale(run, request: gr.Request):
         return tr("stale", lang_of(request)) if run is not None else gr.skip()
 
-    outs = [curves, status, run_state, *shown]
+    outs = [curves, status, run_state, *shown, curves_hint]
     # A run shows its curves at once; its predictions and alignment wait for the end of the run.
     start.click(lambda: (gr.update(visible=True), gr.update(visible=False), gr.update(visible="hidden"),
                          gr.update(visible=True), gr.update(visible=False)), None,

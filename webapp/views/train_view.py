@@ -57,17 +57,18 @@ def localise_predictions(df: pd.DataFrame, lang: str) -> pd.DataFrame:
     return df.rename(columns={c: tr(k, lang) for c, k in PRED_COLUMNS.items()})
 
 
-def kept_name(run, number: int) -> str:
-    """A kept run's legend name: task, model and the settings that tell runs apart."""
+def kept_name(run, number: int, lang: str) -> str:
+    """A kept run's legend name in ``lang``: task, model and the settings that tell runs apart."""
     c = run.config
+    task = tr(f"task.{run.task_name}", lang)
     if run.model_name == "bahdanau":
-        return f"{run.task_name} · Bahdanau · d={c.d_model} #{number}"
-    return f"{run.task_name} · pe={c.pe} · h={c.heads} · d={c.d_model} #{number}"
+        return f"{task} · Bahdanau · d={c.d_model} #{number}"
+    return f"{task} · pe={tr(f'pe.{c.pe}', lang)} · h={c.heads} · d={c.d_model} #{number}"
 
 
 def _score(run, lang: str) -> str:
     s = run.summary
-    exact, token = ("完全匹配", "词元准确率") if lang == "zh" else ("exact", "token")
+    exact, token = tr("kept.exact", lang), tr("kept.token", lang)
     if run.task_name == "translate" and s.get("heldout"):
         h = s["heldout"]["all"]
         return f"BLEU {h['bleu']:.1f} · {exact} {h['exact_match']:.3f}"

@@ -23,7 +23,7 @@ pytestmark = needs_chromium
 
 def _other_learner_trains(stop: threading.Event, training: threading.Event, seed: int) -> None:
     """Another learner's real run (not in the cache: its own seed), through the page's path."""
-    from webapp.pages.train import run_training
+    from webapp.pages.train_run import run_training
     from webapp.services.fairness import ClientKey
     from webapp.services.training import page_config
 

@@ -39,15 +39,15 @@ def _train_as(app_url: str, session: str) -> dict:
 
 
 def _held(session: str) -> tuple[bool, bool]:
-    """(the Train page's last-run entry, Gradio's session state holding a trained Run)."""
+    """(the Train page's last run in the app's TrainSessions, Gradio's session state holding a
+    trained Run)."""
     import app
-    from webapp.pages import train
     from webapp.services.training import Run
 
     holder = app.demo.state_holder
     in_gradio = session in holder and any(
         isinstance(v, Run) for v in holder.session_data[session].state_data.values())
-    return train._LAST.get(session) is not None, in_gradio
+    return app.demo.train_sessions.get(session) is not None, in_gradio
 
 
 def test_a_closed_tab_releases_its_trained_model(app_url):

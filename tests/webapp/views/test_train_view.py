@@ -1,0 +1,37 @@
+"""webapp.views.train_view: kept-run labels and scores in the page's language."""
+
+from __future__ import annotations
+
+import re
+
+from transformer_lab.experiments import ExperimentConfig
+from webapp.i18n import text_lab
+from webapp.views.train_view import compare_table, kept_name
+
+
+class _Run:
+    task_name, model_name = "reverse", "transformer"
+    config = ExperimentConfig(pe="sinusoidal", heads=2, d_model=16)
+    summary = {"steps": 3, "seconds": 0.1, "stopped": "max_steps", "exact_acc": 0.5,
+               "token_acc": 0.75, "parameters": 10}
+
+
+class _Bahdanau(_Run):
+    task_name, model_name = "sort", "bahdanau"
+
+
+def test_kept_names_use_the_catalogues_task_and_pe_names():
+    zh = kept_name(_Run(), 1, "zh")
+    assert zh == (f"{text_lab.ZH_LAB['task.reverse']} · pe={text_lab.ZH_LAB['pe.sinusoidal']} "
+                  "· h=2 · d=16 #1")
+    assert "reverse" not in zh and "sinusoidal" not in zh
+    assert kept_name(_Run(), 2, "en") == "reverse · pe=sinusoidal · h=2 · d=16 #2"
+    assert kept_name(_Bahdanau(), 3, "zh").startswith(text_lab.ZH_LAB["task.sort"] + " · Bahdanau")
+
+
+def test_the_compare_tables_score_is_in_the_pages_language():
+    kept = {kept_name(_Run(), 1, lang): {"run": _Run()} for lang in ("zh",)}
+    score = compare_table(kept, "zh").iloc[0, -1]
+    assert score == "完全匹配 0.500 · 词元准确率 0.750"
+    assert not re.search(r"[A-Za-z]", score)
+    assert compare_table(kept, "en").iloc[0, -1] == "exact 0.500 · token 0.750"

@@ -1,0 +1,78 @@
+"""Starting a training run for the Train page and its `train` API: devices, ZeroGPU, the stream."""
+
+from __future__ import annotations
+
+import os
+
+import gradio as gr
+
+from webapp.services.train_config import API_STEPS, start_values
+
+GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside
+
+
+def _gpu(fn):
+    """spaces.GPU on a Hugging Face Space with ZeroGPU; elsewhere (no `spaces`) a no-op."""
+    try:
+        import spaces
+    except ImportError:
+        return fn
+    return spaces.GPU(duration=GPU_SECONDS)(fn)
+
+
+def devices() -> list[str]:
+    """Device choices without importing torch: cuda only where a GPU is visible."""
+    found = ["auto", "cpu"]
+    if os.path.exists("/dev/nvidiactl") or os.environ.get("SPACES_ZERO_GPU"):
+        found.append("cuda")
+    return found
+
+
+def tatoeba_offered() -> bool:
+    """Offer D2L's Tatoeba corpus where the host likely has internet: a Space, or LAB_TATOEBA=1."""
+    return bool(os.environ.get("SPACE_ID") or os.environ.get("LAB_TATOEBA") == "1")
+
+
+@_gpu
+def _stream(run):
+    from webapp.services.training import stream
+
+    yield from stream(run)
+
+
+def run_training(config, stop=None, client=None):
+    """Yield (message, run) while training the ExperimentConfig ``config`` (built by
+    training.page_config); the run holds records, snapshots, weights, summary. A cached run
+    replays at once; otherwise messages with "queued" come while it waits its turn
+    (webapp.services.train_queue; ``client``: the fair queue's ClientKey)."""
+    from webapp.services import training
+    from webapp.services.train_queue import run_or_replay
+
+    run = training.new_run(config, stop)
+    for msg in run_or_replay(run, _stream, client):
+        yield msg, (run if "queued" in msg else training.apply(run, msg))
+
+
+_API = start_values().replace(steps=API_STEPS)  # the train API's defaults: a quick reverse run
+
+
+def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_model,
+          layers: int = _API.layers, d_ff: int = _API.d_ff, dropout: float = _API.dropout,
+          pe: str = _API.pe, steps: int = _API.steps, device: str = _API.device,
+          seed: int = _API.seed, model: str = _API.model) -> dict:
+    """Train a model with the Train page's settings; returns settings, summary (translate: scores
+    on held-out sentences) and the validation rows of the history. New parameters will always
+    come with defaults."""
+    from webapp.services.training import page_config
+
+    run = None
+    try:
+        config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
+                             pe, int(steps), device, int(seed), model)
+        for _, run in run_training(config):  # noqa: B007
+            pass  # the API returns only the finished run
+    except (ValueError, TypeError) as err:
+        raise gr.Error(str(err)) from None
+    evals = run.history[run.history["phase"] == "eval"]
+    return {"task": task, "settings": run.config.as_dict(), "summary": run.summary,
+            "eval": evals.drop(columns=["phase"]).to_dict(orient="records")}
