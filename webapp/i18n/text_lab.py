@@ -62,6 +62,9 @@ EN_LAB: dict[str, str] = {
     "train.seen.new": "this sentence is not in the corpus: there is no reference to score against",
     "train.reference": "reference",
     "train.unknown": "unknown words (read as `<unk>`)",
+    # whole lines, so Chinese gets full-width colons (train.py's on_translate still appends ": ")
+    "train.reference_line": "reference: {reference} · BLEU (D2L, k=2): {bleu:.3f}",
+    "train.unknown_line": "⚠️ unknown words (read as `<unk>`): {words}",
     "train.need_model": "train a model first",
     "train.need_translate": "train a model on the 'translate EN→FR' task first",
     "status.training": "Training: step {step} / {total} · {elapsed:.0f} s · about {eta:.0f} s left",
@@ -211,6 +214,8 @@ ZH_LAB: dict[str, str] = {
     "train.seen.new": "这句话不在语料中：没有参考译文可以打分",
     "train.reference": "参考译文",
     "train.unknown": "不认识的单词（读作 `<unk>`）",
+    "train.reference_line": "参考译文：{reference} · BLEU（D2L，k=2）：{bleu:.3f}",
+    "train.unknown_line": "⚠️ 不认识的单词（读作 `<unk>`）：{words}",
     "train.need_model": "请先训练一个模型",
     "train.need_translate": "请先在“英译法”任务上训练一个模型",
     "status.training": "训练中：第 {step} / {total} 步 · 已用 {elapsed:.0f} 秒 · 约剩 {eta:.0f} 秒",
