@@ -42,22 +42,22 @@ def app(app_url, tmp_path_factory):
     a WALL_S wall limit; all restored afterwards."""
     from grader import api
     from grader.gradebook import RateLimiter, open_gradebook
-    from webapp.services import admission, fairness
+    from webapp.services import admission, grading_queue
     from webapp.services import submissions as glue
 
     state = glue._STATE.ensure()
     saved = (state.book, state.limiter, state.gate)
-    before = fairness.settings()
+    before = grading_queue.settings()
     saved_fair = (before.queue, before.hops)
     grader = api.default_grader()
     saved_wall = grader.max_wall_s
     book = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('fair') / 'gb.sqlite3'}")
     glue.configure(book=book, limiter=RateLimiter(1000, 60), gate=admission.WaitGate(16, 2, 15.0))
-    fairness.configure(hops=1)
+    grading_queue.configure(hops=1)
     grader.max_wall_s = WALL_S
     yield app_url, book
     grader.max_wall_s = saved_wall
-    fairness.configure(queue=saved_fair[0], hops=saved_fair[1])
+    grading_queue.configure(queue=saved_fair[0], hops=saved_fair[1])
     glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
     book.close()
 
@@ -65,13 +65,13 @@ def app(app_url, tmp_path_factory):
 @pytest.fixture
 def queue(app):
     """A fresh fair queue for one test (``slots`` as the grader's two workers unless asked)."""
-    from webapp.services import fairness
+    from webapp.services import fairness, grading_queue
 
     def make(slots: int = 2, per_address: int = 2, per_minute: int = 1000):
         from grader.gradebook import RateLimiter
 
         q = fairness.FairQueue(slots, per_address, RateLimiter(per_minute, 60))
-        fairness.configure(queue=q)
+        grading_queue.configure(queue=q)
         return q
 
     yield make

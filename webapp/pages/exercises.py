@@ -14,7 +14,7 @@ from grader.report import Report, render
 from webapp.i18n import LANGUAGES
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
-from webapp.services import fairness, quickcheck, submissions
+from webapp.services import fairness, grading_queue, quickcheck, submissions
 from webapp.views.exercise_list import exercise_choices, public_text
 from webapp.views.report_view import results_frame, score_markdown
 
@@ -54,7 +54,7 @@ def client_of(request: gr.Request | None) -> fairness.ClientKey:
     getlist = getattr(headers, "getlist", None)  # every X-Forwarded-For line, in order
     forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
     peer = getattr(getattr(request, "client", None), "host", None)
-    return fairness.client_key(getattr(request, "session_hash", None), peer, forwarded)
+    return grading_queue.client_key(getattr(request, "session_hash", None), peer, forwarded)
 
 
 def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,
@@ -230,7 +230,7 @@ def build(learner: identity.Identity) -> Editor:
             lang = lang_of(request)
             # The same queue as Submit (one run per session/address, round-robin), not counted
             # by the per-address submission limit: examples store nothing.
-            report = fairness.run_in_turn(client_of(request), lambda: fn(ex_id, code),
+            report = grading_queue.run_in_turn(client_of(request), lambda: fn(ex_id, code),
                                           count=False)
             if isinstance(report, fairness.Refused):  # keep the last result; say why not
                 gr.Warning(render(report.message, lang))

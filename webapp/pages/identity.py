@@ -114,7 +114,7 @@ def address_of(request: gr.Request | None) -> str:
         forwarded = headers.getlist("x-forwarded-for") if hasattr(headers, "getlist") \
             else headers.get("x-forwarded-for")
     try:
-        from webapp.services.fairness import client_address, default_hops
+        from webapp.services.client_address import client_address, default_hops
     except ImportError:  # pragma: no cover - the fairness module is optional
         return str(peer or "unknown")
     return str(client_address(peer, forwarded, default_hops()) or peer or "unknown")

@@ -34,7 +34,7 @@ from grader.gradebook.backends import shared_rate_limiter
 from grader.gradebook.model import surrogate_safe_data
 from grader.report import Report, render
 from webapp.i18n import both
-from webapp.services import fairness
+from webapp.services import fairness, grading_queue
 from webapp.services.admission import SubmitConfig, WaitGate, gate_enter
 
 log = logging.getLogger("transformer_lab.app")
@@ -214,7 +214,7 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
         who = resolve_learner(learner, signed_in)
     except SubmissionRejected as err:
         return refusal(err.reason, err.message, exercise_id)
-    queue = fairness.settings().queue
+    queue = grading_queue.settings().queue
     ticket = queue.admit(client, count=False)  # a place per session/address; nothing counted
     if isinstance(ticket, fairness.Refused):
         return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)

@@ -22,18 +22,18 @@ SLEEPER = "import time\ntime.sleep(30)\n"
 def one_slot(app_url):
     """One grading at a time and a WALL_S wall limit, restored afterwards."""
     from grader import api
-    from webapp.services import fairness
+    from webapp.services import fairness, grading_queue
 
-    before = fairness.settings()
+    before = grading_queue.settings()
     saved = (before.queue, before.hops)
     grader = api.default_grader()
     saved_wall = grader.max_wall_s
     q = fairness.FairQueue(slots=1)
-    fairness.configure(queue=q, hops=1)
+    grading_queue.configure(queue=q, hops=1)
     grader.max_wall_s = WALL_S
     yield q
     grader.max_wall_s = saved_wall
-    fairness.configure(queue=saved[0], hops=saved[1])
+    grading_queue.configure(queue=saved[0], hops=saved[1])
 
 
 def occupy(app_url: str, q) -> object:

@@ -3,7 +3,7 @@ newcomer refused as "busy", since the newcomer is served ahead of those backlogs
 
 from __future__ import annotations
 
-from webapp.services import admission, fairness
+from webapp.services import admission, fairness, grading_queue
 
 
 def _flooded(addresses: int) -> tuple[fairness.FairQueue, admission.WaitGate, list]:
@@ -89,10 +89,10 @@ def test_a_busy_refusal_costs_no_rate_limit(monkeypatch, tmp_path):
 
     monkeypatch.setattr(grader.api, "grade", graded)
     state = glue._STATE.ensure()
-    saved = (state.book, state.limiter, state.gate, fairness.settings().queue)
+    saved = (state.book, state.limiter, state.gate, grading_queue.settings().queue)
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
     addresses = RateLimiter(1, 60)
-    fairness.configure(queue=fairness.FairQueue(slots=1, per_address=2, address_limiter=addresses))
+    grading_queue.configure(queue=fairness.FairQueue(slots=1, per_address=2, address_limiter=addresses))
     full = admission.WaitGate(max_in_flight=1, slots=1)
     full.enter()  # someone else's grading holds the only place
     try:
@@ -109,5 +109,5 @@ def test_a_busy_refusal_costs_no_rate_limit(monkeypatch, tmp_path):
         assert book.count() == 1
     finally:
         glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
-        fairness.configure(queue=saved[3])
+        grading_queue.configure(queue=saved[3])
         book.close()

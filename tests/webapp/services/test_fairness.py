@@ -9,13 +9,12 @@ import time
 import pytest
 
 from grader.gradebook import RateLimiter
+from webapp.services.client_address import client_address, default_hops
 from webapp.services.fairness import (
     ClientKey,
     FairQueue,
     Refused,
     Ticket,
-    client_address,
-    default_hops,
     queue_message,
 )
 
@@ -234,44 +233,44 @@ def test_many_threads_never_exceed_the_slots_or_one_per_address():
 
 
 def test_run_in_turn_shares_the_queue_and_can_leave_the_rate_limit_alone():
-    from webapp.services import fairness
+    from webapp.services import grading_queue
 
     q = FairQueue(slots=1, address_limiter=RateLimiter(per_learner=1, window_s=60))
-    saved = fairness.settings().queue
-    fairness.configure(queue=q)
+    saved = grading_queue.settings().queue
+    grading_queue.configure(queue=q)
     try:
         me = ClientKey("s1", "198.51.100.5")
         for _ in range(3):  # public examples: run in turn, never counted
-            assert fairness.run_in_turn(me, lambda: "ran", count=False) == "ran"
-        assert fairness.run_in_turn(me, lambda: "graded") == "graded"  # the one counted
-        refused = fairness.run_in_turn(ClientKey("s2", "198.51.100.5"), lambda: "again")
+            assert grading_queue.run_in_turn(me, lambda: "ran", count=False) == "ran"
+        assert grading_queue.run_in_turn(me, lambda: "graded") == "graded"  # the one counted
+        refused = grading_queue.run_in_turn(ClientKey("s2", "198.51.100.5"), lambda: "again")
         assert isinstance(refused, Refused) and refused.reason == "rate_limited"
         # While this session holds a turn, its second run is refused and nothing runs twice.
         held = q.admit(ClientKey("s3", "198.51.100.6"), count=False)
-        inner = fairness.run_in_turn(ClientKey("s3", "198.51.100.6"), lambda: "twice", count=False)
+        inner = grading_queue.run_in_turn(ClientKey("s3", "198.51.100.6"), lambda: "twice", count=False)
         assert isinstance(inner, Refused) and inner.reason == "already_grading"
         held.release()
         assert q.snapshot() == {"running": 0, "waiting": 0}
     finally:
-        fairness.configure(queue=saved)
+        grading_queue.configure(queue=saved)
 
 
 def test_a_private_address_behind_a_trusted_proxy_is_reported_once(caplog):
     """On a Space every visitor is public: a private entry means a proxy hop was miscounted."""
-    from webapp.services import fairness
+    from webapp.services import grading_queue
 
-    saved = fairness.settings()
+    saved = grading_queue.settings()
     hops, warned = saved.hops, saved.warned_private
-    fairness.configure(hops=1)
+    grading_queue.configure(hops=1)
     saved.warned_private = False
     try:
         with caplog.at_level("WARNING", logger="transformer_lab.app"):
-            assert fairness.client_key("s", "10.16.3.80", "198.51.100.7").address == "198.51.100.7"
+            assert grading_queue.client_key("s", "10.16.3.80", "198.51.100.7").address == "198.51.100.7"
             assert not caplog.records
             for _ in range(3):
-                key = fairness.client_key("s", "10.16.3.80", "198.51.100.7, 10.16.0.9")
+                key = grading_queue.client_key("s", "10.16.3.80", "198.51.100.7, 10.16.0.9")
                 assert key == ClientKey("s", "10.16.0.9")
         assert len(caplog.records) == 1 and "LAB_FORWARDED_HOPS" in caplog.text
     finally:
-        fairness.configure(hops=hops)
+        grading_queue.configure(hops=hops)
         saved.warned_private = warned
