@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
+from transformer_lab.message import Message
+
 
 def bilingual(en: str, zh: str) -> dict[str, str]:
-    """A message in English and Simplified Chinese, the form every learner-facing text takes."""
-    return {"en": en, "zh": zh}
+    """A message in English and Simplified Chinese (transformer_lab.message.Message), in the
+    {"en", "zh"} wire form every report, results.json and gradebook row keeps."""
+    return Message(en, zh).as_dict()
 
 
 def render(message: dict[str, str], lang: str = "both") -> str:

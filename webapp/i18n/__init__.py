@@ -12,6 +12,7 @@ No gradio here.
 
 from __future__ import annotations
 
+from transformer_lab.message import Message
 from webapp.i18n import (
     gradebook_text,
     report_text,
@@ -52,7 +53,14 @@ def tr(key: str, lang: str, **fields: object) -> str:
     return text_.format(**fields) if fields else text_
 
 
+def message(key: str, **fields: object) -> Message:
+    """``key`` in both languages as a Message, the type the library's figure labels and the
+    grader's feedback use too."""
+    return Message(tr(key, "en", **fields), tr(key, "zh", **fields))
+
+
 def both(key: str, **fields: object) -> dict[str, str]:
-    """``key`` in both languages: the ``{"en", "zh"}`` message shape the grader's reports and
-    refusals use too (grader.report.render shows one or both)."""
-    return {"en": tr(key, "en", **fields), "zh": tr(key, "zh", **fields)}
+    """``key`` in both languages in the wire form: ``message(key).as_dict()``, the
+    ``{"en", "zh"}`` dict the grader's reports and refusals use (grader.report.render shows one
+    or both)."""
+    return message(key, **fields).as_dict()

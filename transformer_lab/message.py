@@ -1,0 +1,46 @@
+"""One learner-facing text in English and Simplified Chinese: the type the library's figure
+labels, the grader's feedback and the app's catalogue (webapp.i18n) share.
+
+It lives in the library because the library is the one package the others may import: the
+grader imports neither webapp nor gradio, and this module imports nothing at all (no torch,
+no numpy), so importing it costs the grader nothing. On the wire (Gradescope JSON, gradebook
+rows, API answers) a message stays the plain ``{"en": ..., "zh": ...}`` dict of ``as_dict``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+LANGS = ("en", "zh")
+
+
+@dataclass(frozen=True)
+class Message:
+    """A text in both languages; ``text(lang)`` picks one."""
+
+    en: str
+    zh: str
+
+    def __post_init__(self) -> None:
+        for lang in LANGS:
+            if not isinstance(getattr(self, lang), str):
+                raise TypeError(f"Message.{lang} must be a string, got {type(getattr(self, lang)).__name__}")
+
+    def text(self, lang: str) -> str:
+        """The text in ``lang``: 'zh' gives Chinese, anything else English (as webapp.i18n.tr and
+        grader.report.render pick); an empty Chinese text falls back to the English one."""
+        return (self.zh or self.en) if lang == "zh" else self.en
+
+    def format(self, **fields: object) -> Message:
+        """Both texts with the same ``{fields}`` filled in (str.format)."""
+        return Message(self.en.format(**fields), self.zh.format(**fields))
+
+    def as_dict(self) -> dict[str, str]:
+        """The wire form every report and gradebook row already uses: ``{"en": ..., "zh": ...}``."""
+        return {"en": self.en, "zh": self.zh}
+
+    @classmethod
+    def of(cls, pair: Mapping[str, str]) -> Message:
+        """A message from its wire form (a missing language reads as empty)."""
+        return cls(str(pair.get("en", "")), str(pair.get("zh", "")))
