@@ -26,7 +26,7 @@ EN: dict[str, str] = {
     "quick.wrong": "✗ Not quite.",
     "quick.write_first": "Write your answer in the box first, then reveal.",
     # A report on the Exercises page
-    "report.score": "Score",
+    "report.score_line": "Score: {score:g} / {max:g}",
     "report.col.test": "test",
     "report.col.result": "result",
     "report.col.score": "score",
@@ -71,7 +71,7 @@ ZH: dict[str, str] = {
     "quick.right": "✓ 正确。",
     "quick.wrong": "✗ 不对。",
     "quick.write_first": "请先在框中写下你的答案，再展开解析。",
-    "report.score": "得分",
+    "report.score_line": "得分：{score:g} / {max:g}",
     "report.col.test": "测试",
     "report.col.result": "结果",
     "report.col.score": "得分",

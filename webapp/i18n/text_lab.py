@@ -62,7 +62,8 @@ EN_LAB: dict[str, str] = {
     "train.seen.new": "this sentence is not in the corpus: there is no reference to score against",
     "train.reference": "reference",
     "train.unknown": "unknown words (read as `<unk>`)",
-    # whole lines, so Chinese gets full-width colons (train.py's on_translate still appends ": ")
+    # whole lines, so Chinese gets full-width colons (train.py's on_translate and train_view's
+    # translate status append ASCII ": " to train.reference, train.unknown and corpus today)
     "train.reference_line": "reference: {reference} · BLEU (D2L, k=2): {bleu:.3f}",
     "train.unknown_line": "⚠️ unknown words (read as `<unk>`): {words}",
     "train.need_model": "train a model first",
@@ -149,7 +150,7 @@ EN_LAB: dict[str, str] = {
         "attention is spread out and means nothing yet; press Train and watch an "
         "anti-diagonal form (the slider replays the snapshots)."
     ),
-    "corpus": "Corpus", "corpus.bundled": "the bundled EN→FR pairs",
+    "corpus": "Corpus", "corpus.bundled": "the bundled EN→FR pairs", "corpus.line": "Corpus: {name}.",
     "corpus.tatoeba": "D2L's Tatoeba fra-eng", "corpus.fallback": "Tatoeba could not be downloaded",
     "toast": "Please check",
     "error.generic": "⚠️ Something went wrong on our side; the error was logged.",
@@ -271,7 +272,7 @@ ZH_LAB: dict[str, str] = {
         "**训练之前：** 一个刚初始化的模型在一个留出的反转样例上的注意力。它分散开来，还没有任何意义；"
         "点击“训练”，看反对角线如何形成（滑块可以回放各个快照）。"
     ),
-    "corpus": "语料", "corpus.bundled": "内置的英法句对",
+    "corpus": "语料", "corpus.bundled": "内置的英法句对", "corpus.line": "语料：{name}。",
     "corpus.tatoeba": "D2L 的 Tatoeba fra-eng", "corpus.fallback": "无法下载 Tatoeba",
     "toast": "请检查输入",
     "error.generic": "⚠️ 服务器出了点问题，错误已记录。",

@@ -22,7 +22,7 @@ def score_markdown(report: Report, lang: str = "en") -> str:
 
     The internal mistake ids (for instructors and the gradebook) are not shown: each failed
     test's own message already explains the mistake in words."""
-    lines = [f"## {tr('report.score', lang)}: {report.score:g} / {report.max_score:g}"]
+    lines = ["## " + tr("report.score_line", lang, score=report.score, max=report.max_score)]
     if report.summary:
         lines.append(render(report.summary, lang))
     return surrogate_safe("\n\n".join(lines))
