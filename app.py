@@ -21,7 +21,7 @@ from webapp.pages import (
     session_release,
     train,
 )
-from webapp.pages.common import I18N, t
+from webapp.pages.common import I18N, t, tr
 from webapp.services.train_sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
@@ -52,7 +52,37 @@ CSS = """
   #who-row { flex-direction: column !important; align-items: stretch !important; }
   #who-row > * { width: 100% !important; min-width: 0 !important; flex: 1 1 auto !important; }
 }
+/* A slider's label keeps its words on one line (a narrow slider wrapped 词元数 one character per
+   line); when label and number box do not fit side by side, the box moves below it. */
+.head:has(> .tab-like-container) > label { flex: 0 0 auto; white-space: nowrap; }
 """
+
+
+# Toasts live outside the app's container, where Gradio's prefixing of `css` rules inside @media
+# would never reach them: this sheet goes into the page's <head> as it is.
+TOAST_HEAD = """<style>
+/* Phone: Gradio groups toasts by kind and lists every message; a burst of warnings covered a
+   third of the screen. Show the newest message only, in at most three lines (the group header
+   keeps the count; the pages' status lines keep the whole text). */
+@media (max-width: 640px) {
+  .toast-messages > :not(:last-child) { display: none !important; }
+  .toast-message-text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3;
+                        line-clamp: 3; overflow: hidden; }
+  .toast-wrap { max-height: 25vh; overflow: hidden; }
+}
+</style>"""
+
+
+def toast_titles_css() -> str:
+    """Gradio 6.31 heads a toast group with its kind in English ("Warning (3)") and ignores
+    gr.Warning's title; on a Chinese page the catalogue's title is drawn in its place."""
+    rules = []
+    for kind, key in (("warning", "toast.kind.warning"), ("error", "common.error")):
+        rules.append(f'html:lang(zh) .toast-title.{kind} {{ font-size: 0; }}\n'
+                     f'html:lang(zh) .toast-title.{kind}::before {{ content: "{tr(key, "zh")} "; '
+                     'font-size: var(--text-md); }\n'
+                     f'html:lang(zh) .toast-title.{kind} .toast-count {{ font-size: var(--text-md); }}')
+    return "\n".join(rules)
 
 
 # The playground's tabs, in display order: each page's build() needs nothing from the others.
@@ -120,7 +150,8 @@ def launch(**kwargs) -> tuple:
     # Each event of a pool may hold a thread (a run waiting its turn blocks in one): room for
     # every pool at once, plus Gradio's own work.
     kwargs.setdefault("max_threads", sum(POOLS.values()) + 16)
-    return demo.launch(i18n=I18N, css=CSS, **kwargs)
+    kwargs["head"] = TOAST_HEAD + kwargs.get("head", "")
+    return demo.launch(i18n=I18N, css=CSS + toast_titles_css(), **kwargs)
 
 
 def main() -> None:

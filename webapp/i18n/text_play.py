@@ -23,6 +23,29 @@ EN: dict[str, str] = {
         "(W_q q + W_k k → tanh → w_v), so Q and K may have different widths ({d} and {d_k} "
         "here) and there is no √d to divide by."
     ),
+    # multi-head explorer, source = the model trained on the Train page
+    "mh.intro.trained": (
+        "**Heads of the model you trained on the Train page:** {model} on *{task}*, "
+        "{steps} training steps, **{layers} × {heads}** (layers × heads). The tokens are real: "
+        "held-out example 0, input `{src}`, and the model's own output `{out}`. A random layer's "
+        "settings (width, tokens, mask, seed) do not apply to a trained model; choose which "
+        "attention to look at instead."
+    ),
+    "mh.intro.trained_short": (
+        "**Heads of the model you trained on the Train page** ({model}, *{task}*), on the real "
+        "tokens of a held-out example."
+    ),
+    "mh.intro.no_run": (
+        "**No trained model yet.** Train one on the Train page (a short *reverse* run is "
+        "enough), then come back: its layers × heads appear here on real tokens."
+    ),
+    # Gradio's own screen-reader status (its frontend asks for these keys and ships no text for
+    # them: a screen reader read "common.complete" aloud); gr.I18n hands them to the frontend.
+    "common.complete": "Done",
+    "common.error": "Error",
+    "status.queue_position": "In the queue: position {position} of {size}",
+    # the header of a group of warning toasts (Gradio writes "Warning" itself: see app.py)
+    "toast.kind.warning": "Warning",
 }
 
 ZH: dict[str, str] = {
@@ -41,4 +64,18 @@ ZH: dict[str, str] = {
         "送进一个小网络（W_q q + W_k k → tanh → w_v），所以 Q 和 K 的宽度可以不同（这里是 {d} 和 "
         "{d_k}），也就没有需要除以的 √d。"
     ),
+    "mh.intro.trained": (
+        "**你在“训练”页训练的模型的各个头：** {model}，任务 *{task}*，训练 {steps} 步，"
+        "**{layers} × {heads}**（层 × 头）。词元是真实的：留出样例 0，输入 `{src}`，模型自己的输出 "
+        "`{out}`。随机层的设置（宽度、词元数、掩码、种子）不适用于训练好的模型；请改为选择要查看的注意力。"
+    ),
+    "mh.intro.trained_short": "**你在“训练”页训练的模型的各个头**（{model}，*{task}*），使用一个留出样例的真实词元。",
+    "mh.intro.no_run": (
+        "**还没有训练好的模型。** 先在“训练”页训练一个（一次简短的*反转*训练就够了），再回到这里："
+        "它的各层 × 各头会在真实词元上显示出来。"
+    ),
+    "common.complete": "完成",
+    "common.error": "出错",
+    "status.queue_position": "排队中：第 {position} 位，共 {size} 位",
+    "toast.kind.warning": "注意",
 }
