@@ -82,3 +82,17 @@ def test_a_chinese_report_headline_uses_a_full_width_colon():
     assert score_markdown(report, "zh").startswith("## 得分：3 / 12")  # it read "得分: 3 / 12"
     assert score_markdown(report, "en").startswith("## Score: 3 / 12")
     assert not ascii_after_cjk(score_markdown(report, "zh"))
+
+
+def test_the_translate_status_names_its_corpus_with_full_width_punctuation():
+    from types import SimpleNamespace
+
+    from webapp.views.train_view import done_status
+
+    summary = {"steps": 10, "seconds": 3, "device": "cpu", "stopped": "max_steps",
+               "parameters": 1000, "corpus": "tatoeba"}
+    run = SimpleNamespace(task_name="translate", model_name="transformer", summary=summary,
+                          config=SimpleNamespace(d_model=32, pe="sinusoidal", heads=4))
+    zh, en = done_status(run, "zh"), done_status(run, "en")
+    assert zh.endswith("语料：D2L 的 Tatoeba fra-eng。") and not ascii_after_cjk(zh)  # was "语料: …."
+    assert en.endswith("parameters. Corpus: D2L's Tatoeba fra-eng.")

@@ -62,8 +62,8 @@ EN_LAB: dict[str, str] = {
     "train.seen.new": "this sentence is not in the corpus: there is no reference to score against",
     "train.reference": "reference",
     "train.unknown": "unknown words (read as `<unk>`)",
-    # whole lines, so Chinese gets full-width colons (train.py's on_translate and train_view's
-    # translate status append ASCII ": " to train.reference, train.unknown and corpus today)
+    # whole lines, so Chinese gets full-width colons (train.py's on_translate appends ASCII ": "
+    # to train.reference and train.unknown today); corpus.line brings its own space (none in zh)
     "train.reference_line": "reference: {reference} · BLEU (D2L, k=2): {bleu:.3f}",
     "train.unknown_line": "⚠️ unknown words (read as `<unk>`): {words}",
     "train.need_model": "train a model first",
@@ -150,7 +150,7 @@ EN_LAB: dict[str, str] = {
         "attention is spread out and means nothing yet; press Train and watch an "
         "anti-diagonal form (the slider replays the snapshots)."
     ),
-    "corpus": "Corpus", "corpus.bundled": "the bundled EN→FR pairs", "corpus.line": "Corpus: {name}.",
+    "corpus": "Corpus", "corpus.bundled": "the bundled EN→FR pairs", "corpus.line": " Corpus: {name}.",
     "corpus.tatoeba": "D2L's Tatoeba fra-eng", "corpus.fallback": "Tatoeba could not be downloaded",
     "toast": "Please check",
     "error.generic": "⚠️ Something went wrong on our side; the error was logged.",

@@ -25,7 +25,7 @@ def done_status(run, lang: str) -> str:
         name = tr("corpus.tatoeba", lang) if corpus == "tatoeba" else tr("corpus.bundled", lang)
         if corpus.startswith("bundled ("):
             name += " · " + tr("corpus.fallback", lang)
-        return tr("status.done_translate", lang, **fields) + f" {tr('corpus', lang)}: {name}."
+        return tr("status.done_translate", lang, **fields) + tr("corpus.line", lang, name=name)
     nan = float("nan")
     return tr("status.done", lang, exact=s.get("exact_acc", nan), tok=s.get("token_acc", nan),
               **fields)
