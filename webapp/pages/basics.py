@@ -38,7 +38,7 @@ def caption(r, scoring: str, lang: str = "en") -> str:
 
 def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
     """Compute with webapp.compute.basics and turn the result into the page's tables and figure."""
-    from transformer_lab.figures import attention_heatmap
+    from transformer_lab.attention_plot import attention_heatmap
     from transformer_lab.tables import matrix_table, shapes_table
     from webapp.compute.basics import attention_basics
 

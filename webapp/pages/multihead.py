@@ -29,7 +29,7 @@ MASKED = "#c8c8c8"  # masked cells are nan: the grey background shows through th
 
 def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
     """Weights of a random multi-head layer as a 1 × heads grid, plus the shapes table."""
-    from transformer_lab.figures import attention_grid
+    from transformer_lab.attention_plot import attention_grid
     from transformer_lab.tables import multihead_shape_steps, shapes_table
     from webapp.compute.explore import MAX_EMBED, MAX_HEADS, MAX_TOKENS, multihead_weights
 
@@ -113,7 +113,7 @@ def build(sessions: TrainSessions) -> None:
     @quiet(6)
     def on_live(source, kind, embed, heads, tokens, mask, valid_len, seed, pick, width,
                 request: gr.Request):
-        from transformer_lab.figures import attention_heatmap
+        from transformer_lab.attention_plot import attention_heatmap
         from transformer_lab.tables import multihead_shape_steps, shapes_table
 
         lang = lang_of(request)

@@ -43,7 +43,8 @@ def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
 def build(sessions: TrainSessions) -> None:
     """Lay out the page inside the current gr.Tab and wire its events; ``sessions`` holds each
     browser's stop flag and last run (the app's one store, shared with the multi-head explorer)."""
-    from transformer_lab.figures import alignment_heatmap, training_curves
+    from transformer_lab.attention_plot import alignment_heatmap
+    from transformer_lab.figures import training_curves
 
     first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
     gr.Markdown(t("train.intro"))

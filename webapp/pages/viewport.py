@@ -42,7 +42,7 @@ def ticks_fit(width: float | None, heads: int, tokens: int) -> bool:
 def head_grid(layer_maps, q, k, lang: str, width: float | None = None):
     """attention_grid for a screen `width` px wide: a phone gets two heads per row, and tick
     labels that would pile up are dropped (an enlarged head or the predictions show the tokens)."""
-    from transformer_lab.figures import attention_grid
+    from transformer_lab.attention_plot import attention_grid
 
     h = int(layer_maps[0].shape[0])
     fig = attention_grid(layer_maps, q, k, lang=lang, cols=grid_columns(width, h))
