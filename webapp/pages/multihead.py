@@ -44,18 +44,16 @@ def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
 
 
 def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run, lang="en"):
-    """(layer maps [(h, n, m)], query labels, key labels, caption) of the chosen source."""
+    """(layer maps [(h, n, m)], query labels, key labels, caption, intro) of the chosen source."""
     from webapp.compute.explore import multihead_weights
 
     if source == "trained":
-        from webapp.services.training import attention_for
-
         if run is None:
             raise ValueError("train a model first")
-        layer_maps, q, k = attention_for(run, 0, kind)
+        layer_maps, q, k, intro = trained_heads(run, kind, lang)
         cap = tr("mh.trained_caption", lang, task=tr(f"task.{run.task_name}", lang),
                  kind=tr(f"kind.{kind}", lang))
-        return layer_maps, q, k, cap
+        return layer_maps, q, k, cap, intro
     n = check_int(tokens, "tokens", 1, 24)
     valid = check_int(valid_len, "valid length", 1, n) if mask == "valid" else None
     w = multihead_weights(check_int(embed_dim, "embed_dim", 1, 512), check_int(heads, "heads", 1, 8),
@@ -67,7 +65,41 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
     elif mask == "valid":
         hidden[:, valid:] = True
     w = w.masked_fill(hidden, float("nan"))  # drawn as gaps, not as ordinary zeros
-    return [w], labels, labels, tr("mh.random_caption", lang)
+    return [w], labels, labels, tr("mh.random_caption", lang), tr("mh.intro", lang)
+
+
+def trained_heads(run, kind: str, lang: str = "en"):
+    """The run's per-layer maps of `kind` on held-out example 0, its labels, and an intro that
+    says which run this is, its layers × heads and the real tokens the maps are drawn over."""
+    from webapp.services.training import all_attention, example_batch
+
+    batch = example_batch(run)
+    maps, labels = all_attention(run, batch.src[:1], batch.src_lens[:1])
+    if kind not in maps:
+        raise ValueError(f"the {run.model_name} model has no {kind} attention; choose "
+                         f"{', '.join(maps)}")
+    out_tokens, src_tokens = labels["cross"]  # every model has cross-attention
+    layer_maps = maps[kind]
+    intro = tr("mh.intro.trained", lang, model=tr(f"model.{run.model_name}", lang),
+               task=tr(f"task.{run.task_name}", lang), steps=run.summary.get("steps", "?"),
+               layers=len(layer_maps), heads=int(layer_maps[0].shape[0]),
+               src=" ".join(src_tokens), out=" ".join(out_tokens))
+    return layer_maps, *labels[kind], intro
+
+
+def on_source(source: str, lang: str, run=None) -> tuple:
+    """Show the controls that apply to the chosen source: a random layer's width, heads, tokens,
+    mask and seed, or the trained model's attention kinds; and the intro that describes it."""
+    random = source == "random"
+    if random:
+        intro = tr("mh.intro", lang)
+    elif run is None:
+        intro = tr("mh.intro.no_run", lang)
+    else:
+        intro = tr("mh.intro.trained_short", lang, model=tr(f"model.{run.model_name}", lang),
+                   task=tr(f"task.{run.task_name}", lang))
+    return (intro, gr.update(visible=random), gr.update(visible=random),
+            gr.update(visible=not random))
 
 
 def thumbnails(layer_maps, q, k, lang, width=None):
@@ -80,13 +112,13 @@ def thumbnails(layer_maps, q, k, lang, width=None):
 def build(sessions: TrainSessions) -> None:
     """Lay out the page inside the current gr.Tab and wire its events (``sessions``: the Train
     page's last run per browser session)."""
-    gr.Markdown(t("mh.intro"))
+    intro = gr.Markdown(t("mh.intro"), elem_id="mh-intro")
     with gr.Row():
         source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
                           value="random", label=t("mh.source"), elem_id="mh-source")
         kind = gr.Radio([(t(f"kind.{x}"), x) for x in ("encoder_self", "decoder_self", "cross")],
-                        value="cross", label=t("train.kind"), elem_id="mh-kind")
-    with gr.Row():
+                        value="cross", label=t("train.kind"), elem_id="mh-kind", visible=False)
+    with gr.Row(elem_id="mh-random-controls") as random_controls:
         embed = gr.Number(16, precision=0, label=t("mh.embed"), elem_id="mh-embed", min_width=100)
         heads = gr.Number(4, precision=0, label=t("mh.heads"), elem_id="mh-heads", min_width=100)
         tokens = gr.Slider(1, 24, value=6, step=1, label=t("mh.tokens"), min_width=160,
@@ -94,7 +126,8 @@ def build(sessions: TrainSessions) -> None:
         mask = gr.Radio([(t("mask.none"), "none"), (t("mask.valid"), "valid"),
                          (t("mask.causal"), "causal")], value="none", label=t("mask"))
         valid_len = gr.Number(3, precision=0, label=t("valid_len"), min_width=100)
-        seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
+        seed = gr.Number(0, precision=0, label=t("seed"), min_width=100, elem_id="mh-seed")
+    # Compute is the API's random layer (the page itself is live): hidden with the random controls
     go = gr.Button(t("compute"), variant="primary", elem_id="mh-compute")
     status = gr.Markdown(elem_id="mh-status")
     caption = gr.Markdown(elem_id="mh-caption")
@@ -110,7 +143,7 @@ def build(sessions: TrainSessions) -> None:
     def on_compute(embed, heads, tokens, mask, valid_len, seed, request: gr.Request):
         return render(embed, heads, tokens, mask, valid_len, seed, lang_of(request))
 
-    @quiet(6)
+    @quiet(7)
     def on_live(source, kind, embed, heads, tokens, mask, valid_len, seed, pick, width,
                 request: gr.Request):
         from transformer_lab.attention_plot import attention_heatmap
@@ -118,8 +151,8 @@ def build(sessions: TrainSessions) -> None:
 
         lang = lang_of(request)
         run = sessions.get(request.session_hash) if source == "trained" else None
-        layer_maps, q, k, cap = heads_of(source, kind, embed, heads, tokens, mask, valid_len, seed,
-                                         run, lang)
+        layer_maps, q, k, cap, intro_text = heads_of(source, kind, embed, heads, tokens, mask,
+                                                     valid_len, seed, run, lang)
         names = [f"{i + 1} · {j + 1}" for i in range(len(layer_maps))
                  for j in range(int(layer_maps[0].shape[0]))]
         chosen = pick if pick in names else names[0]
@@ -132,13 +165,20 @@ def build(sessions: TrainSessions) -> None:
             run.config.d_model, run.config.heads)
         table = shapes_table(multihead_shape_steps(1, n, len(k), e, h, lang=lang), lang=lang)
         return (thumbnails(layer_maps, q, k, lang, width), gr.update(choices=names, value=chosen),
-                enlarged, table, cap, "")
+                enlarged, table, cap, intro_text, "")
 
+    def switch(source, request: gr.Request):
+        run = sessions.get(request.session_hash) if source == "trained" else None
+        return on_source(source, lang_of(request), run)
+
+    # Before the live redraw, so a trained source never shows the random layer's controls
+    source.change(switch, [source], [intro, random_controls, go, kind], api_visibility="private",
+                  show_progress="hidden", queue=False)
     gr.on(None, None, [], None, js=CLICK_TO_ENLARGE)  # browser-side only, once per page
     # Live: on load and on every change (a random layer or a trained model's forward is quick).
     # The grid is drawn for the browser's width (js fills the hidden width input): a phone gets
     # two heads per row instead of overlapping thumbnails.
-    live = dict(fn=on_live, inputs=inputs, outputs=[grid, pick, big, shapes, caption, status],
+    live = dict(fn=on_live, inputs=inputs, outputs=[grid, pick, big, shapes, caption, intro, status],
                 api_visibility="private", concurrency_id="play", show_progress="hidden",
                 js=with_width(len(inputs)))
     # The button is the API's (a grid for a desktop); in the page the live view then redraws it.

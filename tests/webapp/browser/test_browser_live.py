@@ -176,6 +176,14 @@ def test_short_reverse_run_then_the_explorer_shows_its_heads(page, app_url):
     page.locator("#mh-source label").filter(has_text="trained").click()
     expect(page.locator("#mh-caption")).to_contain_text("Heads of your trained model", timeout=30_000)
     expect(page.locator("#mh-caption")).to_contain_text("reverse")
+    # The intro describes this run, not a random layer; the random layer's controls are gone
+    intro = page.locator("#mh-intro")
+    expect(intro).to_contain_text("40 training steps", timeout=30_000)
+    expect(intro).to_contain_text("1 × 4")  # the preset's layers × heads
+    expect(intro).not_to_contain_text("random tokens")
+    for control in ("#mh-embed", "#mh-heads", "#mh-tokens", "#mh-seed", "#mh-compute"):
+        expect(page.locator(control)).to_be_hidden()
+    expect(page.locator("#mh-kind")).to_be_visible()
     grid = page.locator("#mh-grid")
     expect(grid).to_contain_text("layer 1 · head 4", timeout=30_000)  # the run's 4 heads
     expect(grid).to_contain_text("<eos>")  # real tokens of a held-out sequence, not x0, x1, …
@@ -184,6 +192,36 @@ def test_short_reverse_run_then_the_explorer_shows_its_heads(page, app_url):
     # clicking a thumbnail enlarges it, as in BertViz: the 2nd panel is layer 1 · head 2
     page.locator('#mh-grid [data-subplot="x2y2"]').first.click()
     expect(page.locator("#mh-big")).to_contain_text("(1 · 2)", timeout=30_000)
+    # The intro's tokens are the grid's: held-out example 0's input, as the cross map's keys
+    src = intro.locator("code").first.inner_text()
+    for token in src.split():
+        expect(grid).to_contain_text(token)
+    page.locator("#mh-source label").filter(has_text="random").click()
+    expect(intro).to_contain_text("random tokens", timeout=30_000)
+    expect(page.locator("#mh-embed")).to_be_visible()
+    expect(page.locator("#mh-kind")).to_be_hidden()
+
+
+@pytest.mark.parametrize("locale, viewport", [("en-US", {"width": 1280, "height": 800}),
+                                              ("zh-CN", {"width": 390, "height": 844})])
+def test_the_trained_source_before_any_run_says_so_and_hides_the_random_controls(
+        browser, app_url, locale, viewport):
+    page = browser.new_context(locale=locale, viewport=viewport).new_page()
+    page.goto(app_url)
+    open_tab(page, "Multi-head explorer" if locale == "en-US" else "多头注意力")
+    page.locator("#mh-grid .js-plotly-plot").wait_for(timeout=60_000)
+    page.locator("#mh-source label").nth(1).click()  # the model trained on the Train page
+    intro = page.locator("#mh-intro")
+    expect(intro).to_contain_text("No trained model yet" if locale == "en-US" else "还没有训练好的模型",
+                                  timeout=30_000)
+    expect(page.locator("#mh-status")).not_to_be_empty(timeout=30_000)  # says: train first
+    for control in ("#mh-tokens", "#mh-embed", "#mh-compute"):
+        expect(page.locator(control)).to_be_hidden()
+    if locale == "zh-CN":
+        assert not english_words(intro.inner_text() + page.locator("#mh-status").inner_text())
+    page.locator("#mh-source label").nth(0).click()  # back to the random layer
+    expect(page.locator("#mh-tokens")).to_be_visible(timeout=30_000)
+    page.context.close()
 
 
 def test_choosing_a_task_loads_its_preset(page, app_url):
