@@ -49,3 +49,15 @@ def test_switching_source_shows_only_the_controls_that_apply(run):
     assert random_row["visible"] and compute["visible"] and kind["visible"] is False
     assert "随机" in intro
     assert "还没有训练好的模型" in on_source("trained", "zh", None)[0]
+
+
+def test_a_bahdanau_run_offers_only_its_cross_attention():
+    run = new_run(ExperimentConfig.from_preset("reverse", model="bahdanau"))
+    *_, kind = on_source("trained", "en", run, "encoder_self")
+    assert [value for _, value in kind["choices"]] == ["cross"] and kind["value"] == "cross"
+    maps, *_, intro = heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "en")
+    assert len(maps) == 1 and maps[0].shape[0] == 1  # one additive "head"
+    assert "**1 × 1** (layers × heads)" in intro and "Bahdanau" in intro
+    *_, kind = on_source("trained", "zh", new_run(ExperimentConfig.from_preset("reverse")), "decoder_self")
+    assert [value for _, value in kind["choices"]] == ["encoder_self", "decoder_self", "cross"]
+    assert kind["value"] == "decoder_self" and kind["choices"][2][0] == "交叉注意力"

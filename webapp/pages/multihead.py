@@ -24,6 +24,7 @@ CLICK_TO_ENLARGE = """() => {
     if (choice) choice.click();
   }, true);
 }"""
+KINDS = ("encoder_self", "decoder_self", "cross")  # a Transformer's attention, as the Train page's
 MASKED = "#c8c8c8"  # masked cells are nan: the grey background shows through them
 
 
@@ -87,10 +88,12 @@ def trained_heads(run, kind: str, lang: str = "en"):
     return layer_maps, *labels[kind], intro
 
 
-def on_source(source: str, lang: str, run=None) -> tuple:
+def on_source(source: str, lang: str, run=None, kind: str = "cross") -> tuple:
     """Show the controls that apply to the chosen source: a random layer's width, heads, tokens,
     mask and seed, or the trained model's attention kinds; and the intro that describes it."""
     random = source == "random"
+    # Bahdanau's GRU seq2seq has cross-attention only; a Transformer has all three kinds
+    kinds = KINDS if run is None or run.model_name == "transformer" else ("cross",)
     if random:
         intro = tr("mh.intro", lang)
     elif run is None:
@@ -98,8 +101,10 @@ def on_source(source: str, lang: str, run=None) -> tuple:
     else:
         intro = tr("mh.intro.trained_short", lang, model=tr(f"model.{run.model_name}", lang),
                    task=tr(f"task.{run.task_name}", lang))
+    choices = [(tr(f"kind.{x}", lang), x) for x in kinds]
     return (intro, gr.update(visible=random), gr.update(visible=random),
-            gr.update(visible=not random))
+            gr.update(visible=not random, choices=choices,
+                      value=kind if kind in kinds else "cross"))
 
 
 def thumbnails(layer_maps, q, k, lang, width=None):
@@ -116,7 +121,7 @@ def build(sessions: TrainSessions) -> None:
     with gr.Row():
         source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
                           value="random", label=t("mh.source"), elem_id="mh-source")
-        kind = gr.Radio([(t(f"kind.{x}"), x) for x in ("encoder_self", "decoder_self", "cross")],
+        kind = gr.Radio([(t(f"kind.{x}"), x) for x in KINDS],
                         value="cross", label=t("train.kind"), elem_id="mh-kind", visible=False)
     with gr.Row(elem_id="mh-random-controls") as random_controls:
         embed = gr.Number(16, precision=0, label=t("mh.embed"), elem_id="mh-embed", min_width=100)
@@ -161,18 +166,20 @@ def build(sessions: TrainSessions) -> None:
         enlarged = attention_heatmap(layer_maps[li][hi], q, k, title=title, lang=lang)
         enlarged.update_layout(plot_bgcolor=MASKED)
         n = len(q)
+        # a trained model's own head count (Bahdanau's additive attention is one head)
         e, h = (int(embed), int(heads)) if source == "random" else (
-            run.config.d_model, run.config.heads)
+            run.config.d_model, int(layer_maps[0].shape[0]))
         table = shapes_table(multihead_shape_steps(1, n, len(k), e, h, lang=lang), lang=lang)
         return (thumbnails(layer_maps, q, k, lang, width), gr.update(choices=names, value=chosen),
                 enlarged, table, cap, intro_text, "")
 
-    def switch(source, request: gr.Request):
+    def switch(source, kind, request: gr.Request):
         run = sessions.get(request.session_hash) if source == "trained" else None
-        return on_source(source, lang_of(request), run)
+        return on_source(source, lang_of(request), run, kind)
 
     # Before the live redraw, so a trained source never shows the random layer's controls
-    source.change(switch, [source], [intro, random_controls, go, kind], api_visibility="private",
+    source.change(switch, [source, kind], [intro, random_controls, go, kind],
+                  api_visibility="private",
                   show_progress="hidden", queue=False)
     gr.on(None, None, [], None, js=CLICK_TO_ENLARGE)  # browser-side only, once per page
     # Live: on load and on every change (a random layer or a trained model's forward is quick).
