@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from webapp import i18n
-from webapp.i18n import text_lab
+from webapp.i18n import input_errors
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u4e00-\u9fff]")  # CJK Unified Ideographs: what a Chinese sentence is made of
@@ -15,7 +15,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")  # CJK Unified Ideographs: what a Chinese s
 # name lives in webapp.i18n.LANGUAGES and a comment names a catalogue key instead, so this stays
 # short; a learner never sees what is listed here.
 ALLOWED: dict[tuple[str, str], str] = {
-    ("app.py", "词元数"): "a CSS comment quoting the slider label (text_lab.NAMES_ZH 'tokens') "
+    ("app.py", "词元数"): "a CSS comment quoting the slider label (input_errors.NAMES_ZH 'tokens') "
                          "whose wrapping the rule fixes",
 }
 
@@ -64,10 +64,10 @@ def test_the_punctuation_check_flags_what_a_learner_saw_and_spares_code():
 
 def test_chinese_text_uses_full_width_punctuation():
     bad = {key: spots for key, value in i18n.ZH.items() if (spots := ascii_after_cjk(value))}
-    for pattern, template in text_lab.ERRORS_ZH:  # input errors, translated by pattern
+    for pattern, template in input_errors.ERRORS_ZH:  # input errors, translated by pattern
         if spots := ascii_after_cjk(template):
             bad[pattern] = spots
-    for english, chinese in text_lab.NAMES_ZH.items():
+    for english, chinese in input_errors.NAMES_ZH.items():
         if spots := ascii_after_cjk(chinese):
             bad[english] = spots
     assert not bad, bad

@@ -187,7 +187,7 @@ def test_snapshots_follow_training_and_the_page_can_step_through_them():
 def test_chinese_error_messages_have_no_english_words(err):
     import re
 
-    from webapp.i18n.text_lab import error_zh
+    from webapp.i18n.input_errors import error_zh
 
     zh = error_zh(err)
     words = set(re.findall(r"[A-Za-z_]{2,}", zh)) - {"embed_dim", "d_model"}

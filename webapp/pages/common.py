@@ -8,7 +8,7 @@ import logging
 import gradio as gr
 
 from webapp.i18n import EN, ZH, tr
-from webapp.i18n.text_lab import error_zh
+from webapp.i18n.input_errors import error_zh
 
 # "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
 __all__ = ["I18N", "friendly", "lang_of", "message", "quiet", "t", "tr", "warn"]
