@@ -53,6 +53,30 @@ def test_no_module_outside_the_catalogue_writes_chinese():
     assert not found, f"put this text in webapp/i18n/ and call tr()/both(): {found}"
 
 
+# A catalogue text with ASCII punctuation glued on in code: f"{tr('x', lang)}: …" or tr(…) + ": …".
+# In Chinese that reads "参考译文: …"; the punctuation belongs inside the catalogue's line.
+GLUED = re.compile(r"""tr\([^()]*\)\}[:;.,?]|tr\([^()]*\)\s*\+\s*f?["'][:;.,?]""")
+# The lines the learner pass found (report_view, train.py, train_view), as they were written
+BEFORE = [
+    '''lines = [f"## {tr('report.score', lang)}: {report.score:g} / {report.max_score:g}"]''',
+    '''lines.append(f"{tr('train.reference', lang)}: {r['reference']} · BLEU (D2L, k=2): "''',
+    '''return tr("status.done_translate", lang) + f" {tr('corpus', lang)}: {name}."''',
+    '''tr("corpus", lang) + ": " + name''',
+]
+
+
+def test_no_module_glues_ascii_punctuation_onto_a_catalogue_text():
+    assert all(GLUED.search(line) for line in BEFORE)
+    assert not GLUED.search('''tr("train.reference_line", lang, reference=ref, bleu=b)''')
+    found = {}
+    for path in _python_files():
+        hits = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+                if GLUED.search(line)]
+        if hits:
+            found[path.relative_to(ROOT).as_posix()] = hits
+    assert not found, f"put the punctuation in the catalogue's text (a whole line): {found}"
+
+
 def test_the_punctuation_check_flags_what_a_learner_saw_and_spares_code():
     assert ascii_after_cjk("参考译文: la maison")  # the translate box's reference line
     assert ascii_after_cjk("不认识的单词（读作 `<unk>`）: mot")
@@ -71,7 +95,6 @@ def test_chinese_text_uses_full_width_punctuation():
         if spots := ascii_after_cjk(chinese):
             bad[english] = spots
     assert not bad, bad
-
 
 
 def test_a_chinese_report_headline_uses_a_full_width_colon():

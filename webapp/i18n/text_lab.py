@@ -58,10 +58,7 @@ EN_LAB: dict[str, str] = {
     "train.seen.train": "this sentence is a training pair: a score here only shows memorisation",
     "train.seen.heldout": "this sentence is held out: the model never saw it in training",
     "train.seen.new": "this sentence is not in the corpus: there is no reference to score against",
-    "train.reference": "reference",
-    "train.unknown": "unknown words (read as `<unk>`)",
-    # whole lines, so Chinese gets full-width colons (train.py's on_translate appends ASCII ": "
-    # to train.reference and train.unknown today); corpus.line brings its own space (none in zh)
+    # whole lines, so Chinese gets full-width colons; corpus.line brings its own space (none in zh)
     "train.reference_line": "reference: {reference} · BLEU (D2L, k=2): {bleu:.3f}",
     "train.unknown_line": "⚠️ unknown words (read as `<unk>`): {words}",
     "train.need_model": "train a model first",
@@ -211,8 +208,6 @@ ZH_LAB: dict[str, str] = {
     "train.seen.train": "这句话是训练数据：这里的得分只说明模型记住了它",
     "train.seen.heldout": "这句话是留出数据：模型在训练中从未见过它",
     "train.seen.new": "这句话不在语料中：没有参考译文可以打分",
-    "train.reference": "参考译文",
-    "train.unknown": "不认识的单词（读作 `<unk>`）",
     "train.reference_line": "参考译文：{reference} · BLEU（D2L，k=2）：{bleu:.3f}",
     "train.unknown_line": "⚠️ 不认识的单词（读作 `<unk>`）：{words}",
     "train.need_model": "请先训练一个模型",

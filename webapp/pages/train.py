@@ -211,10 +211,9 @@ def build(sessions: TrainSessions) -> None:
         r = translate_one(run, text)
         lines = [f"**{r['translation']}**", tr(f"train.seen.{r['seen']}", lang)]
         if r["reference"] is not None:
-            lines.append(f"{tr('train.reference', lang)}: {r['reference']} · BLEU (D2L, k=2): "
-                         f"{r['bleu']:.3f}")
+            lines.append(tr("train.reference_line", lang, reference=r["reference"], bleu=r["bleu"]))
         if r["unknown"]:
-            lines.append(f"⚠️ {tr('train.unknown', lang)}: {', '.join(r['unknown'])}")
+            lines.append(tr("train.unknown_line", lang, words=", ".join(r["unknown"])))
         fig = alignment_heatmap(r["cross"], r["source_tokens"], r["output_tokens"], lang=lang)
         return "\n\n".join(lines), gr.update(value=fig, visible=True), ""
 
