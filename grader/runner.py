@@ -164,13 +164,24 @@ def run_job(job: dict, emit: Callable[[dict], None]) -> None:
     emit({"kind": "done"})
 
 
+def as_received(cases: list[list[dict]]) -> list[list[dict]]:
+    """The cases' steps as a sandboxed learner receives them: the checks' contents left out
+    (as ``TestCase.to_wire`` sends them) and every input decoded from the codec, so each step
+    has its own copy of each tensor. Code that changes an input in place then changes only that
+    step's copy: never a later step's input, nor the cases the next trusted run is given."""
+    wire = [[{**step, "check": {}} if "check" in step else step for step in steps]
+            for steps in cases]
+    return codec.unpack(codec.pack({"cases": wire}), as_torch=True)["cases"]
+
+
 def run_trusted(source: str, cases: list[list[dict]]) -> list[dict]:
-    """Run a trusted submission (reference, mistake) in-process; outputs go through the codec
-    round trip so they look exactly like a sandboxed learner's."""
+    """Run a trusted submission (reference, mistake) in-process on the inputs a sandboxed
+    learner would get (``as_received``); outputs go through the codec round trip so they look
+    exactly like a sandboxed learner's."""
     messages: list[dict] = []
 
     def emit(msg: dict) -> None:
         messages.append(codec.unpack(codec.pack(msg)))
 
-    run_job({"source": source, "cases": cases}, emit)
+    run_job({"source": source, "cases": lambda: as_received(cases)}, emit)
     return messages
