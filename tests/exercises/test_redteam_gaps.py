@@ -127,12 +127,15 @@ def test_in_place_q_is_never_called_a_d_k_scale(grader):
     rep = grader.grade("manual-attention", MA_INPLACE_Q)
     assert not rep.full_marks
     assert "scale-by-d" not in rep.mistakes()
-    assert set(rep.mistakes()) == {"part-a-scale-by-d", "changes-input"}
+    # One cause, named alone (hidden/manual-attention/mistakes/changes-input.py: a mistake file
+    # that changes its inputs in place, safe since trusted runs copy each step's inputs)
+    assert set(rep.mistakes()) == {"changes-input"}
     for t in _failed(rep):
         if "Same mistake" not in t.message["en"]:
             assert "in place" in t.message["en"] and "原地" in t.message["zh"], (t.name, t.message)
     scores = next(t for t in rep.tests if t.name == "Part A: scores")
-    assert not scores.passed and scores.mistake == "part-a-scale-by-d"
+    assert not scores.passed and scores.mistake == "changes-input"
+    assert "instead of √d_k" not in scores.message["en"] and "Either" not in scores.message["en"]
 
 
 def test_neg_inf_fill_is_caught_on_a_query_with_valid_length_0(grader):

@@ -111,3 +111,26 @@ VARIANTS += [
     ("float32 inputs upcast to float64", "wrong-return-type", src().replace(
         "    d_k = Q.size(-1)\n", "    Q, K, V = Q.double(), K.double(), V.double()\n    d_k = Q.size(-1)\n")),
 ]
+
+# `attention` divides the caller's Q in place, then Part A is worked out from that Q after the
+# call: its scores read Q·Kᵀ/4 while its weights and context are right (the red team's case).
+IN_PLACE_THEN_A = PART_B.replace("    d_k = Q.size(-1)\n", "    d_k = Q.size(-1)\n    SHRINK\n") + """
+Q = torch.tensor([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]])
+K = Q.clone()
+V = torch.arange(1.0, 13.0).view(3, 4)
+context_all, weights = attention(Q, K, V)
+scores = Q @ K.T / math.sqrt(4)
+context = context_all[0]
+"""
+
+VARIANTS += [
+    ("attention does Q /= sqrt(d_k), Part A from that Q", "changes-input", (
+        "import math\nimport torch\n" + IN_PLACE_THEN_A).replace("SCALE", "").replace(
+        "SHRINK", "Q /= math.sqrt(d_k)").replace("MASK", DEFAULTS["MASK"]).replace(
+        "SOFTMAX", DEFAULTS["SOFTMAX"]).replace("POST", "")),
+    ("attention does Q.div_(d_k ** 0.5), Part A with matmul", "changes-input", (
+        "import math\nimport torch\n" + IN_PLACE_THEN_A).replace("SCALE", "").replace(
+        "SHRINK", "Q.div_(d_k ** 0.5)").replace("MASK", DEFAULTS["MASK"]).replace(
+        "SOFTMAX", DEFAULTS["SOFTMAX"]).replace("POST", "").replace(
+        "scores = Q @ K.T / math.sqrt(4)", "scores = torch.matmul(Q, K.transpose(0, 1)) / 2")),
+]
