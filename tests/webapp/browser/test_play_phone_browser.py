@@ -90,3 +90,23 @@ def test_gradios_screen_reader_status_is_translated(browser, app_url, locale):
         1, timeout=30_000)
     assert "common." not in page.evaluate("document.body.textContent")
     page.context.close()
+
+
+def test_trained_heads_on_a_phone_fit_and_say_what_they_show(browser, app_url):
+    page = phone_page(browser, "en-US")
+    page.goto(app_url)
+    page.get_by_role("tab", name="Train").click()
+    page.locator("#train-steps input").fill("20")
+    page.locator("#train-start").click()
+    expect(page.locator("#train-status")).to_contain_text("Done", timeout=120_000)
+    page.get_by_role("tab", name="Multi-head explorer").click()
+    page.locator("#mh-source label").filter(has_text="trained").click()
+    intro = page.locator("#mh-intro")
+    expect(intro).to_contain_text("20 training steps", timeout=30_000)
+    expect(page.locator("#mh-grid")).to_contain_text("layer 1 · head 4", timeout=30_000)
+    expect(page.locator("#mh-tokens")).to_be_hidden()
+    box = intro.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"the page is {width} px wide at {inner} px"
+    page.context.close()
