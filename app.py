@@ -52,8 +52,8 @@ CSS = """
   #who-row { flex-direction: column !important; align-items: stretch !important; }
   #who-row > * { width: 100% !important; min-width: 0 !important; flex: 1 1 auto !important; }
 }
-/* A slider's label keeps its words on one line (a narrow slider wrapped 词元数 one character per
-   line); when label and number box do not fit side by side, the box moves below it. */
+/* A slider's label keeps its words on one line (a narrow slider wrapped the Chinese 'tokens'
+   label one character per line); when label and number box do not fit side by side, the box moves below it. */
 .head:has(> .tab-like-container) > label { flex: 0 0 auto; white-space: nowrap; }
 """
 

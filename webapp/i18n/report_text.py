@@ -17,8 +17,8 @@ EN: dict[str, str] = {
     "queue.address_full": "This network address already has as many submissions in progress as "
                           "it may (one is graded at a time, the others wait their turn in the "
                           "queue). Please retry in {wait} s; nothing was stored.",
-    "queue.position": "⏳ Waiting for the grader: position {position} in the queue, about {eta} s.",
-    "queue.grading": "⏳ Grading your submission…",
+    "queue.position": "◷ Waiting for the grader: position {position} in the queue, about {eta} s.",
+    "queue.grading": "◷ Grading your submission…",
     # Quick checks
     "quick.head": "Quick check",
     "quick.pick_first": "Pick an answer first.",
@@ -64,8 +64,8 @@ ZH: dict[str, str] = {
     "queue.session_busy": "你已有一份提交正在评分。请等它出结果后再提交；本次提交未被保存。",
     "queue.address_full": "你所在的网络地址进行中的提交已达上限（同一时间评一份，其余在队列中排队等候）。"
                           "请在 {wait} 秒后重试；本次提交未被保存。",
-    "queue.position": "⏳ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。",
-    "queue.grading": "⏳ 正在评分你的提交……",
+    "queue.position": "◷ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。",
+    "queue.grading": "◷ 正在评分你的提交……",
     "quick.head": "快速检查",
     "quick.pick_first": "请先选择一个答案。",
     "quick.right": "✓ 正确。",

@@ -16,7 +16,7 @@ EN_LAB: dict[str, str] = {
     "train.snapshot": "Training step of the attention snapshot",
     "train.vocab": "Vocabulary: the English words the model knows",
     "train.compare_table": "Kept runs",
-    "stale": "⏳ The settings changed: the result below is from the previous settings. Press the button to recompute.",
+    "stale": "◷ The settings changed: the result below is from the previous settings. Press the button to recompute.",
     # captions (teaching moments)
     "cap.reverse": (
         "**What to notice:** reversing means output token *i* copies input token *n − i*, so "
@@ -84,12 +84,6 @@ EN_LAB: dict[str, str] = {
     # basics
     "bx.scores": "scores", "bx.weights": "weights", "bx.output": "output",
     "bx.heat_title": "Attention weights (grey = masked key)",
-    "bx.caption": (
-        "**What to notice:** each row of weights sums to 1, so the output row is a weighted "
-        "average of V's rows. Untick *Divide by √d*: the scores double (d = 4) and the softmax "
-        "gets sharper. With large d, unscaled dot products saturate softmax and its gradients "
-        "vanish (lesson: the common mistake of forgetting 1/√d_k)."
-    ),
     "bx.steps_title": (
         "### Step by step\nOne attention computation in five steps. Hover over a cell to see "
         "the terms that made it; hidden keys are grey and read −∞."
@@ -180,7 +174,7 @@ ZH_LAB: dict[str, str] = {
     "train.snapshot": "注意力快照对应的训练步",
     "train.vocab": "词表：模型认识的英文单词",
     "train.compare_table": "保留的训练",
-    "stale": "⏳ 设置已改变：下面的结果来自之前的设置。请点击按钮重新计算。",
+    "stale": "◷ 设置已改变：下面的结果来自之前的设置。请点击按钮重新计算。",
     "cap.reverse": (
         "**看点：** 反转时，第 i 个输出词复制第 n − i 个输入词，所以交叉注意力呈**反对角线**"
         "（从右上到左下）。每一步输出都去查找它需要的那个源位置：注意力就是一种学出来的查找。"
@@ -228,11 +222,6 @@ ZH_LAB: dict[str, str] = {
     "cols.layer": "层", "cols.step": "步", "cols.loss": "损失", "cols.w": "w",
     "bx.scores": "分数", "bx.weights": "权重", "bx.output": "输出",
     "bx.heat_title": "注意力权重（灰色 = 被掩码的键）",
-    "bx.caption": (
-        "**看点：** 每一行权重之和为 1，所以输出的每一行是 V 各行的加权平均。取消勾选“除以 √d”："
-        "分数变为两倍（d = 4），softmax 更尖锐。d 很大时，不缩放的点积会让 softmax 饱和、梯度消失"
-        "（课程：忘记 1/√d_k 是常见错误）。"
-    ),
     "bx.steps_title": "### 分步计算\n把一次注意力计算分成五步。把鼠标移到格子上，可以看到它是由哪些项算出来的；被隐藏的键显示为灰色，值为 −∞。",
     "bx.step.scores": "1 · Q·Kᵀ", "bx.step.scaled": "2 · ÷ √d", "bx.step.masked": "3 · 掩码",
     "bx.step.weights": "4 · softmax", "bx.step.output": "5 · 权重·V",

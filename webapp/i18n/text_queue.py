@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 EN: dict[str, str] = {
-    "trainq.position": "⏳ Waiting to train: position {position} in the queue, about {eta} s.",
+    "trainq.position": "◷ Waiting to train: position {position} in the queue, about {eta} s.",
     "trainq.offer": "The queue is long: the same settings with {offer} steps are already trained. "
                     "Press Stop, set Steps to {offer} and press Train to see them at once.",
     "trainq.busy": "You already have a training run going or waiting in this browser. Wait for it "
                    "or press Stop first.",
     "trainq.stopped": "Stopped while waiting in the queue; nothing was trained.",
-    "trainq.same_run": "⏳ Another learner is training exactly this run right now; it appears here "
+    "trainq.same_run": "◷ Another learner is training exactly this run right now; it appears here "
                        "as soon as it is done.",
     "trainq.cached": "⚡ From the cache: this exact run was trained before and is replayed.",
 }
 
 ZH: dict[str, str] = {
-    "trainq.position": "⏳ 正在排队等待训练：第 {position} 位，预计约 {eta} 秒。",
+    "trainq.position": "◷ 正在排队等待训练：第 {position} 位，预计约 {eta} 秒。",
     "trainq.offer": "队列较长：相同设置、{offer} 步的训练结果已有缓存。按“停止”，把步数改为 {offer}，"
                     "再按“训练”即可立即查看。",
     "trainq.busy": "你在此浏览器中已有一个训练正在进行或排队。请等待它结束，或先按“停止”。",
     "trainq.stopped": "排队期间已停止，未进行训练。",
-    "trainq.same_run": "⏳ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。",
+    "trainq.same_run": "◷ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。",
     "trainq.cached": "⚡ 来自缓存：相同设置的训练结果已存在，直接重放。",
 }
