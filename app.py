@@ -42,7 +42,6 @@ CSS = """
 .tl-status:empty { display: none; }
 /* Phone (390 px): wide tables scroll inside their own box, never the page. */
 .table-wrap, .table-container { max-width: 100%; overflow-x: auto; }
-@media (max-width: 640px) { .gradio-container { padding-left: 4px !important; padding-right: 4px !important; } }
 /* Phone: the results table keeps whole header words (it scrolls sideways instead) and its
    header does not stick over the first row; the name box and its status stack. */
 @media (max-width: 600px) {
