@@ -4,9 +4,10 @@ The keys live in parts (``text``: pages and exercises, ``text_lab``: the playgro
 captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor,
 ``report_text``: what services and views say at request time, ``text_queue``: the training
 queue, ``text_train`` / ``text_play``: Train and the explorers), merged here once; no module
-adds keys to another at import time. ``input_errors`` rewrites English input errors in Chinese. No other module under webapp/ writes Chinese itself
-(tests/webapp/test_i18n_text.py). ``tr`` formats a key for one request's
-language on the server; the pages hand the same tables to ``gr.I18n`` for static labels.
+adds keys to another at import time. ``input_errors`` rewrites English input errors in Chinese.
+No other module under webapp/ writes Chinese itself (tests/webapp/test_i18n_text.py). ``tr``
+formats a key for one request's language on the server; the pages hand the same tables to
+``gr.I18n`` for static labels.
 No gradio here.
 """
 
