@@ -59,17 +59,21 @@ _API = start_values().replace(steps=API_STEPS)  # the train API's defaults: a qu
 def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_model,
           layers: int = _API.layers, d_ff: int = _API.d_ff, dropout: float = _API.dropout,
           pe: str = _API.pe, steps: int = _API.steps, device: str = _API.device,
-          seed: int = _API.seed, model: str = _API.model) -> dict:
+          seed: int = _API.seed, model: str = _API.model,
+          request: gr.Request | None = None) -> dict:
     """Train a model with the Train page's settings; returns settings, summary (translate: scores
     on held-out sentences) and the validation rows of the history. New parameters will always
     come with defaults."""
+    from webapp.pages.exercises import client_of
     from webapp.services.training import page_config
 
     run = None
     try:
         config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
                              pe, int(steps), device, int(seed), model)
-        for _, run in run_training(config):  # noqa: B007
+        # The caller's address and session key its queue ticket, as on the Train page: API calls
+        # share one flow per address and its cap, not one fresh flow each (red team R1).
+        for _, run in run_training(config, client=client_of(request)):  # noqa: B007
             pass  # the API returns only the finished run
     except (ValueError, TypeError) as err:
         raise gr.Error(str(err)) from None
