@@ -100,13 +100,8 @@ def build_demo() -> gr.Blocks:
         session_release.attach(blocks, sessions)  # a closed tab gives its models and runs back at once
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
-                with gr.Tab(t(key), id=key.split(".")[1]) as tab:
-                    if page is multihead:  # redrawn when opened: a run may have ended meanwhile
-                        multihead.build(sessions, tab)
-                    elif page is train:
-                        train.build(sessions)
-                    else:
-                        page.build()
+                with gr.Tab(t(key), id=key.split(".")[1]):
+                    page.build(sessions) if page in (multihead, train) else page.build()
             with gr.Tab(t("tab.exercises"), id="exercises"):
                 editor = exercises.build(who)
             with gr.Tab(t("tab.progress"), id="progress") as progress_tab:

@@ -114,10 +114,9 @@ def thumbnails(layer_maps, q, k, lang, width=None):
     return fig
 
 
-def build(sessions: TrainSessions, tab: gr.Tab | None = None) -> None:
+def build(sessions: TrainSessions) -> None:
     """Lay out the page inside the current gr.Tab and wire its events (``sessions``: the Train
-    page's last run per browser session; ``tab``: the page's tab, redrawn each time it is opened,
-    so a run trained meanwhile replaces the one shown)."""
+    page's last run per browser session)."""
     intro = gr.Markdown(t("mh.intro"), elem_id="mh-intro")
     with gr.Row():
         source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
@@ -193,5 +192,3 @@ def build(sessions: TrainSessions, tab: gr.Tab | None = None) -> None:
     go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
              api_name="multihead", concurrency_id="play").then(**live)
     gr.on(None, trigger_mode="always_last", **live)
-    if tab is not None:
-        tab.select(trigger_mode="always_last", **live)

@@ -224,24 +224,6 @@ def test_the_trained_source_before_any_run_says_so_and_hides_the_random_controls
     page.context.close()
 
 
-def test_the_explorer_shows_a_run_trained_after_it_was_opened(page, app_url):
-    # The explorer is opened first on the trained source, then a run ends on Train: coming back
-    # shows that run, with no control touched (it kept saying "no trained model yet").
-    page.goto(app_url)
-    open_tab(page, "Multi-head explorer")
-    page.locator("#mh-grid .js-plotly-plot").wait_for(timeout=60_000)
-    page.locator("#mh-source label").filter(has_text="trained").click()
-    intro = page.locator("#mh-intro")
-    expect(intro).to_contain_text("No trained model yet", timeout=30_000)
-    open_tab(page, "Train")
-    page.locator("#train-steps input").fill("12")
-    page.locator("#train-start").click()
-    expect(page.locator("#train-status")).to_contain_text("Done", timeout=120_000)
-    open_tab(page, "Multi-head explorer")
-    expect(intro).to_contain_text("12 training steps", timeout=30_000)
-    expect(page.locator("#mh-grid")).to_contain_text("layer 1 · head 4", timeout=30_000)
-
-
 def test_choosing_a_task_loads_its_preset(page, app_url):
     page.goto(app_url)
     open_tab(page, "Train")
