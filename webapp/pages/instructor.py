@@ -68,11 +68,16 @@ def mode() -> str:
 
 
 def check_password() -> None:
-    """Refuse to start with a weak LAB_INSTRUCTOR_PASSWORD (RuntimeError, logged)."""
+    """Refuse to start with a weak LAB_INSTRUCTOR_PASSWORD (RuntimeError, logged), unless Space
+    sign-in with LAB_INSTRUCTORS opens the view, in which case the password is ignored (warned)."""
     weak = instructor_access.password_weak()
-    if weak and not (instructor_access.instructors() and identity.oauth_available()):
-        log.error("refusing to start: %s", weak)
-        raise RuntimeError(f"refusing to start: {weak}")
+    if not weak:
+        return
+    if instructor_access.instructors() and identity.oauth_available():
+        log.warning("ignoring the instructor password (Space sign-in opens the view): %s", weak)
+        return
+    log.error("refusing to start: %s", weak)
+    raise RuntimeError(f"refusing to start: {weak}. The app starts once it is changed.")
 
 
 def _refuse(key: str, lang: str, **fields: object) -> str:

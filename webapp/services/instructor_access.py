@@ -26,8 +26,8 @@ def password_weak() -> str | None:
     expected = os.environ.get(PASSWORD_ENV, "")
     if expected and len(expected) < MIN_PASSWORD_CHARS:
         return (f"{PASSWORD_ENV} has {len(expected)} characters; use at least "
-                f"{MIN_PASSWORD_CHARS} (for example four random words). The instructor view "
-                "stays closed until it is changed.")
+                f"{MIN_PASSWORD_CHARS} (for example four random words), or unset it to run "
+                "without an instructor password")
     return None
 
 

@@ -394,8 +394,10 @@ def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):
     for weak in ("s3cret", "password123", "x" * 11):
         monkeypatch.setenv(access.PASSWORD_ENV, weak)
         with caplog.at_level(logging.ERROR, logger="transformer_lab.app"), \
-                pytest.raises(RuntimeError, match="at least 12"):
+                pytest.raises(RuntimeError, match="at least 12") as refused:
             instructor.check_password()
+        # The message says what happens: the app does not start (not "the view stays closed").
+        assert "stays closed" not in str(refused.value) and "starts once" in str(refused.value)
         assert "refusing to start" in caplog.text and "LAB_INSTRUCTOR_PASSWORD" in caplog.text
         # Even if it were changed after start: the view stays closed and nothing matches.
         assert instructor.mode() == "disabled" and not access.password_ok(weak)
