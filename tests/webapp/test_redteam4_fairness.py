@@ -1,0 +1,201 @@
+"""Red team 3's open findings, reproduced without timings (a fake clock, a fake grader):
+
+- R2: eight addresses keeping slow submissions in flight got a first-time learner refused as
+  "busy" (10 refusals, graded after 37.5 s: /tmp/redteam3/flood_app.py), and busy refusals cost
+  the flooders nothing.
+- R3: TrainSessions kept the last runs of 32 sessions app-wide: one address replaying a cached
+  run under 32 fresh session hashes evicted everyone's model from the explorer
+  (/tmp/redteam3/evict_last_runs.py).
+- G1: the per-learner limit was charged before the per-address limit, so an attempt refused by
+  the address limit still used the learner's quota.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+
+import pytest
+
+from grader.gradebook import RateLimiter
+from webapp.services import admission, grading_queue
+from webapp.services.fairness import ClientKey, FairQueue, Ticket
+from webapp.services.train_sessions import TrainSessions
+
+FLOODERS = [f"203.0.113.{a + 1}" for a in range(8)]
+NEWCOMER = "198.51.100.1"
+SLOW_S = 9.5  # the red team's sleeper
+
+
+# --- R2: a newcomer is admitted on its own fair-queue position -----------------------------------
+
+def _send(queue: FairQueue, gate: admission.WaitGate, key: ClientKey, live: list) -> bool:
+    """One submission through the fair queue and the busy gate, as submissions.submit does."""
+    ticket = queue.admit(key, count=False)
+    if not isinstance(ticket, Ticket):
+        return False
+    if not admission.gate_enter(gate, ticket)[0]:
+        ticket.release()
+        return False
+    live.append(ticket)
+    return True
+
+
+def test_a_newcomer_is_admitted_while_eight_addresses_flood_and_waits_one_turn_per_address():
+    clock = [0.0]
+    queue = FairQueue(slots=2, per_address=2, clock=lambda: clock[0])
+    gate = admission.WaitGate(max_in_flight=16, slots=2, max_wait_s=15.0, typical_s=SLOW_S)
+    live: list[Ticket] = []
+    sent = 0
+
+    def flood() -> None:  # every flooder keeps two submissions going, as fast as it may
+        nonlocal sent
+        for a, addr in enumerate(FLOODERS):
+            for s in range(2):
+                sent += 1
+                _send(queue, gate, ClientKey(f"f{a}-{s}-{sent}", addr), live)
+
+    flood()
+    newcomer = queue.admit(ClientKey("honest", NEWCOMER), count=False)
+    assert isinstance(newcomer, Ticket)
+    ok, _ = admission.gate_enter(gate, newcomer)
+    assert ok, "a first-time learner was refused as busy while other addresses flood"
+    started_before = 0
+    while newcomer.state == "waiting":  # every grading runs to SLOW_S; flooders resubmit at once
+        clock[0] += SLOW_S
+        for t in [t for t in live if t.state == "running"]:
+            t.used = True
+            t.release()
+            gate.leave(SLOW_S)
+            live.remove(t)
+        started_before += sum(1 for t in live if t.state == "running")
+        flood()
+    assert started_before <= len(FLOODERS), started_before  # at most one turn per other address
+    newcomer.release()
+    gate.leave(0.1)
+
+
+@pytest.fixture
+def submit_path(monkeypatch, tmp_path):
+    """submissions.submit with a fake grader, a fresh gradebook and one grading slot; the caller
+    installs the queue and limits. Everything is restored afterwards."""
+    import grader.api
+    from grader.gradebook import open_gradebook
+    from grader.report import Report, TestResult
+    from webapp.services import submissions as glue
+
+    def graded(exercise_id, code, learner=None):
+        return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
+
+    monkeypatch.setattr(grader.api, "grade", graded)
+    state = glue._STATE.ensure()
+    saved = (state.book, state.limiter, state.gate, state.slots, grading_queue.settings().queue)
+    book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
+    state.slots = threading.Semaphore(1)
+
+    def install(learner_limit: RateLimiter, queue: FairQueue, gate: admission.WaitGate):
+        glue.configure(book=book, limiter=learner_limit, gate=gate)
+        grading_queue.configure(queue=queue)
+
+        def send(name: str, session: str, address: str) -> str:
+            out = glue.grade_and_record("causal-mask", "x = 1\n", name, session,
+                                        client=ClientKey(session, address))
+            return out.get("reason") or ("graded" if out["extra_data"]["stored"] else "?")
+        return send
+
+    yield install
+    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+    state.slots = saved[3]
+    grading_queue.configure(queue=saved[4])
+    book.close()
+
+
+def test_busy_refusals_of_an_address_with_work_in_flight_cost_that_address(submit_path):
+    flooder = FLOODERS[0]
+    addresses = RateLimiter(3, 60)
+    queue = FairQueue(slots=1, per_address=4, address_limiter=addresses)
+    gate = admission.WaitGate(max_in_flight=1, slots=1)
+    send = submit_path(RateLimiter(100, 60), queue, gate)
+    held = queue.admit(ClientKey("f-live", flooder), count=False)  # its slow grading, in flight
+    assert queue.charge(ClientKey("f-live", flooder)) is None and gate.enter()[0]
+    retries = [send("Bot", f"f-retry-{i}", flooder) for i in range(2)]
+    assert retries == ["busy", "busy"]
+    held.release()
+    gate.leave()
+    # Three attempts in the window (one graded, two busy retries): the next one is refused.
+    assert send("Bot", "f-next", flooder) == "rate_limited"
+    assert send("Ada", "s-ada", NEWCOMER) == "graded"  # another address is not affected
+
+
+# --- G1: a refusal by one limit charges no other limit ------------------------------------------
+
+def test_an_address_refusal_leaves_the_learners_quota(submit_path):
+    send = submit_path(RateLimiter(2, 60), FairQueue(slots=1, per_address=2,
+                                                     address_limiter=RateLimiter(1, 60)),
+                       admission.WaitGate(16, 1))
+    assert send("Ada", "s1", "198.51.100.10") == "graded"
+    assert send("Ada", "s2", "198.51.100.10") == "rate_limited"  # the address's one allowance
+    assert send("Ada", "s3", "198.51.100.11") == "graded"  # her second allowance was intact
+    assert send("Ada", "s4", "198.51.100.12") == "rate_limited"  # now her own limit
+
+
+def test_a_learner_refusal_leaves_the_addresss_quota(submit_path):
+    send = submit_path(RateLimiter(1, 60), FairQueue(slots=1, per_address=2,
+                                                     address_limiter=RateLimiter(2, 60)),
+                       admission.WaitGate(16, 1))
+    assert send("Bob", "s1", "198.51.100.20") == "graded"
+    assert send("Bob", "s2", "198.51.100.20") == "rate_limited"  # Bob's one allowance
+    assert send("Carol", "s3", "198.51.100.20") == "graded"  # the address's second was intact
+    assert send("Dan", "s4", "198.51.100.20") == "rate_limited"  # now the address's limit
+
+
+# --- R3: one address cannot evict other addresses' trained models -------------------------------
+
+def test_one_address_replaying_runs_under_fresh_sessions_evicts_only_its_own():
+    store = TrainSessions()
+    victims = {f"victim{i}": f"198.51.100.{i + 1}" for i in range(5)}
+    for session, address in victims.items():
+        store.put(session, f"model of {session}", address=address)
+    for i in range(200):  # the attack: a cached replay under a fresh session hash each time
+        store.put(f"evict{i}", "cached run", address="203.0.113.9")
+    assert all(store.get(s) == f"model of {s}" for s in victims)
+    kept = [i for i in range(200) if store.get(f"evict{i}") is not None]
+    assert 1 <= len(kept) <= store.max_per_address
+    assert kept == list(range(200 - len(kept), 200))  # the attacker's own oldest went first
+    assert len(store) <= store.max_sessions
+
+
+def test_when_the_store_is_full_the_address_holding_most_gives_way():
+    store = TrainSessions(max_sessions=6, max_per_address=4)
+    for i in range(4):
+        store.put(f"a{i}", i, address="203.0.113.1")
+    store.put("b0", "b", address="203.0.113.2")
+    store.put("b1", "b", address="203.0.113.2")
+    store.put("c0", "c", address="203.0.113.3")  # seven: one must go, and A holds the most
+    assert len(store) == 6 and store.get("a0") is None
+    assert [store.get(s) for s in ("a1", "b0", "b1", "c0")] == [1, "b", "b", "c"]
+    with pytest.raises(ValueError, match="max_per_address"):
+        TrainSessions(max_sessions=4, max_per_address=0)
+
+
+def test_idle_sessions_expire_so_memory_stays_bounded():
+    clock = [0.0]
+    store = TrainSessions(ttl_s=100.0, clock=lambda: clock[0])
+    store.put("idle", "old model", address="198.51.100.1")
+    store.put("busy", "model", address="198.51.100.2")
+    clock[0] = 60.0
+    assert store.get("busy") == "model"  # the explorer reading it keeps it alive
+    clock[0] = 130.0
+    assert store.get("idle") is None and store.get("busy") == "model"
+    assert len(store) == 1
+    clock[0] = 500.0
+    assert len(store) == 0
+
+
+def test_the_train_page_files_each_run_under_its_callers_address():
+    from webapp.pages import train
+
+    src = inspect.getsource(train.build)
+    assert "sessions.put(session, run, address=" in src, (
+        "the Train page stores a run without its caller's address: one address can then evict "
+        "every other browser's model")
