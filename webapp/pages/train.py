@@ -138,7 +138,7 @@ def build(sessions: TrainSessions) -> None:
                 progress(msg["fraction"], desc=text)
                 fig, hint = live_curves(run, lang)
                 yield fig, text, run, *keep[:7], hint
-            sessions.put(session, run)  # the multi-head explorer shows it
+            sessions.put(session, run, address=client_of(request).address)  # for the explorer
             fig, hint = live_curves(run, lang)
             yield (fig, done_status(run, lang) + (cached_note(lang) if cached else ""), run,
                    *keep[:7], hint)

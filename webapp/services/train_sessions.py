@@ -6,47 +6,101 @@ so the stream's flag must be found by session; and the multi-head explorer (anot
 the model the session trained last. One store is made by the app (``app.build_demo``) and
 handed to the Train page, the explorer and the session release on unload, so no page reaches
 into another page's module globals.
+
+Why per address: a session hash costs nothing to make, and a cached run replays in a second, so
+one client could fill an app-wide bound with fresh sessions and push every other browser's
+model out (red team 3, R3: 32 replays emptied the explorer). Each address keeps at most
+``max_per_address`` last runs and gives way with its own oldest; when the whole store is full,
+the address holding the most gives way. Runs idle for ``ttl_s`` (the session TTL) go too.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-MAX_SESSIONS = 32  # last runs kept at most; the oldest go first (each holds a small model)
+from webapp.services.session_memory import session_ttl_s
+
+MAX_SESSIONS = 64  # last runs kept at most (each holds a small model, ~0.5-1 MB)
+MAX_PER_ADDRESS = 16  # of which one address holds at most (a classroom behind one NAT shares it)
+
+
+@dataclass
+class _Held:
+    run: Any
+    owner: str  # the address, else the session itself
+    used: float  # last put or get (clock seconds)
 
 
 class TrainSessions:
-    """Thread-safe per-session stop flags and last runs; at most ``max_sessions`` last runs.
+    """Thread-safe per-session stop flags and last runs: at most ``max_sessions`` last runs, at
+    most ``max_per_address`` from one address, none idle longer than ``ttl_s`` (default: the
+    session TTL, LAB_SESSION_TTL_S).
 
     Stop flags are not bounded by count: one lives only while its run streams (``finish``
     removes it), and each browser session has at most one.
     """
 
-    def __init__(self, max_sessions: int = MAX_SESSIONS) -> None:
+    def __init__(self, max_sessions: int = MAX_SESSIONS, max_per_address: int = MAX_PER_ADDRESS,
+                 ttl_s: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         if max_sessions < 1:
             raise ValueError(f"max_sessions must be >= 1, got {max_sessions}")
-        self.max_sessions = max_sessions
+        if max_per_address < 1:
+            raise ValueError(f"max_per_address must be >= 1, got {max_per_address}")
+        self.max_sessions, self.max_per_address = max_sessions, max_per_address
+        self.ttl_s = float(ttl_s if ttl_s is not None else session_ttl_s())
+        self._clock = clock
         self._lock = threading.Lock()
-        self._last: OrderedDict[str, Any] = OrderedDict()  # oldest first
+        self._last: OrderedDict[str, _Held] = OrderedDict()  # least recently used first
         self._stops: dict[str, threading.Event] = {}
 
     # Last finished run: written by the Train page, read by the multi-head explorer.
     def get(self, session: str | None) -> Any | None:
-        """The run ``session`` trained last, or None."""
+        """The run ``session`` trained last, or None; reading it keeps it from expiring."""
         with self._lock:
-            return self._last.get(session or "")
+            now = self._expire()
+            held = self._last.get(session or "")
+            if held is None:
+                return None
+            held.used = now
+            self._last.move_to_end(session)
+            return held.run
 
-    def put(self, session: str | None, run: Any) -> None:
-        """Remember ``run`` as ``session``'s last run; drop the oldest sessions past the bound."""
+    def put(self, session: str | None, run: Any, address: str | None = None) -> None:
+        """Remember ``run`` as ``session``'s last run, filed under the caller's ``address``;
+        past a bound, the address's own oldest run goes (or, when the store is full, the oldest
+        run of the address holding the most)."""
         if not session:
             return  # no session (an API call): nobody could ask for it again
+        owner = f"addr:{address}" if address else f"session:{session}"
         with self._lock:
+            now = self._expire()
             self._last.pop(session, None)
-            self._last[session] = run
+            self._last[session] = _Held(run, owner, now)
+            if sum(1 for h in self._last.values() if h.owner == owner) > self.max_per_address:
+                self._drop_oldest_of(owner)
             while len(self._last) > self.max_sessions:
-                self._last.popitem(last=False)
+                counts = Counter(h.owner for h in self._last.values())
+                most = max(counts.values())
+                # The least recently used run among the addresses holding the most.
+                self._drop_oldest_of(next(h.owner for h in self._last.values()
+                                          if counts[h.owner] == most))
+
+    def _drop_oldest_of(self, owner: str) -> None:
+        """Drop ``owner``'s least recently used run (lock held)."""
+        session = next(s for s, h in self._last.items() if h.owner == owner)
+        del self._last[session]
+
+    def _expire(self) -> float:
+        """Drop runs idle past the TTL; the clock's now (lock held)."""
+        now = self._clock()
+        for session in [s for s, h in self._last.items() if now - h.used > self.ttl_s]:
+            del self._last[session]
+        return now
 
     # Stop flags: the training stream registers one, the Stop click sets it.
     def start(self, session: str | None) -> threading.Event:
@@ -83,6 +137,7 @@ class TrainSessions:
         return run is not None or flag is not None
 
     def __len__(self) -> int:
-        """Sessions with a last run."""
+        """Sessions with a last run (idle ones expired first)."""
         with self._lock:
+            self._expire()
             return len(self._last)
