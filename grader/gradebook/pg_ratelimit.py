@@ -86,6 +86,17 @@ class PostgresRateLimiter:
             conn.execute(f"DELETE FROM lab_rate_hits WHERE scope = %s AND at <= {NOW} - %s",
                          (self.scope, self.window_s))
 
+    def refund(self, learner: str) -> None:
+        """Give back the key's latest counted attempt (another limit refused it after all)."""
+        self._local.refund(learner)
+        try:
+            with self._pool.connection(timeout=3.0) as conn:
+                conn.execute("DELETE FROM lab_rate_hits WHERE ctid = (SELECT ctid FROM lab_rate_hits"
+                             " WHERE scope = %s AND key = %s ORDER BY at DESC LIMIT 1)",
+                             (self.scope, self._hash(learner)))
+        except Exception as exc:  # noqa: BLE001 - a lost refund only costs one attempt
+            log.warning("shared rate limit refund failed (%s: %s)", type(exc).__name__, exc)
+
     def reset(self, learner: str | None = None) -> None:
         """Forget one key's attempts (an instructor's override), or the whole scope's."""
         self._local.reset(learner)

@@ -50,6 +50,13 @@ class RateLimiter:
                 return True, 0.0
             return False, max(0.0, hits[0] + self.window_s - now)
 
+    def refund(self, learner: str) -> None:
+        """Give back ``learner``'s latest counted attempt (another limit refused it after all)."""
+        with self._lock:
+            hits = self._hits.get(learner)
+            if hits:
+                hits.pop()
+
     def reset(self, learner: str | None = None) -> None:
         """Forget one learner's submissions (an instructor's override), or everyone's."""
         with self._lock:

@@ -222,12 +222,14 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
     if not ok:  # "busy" costs the learner nothing: the limits below count accepted work only
         ticket.release()
         return refusal("busy", busy_message(wait), clean.exercise_id, wait)
-    ok, wait = state.limiter.check(rate_key(who, session_key))
+    key = rate_key(who, session_key)
+    ok, wait = state.limiter.check(key)
     refused = None if ok else refusal(
         "rate_limited", wait_message(wait, state.limiter.per_learner, state.limiter.window_s),
         clean.exercise_id, wait)
     if refused is None and (limited := queue.charge(client)) is not None:  # per address
         refused = refusal(limited.reason, limited.message, clean.exercise_id, limited.retry_after_s)
+        state.limiter.refund(key)  # refused by the address limit: the learner's quota stays
     if refused is not None:
         ticket.release()
         state.gate.leave()
