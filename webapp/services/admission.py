@@ -58,6 +58,13 @@ class WaitGate:
     The estimate uses the *median* of recent grading times: one submission that runs to its wall
     limit must not turn everyone away, while a flood of them (every recent grading slow) does. At most
     ``max_in_flight`` gradings run or wait in any case. Thread-safe.
+
+    Through the fair queue (:func:`gate_enter`) a *newcomer* (an address with nothing else in
+    flight) skips the wait budget: the queue serves it ahead of every backlog, after at most one
+    turn per other address, so refusing it would only let a flood keep it out (red team 3, R2:
+    eight slow addresses got a first-time learner refused ten times). Extra submissions of an
+    address with work in flight keep the budget and may fill only ``backlog_cap`` places; the
+    rest stay free for newcomers.
     """
 
     def __init__(self, max_in_flight: int = 16, slots: int = 1, max_wait_s: float = 15.0,
@@ -83,20 +90,34 @@ class WaitGate:
         """Seconds before a new grading starts with ``ahead`` others running or waiting."""
         return math.ceil(max(0, ahead - self.slots + 1) / self.slots) * self.typical_s
 
-    def enter(self, ahead: int | None = None) -> tuple[bool, float]:
+    @property
+    def backlog_cap(self) -> int:
+        """Places that extra submissions of busy addresses may fill (half, rounded up)."""
+        return self.max_in_flight - self.max_in_flight // 2
+
+    def enter(self, ahead: int | None = None, newcomer: bool = False,
+              cap: int | None = None) -> tuple[bool, float]:
         """``(True, 0.0)`` and hold a place (call leave() after), or ``(False, retry_after_s)``.
 
         ``ahead``: the gradings that really come before this one (running or ahead of it in
         the fair queue); by default every grading in flight. A newcomer goes ahead of flooding
         clients' backlogs, so their backlog must not make the newcomer look too late to admit.
+        ``newcomer``: admit while a place is free, whatever the wait (the fair queue bounds it).
+        ``cap``: places this grading may find taken at most (default ``max_in_flight``).
         """
         with self._lock:
             wait = self.expected_wait(self._in_flight if ahead is None else ahead)
-            if self._in_flight < self.max_in_flight and wait <= self.max_wait_s:
+            typical = self.typical_s
+            if newcomer:
+                if self._in_flight < self.max_in_flight:
+                    self._in_flight += 1
+                    return True, 0.0
+                return False, max(1.0, typical)  # every place taken: a round frees one
+            limit = self.max_in_flight if cap is None else min(cap, self.max_in_flight)
+            if self._in_flight < limit and wait <= self.max_wait_s:
                 self._in_flight += 1
                 return True, 0.0
             # Retry after the rounds of gradings that bring the expected wait back into budget.
-            typical = self.typical_s
             return False, max(1.0, math.ceil((wait - self.max_wait_s) / typical) * typical)
 
     def leave(self, elapsed_s: float | None = None) -> None:
@@ -111,5 +132,10 @@ class WaitGate:
 
 def gate_enter(gate: WaitGate, ticket: fairness.Ticket) -> tuple[bool, float]:
     """Ask the gate for a place, counting only the gradings that come before this ticket in the
-    fair queue (the running ones and those scheduled ahead of it)."""
-    return gate.enter(ticket.position() + gate.slots - 1)
+    fair queue (the running ones and those scheduled ahead of it). A ticket alone in its flow
+    (its address has nothing else in flight) is a newcomer; others keep the wait budget and
+    the backlog cap."""
+    ahead = ticket.position() + gate.slots - 1
+    if ticket.queue.alone(ticket):
+        return gate.enter(ahead, newcomer=True)
+    return gate.enter(ahead, cap=gate.backlog_cap)

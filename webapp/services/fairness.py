@@ -175,6 +175,21 @@ class FairQueue:
         lim = self.address_limiter
         return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s), wait)
 
+    def alone(self, ticket: Ticket) -> bool:
+        """True when no other live ticket shares ``ticket``'s flow (its address, else session)."""
+        with self._cond:
+            return not any(t is not ticket and t.flow == ticket.flow for t in self._live)
+
+    def charge_busy(self, client: ClientKey | None) -> None:
+        """A "busy" refusal of an address that still has work in flight costs it one attempt of
+        its limit, so a flood of retries runs the flooder out; a newcomer's costs nothing."""
+        if client is None or not client.address:
+            return
+        with self._cond:
+            held = any(t.client.address == client.address for t in self._live)
+        if held:
+            self.charge(client)  # already at the limit: nothing more to count
+
     def _schedule(self) -> None:
         """Start waiting tickets while a slot is free (lock held)."""
         while True:

@@ -219,8 +219,9 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
     if isinstance(ticket, fairness.Refused):
         return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
     ok, wait = gate_enter(state.gate, ticket)
-    if not ok:  # "busy" costs the learner nothing: the limits below count accepted work only
+    if not ok:  # "busy" costs the learner nothing; its address only if it has work in flight
         ticket.release()
+        queue.charge_busy(client)
         return refusal("busy", busy_message(wait), clean.exercise_id, wait)
     key = rate_key(who, session_key)
     ok, wait = state.limiter.check(key)

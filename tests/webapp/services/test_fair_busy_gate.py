@@ -32,10 +32,22 @@ def test_two_flooding_addresses_do_not_get_a_newcomer_refused_as_busy():
 
 
 def test_a_real_overload_is_still_refused():
-    queue, gate, _ = _flooded(8)  # eight addresses: the newcomer's turn is really far
-    newcomer = queue.admit(fairness.ClientKey(session="honest", address="198.51.100.7"))
-    assert isinstance(newcomer, fairness.Ticket) and newcomer.position() > 2
-    ok, wait = admission.gate_enter(gate, newcomer)
+    """Red team 4 (R2): a first-time address is admitted on its fair-queue position whatever
+    the flood (test_redteam4_fairness.py), so the overload refused now is a flooder's extra
+    submissions past the wait budget, and every place taken by other addresses' first ones."""
+    queue, gate, held = _flooded(8)  # eight addresses, a 9.5 s history
+    extra = sorted(t.client.session for t in held if t.client.session.endswith("-1"))
+    assert extra == ["f0-1", "f1-1"]  # later second tickets would wait past 15 s: refused
+    assert gate.in_flight == 10  # eight first tickets and those two
+    queue = fairness.FairQueue(slots=2, per_address=2)
+    full = admission.WaitGate(max_in_flight=4, slots=2, max_wait_s=15.0, typical_s=0.5)
+    for a in range(4):  # four addresses, one grading each: every place is taken
+        ticket = queue.admit(fairness.ClientKey(f"a{a}", f"203.0.113.{a + 1}"))
+        assert admission.gate_enter(full, ticket)[0]
+    second = queue.admit(fairness.ClientKey("a0-again", "203.0.113.1"))
+    assert admission.gate_enter(full, second) == (False, 1.0)  # its address has one in flight
+    newcomer = queue.admit(fairness.ClientKey("honest", "198.51.100.7"))
+    ok, wait = admission.gate_enter(full, newcomer)
     assert not ok and wait >= 1
 
 
