@@ -116,3 +116,51 @@ def test_the_translate_status_names_its_corpus_with_full_width_punctuation():
     zh, en = done_status(run, "zh"), done_status(run, "en")
     assert zh.endswith("语料：D2L 的 Tatoeba fra-eng。") and not ascii_after_cjk(zh)  # was "语料: …."
     assert en.endswith("parameters. Corpus: D2L's Tatoeba fra-eng.")
+
+
+# Full-width punctuation carries its own spacing: an ASCII space after it ("看点： 每一行",
+# "。 （下方…") shows as a gap in the middle of a Chinese sentence. Markdown emphasis is dropped
+# first, as the page renders it ("**看点：** 每" reads "看点： 每").
+_SPACE_AFTER_FULL_WIDTH = re.compile(r"[，。：；！？（）、] ")
+# "**看点：**每" would not even be bold: CommonMark does not close ** after punctuation when a
+# letter follows, so the full-width mark goes outside the emphasis ("**看点**：每").
+_BOLD_CLOSED_AFTER_MARK = re.compile(r"[，。：；！？、]\*+[\u4e00-\u9fff]")
+
+
+def space_after_full_width(text: str) -> list[str]:
+    """Each spot where an ASCII space follows full-width punctuation, as the page renders it."""
+    shown = text.replace("*", "")
+    return [shown[max(0, m.start() - 6): m.end() + 6] for m in _SPACE_AFTER_FULL_WIDTH.finditer(shown)]
+
+
+def test_the_space_check_flags_what_a_learner_saw():
+    assert space_after_full_width("**看点：** 每一行权重之和为 1")
+    assert space_after_full_width("列（加性评分允许不同宽度）。 （下方显示的仍是上一次有效输入的结果。）")
+    assert not space_after_full_width("**看点**：每一行权重之和为 1，d = 4")
+    assert _BOLD_CLOSED_AFTER_MARK.search("**看点：**每一行")
+    assert not _BOLD_CLOSED_AFTER_MARK.search("**看点**：每一行")
+
+
+def test_chinese_text_has_no_ascii_space_after_full_width_punctuation():
+    texts = dict(i18n.ZH)
+    texts.update({pattern: template for pattern, template in input_errors.ERRORS_ZH})
+    texts.update(input_errors.NAMES_ZH)
+    bad = {key: spots for key, value in texts.items() if (spots := space_after_full_width(value))}
+    bold = {key: value for key, value in texts.items() if _BOLD_CLOSED_AFTER_MARK.search(value)}
+    assert len(texts) > 300 and not bad and not bold, (bad, bold)
+
+
+def test_a_chinese_input_error_and_its_stale_note_join_without_a_space():
+    import gradio as gr
+
+    from webapp.pages.common import quiet
+
+    @quiet(2)
+    def live(q, request: gr.Request):
+        raise ValueError("dot-product scoring needs queries and keys of the same width; Q has 2 "
+                         "columns and K has 4 (additive scoring allows different widths)")
+
+    zh = live("1", gr.Request(headers={"accept-language": "zh-CN,zh;q=0.9"}))[-1]
+    assert "宽度）。（下方" in zh and not space_after_full_width(zh), zh  # it read "。 （下方"
+    en = live("1", gr.Request(headers={"accept-language": "en-US"}))[-1]
+    assert "different widths) (What is shown below" in en  # English keeps its space

@@ -70,7 +70,8 @@ def friendly(n_outputs: int, toast: bool = True):
             except (ValueError, TypeError) as err:
                 text = message(err, lang)
                 if n_outputs > 1:  # the other outputs keep their values: say they are stale
-                    text += " " + tr("error.kept", lang)
+                    # Chinese needs no space after its full-width "。"
+                    text += ("" if lang == "zh" else " ") + tr("error.kept", lang)
             except Exception:  # noqa: BLE001 - the page must stay alive
                 log.exception("callback %s failed", fn.__name__)
                 text = tr("error.generic", lang)
