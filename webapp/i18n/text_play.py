@@ -3,26 +3,47 @@
 from __future__ import annotations
 
 EN: dict[str, str] = {
-    # basics: the caption follows the learner's Q and K ({d} = their width, {root} = √d)
-    "bx.caption.dot": (
+    # basics: the caption follows the learner's Q and K ({d} = their width, {root} = √d), the
+    # "Divide by √d" tickbox and the mask; it is built from a first sentence and one per setting
+    "bx.caption.rows": (
         "**What to notice:** each row of weights sums to 1, so the output row is a weighted "
-        "average of V's rows. Here Q and K have d = {d} columns, so *Divide by √d* divides the "
-        "scores by √{d} {eq} {root}: untick it and the scores grow {root}× and the softmax gets "
-        "sharper. With large d, unscaled dot products saturate softmax and its gradients vanish "
-        "(lesson: the common mistake of forgetting 1/√d_k)."
+        "average of V's rows."
+    ),
+    "bx.caption.dot": (
+        "Here Q and K have d = {d} columns, so *Divide by √d* divides the scores by √{d} {eq} "
+        "{root}: untick it and the scores grow {root}× and the softmax gets sharper. With large "
+        "d, unscaled dot products saturate softmax and its gradients vanish (lesson: the common "
+        "mistake of forgetting 1/√d_k)."
+    ),
+    "bx.caption.dot_off": (
+        "*Divide by √d* is off: these scores are the raw dot products Q·Kᵀ, {root}× the scaled "
+        "ones (d = {d}, √{d} {eq} {root}), so the softmax is sharper than with the tick. With large "
+        "d, unscaled dot products saturate softmax and its gradients vanish: this is the lesson's "
+        "common mistake of forgetting 1/√d_k. Tick it again to divide by √{d}."
     ),
     "bx.caption.d1": (
-        "**What to notice:** each row of weights sums to 1, so the output row is a weighted "
-        "average of V's rows. Here Q and K have d = 1 column, so √d = 1 and *Divide by √d* "
-        "changes nothing: give Q and K more columns to see the scaling matter (lesson: with "
-        "large d, unscaled dot products saturate softmax and its gradients vanish)."
+        "Here Q and K have d = 1 column, so √d = 1 and *Divide by √d* changes nothing, ticked or "
+        "not: give Q and K more columns to see the scaling matter (lesson: with large d, unscaled "
+        "dot products saturate softmax and its gradients vanish)."
     ),
     "bx.caption.additive": (
-        "**What to notice:** each row of weights sums to 1, so the output row is a weighted "
-        "average of V's rows. Additive scoring sends q and k through a small network "
-        "(W_q q + W_k k → tanh → w_v), so Q and K may have different widths ({d} and {d_k} "
-        "here) and there is no √d to divide by."
+        "Additive scoring sends q and k through a small network (W_q q + W_k k → tanh → w_v), so "
+        "Q and K may have different widths ({d} and {d_k} here) and there is no √d to divide by: "
+        "*Divide by √d* does nothing here."
     ),
+    "bx.caption.valid": (
+        "The valid-length mask keeps the first {valid} of the {m} keys: the other keys get "
+        "weight 0 (grey) and their scores read −∞, and each row's remaining weights still sum to 1."
+    ),
+    "bx.caption.causal": (
+        "The causal mask lets query i see keys 0 … i only: the cells above the diagonal get "
+        "weight 0 (grey) and their scores read −∞, so q0 puts all its weight on k0."
+    ),
+    # the scores table says what it holds (step 1 of the steps below is the raw Q·Kᵀ)
+    "bx.scores.scaled": "Scores after ÷√d (before softmax)",
+    "bx.scores.raw": "Scores Q·Kᵀ, not divided by √d (before softmax)",
+    "bx.scores.additive": "Scores of the additive network (before softmax)",
+    "bx.scores.masked": "{label}; masked keys read −∞",
     # multi-head explorer, source = the model trained on the Train page
     "mh.intro.trained": (
         "**Heads of the model you trained on the Train page:** {model} on *{task}*, "
@@ -49,21 +70,37 @@ EN: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
+    "bx.caption.rows": "**看点**：每一行权重之和为 1，所以输出的每一行是 V 各行的加权平均。",
     "bx.caption.dot": (
-        "**看点**：每一行权重之和为 1，所以输出的每一行是 V 各行的加权平均。这里 Q 和 K 有 d = {d} "
-        "列，所以“除以 √d”把分数除以 √{d} {eq} {root}：取消勾选，分数变为 {root} 倍，softmax 更尖锐。"
-        "d 很大时，不缩放的点积会让 softmax 饱和、梯度消失（课程：忘记 1/√d_k 是常见错误）。"
+        "这里 Q 和 K 有 d = {d} 列，所以“除以 √d”把分数除以 √{d} {eq} {root}：取消勾选，分数变为 "
+        "{root} 倍，softmax 更尖锐。d 很大时，不缩放的点积会让 softmax 饱和、梯度消失（课程：忘记 "
+        "1/√d_k 是常见错误）。"
+    ),
+    "bx.caption.dot_off": (
+        "“除以 √d”已取消：这些分数是原始点积 Q·Kᵀ，是缩放后的 {root} 倍（d = {d}，√{d} {eq} "
+        "{root}），所以 softmax 比勾选时更尖锐。d 很大时，不缩放的点积会让 softmax 饱和、梯度消失："
+        "这正是课程里忘记 1/√d_k 的常见错误。重新勾选即可除以 √{d}。"
     ),
     "bx.caption.d1": (
-        "**看点**：每一行权重之和为 1，所以输出的每一行是 V 各行的加权平均。这里 Q 和 K 只有 d = 1 "
-        "列，所以 √d = 1，“除以 √d”不改变任何结果：给 Q 和 K 多加几列，就能看到缩放的作用（课程：d "
-        "很大时，不缩放的点积会让 softmax 饱和、梯度消失）。"
+        "这里 Q 和 K 只有 d = 1 列，所以 √d = 1，无论是否勾选，“除以 √d”都不改变任何结果：给 Q 和 K "
+        "多加几列，就能看到缩放的作用（课程：d 很大时，不缩放的点积会让 softmax 饱和、梯度消失）。"
     ),
     "bx.caption.additive": (
-        "**看点**：每一行权重之和为 1，所以输出的每一行是 V 各行的加权平均。加性评分把 q 和 k "
-        "送进一个小网络（W_q q + W_k k → tanh → w_v），所以 Q 和 K 的宽度可以不同（这里是 {d} 和 "
-        "{d_k}），也就没有需要除以的 √d。"
+        "加性评分把 q 和 k 送进一个小网络（W_q q + W_k k → tanh → w_v），所以 Q 和 K 的宽度可以不同"
+        "（这里是 {d} 和 {d_k}），也就没有需要除以的 √d：“除以 √d”在这里不起作用。"
     ),
+    "bx.caption.valid": (
+        "有效长度掩码保留 {m} 个键中的前 {valid} 个：其余的键权重为 0（灰色），分数记为 −∞，"
+        "每一行剩下的权重之和仍为 1。"
+    ),
+    "bx.caption.causal": (
+        "因果掩码让查询 i 只看键 0 … i：对角线以上的格子权重为 0（灰色），分数记为 −∞，所以 q0 "
+        "把全部权重放在 k0 上。"
+    ),
+    "bx.scores.scaled": "分数（除以 √d 之后，softmax 之前）",
+    "bx.scores.raw": "分数 Q·Kᵀ（未除以 √d，softmax 之前）",
+    "bx.scores.additive": "加性网络的分数（softmax 之前）",
+    "bx.scores.masked": "{label}；被掩码的键记为 −∞",
     "mh.intro.trained": (
         "**你在“训练”页训练的模型的各个头**：{model}，任务 *{task}*，训练 {steps} 步，"
         "**{layers} × {heads}**（层 × 头）。词元是真实的：留出样例 0，输入 `{src}`，模型自己的输出 "

@@ -23,17 +23,36 @@ def _masked_scores(r, qs, ks, lang):
     return df
 
 
-def caption(r, scoring: str, lang: str = "en") -> str:
-    """What to notice, with the learner's own d (the width of Q and K) and its √d."""
+def caption(r, scoring: str, lang: str = "en", scale: bool = True, mask: str = "none",
+            valid_len: int | None = None) -> str:
+    """What to notice, with the learner's own d (the width of Q and K) and its √d, for the
+    "Divide by √d" tickbox as it is and the mask chosen."""
     from webapp.compute.basics import scale_note
 
-    if scoring != "dot":
-        return tr("bx.caption.additive", lang, d=r.d, d_k=r.shapes[1][1][1])
+    parts = [tr("bx.caption.rows", lang)]
     note = scale_note(r.d)
-    if r.d == 1:
-        return tr("bx.caption.d1", lang)
-    return tr("bx.caption.dot", lang, d=note["d"], root=note["root"],
-              eq="=" if note["exact"] else "≈")
+    if scoring != "dot":
+        parts.append(tr("bx.caption.additive", lang, d=r.d, d_k=r.shapes[1][1][1]))
+    elif r.d == 1:
+        parts.append(tr("bx.caption.d1", lang))
+    else:
+        parts.append(tr("bx.caption.dot" if scale else "bx.caption.dot_off", lang, d=note["d"],
+                        root=note["root"], eq="=" if note["exact"] else "≈"))
+    if mask == "valid":
+        parts.append(tr("bx.caption.valid", lang, valid=valid_len, m=r.weights.shape[1]))
+    elif mask == "causal":
+        parts.append(tr("bx.caption.causal", lang))
+    return ("" if lang == "zh" else " ").join(parts)  # Chinese needs no space after "。"
+
+
+def scores_label(scoring: str, scale: bool, mask: str, lang: str = "en") -> str:
+    """The scores table's title, saying what it holds: after ÷√d or the raw Q·Kᵀ, and −∞ where
+    the mask hides a key (step 1 of the steps below is always the raw Q·Kᵀ)."""
+    if scoring != "dot":
+        label = tr("bx.scores.additive", lang)
+    else:
+        label = tr("bx.scores.scaled" if scale else "bx.scores.raw", lang)
+    return label if mask == "none" else tr("bx.scores.masked", lang, label=label)
 
 
 def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
@@ -102,7 +121,8 @@ def build() -> None:
     status = gr.Markdown(elem_id="basics-status")
     shapes = gr.Dataframe(label=t("basics.shapes"), interactive=False)
     with gr.Row():
-        scores = gr.Dataframe(label=t("basics.scores"), interactive=False, elem_id="basics-scores")
+        scores = gr.Dataframe(label=t("bx.scores.scaled"), interactive=False,
+                              elem_id="basics-scores")
         weights = gr.Dataframe(label=t("basics.weights"), interactive=False, elem_id="basics-weights")
     with gr.Row():
         heatmap = gr.Plot(label=t("heatmap"), elem_id="basics-heatmap")
@@ -127,8 +147,12 @@ def build() -> None:
         lang = lang_of(request)
         *tables, status_text = render(q, k, v, scoring, scale, mask, valid_len, seed, lang)
         figs = render_steps(q, k, v, scoring, scale, mask, valid_len, lang)
-        r = attention_basics(q, k, v, scoring, bool(scale), "none")  # widths only: mask aside
-        return (*tables, *figs, caption(r, scoring, lang), status_text)
+        valid = int(valid_len) if mask == "valid" else None  # render checked it
+        r = attention_basics(q, k, v, scoring, bool(scale), mask, valid, int(seed))
+        shapes_t, scores_t, *rest = tables
+        scores_t = gr.update(value=scores_t, label=scores_label(scoring, bool(scale), mask, lang))
+        return (shapes_t, scores_t, *rest, *figs,
+                caption(r, scoring, lang, bool(scale), mask, valid), status_text)
 
     @friendly(4)
     def on_randomise(seed, request: gr.Request):
