@@ -60,11 +60,12 @@ CSS = """
 # Toasts live outside the app's container, where Gradio's prefixing of `css` rules inside @media
 # would never reach them: this sheet goes into the page's <head> as it is.
 TOAST_HEAD = """<style>
-/* Phone: Gradio groups toasts by kind and lists every message; a burst of warnings covered a
-   third of the screen. Show the newest message only, in at most three lines (the group header
-   keeps the count; the pages' status lines keep the whole text). */
+/* Gradio groups toasts by kind and lists every message, expanded: a burst of warnings covered a
+   third of a phone and stacked three boxes on a desktop. Show the newest message only (the group
+   header keeps the count; the pages' status lines keep the whole text), on a phone in at most
+   three lines. */
+.toast-messages > :not(:last-child) { display: none !important; }
 @media (max-width: 640px) {
-  .toast-messages > :not(:last-child) { display: none !important; }
   .toast-message-text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3;
                         line-clamp: 3; overflow: hidden; }
   .toast-wrap { max-height: 25vh; overflow: hidden; }

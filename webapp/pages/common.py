@@ -44,8 +44,9 @@ def message(err: Exception, lang: str) -> str:
 
 
 def warn(text: str, lang: str) -> None:
-    """A toast whose title is in the page's language too."""
-    gr.Warning(text, title=tr("toast", lang))
+    """A toast whose title is in the page's language too. Gradio draws the toast's own icon, so
+    the status line's leading ⚠️ is left out."""
+    gr.Warning(text.removeprefix("⚠️").lstrip(), title=tr("toast", lang))
 
 
 def quiet(n_outputs: int):

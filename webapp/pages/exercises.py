@@ -13,7 +13,7 @@ import gradio as gr
 from grader.report import Report, render
 from webapp.i18n import LANGUAGES
 from webapp.pages import identity
-from webapp.pages.common import friendly, lang_of, t
+from webapp.pages.common import friendly, lang_of, t, warn
 from webapp.services import fairness, grading_queue, quickcheck, submissions
 from webapp.views.exercise_list import exercise_choices, public_text
 from webapp.views.report_view import results_frame, score_markdown
@@ -233,7 +233,7 @@ def build(learner: identity.Identity) -> Editor:
             report = grading_queue.run_in_turn(client_of(request), lambda: fn(ex_id, code),
                                           count=False)
             if isinstance(report, fairness.Refused):  # keep the last result; say why not
-                gr.Warning(render(report.message, lang))
+                warn(render(report.message, lang), lang)
                 return gr.skip(), "⚠️ " + render(report.message, lang)
             return results_frame(report, lang), score_markdown(report, lang)
 
@@ -249,7 +249,7 @@ def build(learner: identity.Identity) -> Editor:
             if isinstance(outcome, str):  # queue position / "grading" while it waits
                 yield gr.skip(), outcome
         if isinstance(outcome, submissions.Refusal):  # keep the last result; say why not graded
-            gr.Warning(outcome.text(lang))
+            warn(outcome.text(lang), lang)
             yield gr.skip(), "⚠️ " + outcome.text(lang)
             return
         yield results_frame(outcome.report, lang), score_markdown(outcome.report, lang)

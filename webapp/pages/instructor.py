@@ -22,7 +22,7 @@ import gradio as gr
 
 from grader.gradebook import FailureLimiter, locked_message
 from webapp.pages import identity
-from webapp.pages.common import lang_of, t, tr
+from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import exports, instructor_access, submissions
 from webapp.views import gradebook_lang, gradebook_tables
 
@@ -189,7 +189,7 @@ def build(learner: identity.Identity) -> None:
         frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request),
                                         browser_key)
         if frame is None:
-            gr.Warning(text)
+            warn(text, lang_of(request))
             return None, None, None, text  # a refusal also hides an earlier table and download
         return frame, gr.skip(), log_frame, text
 
@@ -198,7 +198,7 @@ def build(learner: identity.Identity) -> None:
         path, text = export(pw, with_code, profile, identity.address_of(request), lang_of(request),
                             browser_key)
         if path is None:
-            gr.Warning(text)
+            warn(text, lang_of(request))
             return None, None, None, text
         return gr.skip(), path, gr.skip(), text
 
