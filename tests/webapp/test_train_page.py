@@ -32,3 +32,104 @@ def test_accuracy_panels_wait_for_the_first_evaluation_and_say_so():
     assert hint["value"] == want and str(config.eval_every) in want
     fig, hint = live_curves(run, "zh")  # the run always ends with an evaluation
     assert len(_panels(fig)) == 3 and hint["visible"] is False
+
+
+# Issue 11 leftovers: a learner read the dashed line as "validation loss" while the paragraph
+# said the curves are measured on training pairs, and the gap (≈0.06 against ≈1.04 after the
+# translate preset) went unexplained; the snapshot slider read "11 of 11" after 938 steps.
+
+
+def _trained(task: str, **settings):
+    from webapp.services import training
+
+    run = training.new_run(training.page_config(task, **settings))
+    for msg in training.stream(run):
+        training.apply(run, msg)
+    return run
+
+
+def _loss_lines(fig) -> dict[str, object]:
+    """The loss panel's solid and dashed traces, by their line style."""
+    return {t.line.dash: t for t in fig.data if t.mode == "lines" and t.xaxis in ("x", None)}
+
+
+def test_the_dashed_loss_line_is_named_for_what_it_measures_and_the_gap_is_explained():
+    import torch
+    import torch.nn.functional as F  # noqa: N812 - torch's own name
+
+    from webapp.pages.train import live_curves
+    from webapp.views.train_view import loss_gap_text
+
+    run = _trained("translate", steps=30)
+    c = run.config
+    assert c.dropout > 0 and c.label_smoothing > 0  # the preset's regularisers
+    val = run.trainer.objective.validation  # what the dashed line is measured on
+    train_pairs = {tuple(p) for p in run.task.train}
+    assert len(train_pairs) > 0 and val.src.shape[0] == c.val_size
+    # Independent reference: the dashed line's last point is torch's plain cross-entropy of the
+    # validation batch in eval mode (no dropout, no label smoothing).
+    model = run.model.eval()
+    with torch.no_grad():
+        logits = model(val.src, val.src_lens, val.tgt_in)  # (B, T, V)
+        flat, target = logits.flatten(0, 1), val.tgt_out.flatten()
+        plain = float(F.cross_entropy(flat, target, ignore_index=0))
+        model.train()
+        torch.manual_seed(0)
+        dropped = model(val.src, val.src_lens, val.tgt_in).flatten(0, 1)
+        as_trained = float(F.cross_entropy(dropped, target, ignore_index=0, label_smoothing=0.1))
+        model.eval()
+        # the best any model can do under label smoothing: predict the smoothed target itself
+        vocab = flat.shape[-1]
+        q = torch.full((1, vocab), 0.1 / vocab)
+        q[0, 5] += 0.9
+        floor = float(F.cross_entropy(q.log(), torch.tensor([5]), label_smoothing=0.1))
+    for lang, train_words, check_words, wrong in (
+        ("en", ("training loss", "dropout", "label smoothing"), ("training pairs", "no dropout"),
+         ("eval loss", "validation")),
+        ("zh", ("训练损失", "Dropout", "标签平滑"), ("训练句对", "无 Dropout"), ("验证",)),
+    ):
+        fig, _ = live_curves(run, lang)
+        lines = _loss_lines(fig)
+        solid, dashed = lines["solid"], lines["dash"]
+        assert all(w in solid.name for w in train_words), solid.name
+        assert all(w in dashed.name for w in check_words), dashed.name
+        assert not any(w in dashed.name for w in wrong), dashed.name
+        assert abs(float(dashed.y[-1]) - plain) < 1e-4
+        text = loss_gap_text(run, lang)
+        # the paragraph quotes the dashed line's value and the smoothing floor, both measured
+        assert f"{plain:.2f}" in text and f"{floor:.2f}" in text, text
+    # The stated reason holds: the same batch measured as in training (dropout, smoothing) is
+    # higher, and no smoothed loss goes below the floor the paragraph quotes.
+    assert as_trained > plain and as_trained >= floor
+
+
+def test_a_toy_run_without_dropout_has_no_gap_to_explain_and_its_check_is_validation():
+    from webapp.pages.train import live_curves
+    from webapp.views.train_view import loss_gap_text
+
+    run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=30, dropout=0.0)
+    fig, _ = live_curves(run, "zh")
+    assert "验证序列" in _loss_lines(fig)["dash"].name
+    assert _loss_lines(fig)["solid"].name == "训练损失"
+    assert loss_gap_text(run, "en") == ""  # measured alike: no claim about a gap
+
+
+def test_the_snapshot_caption_names_the_training_step_not_the_slider_position():
+    from webapp.pages.train import snapshot_maps
+
+    run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=45)
+    steps = int((run.history["phase"] == "train").sum())  # the run's real training steps
+    last = len(run.snapshots) - 1
+    assert steps == 45 and last < steps  # the slider counts snapshots, fewer than steps
+    _, en = snapshot_maps(run, 0, "cross", last, "en")
+    assert f"step {steps} of {steps}" in en and "trained model" in en, en
+    _, zh = snapshot_maps(run, 0, "cross", last, "zh")
+    assert f"第 {steps} 步（共 {steps} 步）" in zh, zh
+    _, first = snapshot_maps(run, 0, "cross", 0, "en")
+    assert "step 0 of 45" in first
+    seen = []
+    for i in range(1, last):
+        _, text = snapshot_maps(run, 0, "cross", i, "en")
+        seen.append(int(text.split("step ")[1].split(" of")[0]))
+    # the captions name steps that grow with the slider and stay inside the run
+    assert seen == sorted(set(seen)) and 0 < seen[0] and seen[-1] < steps

@@ -15,6 +15,9 @@ from webapp.views.train_view import (
     done_status,
     kept_name,
     localise_predictions,
+    loss_gap_text,
+    loss_names,
+    snapshot_caption,
     translation_text,
 )
 
@@ -26,14 +29,41 @@ def live_curves(run, lang: str) -> tuple:
     """The run's curves and the hint above them: until the first evaluation has measured the
     accuracies, only the loss panel, and a sentence saying when the accuracy panels come."""
     from transformer_lab.figures import training_curves
+    from transformer_lab.tables import word
 
     h = run.history
     evaluated = "phase" in h.columns and bool((h["phase"] == "eval").any())
     fig = training_curves(h, metrics=ALL_METRICS if evaluated else ALL_METRICS[:1], lang=lang,
                           stack=True)
+    # The legend says what each loss line is measured on and how (translate checks on training
+    # pairs, in eval mode): not a bare "eval loss", which read as held-out validation.
+    for column, name in loss_names(run.config, lang).items():
+        fig.update_traces(name=name, selector={"name": word(column, lang)})
     hint = gr.update(visible=False) if evaluated else gr.update(
         value=tr("train.acc_wait", lang, every=run.config.eval_every), visible=True)
     return fig, hint
+
+
+def snapshot_maps(run, index: int, kind: str, snap_index: int, lang: str,
+                  width: int | None = None) -> tuple:
+    """The head grid at slider position ``snap_index`` (earlier snapshots: held-out example 0;
+    the last: the trained model on example ``index``) and its caption, which names the
+    snapshot's training step: the slider counts snapshots, not steps."""
+    from webapp.services.training import attention_for
+
+    if run is None:
+        raise ValueError("train a model first")
+    snaps = run.snapshots
+    if snaps and 0 <= int(snap_index) < len(snaps) - 1:  # an earlier snapshot of example 0
+        shot = snaps[int(snap_index)]
+        if kind not in shot["maps"]:
+            raise ValueError(f"the {run.model_name} model has no {kind} attention")
+        layer_maps, (q, k) = shot["maps"][kind], shot["labels"][kind]
+    else:  # the trained model, on the chosen example
+        layer_maps, q, k = attention_for(run, int(index), kind)
+    note = snapshot_caption(run, int(snap_index), lang) if snaps and run.summary else ""
+    fig = head_grid(layer_maps, q, k, lang, width)
+    return fig, "\n\n".join(x for x in (note, caption(run, kind, lang)) if x)
 
 
 def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
@@ -82,7 +112,8 @@ def build(sessions: TrainSessions) -> None:
         kind = gr.Radio(_options("kind", KINDS), value="cross", label=t("train.kind"),
                         elem_id="train-kind")
         show = gr.Button(t("train.show"), elem_id="train-show")
-    snap = gr.Slider(0, 16, value=16, step=1, label=t("train.snapshot"), elem_id="train-snap")
+    snap = gr.Slider(0, 16, value=16, step=1, label=t("train.snap_label"),
+                     elem_id="train-snap")
     maps = gr.Plot(label=t("train.maps"), elem_id="train-maps")
     maps_caption = gr.Markdown(elem_id="train-maps-caption")
     preds_hint = gr.Markdown(t("train.preds_hint"), elem_id="train-preds-hint")
@@ -153,30 +184,12 @@ def build(sessions: TrainSessions) -> None:
     def on_stop(request: gr.Request):
         sessions.stop(request.session_hash)
 
-    def _maps(run, index, kind, snap_index, lang, width=None):
-        from webapp.services.training import attention_for
-
-        if run is None:
-            raise ValueError("train a model first")
-        snaps = run.snapshots
-        if snaps and 0 <= int(snap_index) < len(snaps) - 1:  # an earlier snapshot of example 0
-            shot = snaps[int(snap_index)]
-            if kind not in shot["maps"]:
-                raise ValueError(f"the {run.model_name} model has no {kind} attention")
-            layer_maps, (q, k) = shot["maps"][kind], shot["labels"][kind]
-            note = tr("cap.snap", lang, step=shot["step"], total=run.summary.get("steps", "?"))
-        else:
-            layer_maps, q, k = attention_for(run, int(index), kind)
-            note = ""
-        fig = head_grid(layer_maps, q, k, lang, width)
-        return fig, "\n\n".join(x for x in (note, caption(run, kind, lang)) if x)
-
     @friendly(4)
     def on_show(run, index, kind, snap_index, current="", width=None, request: gr.Request = None):
         from webapp.services.training import predictions
 
         lang = lang_of(request)
-        fig, cap = _maps(run, index, kind, snap_index, lang, width)
+        fig, cap = snapshot_maps(run, index, kind, snap_index, lang, width)
         # Clear only an earlier warning: the status may hold the run's Done line, and moving the
         # snapshot slider (which after_train does) must not wipe it.
         keep = gr.skip() if not str(current or "").startswith("⚠️") else ""
@@ -198,6 +211,7 @@ def build(sessions: TrainSessions) -> None:
             gap_text = translation_text(run, lang)
         elif "train_token_acc" in s and "token_acc" in s:
             gap_text = tr("cap.gap", lang, train=s["train_token_acc"], decoded=s["token_acc"])
+        gap_text = "\n\n".join(x for x in (gap_text, loss_gap_text(run, lang)) if x)
         slider = gr.update(maximum=max(last, 1), value=last)
         return grid, table, cap, vocab_text, gap_text, slider, problem or gr.skip(), gr.skip(), gr.skip()
 

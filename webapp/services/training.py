@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -135,6 +136,27 @@ def apply(run: Run, message: dict) -> Run:
         run.model.eval()
         run.summary = message["summary"]
     return run
+
+
+def smoothing_floor(vocab_size: int, smoothing: float) -> float:
+    """The least label-smoothed cross-entropy any model can reach over ``vocab_size`` classes
+    (metrics.label_smoothed_cross_entropy): the entropy of the smoothed target, which puts
+    1 − ε + ε/V on the true class and ε/V on each other class."""
+    if smoothing <= 0.0:
+        return 0.0
+    true, other = 1.0 - smoothing + smoothing / vocab_size, smoothing / vocab_size
+    return -(true * math.log(true) + (vocab_size - 1) * other * math.log(other))
+
+
+def loss_gap(run: Run, last: int = 20) -> dict:
+    """The two loss lines at the end of a run: "train" (mean of the last ``last`` training
+    batches, dropout and label smoothing as configured), "check" (the last evaluation: eval
+    mode, no smoothing) and "floor" (smoothing_floor of the target vocabulary)."""
+    train = [r["loss"] for r in run.records if r["phase"] == "train"][-last:]
+    check = [r["loss"] for r in run.records if r["phase"] == "eval"]
+    vocab = run.task.tgt_vocab if run.task_name == "translate" else run.task.vocab
+    return {"train": sum(train) / max(len(train), 1), "check": check[-1] if check else math.nan,
+            "floor": smoothing_floor(len(vocab), run.config.label_smoothing)}
 
 
 def example_pairs(run: Run) -> list[tuple[str, str]]:

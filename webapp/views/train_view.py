@@ -42,6 +42,43 @@ def translation_text(run, lang: str) -> str:
               share=h["vocab_share"])
 
 
+def regularised(config) -> str:
+    """Which of dropout and label smoothing the run's training loss is measured with:
+    "both", "dropout", "smoothing" or "none" (the evaluation always runs without either)."""
+    dropout, smoothing = config.dropout > 0, config.label_smoothing > 0
+    return ("both" if dropout and smoothing else "dropout" if dropout
+            else "smoothing" if smoothing else "none")
+
+
+def loss_names(config, lang: str) -> dict[str, str]:
+    """Legend names of the loss lines (history columns "loss" and "eval_loss"): what each is
+    measured on and how. Translate checks on training pairs (its held-out sentences are the
+    test set), the toy tasks on a separate validation stream."""
+    data = "translate" if config.task == "translate" else "toy"
+    return {"loss": tr(f"curve.train.{regularised(config)}", lang),
+            "eval_loss": tr(f"curve.check.{data}", lang, n=config.val_size)}
+
+
+def loss_gap_text(run, lang: str) -> str:
+    """Why the dashed loss line lies below the solid one, with the run's figures; "" when the
+    training loss is measured like the check (no dropout, no label smoothing) or is not higher."""
+    from webapp.services.training import loss_gap
+
+    on, gap = regularised(run.config), loss_gap(run)
+    if on == "none" or not gap["check"] < gap["train"]:
+        return ""
+    return tr(f"cap.loss_gap.{on}", lang, **gap)
+
+
+def snapshot_caption(run, index: int, lang: str) -> str:
+    """The training step of snapshot ``index`` (the slider counts snapshots, not steps)."""
+    last = len(run.snapshots) - 1
+    index = min(max(int(index), 0), last)
+    key = "cap.snap_final" if index == last else "cap.snap_at"
+    return tr(key, lang, step=run.snapshots[index]["step"], total=run.summary.get("steps", "?"),
+              index=index, last=last)
+
+
 def caption(run, kind: str, lang: str) -> str:
     """What to notice in this run's attention maps, tied to the lesson."""
     if run.config.pe == "none" and run.model_name == "transformer":
