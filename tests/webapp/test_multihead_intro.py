@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from transformer_lab.experiments import ExperimentConfig
-from webapp.pages.multihead import heads_of, on_source
+from webapp.i18n import tr
+from webapp.pages.multihead import heads_of, no_run_view, on_source
 from webapp.services.training import example_batch, new_run
 
 
@@ -61,3 +62,44 @@ def test_a_bahdanau_run_offers_only_its_cross_attention():
     *_, kind = on_source("trained", "zh", new_run(ExperimentConfig.from_preset("reverse")), "decoder_self")
     assert [value for _, value in kind["choices"]] == ["encoder_self", "decoder_self", "cross"]
     assert kind["value"] == "decoder_self" and kind["choices"][2][0] == "交叉注意力"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_trained_source_before_any_run_is_a_calm_state_not_an_input_error(lang):
+    # It said "input error: train a model first" under the random layer's grid and caption,
+    # with the cross-attention choice shown for a model that does not exist.
+    grid, pick, big, shapes, cap, intro, status = no_run_view(lang)
+    assert all(u["visible"] is False for u in (grid, pick, big, shapes))  # nothing stale below
+    assert cap == "" and status == ""
+    assert intro == tr("mh.intro.no_run", lang)
+    assert ("No trained model yet" in intro and "Train page" in intro if lang == "en"
+            else "还没有训练好的模型" in intro and "“训练”页" in intro)
+    assert "error" not in intro.lower() and "错误" not in intro and "有误" not in intro
+    *_, kind = on_source("trained", lang, None)
+    assert kind["visible"] is False  # no attention kinds to choose without a model
+    with pytest.raises(ValueError):  # the page never reaches this: on_live shows no_run_view
+        heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, None, lang)
+
+
+def test_the_enlarged_heads_title_uses_the_pages_punctuation():
+    assert tr("mh.big_title", "zh", head="1 · 2") == "放大的头（1 · 2）"
+    assert tr("mh.big_title", "en", head="1 · 2") == "Enlarged head (1 · 2)"
+
+
+def test_the_explorer_redraws_when_its_tab_is_opened_with_no_progress_in_its_text():
+    # A run that ended while the tab was closed appears when it is opened; Gradio 6.31 writes a
+    # hidden event's progress ("queue: 1/1") at opacity 0 into its outputs, so none may get it.
+    import app
+
+    config = app.demo.get_config_file()
+    ids = {c["props"].get("elem_id"): c["id"] for c in config["components"]}
+    tab = next(c["id"] for c in config["components"]
+               if c["type"] == "tabitem" and c["props"].get("id") == "multihead")
+    deps = config["dependencies"]
+    opened = [d for d in deps if [tab, "select"] in [list(t) for t in d["targets"]]]
+    assert opened, "the Multi-head tab has no select event"
+    writes_intro = [d for d in deps if ids["mh-intro"] in d["outputs"]]
+    assert len(writes_intro) >= 3  # live, source change, tab select
+    for d in writes_intro:
+        assert d["show_progress"] == "hidden"
+        assert d["show_progress_on"] and ids["mh-intro"] not in d["show_progress_on"], d

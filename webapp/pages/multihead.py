@@ -49,7 +49,7 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
     from webapp.compute.explore import multihead_weights
 
     if source == "trained":
-        if run is None:
+        if run is None:  # the page shows its calm "no trained model yet" state (on_live)
             raise ValueError("train a model first")
         layer_maps, q, k, intro = trained_heads(run, kind, lang)
         cap = tr("mh.trained_caption", lang, task=tr(f"task.{run.task_name}", lang),
@@ -103,8 +103,16 @@ def on_source(source: str, lang: str, run=None, kind: str = "cross") -> tuple:
                    task=tr(f"task.{run.task_name}", lang))
     choices = [(tr(f"kind.{x}", lang), x) for x in kinds]
     return (intro, gr.update(visible=random), gr.update(visible=random),
-            gr.update(visible=not random, choices=choices,
+            gr.update(visible=not random and run is not None, choices=choices,
                       value=kind if kind in kinds else "cross"))
+
+
+def no_run_view(lang: str) -> tuple:
+    """The trained source before any run: the intro says what to do, and nothing below it is left
+    over from the random layer (grid, head choice, enlarged head, shapes and caption hidden).
+    Same order as the live event's outputs: grid, pick, big, shapes, caption, intro, status."""
+    hide = gr.update(visible=False)
+    return hide, hide, hide, hide, "", tr("mh.intro.no_run", lang), ""
 
 
 def thumbnails(layer_maps, q, k, lang, width=None):
@@ -116,7 +124,11 @@ def thumbnails(layer_maps, q, k, lang, width=None):
 
 def build(sessions: TrainSessions) -> None:
     """Lay out the page inside the current gr.Tab and wire its events (``sessions``: the Train
-    page's last run per browser session)."""
+    page's last run per browser session). Opening the tab redraws it: a run may have ended on
+    the Train page meanwhile."""
+    from gradio.context import Context
+
+    tab = Context.block if isinstance(Context.block, gr.Tab) else None  # the tab being built
     intro = gr.Markdown(t("mh.intro"), elem_id="mh-intro")
     with gr.Row():
         source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
@@ -156,13 +168,15 @@ def build(sessions: TrainSessions) -> None:
 
         lang = lang_of(request)
         run = sessions.get(request.session_hash) if source == "trained" else None
+        if source == "trained" and run is None:
+            return no_run_view(lang)
         layer_maps, q, k, cap, intro_text = heads_of(source, kind, embed, heads, tokens, mask,
                                                      valid_len, seed, run, lang)
         names = [f"{i + 1} · {j + 1}" for i in range(len(layer_maps))
                  for j in range(int(layer_maps[0].shape[0]))]
         chosen = pick if pick in names else names[0]
         li, hi = (int(x) - 1 for x in chosen.split(" · "))
-        title = tr("mh.big", lang) + f" ({chosen})"
+        title = tr("mh.big_title", lang, head=chosen)
         enlarged = attention_heatmap(layer_maps[li][hi], q, k, title=title, lang=lang)
         enlarged.update_layout(plot_bgcolor=MASKED)
         n = len(q)
@@ -170,25 +184,34 @@ def build(sessions: TrainSessions) -> None:
         e, h = (int(embed), int(heads)) if source == "random" else (
             run.config.d_model, int(layer_maps[0].shape[0]))
         table = shapes_table(multihead_shape_steps(1, n, len(k), e, h, lang=lang), lang=lang)
-        return (thumbnails(layer_maps, q, k, lang, width), gr.update(choices=names, value=chosen),
-                enlarged, table, cap, intro_text, "")
+        return (gr.update(value=thumbnails(layer_maps, q, k, lang, width), visible=True),
+                gr.update(choices=names, value=chosen, visible=True),
+                gr.update(value=enlarged, visible=True), gr.update(value=table, visible=True),
+                cap, intro_text, "")
 
     def switch(source, kind, request: gr.Request):
         run = sessions.get(request.session_hash) if source == "trained" else None
         return on_source(source, lang_of(request), run, kind)
 
-    # Before the live redraw, so a trained source never shows the random layer's controls
-    source.change(switch, [source, kind], [intro, random_controls, go, kind],
-                  api_visibility="private",
-                  show_progress="hidden", queue=False)
     gr.on(None, None, [], None, js=CLICK_TO_ENLARGE)  # browser-side only, once per page
     # Live: on load and on every change (a random layer or a trained model's forward is quick).
     # The grid is drawn for the browser's width (js fills the hidden width input): a phone gets
     # two heads per row instead of overlapping thumbnails.
+    # Gradio 6.31 still writes a hidden event's progress ("queue: 1/1 | 0.2s", in English) into
+    # each output at opacity 0, where innerText and screen readers find it: it goes to the hidden
+    # width input instead, which is never drawn.
+    quiet_progress = dict(show_progress="hidden", show_progress_on=[width])
     live = dict(fn=on_live, inputs=inputs, outputs=[grid, pick, big, shapes, caption, intro, status],
-                api_visibility="private", concurrency_id="play", show_progress="hidden",
-                js=with_width(len(inputs)))
+                api_visibility="private", concurrency_id="play", js=with_width(len(inputs)),
+                **quiet_progress)
+    # Before the live redraw, so a trained source never shows the random layer's controls
+    source.change(switch, [source, kind], [intro, random_controls, go, kind],
+                  api_visibility="private", queue=False, **quiet_progress)
     # The button is the API's (a grid for a desktop); in the page the live view then redraws it.
     go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
              api_name="multihead", concurrency_id="play").then(**live)
     gr.on(None, trigger_mode="always_last", **live)
+    if tab is not None:  # controls first (kinds of the new run), then the heads; no progress shown
+        tab.select(switch, [source, kind], [intro, random_controls, go, kind],
+                   api_visibility="private", queue=False, **quiet_progress
+                   ).then(trigger_mode="always_last", **live)
