@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .tables import as_array, check_labels, word
+from .tables import as_array, check_labels, normalise_lang, word
 
 WEIGHT_SCALE = "Blues"  # white = no attention, dark = much: reads like ink on paper
 MAX_GRID = 8  # layers and heads per attention grid; more panels are too small to read
@@ -56,6 +56,19 @@ def _token_axes(fig: go.Figure, q: list[str], k: list[str], **where: Any) -> Non
     )
 
 
+def _axis_titles(fig: go.Figure, x_title: str, y_title: str, lang: str) -> None:
+    """Name the axes. Plotly turns a y-axis title sideways, which suits a Latin word but not
+    Chinese ("查询" lay on its side): there the rows' name sits level above the row labels,
+    like the corner of a matrix table, with an arrow down the rows."""
+    if normalise_lang(lang) != "zh":
+        fig.update_layout(xaxis_title=x_title, yaxis_title=y_title)
+        return
+    fig.update_layout(xaxis_title=x_title, yaxis_title=None)
+    fig.add_annotation(text=f"{y_title} ↓", textangle=0, showarrow=False, xref="paper",
+                       yref="paper", x=0, y=1, xanchor="right", yanchor="bottom", xshift=-4,
+                       name="y-title")
+
+
 def attention_heatmap(
     weights: Any,
     query_labels: Sequence[Any] | None = None,
@@ -73,11 +86,8 @@ def attention_heatmap(
     fig = go.Figure(_weight_trace(w, q, k, lang, show_values, zmin=zmin, zmax=zmax,
                                   colorscale=WEIGHT_SCALE))
     _token_axes(fig, q, k)
-    fig.update_layout(
-        title=word("attention", lang) if title is None else title,
-        xaxis_title=word("key", lang),
-        yaxis_title=word("query", lang),
-    )
+    fig.update_layout(title=word("attention", lang) if title is None else title)
+    _axis_titles(fig, word("key", lang), word("query", lang), lang)
     return fig
 
 
@@ -171,5 +181,6 @@ def alignment_heatmap(
             raise ValueError(f"head must be None or 0..{att.shape[0] - 1}, got {head!r}.")
     fig = attention_heatmap(att, output_tokens, source_tokens, lang=lang,
                             title=word("alignment", lang) if title is None else title)
-    fig.update_layout(xaxis_title=word("source", lang), yaxis_title=word("output", lang))
+    fig.layout.annotations = [a for a in fig.layout.annotations if a.name != "y-title"]
+    _axis_titles(fig, word("source", lang), word("output", lang), lang)
     return fig

@@ -63,8 +63,16 @@ def test_heatmap_hover_names_query_key_and_weight():
 
 def test_heatmap_chinese_labels():
     fig = A.attention_heatmap(LESSON_WEIGHTS, lang="zh-CN")
-    assert fig.layout.yaxis.title.text == "查询" and fig.layout.xaxis.title.text == "键"
-    assert fig.layout.title.text == "注意力权重"
+    assert fig.layout.xaxis.title.text == "键" and fig.layout.title.text == "注意力权重"
+    # Plotly turns a y-axis title sideways ("查询" lay on its side): in Chinese the rows' name
+    # sits level in the corner above the row labels instead
+    assert fig.layout.yaxis.title.text is None
+    corner = [a for a in fig.layout.annotations if "查询" in a.text]
+    assert len(corner) == 1 and corner[0].textangle == 0
+    assert (corner[0].xref, corner[0].x, corner[0].xanchor) == ("paper", 0, "right")
+    assert (corner[0].yref, corner[0].y, corner[0].yanchor) == ("paper", 1, "bottom")
+    aligned = A.alignment_heatmap(np.full((2, 3), 1 / 3), ["a", "b", "c"], ["x", "y"], lang="zh")
+    assert [a.text for a in aligned.layout.annotations] == ["输出序列 ↓"]  # not "查询" as well
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ EN: dict[str, str] = {
         "head has its own projections, so each looks at the tokens in its own way. The model "
         "width must split evenly over the heads."
     ),
-    "mh.embed": "embed_dim (model width)",
+    "mh.embed": "embed_dim (width)",  # one line in a 390 px phone's field
     "mh.heads": "Heads",
     "mh.tokens": "Tokens",
     "mh.grid": "Weights per head",
@@ -193,7 +193,7 @@ ZH: dict[str, str] = {
         "对随机词元做自注意力，多头层随机初始化。每个头有自己的投影矩阵，所以各自以不同方式"
         "看待这些词元。模型宽度必须能被头数整除。"
     ),
-    "mh.embed": "embed_dim（模型宽度）",
+    "mh.embed": "embed_dim（宽度）",
     "mh.heads": "头数",
     "mh.tokens": "词元数",
     "mh.grid": "每个头的权重",
@@ -231,7 +231,7 @@ ZH: dict[str, str] = {
     "train.stop": "停止",
     "train.curves": "训练曲线",
     "train.status": "状态",
-    "train.example": "样例（验证集中的序号）",
+    "train.example": "样例（留出集中的序号）",
     "train.kind": "注意力类型",
     "train.maps": "每层 × 每头的注意力",
     "train.preds": "预测与目标",
