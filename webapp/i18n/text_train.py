@@ -36,7 +36,7 @@ EN: dict[str, str] = {
         "training loss above {floor:.2f}, even for a perfect model."
     ),
     # The snapshot slider counts snapshots; the caption under the map names the training step.
-    "train.snap_label": "Attention snapshot (0 = before training, the last = the trained model)",
+    "train.snap_label": "Attention snapshot (0 = before training)",
     "cap.snap_at": (
         "Snapshot at step {step} of {total} (slider {index}/{last}, held-out example 0): drag "
         "the slider to watch the pattern form."
@@ -70,7 +70,7 @@ ZH: dict[str, str] = {
         "**为什么虚线更低**？实线（{train:.2f}）带标签平滑，虚线（{check:.2f}）不带。"
         "单是标签平滑就让训练损失不低于 {floor:.2f}，即使模型完美无缺。"
     ),
-    "train.snap_label": "注意力快照（0 = 训练之前，最后一个 = 训练好的模型）",
+    "train.snap_label": "注意力快照（0 = 训练之前）",
     "cap.snap_at": "第 {step} 步（共 {total} 步）的快照（滑块 {index}/{last}，留出样例 0）：拖动滑块，观察模式如何形成。",
     "cap.snap_final": "第 {step} 步（共 {total} 步）的快照（滑块 {index}/{last}）：训练好的模型。把滑块向左拖，观察模式如何形成。",
 }
