@@ -55,7 +55,7 @@ def shared_rate_limiter(per_learner: int = 10, window_s: float = 60.0, scope: st
     """The limiter the app uses: one shared by every replica when ``url`` (default
     ``$DATABASE_URL``) names PostgreSQL (:class:`~grader.gradebook.pg_ratelimit.PostgresRateLimiter`,
     ``scope`` keeps limits apart), else a :class:`~grader.gradebook.ratelimit.RateLimiter` in this process. Both have
-    ``check``, ``reset``, ``per_learner`` and ``window_s``."""
+    ``check``, ``refund``, ``reset``, ``per_learner`` and ``window_s``."""
     url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
     if url.startswith(("postgresql://", "postgres://")):
         from grader.gradebook.pg_ratelimit import PostgresRateLimiter
