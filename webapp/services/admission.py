@@ -38,6 +38,7 @@ class SubmitConfig:
     window_s: float = 60.0  # LAB_RATE_WINDOW_S
     max_in_flight: int = 16  # LAB_MAX_IN_FLIGHT: gradings running or waiting; more are refused
     max_wait_s: float = 15.0  # LAB_MAX_WAIT_S: refuse ("busy, retry in N s") past this expected wait
+    # (past it only an address's extra submissions: the fair queue bounds a newcomer's wait)
     slots: int = 1  # LAB_GRADING_SLOTS: gradings that run at once (the grader's worker count)
 
     @classmethod
