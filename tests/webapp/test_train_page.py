@@ -133,3 +133,21 @@ def test_the_snapshot_caption_names_the_training_step_not_the_slider_position():
         seen.append(int(text.split("step ")[1].split(" of")[0]))
     # the captions name steps that grow with the slider and stay inside the run
     assert seen == sorted(set(seen)) and 0 < seen[0] and seen[-1] < steps
+
+
+def test_kept_runs_name_each_dashed_line_for_what_it_measures():
+    from webapp.pages.train import compare_curves
+    from webapp.services.session_memory import light_run
+    from webapp.views.train_view import kept_name
+
+    runs = [_trained("translate", steps=12),
+            _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=12)]
+    for lang, pairs, sequences, wrong in (("en", "training pairs", "validation sequences", "eval loss"),
+                                          ("zh", "训练句对", "验证序列", "验证损失")):
+        kept = {kept_name(r, i + 1, lang): {"history": r.history, "run": light_run(r)}
+                for i, r in enumerate(runs)}
+        dashed = [t.name for t in compare_curves(kept, lang).data if t.line.dash == "dash"]
+        names = list(kept)
+        assert any(n.startswith(names[0]) and pairs in n for n in dashed), dashed
+        assert any(n.startswith(names[1]) and sequences in n for n in dashed), dashed
+        assert not any(wrong in n for n in dashed), dashed

@@ -18,6 +18,9 @@ EN: dict[str, str] = {
     "curve.train.none": "training loss",
     "curve.check.translate": "loss on {n:,} training pairs (no dropout, no smoothing)",
     "curve.check.toy": "loss on {n:,} validation sequences (no dropout, no smoothing)",
+    # The same, short, after a kept run's name in the comparison's legend.
+    "curve.check_short.translate": "loss on training pairs, eval mode",
+    "curve.check_short.toy": "loss on validation sequences, eval mode",
     # Under the curves at the end of a run whose two loss lines differ by construction.
     "cap.loss_gap.both": (
         "**Why is the dashed line lower?** The solid line ({train:.2f}) is measured while "
@@ -57,6 +60,8 @@ ZH: dict[str, str] = {
     "curve.train.none": "训练损失",
     "curve.check.translate": "{n} 个训练句对上的损失（无 Dropout，无标签平滑）",
     "curve.check.toy": "{n} 个验证序列上的损失（无 Dropout，无标签平滑）",
+    "curve.check_short.translate": "训练句对上的损失（评估模式）",
+    "curve.check_short.toy": "验证序列上的损失（评估模式）",
     "cap.loss_gap.both": (
         "**为什么虚线更低**？实线（{train:.2f}）是在训练中测的，带标签平滑，Dropout 还随机关掉一些单元；"
         "虚线（{check:.2f}）是在评估模式下测的，两者都没有。单是标签平滑就让训练损失不低于 {floor:.2f}，"

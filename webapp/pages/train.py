@@ -11,6 +11,7 @@ from webapp.services.train_config import KINDS, MODELS, PES, TASKS, start_values
 from webapp.services.train_sessions import TrainSessions
 from webapp.views.train_view import (
     caption,
+    check_name,
     compare_table,
     done_status,
     kept_name,
@@ -66,6 +67,21 @@ def snapshot_maps(run, index: int, kind: str, snap_index: int, lang: str,
     return fig, "\n\n".join(x for x in (note, caption(run, kind, lang)) if x)
 
 
+def compare_curves(kept: dict, lang: str):
+    """The kept runs' curves on shared axes; each dashed loss line is named for what it is
+    measured on (translate: training pairs), as on a single run's curves."""
+    from transformer_lab.figures import training_curves
+    from transformer_lab.tables import word
+
+    title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
+    fig = training_curves(None, compare={k: v["history"] for k, v in kept.items()}, title=title,
+                          lang=lang, stack=True)
+    for name, item in kept.items():
+        fig.update_traces(name=f"{name} · {check_name(item['run'].config, lang)}",
+                          selector={"name": f"{name} · {word('eval_loss', lang)}"})
+    return fig
+
+
 def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
     return [(t(f"{prefix}.{v}"), v) for v in values]
 
@@ -74,7 +90,6 @@ def build(sessions: TrainSessions) -> None:
     """Lay out the page inside the current gr.Tab and wire its events; ``sessions`` holds each
     browser's stop flag and last run (the app's one store, shared with the multi-head explorer)."""
     from transformer_lab.attention_plot import alignment_heatmap
-    from transformer_lab.figures import training_curves
 
     first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
     gr.Markdown(t("train.intro"))
@@ -239,10 +254,7 @@ def build(sessions: TrainSessions) -> None:
         name = kept_name(run, len(kept) + 1, lang)
         # Kept runs are drawn from their history and summary only; at most a few per session.
         kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}})
-        title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
-        histories = {k: v["history"] for k, v in kept.items()}
-        return (kept, gr.update(value=training_curves(None, compare=histories, title=title,
-                                                      lang=lang, stack=True), visible=True),
+        return (kept, gr.update(value=compare_curves(kept, lang), visible=True),
                 gr.update(value=compare_table(kept, lang), visible=True), "")
 
     def on_task(task):

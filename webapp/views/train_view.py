@@ -59,6 +59,12 @@ def loss_names(config, lang: str) -> dict[str, str]:
             "eval_loss": tr(f"curve.check.{data}", lang, n=config.val_size)}
 
 
+def check_name(config, lang: str) -> str:
+    """The dashed loss line's short name beside a kept run's name (comparison legends)."""
+    data = "translate" if config.task == "translate" else "toy"
+    return tr(f"curve.check_short.{data}", lang)
+
+
 def loss_gap_text(run, lang: str) -> str:
     """Why the dashed loss line lies below the solid one, with the run's figures; "" when the
     training loss is measured like the check (no dropout, no label smoothing) or is not higher."""
