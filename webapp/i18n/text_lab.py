@@ -13,7 +13,6 @@ EN_LAB: dict[str, str] = {
     "kind.cross": "cross-attention",
     "model.transformer": "Transformer", "model.bahdanau": "Bahdanau (GRU + additive attention)",
     "train.model": "Model",
-    "train.snapshot": "Training step of the attention snapshot",
     "train.vocab": "Vocabulary: the English words the model knows",
     "train.compare_table": "Kept runs",
     "stale": "◷ The settings changed: the result below is from the previous settings. Press the button to recompute.",
@@ -47,7 +46,6 @@ EN_LAB: dict[str, str] = {
         "its *own* guesses, so one early mistake derails the rest: {decoded:.3f}. Only the "
         "free-running number says how well the model really works."
     ),
-    "cap.snap": "Snapshot at step {step} of {total}: drag the slider to watch the pattern form.",
     "cap.translate_honest": (
         "**Held-out sentences** (never seen in training, {n} of them): sacreBLEU {bleu:.1f}, "
         "D2L BLEU {d2l:.3f}, exact match {exact:.1%}. On the {n_known} whose words are all in "
@@ -171,7 +169,6 @@ ZH_LAB: dict[str, str] = {
     "kind.cross": "交叉注意力",
     "model.transformer": "Transformer", "model.bahdanau": "Bahdanau（GRU + 加性注意力）",
     "train.model": "模型",
-    "train.snapshot": "注意力快照对应的训练步",
     "train.vocab": "词表：模型认识的英文单词",
     "train.compare_table": "保留的训练",
     "stale": "◷ 设置已改变：下面的结果来自之前的设置。请点击按钮重新计算。",
@@ -192,7 +189,6 @@ ZH_LAB: dict[str, str] = {
         "{train:.3f}。独立解码时它把自己的猜测送回去，一个早期错误会带偏后面所有的词：{decoded:.3f}。"
         "只有独立解码的数字才说明模型真正的水平。"
     ),
-    "cap.snap": "第 {step} 步（共 {total} 步）的快照：拖动滑块，观察模式如何形成。",
     "cap.translate_honest": (
         "**留出的句子**（训练中从未见过，共 {n} 句）：sacreBLEU {bleu:.1f}，D2L BLEU {d2l:.3f}，"
         "完全匹配 {exact:.1%}。其中所有单词都在词表里的 {n_known} 句：sacreBLEU {kbleu:.1f}，"
@@ -259,7 +255,7 @@ ZH_LAB: dict[str, str] = {
     "toast": "请检查输入",
     "error.generic": "⚠️ 服务器出了点问题，错误已记录。",
     "train.curves_hint": "*还没有训练*。点击**训练**：损失和准确率曲线会从第一步起显示在这里，并附上步数和剩余时间。",
-    "train.preds_hint": "*训练结束后，模型在验证样例上的预测会显示在这里。*",
+    "train.preds_hint": "*训练结束后，模型在留出样例上的预测会显示在这里。*",
     "cx.slope_of": "{name} **{slope:.2f}**（理论值 {theory:g}）",
     "cx.measured_how": (
         "**在本服务器上实测**（交错运行 {repeats} 次取中位数；批大小 8，d = {d}，只算前向，处理器线程数 {threads}；"
