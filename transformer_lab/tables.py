@@ -42,7 +42,7 @@ _WORDS: dict[str, Message] = {  # key: Message(English, 简体中文)
     "dim_n": Message("dim {dim}", "第 {dim} 维"),
     "curves": Message("training curves", "训练曲线"),
     "loss": Message("loss", "损失"),
-    "eval_loss": Message("eval loss", "验证损失"),
+    "eval_loss": Message("eval loss", "评估损失（eval 模式）"),
     "token_accuracy": Message("token accuracy", "词元准确率"),
     "exact_match": Message("exact match", "完全匹配率"),
     "lr": Message("learning rate", "学习率"),
