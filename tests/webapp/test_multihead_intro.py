@@ -70,11 +70,15 @@ def test_the_trained_source_before_any_run_is_a_calm_state_not_an_input_error(la
     # with the cross-attention choice shown for a model that does not exist.
     grid, pick, big, shapes, cap, intro, status = no_run_view(lang)
     assert all(u["visible"] is False for u in (grid, pick, big, shapes))  # nothing stale below
-    assert cap == "" and status == ""
+    assert cap == "" and status == tr("mh.status.no_run", lang)
+    assert status == ("No trained model yet: train one on the Train page, then come back."
+                      if lang == "en" else "还没有训练好的模型：先在“训练”页训练一个，再回到这里。")
     assert intro == tr("mh.intro.no_run", lang)
     assert ("No trained model yet" in intro and "Train page" in intro if lang == "en"
             else "还没有训练好的模型" in intro and "“训练”页" in intro)
-    assert "error" not in intro.lower() and "错误" not in intro and "有误" not in intro
+    for text in (intro, status):
+        assert "error" not in text.lower() and "错误" not in text and "有误" not in text
+        assert "⚠" not in text
     *_, kind = on_source("trained", lang, None)
     assert kind["visible"] is False  # no attention kinds to choose without a model
     with pytest.raises(ValueError):  # the page never reaches this: on_live shows no_run_view

@@ -60,6 +60,8 @@ EN: dict[str, str] = {
         "**No trained model yet.** Train one on the Train page (a short *reverse* run is "
         "enough), then come back: its layers × heads appear here on real tokens."
     ),
+    # the status line beside it: a state to act on, not an input error
+    "mh.status.no_run": "No trained model yet: train one on the Train page, then come back.",
     "mh.big_title": "Enlarged head ({head})",  # {head} = "layer · head"
     # Gradio's own screen-reader status (its frontend asks for these keys and ships no text for
     # them: a screen reader read "common.complete" aloud); gr.I18n hands them to the frontend.
@@ -112,6 +114,7 @@ ZH: dict[str, str] = {
         "**还没有训练好的模型**。先在“训练”页训练一个（一次简短的*反转*训练就够了），再回到这里："
         "它的各层 × 各头会在真实词元上显示出来。"
     ),
+    "mh.status.no_run": "还没有训练好的模型：先在“训练”页训练一个，再回到这里。",
     "mh.big_title": "放大的头（{head}）",
     "common.complete": "完成",
     "common.error": "出错",

@@ -108,11 +108,12 @@ def on_source(source: str, lang: str, run=None, kind: str = "cross") -> tuple:
 
 
 def no_run_view(lang: str) -> tuple:
-    """The trained source before any run: the intro says what to do, and nothing below it is left
-    over from the random layer (grid, head choice, enlarged head, shapes and caption hidden).
+    """The trained source before any run: the intro and the status say what to do (calmly: it is
+    a state, not an input error), and nothing below is left over from the random layer (grid,
+    head choice, enlarged head, shapes and caption hidden).
     Same order as the live event's outputs: grid, pick, big, shapes, caption, intro, status."""
     hide = gr.update(visible=False)
-    return hide, hide, hide, hide, "", tr("mh.intro.no_run", lang), ""
+    return hide, hide, hide, hide, "", tr("mh.intro.no_run", lang), tr("mh.status.no_run", lang)
 
 
 def thumbnails(layer_maps, q, k, lang, width=None):
@@ -210,8 +211,13 @@ def build(sessions: TrainSessions) -> None:
     # The button is the API's (a grid for a desktop); in the page the live view then redraws it.
     go.click(on_compute, [embed, heads, tokens, mask, valid_len, seed], [grid, shapes, status],
              api_name="multihead", concurrency_id="play").then(**live)
-    gr.on(None, trigger_mode="always_last", **live)
-    if tab is not None:  # controls first (kinds of the new run), then the heads; no progress shown
+    # Opening the tab is one more trigger of the same live event, so "always_last" also orders
+    # it against a change made right after opening (as a chained event, its older inputs could
+    # land last and wipe the newer result). The controls are switched first (a run may have
+    # ended meanwhile: its attention kinds), as for a change of source.
+    triggers = [c.change for c in inputs] + [Context.root_block.load]
+    if tab is not None:
         tab.select(switch, [source, kind], [intro, random_controls, go, kind],
-                   api_visibility="private", queue=False, **quiet_progress
-                   ).then(trigger_mode="always_last", **live)
+                   api_visibility="private", queue=False, **quiet_progress)
+        triggers.append(tab.select)
+    gr.on(triggers, trigger_mode="always_last", **live)

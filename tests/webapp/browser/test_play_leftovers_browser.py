@@ -43,7 +43,10 @@ def test_the_explorer_waits_calmly_for_a_run_and_shows_it_when_opened_again(brow
                                   timeout=30_000)
     for stale in ("#mh-grid", "#mh-pick", "#mh-big", "#mh-kind", "#mh-random-controls"):
         expect(page.locator(stale)).to_be_hidden(timeout=10_000)
-    assert page.locator("#mh-status").inner_text().strip() == ""  # no "input error"
+    status = page.locator("#mh-status").inner_text()  # it said "input error: train a model first"
+    assert ("No trained model yet: train one on the Train page" in status if locale == "en-US"
+            else "还没有训练好的模型：先在“训练”页训练一个" in status), status
+    assert "error" not in status and "有误" not in status and "⚠" not in status
     assert page.locator("#mh-caption").inner_text().strip() == ""  # no random layer's caption
     page.get_by_role("tab", name=names["train"]).click()
     page.locator("#train-steps input").fill("12")
@@ -54,6 +57,7 @@ def test_the_explorer_waits_calmly_for_a_run_and_shows_it_when_opened_again(brow
                                   timeout=30_000)
     expect(page.locator("#mh-grid .js-plotly-plot")).to_be_visible(timeout=30_000)
     expect(page.locator("#mh-kind")).to_be_visible()
+    expect(page.locator("#mh-status")).to_be_empty()
     seen = page.evaluate("window.__intro")
     progress = [t for t in seen if re.search(r"queue:|processing", t)]
     assert len(seen) > 5 and not progress, progress[:3]
