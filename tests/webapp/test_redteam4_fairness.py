@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import threading
 import uuid
@@ -224,10 +223,47 @@ def test_idle_sessions_expire_so_memory_stays_bounded():
     assert len(store) == 0
 
 
-def test_the_train_page_files_each_run_under_its_callers_address():
-    from webapp.pages import train
+def _page_request(address: str, session: str):
+    import gradio as gr
+    from starlette.requests import Request
 
-    src = inspect.getsource(train.build)
-    assert "sessions.put(session, run, address=" in src, (
-        "the Train page stores a run without its caller's address: one address can then evict "
-        "every other browser's model")
+    scope = {"type": "http", "method": "POST", "path": "/gradio_api/queue/join", "headers": [],
+             "client": (address, 40000), "query_string": b""}
+    return gr.Request(request=Request(scope), session_hash=session)
+
+
+def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
+    """Through the Train page's own event: 40 runs from one address under fresh session hashes
+    leave another address's trained model in the explorer's store."""
+    import gradio as gr
+
+    from webapp.pages import train
+    from webapp.services import training
+
+    run = training.new_run(training.page_config("reverse", heads=2, d_model=16, layers=1,
+                                                d_ff=32, steps=4))
+    for msg in training.stream(run):
+        training.apply(run, msg)
+    done = {"step": 4, "total": 4, "elapsed": 0.1, "fraction": 1.0, "cached": True}
+
+    def replay(config, stop=None, client=None):  # a cached replay: the attack's cheap run
+        yield done, run
+
+    monkeypatch.setattr(train, "run_training", replay)
+    store = TrainSessions()
+    with gr.Blocks() as blocks:
+        train.build(store)
+    on_train = next(f.fn for f in blocks.fns.values() if f.name == "on_train")
+    settings = ("reverse", 2, 16, 1, 32, 0.0, "sinusoidal", 4, "cpu", 0, "transformer", "bundled")
+
+    def train_as(address: str, session: str) -> None:
+        for _ in on_train(*settings, request=_page_request(address, session),
+                          progress=lambda *a, **k: None):
+            pass
+
+    train_as("198.51.100.7", "victim")
+    assert store.get("victim") is run
+    for i in range(40):
+        train_as("203.0.113.9", f"evict{i}")
+    assert store.get("victim") is run, "one address's runs evicted another browser's model"
+    assert len(store) <= 1 + store.max_per_address
