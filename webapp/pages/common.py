@@ -9,9 +9,10 @@ import gradio as gr
 
 from webapp.i18n import EN, ZH, tr
 from webapp.i18n.input_errors import error_zh
+from webapp.services.fairness import ClientKey
 
 # "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
-__all__ = ["I18N", "friendly", "lang_of", "message", "quiet", "t", "tr", "warn"]
+__all__ = ["I18N", "client_of", "friendly", "lang_of", "message", "quiet", "t", "tr", "warn"]
 
 I18N = gr.I18n(en=EN, **{"zh-CN": ZH})
 t = I18N
@@ -26,6 +27,21 @@ def lang_of(request: gr.Request | None) -> str:
         header = request.headers.get("accept-language", "") or ""
     first = header.split(",")[0].strip().lower()
     return "zh" if first.startswith("zh") else "en"
+
+
+def client_of(request: gr.Request | None) -> ClientKey:
+    """Session and address of a request, for the fair queues of grading and training (see
+    webapp.services.fairness for which X-Forwarded-For entry is trusted: only the one our own
+    proxy appended)."""
+    from webapp.services import grading_queue
+
+    if request is None:
+        return ClientKey()
+    headers = getattr(request, "headers", None) or {}
+    getlist = getattr(headers, "getlist", None)  # every X-Forwarded-For line, in order
+    forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
+    peer = getattr(getattr(request, "client", None), "host", None)
+    return grading_queue.client_key(getattr(request, "session_hash", None), peer, forwarded)
 
 
 def _find_request(args, kwargs) -> gr.Request | None:

@@ -13,7 +13,7 @@ import gradio as gr
 from grader.report import Report, render
 from webapp.i18n import LANGUAGES
 from webapp.pages import identity
-from webapp.pages.common import friendly, lang_of, t, warn
+from webapp.pages.common import client_of, friendly, lang_of, t, warn
 from webapp.services import fairness, grading_queue, quickcheck, submissions
 from webapp.views.exercise_list import exercise_choices, public_text
 from webapp.views.report_view import results_frame, score_markdown
@@ -43,18 +43,6 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     if isinstance(outcome, submissions.Refusal):  # nothing graded or stored; the reason leads
         raise gr.Error(f"{outcome.reason}: {outcome.text()}")
     return submissions.to_gradescope(outcome)  # the API's shape, made here only
-
-
-def client_of(request: gr.Request | None) -> fairness.ClientKey:
-    """Session and address of a request, for the fair queue (see webapp.services.fairness for which
-    X-Forwarded-For entry is trusted: only the one our own proxy appended)."""
-    if request is None:
-        return fairness.ClientKey()
-    headers = getattr(request, "headers", None) or {}
-    getlist = getattr(headers, "getlist", None)  # every X-Forwarded-For line, in order
-    forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
-    peer = getattr(getattr(request, "client", None), "host", None)
-    return grading_queue.client_key(getattr(request, "session_hash", None), peer, forwarded)
 
 
 def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from webapp.pages.common import friendly, lang_of, message, t, tr, warn
+from webapp.pages.common import client_of, friendly, lang_of, message, t, tr, warn
 from webapp.pages.train_run import devices, run_training, tatoeba_offered, train
 from webapp.pages.viewport import head_grid, width_input, with_width
 from webapp.services.train_config import KINDS, MODELS, PES, TASKS, start_values
@@ -164,7 +164,6 @@ def build(sessions: TrainSessions) -> None:
         flag = sessions.start(session)  # the Stop click (another request) sets it
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
         keep = [gr.skip()] * 8  # the shown outputs and the curves' hint stay as they are
-        from webapp.pages.exercises import client_of
         from webapp.services.train_queue import TrainRefused, cached_note
         from webapp.services.training import page_config
 

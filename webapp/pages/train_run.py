@@ -6,6 +6,7 @@ import os
 
 import gradio as gr
 
+from webapp.pages.common import client_of
 from webapp.services.train_config import API_STEPS, start_values
 
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside
@@ -64,7 +65,6 @@ def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_
     """Train a model with the Train page's settings; returns settings, summary (translate: scores
     on held-out sentences) and the validation rows of the history. New parameters will always
     come with defaults."""
-    from webapp.pages.exercises import client_of
     from webapp.services.training import page_config
 
     run = None
