@@ -95,6 +95,10 @@ def build_demo() -> gr.Blocks:
     """The whole app: a title and one tab per page. Nothing heavy runs here."""
     with gr.Blocks(title="Transformer Lab") as blocks:
         gr.Markdown(t("app.title"), elem_id="tl-title")
+        # Gradio 6.31 still writes a "hidden" event's progress ("queue: 1/1 | 0.2s", in English)
+        # into every output at opacity 0, where screen readers and innerText read it: such
+        # events show it on this hidden input instead (below).
+        sink = gr.Number(0, visible=False, elem_id="tl-progress-sink")
         who = identity.build()  # who is submitting: handed to Exercises, Progress, Instructor
         # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
         blocks.train_sessions = sessions = TrainSessions()
@@ -111,6 +115,8 @@ def build_demo() -> gr.Blocks:
                 instructor.build(who)
         progress.connect_editor(mine, editor, tabs=tabs)
     for fn in blocks.fns.values():
+        if fn.show_progress == "hidden" and not fn.show_progress_on:
+            fn.show_progress_on = [sink]
         # Every event names its pool; the limit is the pool's, whatever event comes first.
         pool = fn.concurrency_id if fn.concurrency_id in POOLS else "play"
         fn.concurrency_id, fn.concurrency_limit = pool, POOLS[pool]
