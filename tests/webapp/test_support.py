@@ -101,6 +101,20 @@ def test_exercise_list_and_report_view():
     assert results_frame(report)["result"].tolist() == ["✗", "✓"]  # failed tests first (issue 9)
     assert results_frame(report)["test"].tolist() == ["b", "a"]
     assert list(results_frame(report, "zh").columns)[0] == "测试"
+    # a CJK font draws ✓ like √: the Chinese table says it in words
+    assert results_frame(report, "zh")["结果"].tolist() == ["✗ 未通过", "✓ 通过"]
+
+
+def test_translate_samples_say_right_and_wrong_in_words_in_chinese():
+    import pandas as pd
+
+    from webapp.views.train_view import localise_predictions
+
+    df = pd.DataFrame([(0, "go .", "va !", "va !", "✓"), (1, "hi .", "salut .", "tu .", "✗")],
+                      columns=["#", "source", "target", "prediction", "ok"])
+    assert localise_predictions(df, "en").iloc[:, -1].tolist() == ["✓", "✗"]
+    zh = localise_predictions(df, "zh")
+    assert zh.iloc[:, -1].tolist() == ["对", "错"] and "正确" in zh.columns[-1]
 
 
 def test_training_helpers_translate_reports_unknown_words():

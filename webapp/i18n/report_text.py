@@ -29,6 +29,8 @@ EN: dict[str, str] = {
     "report.score_line": "Score: {score:g} / {max:g}",
     "report.col.test": "test",
     "report.col.result": "result",
+    "report.passed": "✓",
+    "report.failed": "✗",
     "report.col.score": "score",
     "report.col.max": "max",
     "report.col.message": "message",
@@ -74,6 +76,9 @@ ZH: dict[str, str] = {
     "report.score_line": "得分：{score:g} / {max:g}",
     "report.col.test": "测试",
     "report.col.result": "结果",
+    # CJK fonts (WenQuanYi) draw ✓ like a square-root sign: words say it plainly
+    "report.passed": "✓ 通过",
+    "report.failed": "✗ 未通过",
     "report.col.score": "得分",
     "report.col.max": "满分",
     "report.col.message": "说明",

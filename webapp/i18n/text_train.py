@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 EN: dict[str, str] = {
+    "pred.right": "✓",
+    "pred.wrong": "✗",
     # The score column of the kept-runs table: "exact 0.990 · token 0.998".
     "kept.exact": "exact",
     "kept.token": "token",
@@ -51,6 +53,9 @@ EN: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
+    # CJK fonts (WenQuanYi) draw ✓ like a square-root sign: a word says it plainly
+    "pred.right": "对",
+    "pred.wrong": "错",
     "kept.exact": "完全匹配",
     "kept.token": "词元准确率",
     "train.acc_wait": "*准确率图在第一次评估（第 {every} 步）之后出现；在此之前只测量训练损失。*",

@@ -44,6 +44,6 @@ def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
         if lang == "zh":  # the starters' "not written yet" and traceback lines, in Chinese
 
             text = starter_text_zh(text)
-        rows.append([test_name(t, lang), "✓" if t.passed else "✗", t.score, t.max_score, text])
+        rows.append([test_name(t, lang), tr("report.passed" if t.passed else "report.failed", lang), t.score, t.max_score, text])
     # the child's text may hold lone surrogates, which the page's JSON cannot carry
     return pd.DataFrame(surrogate_safe_data(rows), columns=cols)  # failed first; message is Markdown

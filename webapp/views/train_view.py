@@ -96,8 +96,10 @@ def caption(run, kind: str, lang: str) -> str:
 
 
 def localise_predictions(df: pd.DataFrame, lang: str) -> pd.DataFrame:
-    """Column headers of the predictions table in the page's language."""
-    return df.rename(columns={c: tr(k, lang) for c, k in PRED_COLUMNS.items()})
+    """Column headers and right/wrong marks of the predictions table in the page's language."""
+    marks = {"✓": tr("pred.right", lang), "✗": tr("pred.wrong", lang)}
+    return df.assign(ok=df["ok"].map(lambda v: marks.get(v, v))).rename(
+        columns={c: tr(k, lang) for c, k in PRED_COLUMNS.items()})
 
 
 def kept_name(run, number: int, lang: str) -> str:
