@@ -60,6 +60,7 @@ class Identity:
 _MINTED: dict[str, tuple[float, str]] = {}
 _MINTED_LOCK = threading.Lock()
 MINTED_TTL_S = 600.0
+MINTED_MAX = 10_000  # a flood of fresh page sessions must not grow it without bound
 DRAFTS_KEY = "transformer-lab-drafts"  # localStorage key of the unsaved code per exercise
 
 
@@ -76,9 +77,11 @@ def key_for(key: str | None, session: str | None) -> str | None:
         return key if ids.valid_browser_key(key) else None
     now = time.monotonic()
     with _MINTED_LOCK:
-        if len(_MINTED) > 10_000:
+        if len(_MINTED) >= MINTED_MAX:
             for old in [s for s, (at, _) in _MINTED.items() if now - at > MINTED_TTL_S]:
                 del _MINTED[old]
+            while len(_MINTED) >= MINTED_MAX:  # a flood of fresh sessions: the oldest go first
+                del _MINTED[next(iter(_MINTED))]
         at, made = _MINTED.get(session, (0.0, ""))
         if not made or now - at > MINTED_TTL_S:
             made = ids.new_browser_key()

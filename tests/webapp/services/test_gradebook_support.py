@@ -368,6 +368,20 @@ def test_a_click_racing_the_first_page_load_gets_the_same_key():
     assert identity.key_for("", None) is None
 
 
+def test_a_flood_of_fresh_page_sessions_keeps_the_minted_keys_bounded(monkeypatch):
+    """Every new page session without a key mints one; a client making sessions faster than the
+    10-minute TTL must not grow the table without bound. The newest sessions keep their keys."""
+    from webapp.pages import identity
+
+    monkeypatch.setattr(identity, "_MINTED", {})
+    monkeypatch.setattr(identity, "MINTED_MAX", 50)
+    for i in range(500):
+        identity.key_for(None, f"flood-{i}")
+    assert len(identity._MINTED) <= 50
+    latest = identity.key_for(None, "flood-499")
+    assert identity.key_for(None, "flood-499") == latest  # still the same key for the racer
+
+
 def test_the_browser_key_outlives_a_restart_of_the_app():
     """gr.BrowserState encrypts with a secret sent to the page; Gradio's default is random per
     process, which would make every browser forget its key (and its history) on a restart."""
