@@ -1,0 +1,151 @@
+"""Red team 5 (2026-12-01) against this morning's fairness changes (790aa95..8708ff5), replayed
+as real attacks with a fake grader and no timings. What held, kept as regressions:
+
+- refunds: 40 racing submissions of one learner, half through an address that is over its
+  limit (each of those is refunded), never grade more than the learner's limit, and every
+  refund frees exactly the place its own attempt took;
+- one address with 60 fresh browser sessions holds at most ``per_address`` places, and only
+  its first ticket is ever a newcomer (the rest keep the wait budget and the backlog cap);
+- X-Forwarded-For behind one trusted proxy: whatever a client writes to the left of (or in
+  extra header lines before) our proxy's entry, and however it spells the address, it is one key;
+  an IPv6 client is one key per /64, so 200 addresses of one /64 cannot evict another browser's
+  trained model.
+
+Open findings (failing reproductions, not committed): /tmp/redteam5/newcomer_lockout.py
+(16 addresses lock newcomers out), evict_v6.py (64 /64s of one /56 evict every model),
+test_classroom_busy_charge.py (busy refusals rate-limit a NAT classroom).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from grader.gradebook import RateLimiter
+from webapp.services import admission, grading_queue
+from webapp.services.client_address import client_address
+from webapp.services.fairness import ClientKey, FairQueue, Ticket
+from webapp.services.train_sessions import TrainSessions
+
+OVER = "203.0.113.66"  # an address already over its limit
+FRESH = "198.51.100.5"
+
+
+@pytest.fixture
+def submit_path(monkeypatch, tmp_path):
+    """submissions.submit with a fake (slightly slow) grader and a fresh gradebook; the test
+    installs the limits. Everything is restored afterwards."""
+    import grader.api
+    from grader.gradebook import open_gradebook
+    from grader.report import Report, TestResult
+    from webapp.services import submissions as glue
+
+    def graded(exercise_id, code, learner=None):
+        time.sleep(0.005)  # long enough for the racing threads to overlap
+        return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
+
+    monkeypatch.setattr(grader.api, "grade", graded)
+    state = glue._STATE.ensure()
+    saved = (state.book, state.limiter, state.gate, state.slots, grading_queue.settings().queue)
+    book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
+    state.slots = threading.Semaphore(4)
+
+    def install(learner_limit: RateLimiter, queue: FairQueue, gate: admission.WaitGate):
+        glue.configure(book=book, limiter=learner_limit, gate=gate)
+        grading_queue.configure(queue=queue)
+
+        def send(name: str, session: str, address: str) -> str:
+            out = glue.grade_and_record("causal-mask", "x = 1\n", name, session,
+                                        client=ClientKey(session, address))
+            return out.get("reason") or ("graded" if out["extra_data"]["stored"] else "?")
+        return send
+
+    yield install
+    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+    state.slots = saved[3]
+    grading_queue.configure(queue=saved[4])
+    book.close()
+
+
+def test_racing_refunds_never_grade_more_than_the_learners_limit(submit_path):
+    from webapp.services import submissions as glue
+
+    learner_limit, address_limit = RateLimiter(5, 60), RateLimiter(20, 60)
+    for _ in range(20):
+        assert address_limit.check(f"addr:{OVER}")[0]  # this address is spent
+    send = submit_path(learner_limit, FairQueue(slots=4, per_address=40,
+                                                address_limiter=address_limit),
+                       admission.WaitGate(max_in_flight=64, slots=4, max_wait_s=1e9))
+    outcomes: list[str] = []
+    start = threading.Barrier(40)
+
+    def attempt(i: int) -> None:
+        start.wait()
+        outcomes.append(send("Eve", f"eve-{i}", OVER if i % 2 else FRESH))
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    graded = outcomes.count("graded")
+    assert len(outcomes) == 40 and set(outcomes) <= {"graded", "rate_limited", "already_grading"}
+    assert 1 <= graded <= 5, outcomes
+    # Every refund gave back only its own attempt: Eve has exactly 5 - graded places left.
+    key = glue.rate_key(glue.resolve_learner("Eve", False), "eve-x")
+    left = sum(learner_limit.check(key)[0] for _ in range(10))
+    assert left == 5 - graded, (graded, left)
+
+
+def test_fresh_sessions_from_one_address_hold_two_places_and_one_newcomer_pass():
+    queue = FairQueue(slots=2, per_address=2)
+    gate = admission.WaitGate(max_in_flight=16, slots=2, max_wait_s=15.0, typical_s=9.5)
+    held, newcomer_passes = [], 0
+    for i in range(60):  # a fresh session hash per request, as gradio_client gives for free
+        ticket = queue.admit(ClientKey(f"fresh-{i}", "203.0.113.9"), count=False)
+        if not isinstance(ticket, Ticket):
+            continue
+        newcomer_passes += queue.alone(ticket)
+        if admission.gate_enter(gate, ticket)[0]:
+            held.append(ticket)
+        else:
+            ticket.release()
+    assert len(held) <= 2 and gate.in_flight == len(held)
+    assert newcomer_passes == 1
+    assert queue.snapshot("203.0.113.9")["running"] + queue.snapshot("203.0.113.9")["waiting"] <= 2
+
+
+SPOOFS = ["", "1.2.3.4", "1.2.3.4, 5.6.7.8", "unknown, ::1", "10.0.0.1,10.0.0.2,10.0.0.3",
+          "2001:db8::1", "[2001:db8::2]:443", "garbage, , ,", "203.0.113.200:8080",
+          ", ".join(f"198.18.{i}.{i}" for i in range(200))]
+
+
+@pytest.mark.parametrize("proxy_entry,key", [
+    ("198.51.100.77", "198.51.100.77"),
+    ("198.51.100.77:51234", "198.51.100.77"),
+    ("::ffff:198.51.100.77", "198.51.100.77"),
+    ("[2001:db8:aa:bb::1]:443", "2001:db8:aa:bb::/64"),
+])
+def test_whatever_the_client_writes_left_of_our_proxy_it_is_one_address(proxy_entry, key):
+    seen = set()
+    for spoof in SPOOFS:
+        one_line = f"{spoof}, {proxy_entry}" if spoof else proxy_entry
+        seen.add(client_address("10.0.0.9", one_line, hops=1))
+        seen.add(client_address("10.0.0.9", [spoof, "1.1.1.1", proxy_entry], hops=1))
+    assert seen == {key}
+
+
+def test_addresses_of_one_ipv6_64_are_one_owner_of_trained_models():
+    store = TrainSessions()
+    victims = {f"victim{i}": f"198.51.100.{i + 1}" for i in range(5)}
+    for session, address in victims.items():
+        store.put(session, f"model of {session}", address=address)
+    rng = random.Random(5)
+    for i in range(200):  # a fresh session and a fresh address of the attacker's /64 each time
+        peer = "2001:db8:0:7:" + ":".join(f"{rng.getrandbits(16):x}" for _ in range(4))
+        store.put(f"evict{i}", "cached run", address=client_address(peer, None, hops=0))
+    assert all(store.get(s) == f"model of {s}" for s in victims)
+    assert sum(store.get(f"evict{i}") is not None for i in range(200)) <= store.max_per_address
