@@ -22,6 +22,7 @@ from webapp.pages import (
     train,
 )
 from webapp.pages.common import I18N, t, tr
+from webapp.services import queue_guard
 from webapp.services.train_sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
@@ -120,7 +121,8 @@ def build_demo() -> gr.Blocks:
         # Every event names its pool; the limit is the pool's, whatever event comes first.
         pool = fn.concurrency_id if fn.concurrency_id in POOLS else "play"
         fn.concurrency_id, fn.concurrency_limit = pool, POOLS[pool]
-    blocks.queue(max_size=64, default_concurrency_limit=POOLS["play"])
+    blocks.queue(max_size=queue_guard.MAX_SIZE, default_concurrency_limit=POOLS["play"])
+    queue_guard.guard(blocks._queue)  # one client cannot fill the queue for everyone (red team N5)
     return blocks
 
 

@@ -12,6 +12,8 @@ EN: dict[str, str] = {
     "trainq.same_run": "◷ Another learner is training exactly this run right now; it appears here "
                        "as soon as it is done.",
     "trainq.cached": "⚡ From the cache: this exact run was trained before and is replayed.",
+    "queue.client_full": "Your network already has {n} requests waiting on this server. Wait for "
+                         "them to finish, then try again.",
 }
 
 ZH: dict[str, str] = {
@@ -22,4 +24,5 @@ ZH: dict[str, str] = {
     "trainq.stopped": "排队期间已停止，未进行训练。",
     "trainq.same_run": "◷ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。",
     "trainq.cached": "⚡ 来自缓存：相同设置的训练结果已存在，直接重放。",
+    "queue.client_full": "你的网络已有 {n} 个请求在此服务器上排队。请等它们完成后再试。",
 }
