@@ -19,6 +19,7 @@ import socket
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import torch
 
@@ -241,6 +242,25 @@ def _serve_one(control: socket.socket, ctx: dict) -> bool:
     return True
 
 
+
+def sweep_dead_mount_points(tmpdir: str | None) -> None:
+    """Remove the empty mount-point folders of zygotes that were killed hard (their pool never
+    got to remove them): rmdir only, never anything inside, and only where no process with
+    that pid exists any more."""
+    for base in Path(tmpdir or tempfile.gettempdir()).glob("lab-zygote-*-*"):
+        try:
+            os.kill(int(base.name.split("-")[2]), 0)
+            continue  # alive (or a reused pid): leave it
+        except ProcessLookupError:
+            pass
+        except (ValueError, OSError):
+            continue
+        for path in (base / "job", base):
+            try:
+                path.rmdir()
+            except OSError:
+                pass
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m grader.worker")
     parser.add_argument("--control-fd", type=int, required=True)
@@ -256,6 +276,7 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     protected = [os.path.realpath(p) for p in args.protect] or [os.getcwd()]
     missing = preload()
+    sweep_dead_mount_points(args.tmpdir)
     # An empty folder that is only ever a mount point (or, without namespaces, a read-only cwd).
     base = tempfile.mkdtemp(prefix=f"lab-zygote-{os.getpid()}-", dir=args.tmpdir)
     mount_point = os.path.join(base, "job")

@@ -83,3 +83,35 @@ def test_bytes_forged_into_the_result_channel_make_the_run_malformed(grader):
     raw = grader.pool.run(_job('import os\nos.write(3, b"\\x00\\x00\\x00\\x02{}")\n'
                                "def f(x):\n    return x * 2\n"))
     assert raw.malformed and raw.messages == [] and raw.malformed_reason
+
+
+def test_a_new_worker_removes_the_folders_of_zygotes_killed_hard(tmp_path):
+    """A zygote killed hard (SIGKILL, a crashed test run) leaves its empty mount-point folder
+    in /tmp; the next worker to start removes those whose process is gone, and only those."""
+    import os
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from grader.api import Grader
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid with no process behind it any more
+    root = Path(tempfile.gettempdir())
+    dead = root / f"lab-zygote-{gone.pid}-redteam"
+    (dead / "job").mkdir(parents=True)
+    alive = root / f"lab-zygote-{os.getpid()}-redteam"  # a live process's: kept
+    (alive / "job").mkdir(parents=True)
+    full = root / f"lab-zygote-{gone.pid}-withfile"  # never anything inside is removed
+    full.mkdir()
+    (full / "keep.txt").write_text("x")
+    try:
+        Grader(max_wall_s=2.0).start().close()
+        assert not dead.exists()
+        assert (alive / "job").is_dir() and (full / "keep.txt").exists()
+    finally:
+        for path in (alive / "job", alive, full / "keep.txt", full):
+            if path.is_dir():
+                path.rmdir()
+            elif path.exists():
+                path.unlink()
