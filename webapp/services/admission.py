@@ -61,11 +61,11 @@ class WaitGate:
     ``max_in_flight`` gradings run or wait in any case. Thread-safe.
 
     Through the fair queue (:func:`gate_enter`) a *newcomer* (an address with nothing else in
-    flight) skips the wait budget: the queue serves it ahead of every backlog, after at most one
+    flight and no grading ended in the last minute) skips the wait budget: the queue serves it ahead of every backlog, after at most one
     turn per other address, so refusing it would only let a flood keep it out (red team 3, R2:
-    eight slow addresses got a first-time learner refused ten times). Extra submissions of an
-    address with work in flight keep the budget and may fill only ``backlog_cap`` places; the
-    rest stay free for newcomers.
+    eight slow addresses got a first-time learner refused ten times). Other submissions (an
+    address with work in flight, or one graded a moment ago: red team 5, N1) keep the budget and
+    may fill only ``backlog_cap`` places; the rest stay free for newcomers.
     """
 
     def __init__(self, max_in_flight: int = 16, slots: int = 1, max_wait_s: float = 15.0,
@@ -133,10 +133,10 @@ class WaitGate:
 
 def gate_enter(gate: WaitGate, ticket: fairness.Ticket) -> tuple[bool, float]:
     """Ask the gate for a place, counting only the gradings that come before this ticket in the
-    fair queue (the running ones and those scheduled ahead of it). A ticket alone in its flow
-    (its address has nothing else in flight) is a newcomer; others keep the wait budget and
-    the backlog cap."""
+    fair queue (the running ones and those scheduled ahead of it). A newcomer (its address has
+    nothing else in flight and no grading of it ended in the last minute: FairQueue.newcomer)
+    skips the wait budget; others keep it and the backlog cap."""
     ahead = ticket.position() + gate.slots - 1
-    if ticket.queue.alone(ticket):
+    if ticket.queue.newcomer(ticket):
         return gate.enter(ahead, newcomer=True)
     return gate.enter(ahead, cap=gate.backlog_cap)

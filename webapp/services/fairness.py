@@ -180,6 +180,18 @@ class FairQueue:
         with self._cond:
             return not any(t is not ticket and t.flow == ticket.flow for t in self._live)
 
+    def newcomer(self, ticket: Ticket) -> bool:
+        """True when ``ticket`` is alone in its flow and that flow had no grading end in the last
+        ``RECENT_S``. Alone is not enough: a flooder keeping one ticket in flight per address is
+        alone at every resubmission, and 16 such addresses held every place (red team 5, N1)."""
+        with self._cond:
+            return self.alone(ticket) and not self._recent_flow(ticket.flow)
+
+    def _recent_flow(self, flow: str) -> bool:
+        """True when a grading of ``flow`` ended in the last ``RECENT_S`` (lock held)."""
+        served = self._served.get(flow)
+        return served is not None and self._clock() - served < self.RECENT_S
+
     def charge_busy(self, client: ClientKey | None) -> None:
         """A "busy" refusal of an address that still has work in flight costs it one attempt of
         its limit, so a flood of retries runs the flooder out; a newcomer's costs nothing."""
@@ -217,9 +229,7 @@ class FairQueue:
     def _order(self, t: Ticket) -> tuple[float, int, int]:
         """Start order: smaller tag first; at equal tags a flow graded in the last minute waits
         behind one that was not (a newcomer goes before a flooder's next turn); then arrival."""
-        served = self._served.get(t.flow)
-        recent = served is not None and self._clock() - served < self.RECENT_S
-        return (t.tag, int(recent), t.seq)
+        return (t.tag, int(self._recent_flow(t.flow)), t.seq)
 
     def eta_s(self, position: int) -> float:
         """Seconds before a ticket at ``position`` starts: rounds of ``slots`` gradings."""
@@ -257,8 +267,8 @@ class FairQueue:
             if ticket.started is not None:
                 elapsed = max(self._clock() - ticket.started, 0.01)
                 cost = max(1.0, elapsed / self.unit_s)
-                self._served[ticket.flow] = self._clock()
                 if ticket.used:  # a grading, not a refusal right after admission: time it
+                    self._served[ticket.flow] = self._clock()
                     self._recent.append(elapsed)
             # A turn costs its time (admission charged 1): the flow's later tickets move back
             # by the difference, or forward when it had no turn at all.
