@@ -112,21 +112,29 @@ def submit_path(monkeypatch, tmp_path):
     book.close()
 
 
-def test_busy_refusals_of_an_address_with_work_in_flight_cost_that_address(submit_path):
+def test_busy_retries_of_a_learner_with_work_in_flight_cost_that_learner(submit_path):
+    """Retries while one's own grading runs run the flooder out. Red team 5 (N4): they cost the
+    learner's own quota, not the address's, which a NAT classroom shares (test_redteam6)."""
+    from webapp.services import submissions as glue
+
     flooder = FLOODERS[0]
-    addresses = RateLimiter(3, 60)
+    addresses, learners = RateLimiter(3, 60), RateLimiter(3, 60)
     queue = FairQueue(slots=1, per_address=4, address_limiter=addresses)
     gate = admission.WaitGate(max_in_flight=1, slots=1)
-    send = submit_path(RateLimiter(100, 60), queue, gate)
-    held = queue.admit(ClientKey("f-live", flooder), count=False)  # its slow grading, in flight
-    assert queue.charge(ClientKey("f-live", flooder)) is None and gate.enter()[0]
+    send = submit_path(learners, queue, gate)
+    bot = glue.rate_key(glue.resolve_learner("Bot", False), "f-live")
+    # Bot's slow grading, in flight, charged as the submit path charges it.
+    held = queue.admit(ClientKey("f-live", flooder), count=False, learner=bot)
+    assert learners.check(bot)[0] and queue.charge(ClientKey("f-live", flooder)) is None
+    assert gate.enter()[0]
     retries = [send("Bot", f"f-retry-{i}", flooder) for i in range(2)]
     assert retries == ["busy", "busy"]
     held.release()
     gate.leave()
     # Three attempts in the window (one graded, two busy retries): the next one is refused.
     assert send("Bot", "f-next", flooder) == "rate_limited"
-    assert send("Ada", "s-ada", NEWCOMER) == "graded"  # another address is not affected
+    assert send("Cy", "s-cy", flooder) == "graded"  # a classmate behind the address is not
+    assert send("Ada", "s-ada", NEWCOMER) == "graded"  # nor is another address
 
 
 # --- G1: a refusal by one limit charges no other limit ------------------------------------------

@@ -78,6 +78,7 @@ class Ticket:
     used: bool = False  # its turn was taken (wait_turn returned): only then it times a grading
     lease: str | None = field(default=None, repr=False)  # its place in shared_places, if any
     flow: str = ""  # whose turns it shares: the address, else the session
+    learner: str | None = None  # whose submission (a rate key), if the caller said
 
     def position(self) -> int:
         return self.queue.position(self)
@@ -127,9 +128,11 @@ class FairQueue:
         """Median of recent grading turns (seconds): the unit of the ETA."""
         return statistics.median(self._recent)
 
-    def admit(self, client: ClientKey | None, count: bool = True) -> Ticket | Refused:
+    def admit(self, client: ClientKey | None, count: bool = True,
+              learner: str | None = None) -> Ticket | Refused:
         """A ticket in the queue, or why not (nothing is counted when refused; ``count=False``
-        leaves the address's rate limit alone, for runs that store nothing)."""
+        leaves the address's rate limit alone, for runs that store nothing). ``learner``: whose
+        submission it is (a rate key), for :meth:`in_flight_for`."""
         client = client or ClientKey()
         with self._cond:
             live = self._live
@@ -159,7 +162,7 @@ class FairQueue:
             tag = max(now, self._finish.get(flow, 0.0))
             self._finish[flow] = tag + 1.0
             ticket = Ticket(self, client, self._seq, tag)
-            ticket.lease, ticket.flow = lease, flow
+            ticket.lease, ticket.flow, ticket.learner = lease, flow, learner
             live.append(ticket)
             self._schedule()
             return ticket
@@ -192,15 +195,15 @@ class FairQueue:
         served = self._served.get(flow)
         return served is not None and self._clock() - served < self.RECENT_S
 
-    def charge_busy(self, client: ClientKey | None) -> None:
-        """A "busy" refusal of an address that still has work in flight costs it one attempt of
-        its limit, so a flood of retries runs the flooder out; a newcomer's costs nothing."""
-        if client is None or not client.address:
-            return
+    def in_flight_for(self, learner: str | None) -> bool:
+        """True while a submission of ``learner`` (a rate key given to :meth:`admit`) is in
+        flight. The submit path charges a busy refusal to that learner's own quota then: it is
+        a retry of someone already served a place. Charging the address instead (as before)
+        let one NAT classroom's single clicks in a busy spell use up its quota (red team 5, N4)."""
+        if not learner:
+            return False
         with self._cond:
-            held = any(t.client.address == client.address for t in self._live)
-        if held:
-            self.charge(client)  # already at the limit: nothing more to count
+            return any(t.learner == learner for t in self._live)
 
     def _schedule(self) -> None:
         """Start waiting tickets while a slot is free (lock held)."""

@@ -215,15 +215,16 @@ def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner |
     except SubmissionRejected as err:
         return refusal(err.reason, err.message, exercise_id)
     queue = grading_queue.settings().queue
-    ticket = queue.admit(client, count=False)  # a place per session/address; nothing counted
+    key = rate_key(who, session_key)
+    ticket = queue.admit(client, count=False, learner=key)  # a place per session/address
     if isinstance(ticket, fairness.Refused):
         return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
     ok, wait = gate_enter(state.gate, ticket)
-    if not ok:  # "busy" costs the learner nothing; its address only if it has work in flight
-        ticket.release()
-        queue.charge_busy(client)
+    if not ok:  # "busy" costs nothing, but a retry while one's own submission runs costs one's
+        ticket.release()  # own quota (never the address's: classmates behind a NAT share it)
+        if queue.in_flight_for(key):
+            state.limiter.check(key)  # already at the limit: nothing more to count
         return refusal("busy", busy_message(wait), clean.exercise_id, wait)
-    key = rate_key(who, session_key)
     ok, wait = state.limiter.check(key)
     refused = None if ok else refusal(
         "rate_limited", wait_message(wait, state.limiter.per_learner, state.limiter.window_s),
