@@ -78,8 +78,8 @@ def test_one_ticket_per_flooding_address_does_not_lock_a_newcomer_out(flooders):
         flood()
     assert honest is not None, f"refused {refused} times in 40 rounds: locked out"
     assert honest.state == "running", "admitted but never graded"
-    # Once the flooders' first turns are spent it gets in, then waits about one turn per address.
-    assert others_started <= 2 * flooders, others_started
+    # From its first try to its turn, at most one grading per other address (16: 15, 76 s).
+    assert others_started <= flooders, others_started
     honest.release()
     gate.leave(0.1)
 
@@ -157,7 +157,7 @@ def test_busy_refusals_of_classmates_do_not_lock_the_class_out(submit_path):
     """The red team's reproduction: each of 30 classmates clicks Submit once in a busy spell."""
     queue = FairQueue(slots=1, per_address=2, address_limiter=RateLimiter(30, 60))
     gate = admission.WaitGate(max_in_flight=2, slots=1, max_wait_s=15.0)
-    send = submit_path(RateLimiter(10, 60), queue, gate)
+    send = submit_path(RateLimiter(1, 60), queue, gate)  # one each: a busy click must cost none
     # The server is busy: another address's grading plus one classmate's hold both places.
     other = queue.admit(ClientKey("x", "192.0.2.1"), count=False)
     mate = queue.admit(ClientKey("mate", CLASS), count=False)
@@ -169,7 +169,7 @@ def test_busy_refusals_of_classmates_do_not_lock_the_class_out(submit_path):
     gate.leave()
     gate.leave()
     assert send("Late", "s-late", CLASS) == "graded", "the class is rate-limited after a busy spell"
-    assert all(send(f"Learner{i}", f"t{i}", CLASS) == "graded" for i in range(3))  # own quota too
+    assert [send(f"Learner{i}", f"t{i}", CLASS) for i in range(3)] == ["graded"] * 3  # theirs too
 
 
 def test_a_retry_flood_costs_the_flooder_and_not_its_classmates(submit_path):
