@@ -151,3 +151,17 @@ def test_kept_runs_name_each_dashed_line_for_what_it_measures():
         assert any(n.startswith(names[0]) and pairs in n for n in dashed), dashed
         assert any(n.startswith(names[1]) and sequences in n for n in dashed), dashed
         assert not any(wrong in n for n in dashed), dashed
+
+
+def test_a_replayed_runs_status_keeps_chinese_punctuation_tight():
+    """A cached run's status is the finished status plus the cache note: in Chinese no ASCII
+    space may follow the status's full stop ("。 · ⚡", seen in a full browser run)."""
+    import re
+
+    from webapp.services.train_queue import cached_note
+    from webapp.views.train_view import done_status
+
+    run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=4)
+    zh = done_status(run, "zh") + cached_note("zh")
+    assert "来自缓存" in zh and not re.search(r"[，。：；！？）] ", zh), zh
+    assert "From the cache" in done_status(run, "en") + cached_note("en")

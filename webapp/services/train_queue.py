@@ -221,8 +221,9 @@ def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -
 
 
 def cached_note(lang: str) -> str:
-    """Appended to the finished status of a replayed run."""
-    return " · " + tr("trainq.cached", lang)
+    """Appended to the finished status of a replayed run (in Chinese straight after the status's
+    full stop: no ASCII space after full-width punctuation)."""
+    return ("" if lang == "zh" else " · ") + tr("trainq.cached", lang)
 
 
 def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
