@@ -128,7 +128,7 @@ SPOOFS = ["", "1.2.3.4", "1.2.3.4, 5.6.7.8", "unknown, ::1", "10.0.0.1,10.0.0.2,
     ("198.51.100.77", "198.51.100.77"),
     ("198.51.100.77:51234", "198.51.100.77"),
     ("::ffff:198.51.100.77", "198.51.100.77"),
-    ("[2001:db8:aa:bb::1]:443", "2001:db8:aa:bb::/64"),
+    ("[2001:db8:aa:bb::1]:443", "2001:db8:aa::/56"),
 ])
 def test_whatever_the_client_writes_left_of_our_proxy_it_is_one_address(proxy_entry, key):
     seen = set()
@@ -137,6 +137,20 @@ def test_whatever_the_client_writes_left_of_our_proxy_it_is_one_address(proxy_en
         seen.add(client_address("10.0.0.9", one_line, hops=1))
         seen.add(client_address("10.0.0.9", [spoof, "1.1.1.1", proxy_entry], hops=1))
     assert seen == {key}
+
+
+def test_addresses_of_one_ipv6_56_are_one_owner_of_trained_models():
+    """N2: 64 /64s of one home /56 (evict_v6.py) emptied every other browser's model while
+    IPv6 counted per /64; per /56 they are one owner and evict only their own runs."""
+    store = TrainSessions()
+    victims = {f"victim{i}": f"198.51.100.{i + 1}" for i in range(15)}
+    for session, address in victims.items():
+        store.put(session, f"model of {session}", address=address)
+    for i in range(200):  # a fresh session from a fresh /64 of the attacker's /56 each time
+        peer = f"2001:db8:0:{i % 256:x}::{i + 1:x}"
+        store.put(f"evict{i}", "cached run", address=client_address(peer, None, hops=0))
+    assert all(store.get(s) == f"model of {s}" for s in victims)
+    assert sum(store.get(f"evict{i}") is not None for i in range(200)) <= store.max_per_address
 
 
 def test_addresses_of_one_ipv6_64_are_one_owner_of_trained_models():

@@ -41,13 +41,14 @@ def _send(queue: FairQueue, gate: admission.WaitGate, key: ClientKey) -> Ticket 
 
 @pytest.mark.parametrize("flooders", [16, 24])
 def test_one_ticket_per_flooding_address_does_not_lock_a_newcomer_out(flooders):
-    """IPv6 /64s of one /56, each resubmitting the moment its grading ends (before the honest
+    """Distinct IPv6 homes (/56s; the red team used /64s of one /56, one client since N2), each
+    resubmitting the moment its grading ends (before the honest
     learner's retry), each of its two tickets in flight at most; the honest learner retries
     every round until it is admitted."""
     clock = [0.0]
     queue = FairQueue(slots=2, per_address=2, clock=lambda: clock[0])
     gate = admission.WaitGate(max_in_flight=16, slots=2, max_wait_s=15.0, typical_s=SLOW_S)
-    addrs = [client_address(f"2001:db8:0:{i:02x}::{i + 1}", None, 0) for i in range(flooders)]
+    addrs = [client_address(f"2001:db8:{i:x}::{i + 1}", None, 0) for i in range(flooders)]
     assert len(set(addrs)) == flooders
     live: list[Ticket] = []
     sent = 0

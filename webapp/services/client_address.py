@@ -8,7 +8,8 @@ is ignored. On a Hugging Face Space the app's peer is the Space's proxy (a priva
 by every visitor) and the proxy appends the visitor's address, so ``hops`` defaults to 1 there
 (``SPACE_ID`` set) and 0 elsewhere, where the peer address itself is used (uvicorn has already
 resolved a loopback proxy's header by its ``FORWARDED_ALLOW_IPS``). ``LAB_FORWARDED_HOPS``
-overrides it. IPv6 addresses count per /64, the block one subscriber usually holds. Behind a
+overrides it. IPv6 addresses count per /56, the block a home subscriber usually holds (a /64
+each would give one home 256 clients: red team 5 emptied every trained model from one /56). Behind a
 public proxy every visitor has a public address, so webapp.services.fairness logs a warning once
 when the chosen entry is internal (``is_internal``): a proxy hop more than configured.
 """
@@ -34,7 +35,7 @@ def _parse_ip(text: str) -> str | None:
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))  # one subscriber's block
+        return str(ipaddress.ip_network(f"{ip}/56", strict=False))  # one subscriber's block
     return str(ip)
 
 

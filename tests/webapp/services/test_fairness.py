@@ -41,10 +41,10 @@ CJK = "\u4e00-\u9fff"
         # No header at all behind a "proxy": the peer is all we know.
         ("198.51.100.9", None, 1, "198.51.100.9"),
         ("198.51.100.9", ["", " "], 1, "198.51.100.9"),
-        # Ports and brackets are dropped; IPv6 counts per /64, IPv4-mapped IPv6 as IPv4.
+        # Ports and brackets are dropped; IPv6 counts per /56, IPv4-mapped IPv6 as IPv4.
         ("10.16.3.80", "198.51.100.7:51234", 1, "198.51.100.7"),
-        ("10.16.3.80", "[2001:db8:1:2::99]:443", 1, "2001:db8:1:2::/64"),
-        ("10.16.3.80", "2001:db8:1:2:aaaa:bbbb:cccc:dddd", 1, "2001:db8:1:2::/64"),
+        ("10.16.3.80", "[2001:db8:1:2::99]:443", 1, "2001:db8:1::/56"),
+        ("10.16.3.80", "2001:db8:1:2aa:aaaa:bbbb:cccc:dddd", 1, "2001:db8:1:200::/56"),
         ("::ffff:198.51.100.7", None, 0, "198.51.100.7"),
         # Garbage written by a proxy is kept as a key of its own, never mistaken for the peer.
         ("10.16.3.80", "1.1.1.1, unknown", 1, "unparsed:unknown"),
@@ -64,9 +64,11 @@ def test_a_spoofed_forwarded_for_changes_nothing_behind_a_proxy():
 
 
 def test_the_same_ipv6_subscriber_is_one_client():
-    many = {client_address(f"2001:db8:aa:bb::{i:x}", None, 0) for i in range(1, 200)}
-    assert many == {"2001:db8:aa:bb::/64"}
-    assert client_address("2001:db8:aa:bc::1", None, 0) != "2001:db8:aa:bb::/64"
+    # One home's /56: every address of each of its 256 /64s is one client (red team 5, N2).
+    many = {client_address(f"2001:db8:aa:{net:x}::{i:x}", None, 0)
+            for net in range(0, 256, 5) for i in range(1, 40)}
+    assert many == {"2001:db8:aa::/56"}
+    assert client_address("2001:db8:aa:100::1", None, 0) == "2001:db8:aa:100::/56"  # next home
 
 
 def test_default_hops_follows_the_space_and_the_override(monkeypatch):
