@@ -42,7 +42,8 @@ def complexity_figure(df: pd.DataFrame, title: str | None = None, lang: str = "e
     return fig
 
 
-# Layer names as bench.bench_complexity writes them, in English and Chinese.
+# Layer names as bench.bench_complexity writes them, in English and Chinese (no full-width
+# bracket at the end: the legend and the caption put " · 斜率" or a number after a name).
 LAYER_NAMES = {"self-attention": ("self-attention", "自注意力"),
-                "recurrent (GRU)": ("recurrent (GRU)", "循环（GRU）"),
-                "convolutional (k=3)": ("convolutional (k=3)", "卷积（k=3）")}
+                "recurrent (GRU)": ("recurrent (GRU)", "循环层 GRU"),
+                "convolutional (k=3)": ("convolutional (k=3)", "卷积层 k=3")}

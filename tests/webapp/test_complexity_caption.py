@@ -50,3 +50,14 @@ def test_caption_uses_the_sizes_that_were_run():
     df = df[df["n"] <= 512]
     text = measured_caption(df)
     assert "n 256 → 512" in text and f"×{np.float64(2.0**3):.1f}" in text
+
+
+def test_chinese_layer_names_keep_the_caption_and_legend_tight():
+    """A name ending in a full-width bracket put an ASCII space after it ('循环（GRU） · 斜率',
+    '循环（GRU） 1.10'): the Chinese names end in a letter or a digit."""
+    import re
+
+    from transformer_lab.complexity_plot import LAYER_NAMES
+
+    for _, zh in LAYER_NAMES.values():
+        assert not re.search(r"[，。：；！？）]$", zh), zh
