@@ -102,7 +102,7 @@ def quick_slots(first: str | None) -> list[tuple]:
             picks = quickcheck.choices(items[i], "en") if shown else []
             q = gr.Markdown(quickcheck.question_markdown(items[i], i + 1, "en") if shown else "",
                             visible=shown, elem_id=f"ex-q{i}")
-            pick = gr.Radio(picks, value=None, show_label=False, visible=bool(picks),
+            pick = gr.Radio(picks, value=None, label=t("ex.answer"), show_label=False, visible=bool(picks),
                             elem_id=f"ex-q{i}-pick")
             text = gr.Textbox(lines=2, label=t("ex.answer"), visible=shown and not picks,
                               elem_id=f"ex-q{i}-text")
