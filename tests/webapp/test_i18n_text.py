@@ -163,4 +163,4 @@ def test_a_chinese_input_error_and_its_stale_note_join_without_a_space():
     zh = live("1", gr.Request(headers={"accept-language": "zh-CN,zh;q=0.9"}))[-1]
     assert "宽度）。（下方" in zh and not space_after_full_width(zh), zh  # it read "。 （下方"
     en = live("1", gr.Request(headers={"accept-language": "en-US"}))[-1]
-    assert "different widths) (What is shown below" in en  # English keeps its space
+    assert "different widths). (What is shown below" in en  # a full stop, and English's space

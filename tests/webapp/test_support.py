@@ -242,3 +242,18 @@ def test_corpus_choice_is_checked_and_defaults_to_the_environment(monkeypatch):
     monkeypatch.setenv("LAB_CORPUS", "tatoeba")  # a Space with internet
     assert training.page_config("translate").corpus == "tatoeba"
     assert training.page_config("translate", corpus="bundled").corpus == "bundled"  # page choice wins
+
+
+def test_an_input_error_is_a_finished_sentence_before_the_kept_note():
+    """'… choose cross (What is shown below …)': the error ends with a stop before the note."""
+    import gradio as gr
+
+    from webapp.pages.common import friendly
+
+    @friendly(3)
+    def fails(kind, request: gr.Request):
+        raise ValueError("the bahdanau model has no encoder_self attention; choose cross")
+
+    for header, stop in (("en-US", "choose cross. (What"), ("zh-CN", "。（")):
+        text = fails("x", gr.Request(headers={"accept-language": header}))[-1]
+        assert stop in text, text

@@ -65,6 +65,17 @@ def warn(text: str, lang: str) -> None:
     gr.Warning(text.removeprefix("⚠️").lstrip(), title=tr("toast", lang))
 
 
+def kept_note(text: str, lang: str) -> str:
+    """``text`` as a finished sentence, then the note that the outputs are the last good ones
+    (Chinese: a full-width stop, and no space after it)."""
+    text = text.rstrip()
+    if lang == "zh":
+        done = text.endswith(("。", "！", "？", "。）"))
+        return (text if done else text + "。") + tr("error.kept", lang)
+    done = text.endswith((".", "!", "?", ".)"))
+    return (text if done else text + ".") + " " + tr("error.kept", lang)
+
+
 def quiet(n_outputs: int):
     """Like friendly, for live events (every keystroke): the message goes to the page's status
     line only, without a toast, since a half-typed matrix is not a mistake yet."""
@@ -87,8 +98,7 @@ def friendly(n_outputs: int, toast: bool = True):
             except (ValueError, TypeError) as err:
                 text = message(err, lang)
                 if n_outputs > 1:  # the other outputs keep their values: say they are stale
-                    # Chinese needs no space after its full-width "。"
-                    text += ("" if lang == "zh" else " ") + tr("error.kept", lang)
+                    text = kept_note(text, lang)
             except Exception:  # noqa: BLE001 - the page must stay alive
                 log.exception("callback %s failed", fn.__name__)
                 text = tr("error.generic", lang)
