@@ -12,7 +12,7 @@ from transformer_lab.attention import AdditiveAttention, causal_mask, masked_sof
 from webapp.compute.matrices import LESSON_K, LESSON_Q, LESSON_V, format_matrix, parse_matrix
 
 __all__ = ["LESSON_K", "LESSON_Q", "LESSON_V", "BasicsResult", "attention_basics", "build_mask",
-           "random_qkv", "scale_note"]
+           "check_valid_len", "random_qkv", "scale_note"]
 
 SCORINGS = ("dot", "additive")
 MASKS = ("none", "valid", "causal")
@@ -54,6 +54,23 @@ def random_qkv(n: int = 3, m: int = 3, d: int = 4, d_v: int = 4, seed: int = 0) 
     return tuple(format_matrix(x, decimals=1) for x in mats)
 
 
+def check_valid_len(value, m: int) -> int:
+    """``value`` as a valid length for ``m`` keys (1 … m), or one ValueError that names that
+    range and why, whatever was wrong (empty, not whole, out of range): the limit is the number
+    of keys, so the message says so."""
+    got = "" if value is None else str(value).strip()
+    try:
+        number = float(got)
+    except ValueError:
+        number = math.nan
+    if not (number.is_integer() and 1 <= number <= m):
+        shown = str(int(number)) if number.is_integer() else (repr(got) if got else "nothing")
+        raise ValueError(
+            f"the valid length must be a whole number from 1 to {m} (the number of keys), got {shown}"
+        )
+    return int(number)
+
+
 def build_mask(kind: str, n: int, m: int, valid_len: int | None) -> Tensor | None:
     """The (n, m) boolean mask for "none", "valid" (first valid_len keys) or "causal"."""
     if kind not in MASKS:
@@ -67,9 +84,8 @@ def build_mask(kind: str, n: int, m: int, valid_len: int | None) -> Tensor | Non
                 f"got {n} queries and {m} keys"
             )
         return causal_mask(n)  # (n, n)
-    if valid_len is None or not 1 <= int(valid_len) <= m:
-        raise ValueError(f"the valid length must be a whole number from 1 to {m} (the number of keys)")
-    return (torch.arange(m) < int(valid_len)).expand(n, m)  # (n, m)
+    valid_len = check_valid_len(valid_len, m)
+    return (torch.arange(m) < valid_len).expand(n, m)  # (n, m)
 
 
 def attention_basics(

@@ -15,8 +15,10 @@ EN: dict[str, str] = {
                      "sees it as **anonymous**. Enter a name so they know it is you.",
     "who.loading": "Preparing this browser's learner key…",
     "progress.intro": "Your best score per exercise and every submission you made from this "
-                      "browser (or your signed-in account). Pick a submission number and load "
-                      "its code back into the editor.",
+                      "browser (or your signed-in account). Click a row of your history (or type "
+                      "its number) to see its code, then load it back into the editor.",
+    "progress.row_picked": "Submission #{id} ({exercise}) is shown below. Press *Load into the "
+                           "exercise editor* to continue from it.",
     "progress.recovery": "Continue in another browser",
     "progress.recovery_help": "Your work belongs to this browser. To carry it to another "
                               "browser, show your personal recovery code here, copy it, and "
@@ -115,7 +117,8 @@ ZH: dict[str, str] = {
                      "请输入名字，方便教师认出你。",
     "who.loading": "正在为本浏览器生成学习者密钥……",
     "progress.intro": "本浏览器（或你登录的账号）中每个练习的最高分以及全部提交。"
-                      "选择一个提交编号，即可把它的代码重新载入编辑器。",
+                      "点击历史记录中的一行（或输入它的编号）即可查看它的代码，再把它重新载入编辑器。",
+    "progress.row_picked": "下面显示的是第 {id} 号提交（{exercise}）。点击“载入练习编辑器”即可从它继续。",
     "progress.recovery": "在其他浏览器中继续",
     "progress.recovery_help": "你的作业属于本浏览器。要带到其他浏览器，请在这里显示你的个人恢复码，"
                               "复制后在那边输入。请妥善保管：拿到它的人就能看到你的作业。"

@@ -44,6 +44,24 @@ EN: dict[str, str] = {
     "bx.scores.raw": "Scores Q·Kᵀ, not divided by √d (before softmax)",
     "bx.scores.additive": "Scores of the additive network (before softmax)",
     "bx.scores.masked": "{label}; masked keys read −∞",
+    # the step-by-step view follows dot-product scoring; with additive scoring its panels hide
+    "bx.steps_additive": (
+        "### Step by step\nThe step-by-step view follows dot-product scoring (Q·Kᵀ, ÷√d, mask, "
+        "softmax, weights·V): choose *Dot product* to see it. Additive scoring's own scores are "
+        "in the scores table above."
+    ),
+    # positional: dimensions of "Dimensions to plot" that the chosen d_model does not have
+    "pe.dims_dropped": (
+        "Not plotted: {dropped} from *Dimensions to plot*, since d_model = {d} has dimensions "
+        "0 to {last} only. Plotted: {kept}."
+    ),
+    # pooling with 0 SGD steps: the learned w is still its random starting value
+    "pool.caption_no_steps": (
+        "**No SGD step taken** (steps = 0): the learned w is its starting value w = {w0}, drawn "
+        "at random for this seed, and the chart below shows only the starting loss {loss}. Add "
+        "steps to watch w being learned."
+    ),
+    "pool.no_step_note": "steps = 0: no SGD step taken, only the starting point",
     # multi-head explorer, source = the model trained on the Train page
     "mh.intro.trained": (
         "**Heads of the model you trained on the Train page:** {model} on *{task}*, "
@@ -104,6 +122,18 @@ ZH: dict[str, str] = {
     "bx.scores.raw": "分数 Q·Kᵀ（未除以 √d，softmax 之前）",
     "bx.scores.additive": "加性网络的分数（softmax 之前）",
     "bx.scores.masked": "{label}；被掩码的键记为 −∞",
+    "bx.steps_additive": (
+        "### 分步计算\n分步视图按点积评分展示（Q·Kᵀ、除以 √d、掩码、softmax、权重·V）：选择“点积”"
+        "即可看到。加性评分自己的分数在上面的分数表中。"
+    ),
+    "pe.dims_dropped": (
+        "未画出：“要画的维度”中的 {dropped}，因为 d_model = {d} 只有维度 0 到 {last}。已画出：{kept}。"
+    ),
+    "pool.caption_no_steps": (
+        "**没有进行 SGD 更新**（步数 = 0）：学习得到的 w 就是它的初始值 w = {w0}（按这个随机种子随机抽取），"
+        "下面的图只显示初始损失 {loss}。增加步数，就能看到 w 是怎样学出来的。"
+    ),
+    "pool.no_step_note": "步数 = 0：没有进行 SGD 更新，只有起点",
     "mh.intro.trained": (
         "**你在“训练”页训练的模型的各个头**：{model}，任务 *{task}*，训练 {steps} 步，"
         "**{layers} × {heads}**（层 × 头）。词元是真实的：留出样例 0，输入 `{src}`，模型自己的输出 "

@@ -12,14 +12,22 @@ LESSON = (LESSON_Q, LESSON_K, LESSON_V)
 STAGES = ("scores", "scaled", "masked", "weights", "output")
 
 
+def signed(x: float, decimals: int = 4) -> str:
+    """A table number as text with the true minus sign U+2212, the sign of the "−∞" beside it
+    (a text cell would otherwise show Python's ASCII hyphen: "-0.1179" next to "−∞")."""
+    text = f"{float(x):.{decimals}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text.replace("-", "−")
+
+
 def _masked_scores(r, qs, ks, lang):
-    """Scores after the mask: hidden keys read −∞ (what softmax really sees)."""
+    """Scores after the mask: hidden keys read −∞ (what softmax really sees). Every cell is
+    text then, written with the same minus sign."""
     from transformer_lab.tables import matrix_table
 
     df = matrix_table(r.scores, qs, ks, lang=lang)
     if r.keep is not None:
         for j, col in enumerate(df.columns[1:]):
-            df[col] = [("−∞" if not bool(r.keep[i, j]) else x) for i, x in enumerate(df[col])]
+            df[col] = [("−∞" if not bool(r.keep[i, j]) else signed(x)) for i, x in enumerate(df[col])]
     return df
 
 
@@ -61,7 +69,8 @@ def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
     from transformer_lab.tables import matrix_table, shapes_table
     from webapp.compute.basics import attention_basics
 
-    valid = check_int(valid_len, "valid length", 1, 16) if mask == "valid" else None
+    # the valid length is checked against the number of keys (webapp.compute.basics.check_valid_len)
+    valid = valid_len if mask == "valid" else None
     r = attention_basics(q, k, v, scoring, bool(scale), mask, valid, check_int(seed, "seed", 0, 10**6))
     n, m = r.weights.shape
     qs, ks = [f"q{i}" for i in range(n)], [f"k{j}" for j in range(m)]
@@ -83,15 +92,22 @@ def render(q, k, v, scoring, scale, mask, valid_len, seed, lang="en"):
     )
 
 
+def steps_intro(scoring: str, lang: str = "en") -> str:
+    """The step-by-step heading: the five stages for dot-product scoring; for additive scoring,
+    one sentence saying the view follows dot-product scoring (its panels are hidden then)."""
+    return tr("bx.steps_title" if scoring == "dot" else "bx.steps_additive", lang)
+
+
 def render_steps(q, k, v, scoring, scale, mask, valid_len, lang="en"):
-    """The five stage figures of a dot-product computation (additive scoring has no Q·Kᵀ)."""
+    """The five stage figures of a dot-product computation; None for each with additive
+    scoring (it has no Q·Kᵀ, ÷√d stages: the page hides the panels and says so)."""
     from transformer_lab.stepwise import attention_stages, stage_figure
     from webapp.compute.basics import attention_basics
     from webapp.compute.matrices import parse_matrix
 
     if scoring != "dot":
         return [None] * len(STAGES)
-    valid = check_int(valid_len, "valid length", 1, 16) if mask == "valid" else None
+    valid = valid_len if mask == "valid" else None
     r = attention_basics(q, k, v, "dot", bool(scale), mask, valid)
     stages = attention_stages(parse_matrix(q, "Q"), parse_matrix(k, "K"), parse_matrix(v, "V"),
                               scale=bool(scale), keep=None if r.keep is None else r.keep.numpy())
@@ -128,7 +144,7 @@ def build() -> None:
         heatmap = gr.Plot(label=t("heatmap"), elem_id="basics-heatmap")
         output = gr.Dataframe(label=t("basics.output"), interactive=False, elem_id="basics-output")
     notice = gr.Markdown(elem_id="basics-caption")
-    gr.Markdown(t("bx.steps_title"))
+    steps_title = gr.Markdown(t("bx.steps_title"), elem_id="basics-steps-title")
     with gr.Row(elem_id="basics-steps"):
         steps = [gr.Plot(show_label=False, elem_id=f"basics-step-{key}", min_width=200)
                  for key in STAGES]
@@ -140,18 +156,19 @@ def build() -> None:
     def on_compute(q, k, v, scoring, scale, mask, valid_len, seed, request: gr.Request):
         return render(q, k, v, scoring, scale, mask, valid_len, seed, lang_of(request))
 
-    @quiet(len(outputs) + len(STAGES) + 1)
+    @quiet(len(outputs) + len(STAGES) + 2)
     def on_live(q, k, v, scoring, scale, mask, valid_len, seed, request: gr.Request):
         from webapp.compute.basics import attention_basics
 
         lang = lang_of(request)
         *tables, status_text = render(q, k, v, scoring, scale, mask, valid_len, seed, lang)
         figs = render_steps(q, k, v, scoring, scale, mask, valid_len, lang)
-        valid = int(valid_len) if mask == "valid" else None  # render checked it
+        valid = int(float(valid_len)) if mask == "valid" else None  # render checked it
         r = attention_basics(q, k, v, scoring, bool(scale), mask, valid, int(seed))
         shapes_t, scores_t, *rest = tables
         scores_t = gr.update(value=scores_t, label=scores_label(scoring, bool(scale), mask, lang))
-        return (shapes_t, scores_t, *rest, *figs,
+        panels = [gr.update(value=fig, visible=scoring == "dot") for fig in figs]
+        return (shapes_t, scores_t, *rest, steps_intro(scoring, lang), *panels,
                 caption(r, scoring, lang, bool(scale), mask, valid), status_text)
 
     @friendly(4)
@@ -162,7 +179,7 @@ def build() -> None:
 
     compute.click(on_compute, inputs, outputs, api_name="attention_basics", concurrency_id="play")
     # Live: on first load and on every change (the whole computation takes a few ms).
-    live_outputs = [*outputs[:-1], *steps, notice, status]
+    live_outputs = [*outputs[:-1], steps_title, *steps, notice, status]
     gr.on(None, on_live, inputs, live_outputs, api_visibility="private", concurrency_id="play",
           show_progress="hidden")
     randomise.click(on_randomise, [seed], [q, k, v, status], api_visibility="private")

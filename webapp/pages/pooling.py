@@ -21,11 +21,32 @@ def loss_curve(history, lang: str = "en"):
                       xaxis_title=tr("cols.step", lang), yaxis_title=tr("cols.loss", lang),
                       yaxis2={"title": "w", "overlaying": "y", "side": "right"},
                       legend={"orientation": "h", "y": -0.25})
+    if len(history) == 1:  # 0 steps: one starting point, on axes around it, and saying so
+        loss, w = float(history["loss"].iloc[0]), float(history["w"].iloc[0])
+        fig.update_layout(
+            xaxis={"range": [-0.5, 0.5], "tickvals": [0]},
+            yaxis={"range": [0, 2 * loss if loss > 0 else 1]},
+            yaxis2={"range": [0, 2 * w if w > 0 else 1]},
+            annotations=[{"text": tr("pool.no_step_note", lang), "xref": "paper", "yref": "paper",
+                          "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False}],
+        )
     return fig
 
 
-def render(n_train, noise, w, steps, lr, seed, lang="en"):
-    """Fit both variants (webapp.compute.explore.attention_pooling) and draw each one."""
+def pool_caption(history, lang: str = "en") -> str:
+    """What to notice: w's growth over the steps, or with 0 steps that none was taken (the
+    learned w is then its starting value, written as the panel's title writes it)."""
+    ws = history["w"].tolist()
+    if len(ws) == 1:
+        return tr("pool.caption_no_steps", lang, w0=f"{ws[0]:.3f}",
+                  loss=f"{float(history['loss'].iloc[0]):.3f}")
+    return tr("pool.caption", lang, w0=f"{ws[0]:.3f}", w1=f"{ws[-1]:.3f}")
+
+
+def render(n_train, noise, w, steps, lr, seed, lang="en", exact: bool = False):
+    """Fit both variants (webapp.compute.explore.attention_pooling) and draw each one. The
+    history is rounded to 4 decimals for the API's table; ``exact`` keeps it unrounded, so a
+    caption rounds w once, as the learned panel's title does (not 16.203 beside 16.202)."""
     from transformer_lab.figures import kernel_regression_figure
     from webapp.compute.explore import attention_pooling
 
@@ -41,7 +62,7 @@ def render(n_train, noise, w, steps, lr, seed, lang="en"):
                                  r.fixed_attn, title=fixed_title, lang=lang, stack=True),
         kernel_regression_figure(r.x_train, r.y_train, r.x_test, r.y_truth, r.learned_pred,
                                  r.learned_attn, title=learned_title, lang=lang, stack=True),
-        r.history.round(4),
+        r.history if exact else r.history.round(4),
         "",
     )
 
@@ -75,10 +96,8 @@ def build() -> None:
     @quiet(5)
     def on_live(n_train, noise, w, steps, lr, seed, request: gr.Request):
         lang = lang_of(request)
-        fig_fixed, fig_learned, hist, _ = render(n_train, noise, w, steps, lr, seed, lang)
-        ws = hist["w"].tolist()
-        text = tr("pool.caption", lang, w0=f"{ws[0]:.2f}", w1=f"{ws[-1]:.2f}") if len(ws) > 1 else ""
-        return fig_fixed, fig_learned, loss_curve(hist, lang), text, ""
+        fig_fixed, fig_learned, hist, _ = render(n_train, noise, w, steps, lr, seed, lang, exact=True)
+        return fig_fixed, fig_learned, loss_curve(hist, lang), pool_caption(hist, lang), ""
 
     go.click(on_compute, inputs, [fixed, learned, history, status], api_name="pooling",
              concurrency_id="play")

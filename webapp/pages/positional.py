@@ -14,14 +14,39 @@ from webapp.pages.common import friendly, lang_of, quiet, t, tr
 MAX_LEN, MAX_D = 512, 512
 
 
-def parse_dims(text: str, d_model: int) -> list[int]:
-    """'0, 1, 4' → [0, 1, 4], each a dimension of the table."""
+def split_dims(text: str, d_model: int) -> tuple[list[int], list[int]]:
+    """'4, 5, 6, 7' with d_model 6 → ([4, 5], [6, 7]): the dimensions the table has, and those
+    it lacks. A ValueError names 'Dimensions to plot' and d_model when none is left to plot,
+    since that box, not d_model, is what the learner must change."""
     parts = [p for p in re.split(r"[,\s]+", text or "") if p]
     if not parts:
         raise ValueError("choose at least one dimension to plot, e.g. 0, 1, 2, 3")
     if len(parts) > 12:
         raise ValueError("plot at most 12 dimensions at once")
-    return [check_int(p, "dimension", 0, d_model - 1) for p in parts]
+    dims = [check_int(p, "dimension", -(10**6), 10**6) for p in parts]
+    kept = [j for j in dims if 0 <= j < d_model]
+    dropped = [j for j in dims if not 0 <= j < d_model]
+    if not kept:
+        word = "dimension" if len(dropped) == 1 else "dimensions"
+        raise ValueError(
+            f"{word} {', '.join(map(str, dropped))} in 'Dimensions to plot' must lie between 0 "
+            f"and {d_model - 1} (below d_model = {d_model})"
+        )
+    return kept, dropped
+
+
+def parse_dims(text: str, d_model: int) -> list[int]:
+    """'0, 1, 4' → [0, 1, 4], the dimensions of the table to plot (see split_dims)."""
+    return split_dims(text, d_model)[0]
+
+
+def dims_note(dropped: list[int], kept: list[int], d_model: int, lang: str = "en") -> str:
+    """The status line when some dimensions were left out: which, why, and which were plotted."""
+    if not dropped:
+        return ""
+    join = "、" if lang == "zh" else ", "
+    return "ℹ️ " + tr("pe.dims_dropped", lang, dropped=join.join(map(str, dropped)), d=d_model,
+                      last=d_model - 1, kept=join.join(map(str, kept)))
 
 
 def render(length, d_model, dims_text, lang="en"):
@@ -36,11 +61,12 @@ def render(length, d_model, dims_text, lang="en"):
     worked = sinusoidal_table(5, 4)  # the lesson's table: frequencies 1 and 0.01
     cols = [tr("pe.dim_col", lang, j=j) for j in range(4)]
     rows = [tr("pe.pos_row", lang, i=i) for i in range(5)]
+    kept, dropped = split_dims(dims_text, d)
     return (
         positional_heatmap(table, lang=lang),
-        positional_curves(table, parse_dims(dims_text, d), lang=lang),
+        positional_curves(table, kept, lang=lang),
         matrix_table(worked, rows, cols, lang=lang, corner="corner_pos"),
-        "",
+        dims_note(dropped, kept, d, lang),
     )
 
 

@@ -67,7 +67,26 @@ def own_code(key: str | None, profile: gr.OAuthProfile | None, submission_id,
              session: str | None = None) -> tuple[str, str]:
     """(exercise, code) of one of this visitor's own submissions; ValueError otherwise."""
     return gradebook_tables.own_submission(submissions.gradebook(),
-                                          owner(key, profile, session).id, submission_id)
+                                          owner(key, profile, session).id, pick_number(submission_id))
+
+
+def clicked_submission(row_value, cell_value=None) -> int:
+    """The submission number of a clicked history row (its first cell, the # column); the
+    clicked cell itself when Gradio sent no row. ValueError for a row without one (the
+    placeholder row of an empty table)."""
+    first = row_value[0] if row_value else cell_value
+    try:
+        return int(float(str(first).strip()))
+    except (TypeError, ValueError):
+        raise ValueError("choose a submission: click its row in your history, or type its number") from None
+
+
+def pick_number(submission_id) -> str:
+    """The typed "Submission #" as text; a plain sentence (not Python's repr of '') when empty."""
+    text = "" if submission_id is None else str(submission_id).strip().lstrip("#").strip()
+    if not text:
+        raise ValueError("choose a submission: click its row in your history, or type its number")
+    return text
 
 
 def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
@@ -142,6 +161,15 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     def on_pick(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
         return own_code(key, profile, sub_id, request.session_hash)[1], ""
 
+    @friendly(3)
+    def on_row(_typed, key, evt: gr.SelectData, request: gr.Request,
+               profile: gr.OAuthProfile | None):
+        lang = lang_of(request)
+        sub_id = clicked_submission(evt.row_value, evt.value)
+        ex_id, code = own_code(key, profile, sub_id, request.session_hash)
+        return str(sub_id), code, tr("progress.row_picked", lang, id=sub_id,
+                                     exercise=exercise_title(ex_id, lang))
+
     @friendly(2)
     def on_new(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
@@ -158,6 +186,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     triggers = [refresh.click, who[0].blur, who[0].submit] + ([tab.select] if tab else [])
     gr.on(triggers, on_refresh, who, [best, history, status], **ui)
     pick.submit(on_pick, [*who, pick], [preview, status], **ui)
+    # A click on any cell of a history row picks that submission: its number and its code.
+    history.select(on_row, who, [pick, preview, status], **ui)
     new.click(on_new, who, [shown, rec_status], **ui)
     gr.on([use.click, typed_code.submit], on_use, [*who, typed_code], [best, history, rec_status],
           **ui)
