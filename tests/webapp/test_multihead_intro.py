@@ -107,3 +107,25 @@ def test_the_explorer_redraws_when_its_tab_is_opened_with_no_progress_in_its_tex
     for d in writes_intro:
         assert d["show_progress"] == "hidden"
         assert d["show_progress_on"] and ids["mh-intro"] not in d["show_progress_on"], d
+
+
+# Learner 4: a trained Bahdanau model (1 layer × 1 head) was captioned "Heads specialise: compare
+# which keys each one looks at." There is one head: its own caption, in both languages.
+@pytest.mark.parametrize("model, layers, heads", [("bahdanau", 1, 1), ("transformer", 1, 1)])
+def test_a_one_head_model_is_not_told_its_heads_specialise(model, layers, heads):
+    run = new_run(ExperimentConfig.from_preset("reverse", model=model, layers=layers,
+                                               heads=heads))
+    run.summary = {"steps": 3}
+    for lang, many in (("en", "Heads specialise"), ("zh", "各个头会分工")):
+        maps, *_, cap, _ = heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, lang)
+        assert len(maps) == 1 and maps[0].shape[0] == 1
+        assert many not in cap
+        assert cap == tr("mh.trained_caption.one", lang, task=tr("task.reverse", lang),
+                         kind=tr("kind.cross", lang))
+    assert "single head" in heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "en")[3]
+    assert "只有一个头" in heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "zh")[3]
+
+
+def test_a_many_head_model_keeps_the_specialise_caption(run):
+    cap = heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "en")[3]
+    assert "Heads specialise" in cap

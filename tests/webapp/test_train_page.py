@@ -165,3 +165,49 @@ def test_a_replayed_runs_status_keeps_chinese_punctuation_tight():
     zh = done_status(run, "zh") + cached_note("zh")
     assert "来自缓存" in zh and not re.search(r"[，。：；！？）] ", zh), zh
     assert "From the cache" in done_status(run, "en") + cached_note("en")
+
+
+# Learner 4: the translate summary said "exact match 79.5%" on held-out sentences while the
+# table under it showed 4 of 8 right, with targets such as "je <unk> ." that no prediction can
+# equal. The table now shows the figures' own sentences, judged by their own rule.
+
+
+def test_translate_table_shows_the_held_out_figures_own_sentences_and_rule():
+    from transformer_lab.heldout import in_vocab_heldout
+    from webapp.services.training import predictions
+    from webapp.views.train_view import localise_predictions, translation_text
+
+    run = _trained("translate", steps=150)
+    known = in_vocab_heldout(run.task)  # independent: held-out pairs with only known English
+    every = predictions(run, n=10**6)
+    assert list(zip(every["source"], every["target"], strict=True)) == known
+    assert not any("<unk>" in t for t in every["target"])  # the real references
+    # the same rule as the figures: the table's share of right rows is their exact match
+    h = run.summary["heldout"]["in_vocab"]
+    assert len(every) == h["n"]
+    assert abs((every["ok"] == "✓").mean() - h["exact_match"]) < 1e-3
+    vocab = run.task.tgt_vocab
+    beyond = every["target"].map(lambda t: any(w not in vocab for w in t.split()))
+    assert beyond.any()  # the bundled corpus has held-out targets the model cannot spell
+    assert ((every["ok"] == "unk") == beyond).all()
+    assert ((every["ok"] == "✓") == (every["prediction"] == every["target"])).all()
+    shown = predictions(run)
+    assert len(shown) == 8 and shown.equals(every.head(8))
+    right, unk = int((shown["ok"] == "✓").sum()), int((shown["ok"] == "unk").sum())
+    en, zh = translation_text(run, "en", shown), translation_text(run, "zh", shown)
+    assert f"first 8 of those {h['n']} sentences" in en and f"{right} of 8 right" in en, en
+    assert f"{unk} of the shown targets" in en
+    assert "前 8 句" in zh and f"对了 {right} 句" in zh, zh
+    marks = set(localise_predictions(every, "zh")["正确？"])
+    assert "错（目标含词表外的词）" in marks
+
+
+def test_empty_predictions_table_has_its_real_headers_and_models_their_kinds():
+    from webapp.views.train_view import empty_predictions, kinds_for
+
+    assert list(empty_predictions("en").columns) == ["#", "source", "target", "prediction",
+                                                     "right?"]
+    assert list(empty_predictions("zh").columns) == ["#", "输入", "目标", "预测", "正确？"]
+    assert len(empty_predictions("en")) == 0
+    assert kinds_for("bahdanau") == ("cross",)
+    assert kinds_for("transformer") == ("encoder_self", "decoder_self", "cross")

@@ -107,6 +107,12 @@ EN_LAB: dict[str, str] = {
         "**Heads of your trained model** ({task}, {kind}) on held-out example 0. Heads "
         "specialise: compare which keys each one looks at."
     ),
+    # One layer with one head (a Bahdanau model, or a Transformer of 1 layer × 1 head).
+    "mh.trained_caption.one": (
+        "**The one attention head of your trained model** ({task}, {kind}) on held-out example "
+        "0. With a single head there is nothing to compare: read which source words each output "
+        "step looks at. Train a Transformer with several heads to see heads specialise."
+    ),
     "mh.random_caption": (
         "**A random, untrained layer:** every head looks alike, pale and unfocused. Train a "
         "model on the Train page and switch the source to see heads that specialise."
@@ -234,6 +240,10 @@ ZH_LAB: dict[str, str] = {
     "mh.big": "放大的头",
     "mh.pick": "要放大的头（层 · 头）",
     "mh.trained_caption": "**你训练的模型的各个头**（{task}，{kind}），使用留出样例 0。各个头会分工：比较每个头关注哪些键。",
+    "mh.trained_caption.one": (
+        "**你训练的模型唯一的注意力头**（{task}，{kind}），使用留出样例 0。只有一个头，就没有可比较的分工："
+        "看看每一步输出关注哪些源词。训练一个多头的 Transformer，就能看到各个头如何分工。"
+    ),
     "mh.random_caption": "**随机、未训练的层**：每个头看起来都差不多，颜色浅而分散。在“训练”页训练一个模型，再把来源切换过来，就能看到分工的头。",
     "mh.need_model": "请先在“训练”页训练一个模型，再在这里选择它",
     "pe.caption": "**看点**：左边的列（低维）变化快，右边的列变化慢，就像二进制计数器的各个位；每个位置都有自己独特的模式。",

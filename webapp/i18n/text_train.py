@@ -5,6 +5,15 @@ from __future__ import annotations
 EN: dict[str, str] = {
     "pred.right": "✓",
     "pred.wrong": "✗",
+    # A held-out target with a French word the model never saw in training: it cannot be right.
+    "pred.unreachable": "✗ (target word not in the vocabulary)",
+    # Under the held-out figures: the predictions table's rows are some of those sentences.
+    "cap.table_rows": (
+        "The table below shows the first {shown} of those {n_known} sentences, judged by the "
+        "same rule (right = the prediction equals the reference exactly): {right} of {shown} "
+        "right here, {kexact:.1%} over all {n_known}; {unk} of the shown targets use a French "
+        "word the model never saw in training, so they cannot be right."
+    ),
     # The score column of the kept-runs table: "exact 0.990 · token 0.998".
     "kept.exact": "exact",
     "kept.token": "token",
@@ -56,6 +65,12 @@ ZH: dict[str, str] = {
     # CJK fonts (WenQuanYi) draw ✓ like a square-root sign: a word says it plainly
     "pred.right": "对",
     "pred.wrong": "错",
+    "pred.unreachable": "错（目标含词表外的词）",
+    "cap.table_rows": (
+        "下表列出这 {n_known} 句中的前 {shown} 句，判定规则相同（预测与参考译文完全一致才算对）："
+        "这里 {shown} 句中对了 {right} 句，全部 {n_known} 句的完全匹配率为 {kexact:.1%}；"
+        "所列目标中有 {unk} 句含有模型训练时从未见过的法语单词，因此不可能译对。"
+    ),
     "kept.exact": "完全匹配",
     "kept.token": "词元准确率",
     "train.acc_wait": "*准确率图在第一次评估（第 {every} 步）之后出现；在此之前只测量训练损失。*",

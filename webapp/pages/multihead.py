@@ -52,8 +52,10 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
         if run is None:  # the page shows its calm "no trained model yet" state (on_live)
             raise ValueError("train a model first")
         layer_maps, q, k, intro = trained_heads(run, kind, lang)
-        cap = tr("mh.trained_caption", lang, task=tr(f"task.{run.task_name}", lang),
-                 kind=tr(f"kind.{kind}", lang))
+        # one layer of one head (Bahdanau, or a 1 × 1 Transformer): no heads to compare
+        one = len(layer_maps) == 1 and int(layer_maps[0].shape[0]) == 1
+        cap = tr("mh.trained_caption.one" if one else "mh.trained_caption", lang,
+                 task=tr(f"task.{run.task_name}", lang), kind=tr(f"kind.{kind}", lang))
         return layer_maps, q, k, cap, intro
     n = check_int(tokens, "tokens", 1, 24)
     valid = check_int(valid_len, "valid length", 1, n) if mask == "valid" else None
@@ -77,7 +79,7 @@ def trained_heads(run, kind: str, lang: str = "en"):
     batch = example_batch(run)
     maps, labels = all_attention(run, batch.src[:1], batch.src_lens[:1])
     if kind not in maps:
-        raise ValueError(f"the {run.model_name} model has no {kind} attention; choose "
+        raise ValueError(f"the {run.model_name.capitalize()} model has no {kind} attention; choose "
                          f"{', '.join(maps)}")
     out_tokens, src_tokens = labels["cross"]  # every model has cross-attention
     layer_maps = maps[kind]

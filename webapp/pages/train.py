@@ -14,7 +14,9 @@ from webapp.views.train_view import (
     check_name,
     compare_table,
     done_status,
+    empty_predictions,
     kept_name,
+    kinds_for,
     localise_predictions,
     loss_gap_text,
     loss_names,
@@ -58,7 +60,7 @@ def snapshot_maps(run, index: int, kind: str, snap_index: int, lang: str,
     if snaps and 0 <= int(snap_index) < len(snaps) - 1:  # an earlier snapshot of example 0
         shot = snaps[int(snap_index)]
         if kind not in shot["maps"]:
-            raise ValueError(f"the {run.model_name} model has no {kind} attention")
+            raise ValueError(f"the {run.model_name.capitalize()} model has no {kind} attention")
         layer_maps, (q, k) = shot["maps"][kind], shot["labels"][kind]
     else:  # the trained model, on the chosen example
         layer_maps, q, k = attention_for(run, int(index), kind)
@@ -162,7 +164,8 @@ def build(sessions: TrainSessions) -> None:
                  corpus, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
         lang, session = lang_of(request), request.session_hash
         flag = sessions.start(session)  # the Stop click (another request) sets it
-        blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
+        # a new run clears the previous run's outputs (the table keeps its real headers)
+        blank = (None, empty_predictions(lang), "", "", None, "", "")
         keep = [gr.skip()] * 8  # the shown outputs and the curves' hint stay as they are
         from webapp.services.train_queue import TrainRefused, cached_note
         from webapp.services.training import page_config
@@ -210,24 +213,28 @@ def build(sessions: TrainSessions) -> None:
         return fig, localise_predictions(predictions(run), lang), cap, keep
 
     def after_train(run, index, kind, width, request: gr.Request):
-        from webapp.services.training import vocabulary
+        from webapp.services.training import predictions, vocabulary
 
         if run is None or not run.summary:  # training failed: its message stays in the status
-            return (gr.skip(),) * 9
+            return (gr.skip(),) * 10
         lang = lang_of(request)
         last = len(run.snapshots) - 1
+        kinds = kinds_for(run.model_name)  # Bahdanau: cross-attention only
+        kind = kind if kind in kinds else "cross"
         grid, table, cap, problem = on_show(run, index, kind, last, "", width, request)
         words = vocabulary(run)
         vocab_text = f"{len(words)}: " + " · ".join(f"`{w}`" for w in words) if words else ""
         gap_text = ""
         s = run.summary
         if run.task_name == "translate":  # its validation pairs are training pairs: show held-out
-            gap_text = translation_text(run, lang)
+            gap_text = translation_text(run, lang, predictions(run))
         elif "train_token_acc" in s and "token_acc" in s:
             gap_text = tr("cap.gap", lang, train=s["train_token_acc"], decoded=s["token_acc"])
         gap_text = "\n\n".join(x for x in (gap_text, loss_gap_text(run, lang)) if x)
         slider = gr.update(maximum=max(last, 1), value=last)
-        return grid, table, cap, vocab_text, gap_text, slider, problem or gr.skip(), gr.skip(), gr.skip()
+        kind_box = gr.update(choices=_options("kind", kinds), value=kind)
+        return (grid, table, cap, vocab_text, gap_text, slider, problem or gr.skip(), gr.skip(),
+                gr.skip(), kind_box)
 
     @friendly(3)
     def on_translate(run, text, request: gr.Request):
@@ -270,6 +277,10 @@ def build(sessions: TrainSessions) -> None:
         q, k = labels["cross"]
         return head_grid(maps_["cross"], q, k, lang, width), tr("cap.untrained", lang)
 
+    def on_model(model, kind):
+        kinds = kinds_for(model)
+        return gr.update(choices=_options("kind", kinds), value=kind if kind in kinds else "cross")
+
     def mark_stale(run, request: gr.Request):
         return tr("stale", lang_of(request)) if run is not None else gr.skip()
 
@@ -281,7 +292,7 @@ def build(sessions: TrainSessions) -> None:
                 api_visibility="private")
     event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private")
     event.then(after_train, [run_state, index, kind, width],
-               [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment],
+               [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment, kind],
                api_visibility="private", js=with_width(4)).then(
         lambda run: (gr.update(visible=True), gr.update(visible=False)) if run is not None
         and run.summary else (gr.skip(), gr.skip()), [run_state], [preds, preds_hint],
@@ -305,6 +316,8 @@ def build(sessions: TrainSessions) -> None:
                api_visibility="private")
     task.change(lambda task: gr.update(visible=task == "translate"), [task], [translate_box],
                 queue=False, api_visibility="private")
+    # Bahdanau's GRU seq2seq has cross-attention only: offer only that, as the explorer does
+    model.change(on_model, [model, kind], [kind], queue=False, api_visibility="private")
     gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
           mark_stale, [run_state], [status], api_visibility="private", queue=False)
     # First load: the untrained model's attention, so the page shows what training will change.

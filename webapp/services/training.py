@@ -29,6 +29,7 @@ from webapp.services.train_config import (  # noqa: F401 - the page's choices, r
 # thread as training, so a redraw every 0.5 s cost up to a quarter of a translate run.
 STREAM_EVERY_S = 1.0
 SNAPSHOTS = 16  # attention snapshots kept per run, evenly spaced in steps
+PREDICTION_COLUMNS = ["#", "source", "target", "prediction", "ok"]
 
 
 @dataclass
@@ -219,24 +220,38 @@ def attention_of_source(run: Run, src, lens, kind: str):
     """Like attention_for, for any encoded source (1, S) with its length (1,)."""
     maps, labels = all_attention(run, src, lens)
     if kind not in maps:
-        raise ValueError(f"the {run.model_name} model has no {kind} attention; choose "
+        raise ValueError(f"the {run.model_name.capitalize()} model has no {kind} attention; choose "
                          f"{', '.join(maps)}")
     return maps[kind], *labels[kind]
 
 
 def predictions(run: Run, n: int = 8) -> pd.DataFrame:
-    """Source, target and greedy prediction of the first n held-out examples."""
+    """Source, target and greedy prediction of the first n held-out examples; "ok" is "✓" or
+    "✗", or "unk" for a translate target with a French word outside the model's vocabulary.
+
+    Translate uses the held-out scores' own sentences and rule (transformer_lab.heldout): the
+    in-vocabulary held-out pairs, the real French reference (not its <unk>-encoded form), and
+    right means the prediction equals the reference exactly."""
+    if run.task_name == "translate":
+        from transformer_lab.heldout import translate_sentences
+
+        pairs = example_pairs(run)[:n]
+        preds = translate_sentences(run.model, run.task, [en for en, _ in pairs])
+        vocab = run.task.tgt_vocab
+        rows = [(i, en, fr, pred, "✓" if pred == fr else
+                 "unk" if any(w not in vocab for w in fr.split()) else "✗")
+                for i, ((en, fr), pred) in enumerate(zip(pairs, preds, strict=True))]
+        return pd.DataFrame(rows, columns=PREDICTION_COLUMNS)
     batch = example_batch(run)
     n = min(n, batch.src.shape[0])
     out = greedy_decode(run.model, batch.src[:n], batch.src_lens[:n], max_len=batch.tgt_out.shape[1])
     rows = []
     for i in range(n):
-        src = run.task.decode_target(batch.src[i]) if run.task_name != "translate" else \
-            " ".join(_tokens(run, "src", batch.src[i, : int(batch.src_lens[i]) - 1].tolist()))
+        src = run.task.decode_target(batch.src[i])
         target = run.task.decode_target(batch.tgt_out[i])
         pred = run.task.decode_target(out.tokens[i])
         rows.append((i, src, target, pred, "✓" if pred == target else "✗"))
-    return pd.DataFrame(rows, columns=["#", "source", "target", "prediction", "ok"])
+    return pd.DataFrame(rows, columns=PREDICTION_COLUMNS)
 
 
 def vocabulary(run: Run) -> list[str]:

@@ -8,6 +8,17 @@ from webapp.i18n import tr
 
 PRED_COLUMNS = {"source": "cols.source", "target": "cols.target", "prediction": "cols.prediction",
                 "ok": "cols.ok"}
+ALL_KINDS = ("encoder_self", "decoder_self", "cross")  # training.KINDS, without loading torch
+
+
+def kinds_for(model: str) -> tuple[str, ...]:
+    """The attention kinds a model has: Bahdanau's GRU seq2seq has cross-attention only."""
+    return ALL_KINDS if model == "transformer" else ("cross",)
+
+
+def empty_predictions(lang: str) -> pd.DataFrame:
+    """The predictions table before a run has filled it: its real headers, no rows."""
+    return localise_predictions(pd.DataFrame(columns=["#", *PRED_COLUMNS]), lang)
 
 
 def _model_label(run, lang: str) -> str:
@@ -31,15 +42,23 @@ def done_status(run, lang: str) -> str:
               **fields)
 
 
-def translation_text(run, lang: str) -> str:
-    """Held-out BLEU (sacrebleu and D2L), exact match and vocabulary coverage of a translate run."""
+def translation_text(run, lang: str, table: pd.DataFrame | None = None) -> str:
+    """Held-out BLEU (sacrebleu and D2L), exact match and vocabulary coverage of a translate run;
+    with the predictions ``table`` (training.predictions), a sentence that ties its rows to
+    those figures: which sentences they are, how many are right, how many cannot be."""
     h = run.summary.get("heldout")
     if not h:
         return ""
     a, k = h["all"], h["in_vocab"]
-    return tr("cap.translate_honest", lang, n=a["n"], bleu=a["bleu"], d2l=a["bleu_d2l"],
+    text = tr("cap.translate_honest", lang, n=a["n"], bleu=a["bleu"], d2l=a["bleu_d2l"],
               exact=a["exact_match"], n_known=k["n"], kbleu=k["bleu"], kexact=k["exact_match"],
               share=h["vocab_share"])
+    if table is None or not len(table):
+        return text
+    ok = table["ok"]
+    return text + "\n\n" + tr("cap.table_rows", lang, shown=len(table), n_known=k["n"],
+                               right=int((ok == "✓").sum()), kexact=k["exact_match"],
+                               unk=int((ok == "unk").sum()))
 
 
 def regularised(config) -> str:
@@ -92,12 +111,13 @@ def caption(run, kind: str, lang: str) -> str:
     text = tr(f"cap.{run.task_name}", lang) if kind == "cross" else ""
     if run.model_name == "bahdanau":
         text += "\n\n" + tr("cap.bahdanau", lang)
-    return text
+    return text.strip()
 
 
 def localise_predictions(df: pd.DataFrame, lang: str) -> pd.DataFrame:
     """Column headers and right/wrong marks of the predictions table in the page's language."""
-    marks = {"✓": tr("pred.right", lang), "✗": tr("pred.wrong", lang)}
+    marks = {"✓": tr("pred.right", lang), "✗": tr("pred.wrong", lang),
+             "unk": tr("pred.unreachable", lang)}
     return df.assign(ok=df["ok"].map(lambda v: marks.get(v, v))).rename(
         columns={c: tr(k, lang) for c, k in PRED_COLUMNS.items()})
 
