@@ -98,3 +98,78 @@ def test_scores_table_title_says_what_the_table_holds():
     assert scores_label("dot", True, "none", "zh") == "分数（除以 √d 之后，softmax 之前）"
     assert "未除以 √d" in scores_label("dot", False, "valid", "zh")
     assert "−∞" in scores_label("dot", False, "valid", "zh")
+
+
+# --- new-learner pass 4 (2026-12-01) -------------------------------------------------------
+
+LESSON_3 = ("1 0 1 0\n0 1 0 1\n1 1 1 1", "1 0 1 0\n0 1 0 1\n1 1 1 1", "1 2 3 4\n5 6 7 8\n9 10 11 12")
+
+
+def _page_error(*args) -> str:
+    """The English message the Basics page raises for these settings (render is its callback)."""
+    from webapp.pages.basics import render
+
+    with pytest.raises(ValueError) as err:
+        render(*args)
+    return str(err.value)
+
+
+@pytest.mark.parametrize("valid", [0, 7, 17, None, 2.5])
+def test_every_bad_valid_length_names_the_real_limit_the_number_of_keys(valid):
+    # Length 0 said "must lie between 1 and 16", length 7 "from 1 to 3 (the number of keys)":
+    # two limits for one box. The real one is 1 … the number of keys (K's rows, here 3).
+    from webapp.i18n.input_errors import error_zh
+
+    q, k, v = LESSON_3
+    m = len(k.splitlines())
+    text = _page_error(q, k, v, "dot", True, "valid", valid, 0)
+    assert f"from 1 to {m} (the number of keys)" in text and "16" not in text, text
+    assert f"1 到 {m} 之间的整数（键的个数）" in error_zh(text)
+    # the same box and message for additive scoring, and every length up to m is accepted
+    assert _page_error(q, k, v, "additive", True, "valid", valid, 0) == text
+    from webapp.pages.basics import render
+
+    for ok in range(1, m + 1):
+        render(q, k, v, "dot", True, "valid", ok, 0)
+
+
+def test_a_valid_length_above_16_is_fine_when_there_are_that_many_keys():
+    from webapp.pages.basics import render
+
+    k = "\n".join(["1 0"] * 16)
+    v = "\n".join(["1"] * 16)
+    weights = render("1 0", k, v, "dot", True, "valid", 16, 0)[2]
+    assert weights.shape == (1, 17)  # q label + 16 keys, none hidden
+    assert "from 1 to 16" in _page_error("1 0", k, v, "dot", True, "valid", 0, 0)
+
+
+def test_additive_scoring_replaces_the_five_step_heading_with_one_sentence():
+    from webapp.pages.basics import render_steps, steps_intro
+
+    q, k, v = LESSON_3
+    assert all(f is None for f in render_steps(q, k, v, "additive", True, "valid", 2))
+    assert all(f is not None for f in render_steps(q, k, v, "dot", True, "valid", 2))
+    for lang, hover, dot in (("en", "Hover", "Dot product"), ("zh", "鼠标", "点积")):
+        additive, plain = steps_intro("additive", lang), steps_intro("dot", lang)
+        assert hover in plain and hover not in additive
+        assert dot in additive and "Q·Kᵀ" in additive
+
+
+def test_the_masked_scores_table_writes_one_minus_sign():
+    # "-0.1179" (ASCII hyphen) stood beside "−∞" (U+2212) in the additive, valid-length table.
+    from webapp.compute.basics import attention_basics
+    from webapp.pages.basics import render
+
+    q, k, v = LESSON_3
+    for scoring in ("additive", "dot"):
+        for mask, valid in (("valid", 2), ("causal", None)):
+            table = render(q, k, v, scoring, True, mask, valid, 0)[1]
+            cells = [str(c) for col in table.columns[1:] for c in table[col]]
+            assert "−∞" in cells and not any("-" in c for c in cells), cells
+    r = attention_basics(q, k, v, "additive", True, "valid", 2, 0)
+    table = render(q, k, v, "additive", True, "valid", 2, 0)[1]
+    for i in range(3):
+        for j in range(2):  # the kept keys: the same numbers, only the sign's glyph changed
+            assert float(table.iloc[i, j + 1].replace("−", "-")) == pytest.approx(
+                float(r.scores[i, j]), abs=5e-5)
+    assert (r.scores[:, :2] < 0).any()  # the table really holds a negative number

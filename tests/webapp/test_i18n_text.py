@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from webapp import i18n
 from webapp.i18n import input_errors
 
@@ -164,3 +166,78 @@ def test_a_chinese_input_error_and_its_stale_note_join_without_a_space():
     assert "宽度）。（下方" in zh and not space_after_full_width(zh), zh  # it read "。 （下方"
     en = live("1", gr.Request(headers={"accept-language": "en-US"}))[-1]
     assert "different widths). (What is shown below" in en  # a full stop, and English's space
+
+
+# --- new-learner pass 4 (2026-12-01): messages that name their cause, in both languages ------
+
+def test_positional_d_model_6_plots_the_dimensions_it_has_and_names_the_rest():
+    # Changing only d_model 32 → 6 said "dimension must lie between 0 and 5, got 6": the cause
+    # was the default "Dimensions to plot" 4, 5, 6, 7, which the message never named.
+    from transformer_lab.positional import sinusoidal_table
+    from webapp.pages.positional import render
+
+    heat, curves, _, note = render(60, 6, "4, 5, 6, 7", "en")
+    assert "6, 7" in note and "d_model = 6" in note and "Dimensions to plot" in note
+    assert "Plotted: 4, 5" in note
+    table = sinusoidal_table(60, 6)  # (60, 6): the curves are its columns 4 and 5, nothing else
+    ys = [list(t.y) for t in curves.data]
+    assert len(ys) == 2
+    for y, j in zip(ys, (4, 5), strict=True):
+        assert y == pytest.approx(table[:, j].tolist())
+    zh = render(60, 6, "4, 5, 6, 7", "zh")[3]
+    assert "6、7" in zh and "d_model = 6" in zh and "要画的维度" in zh and not ascii_after_cjk(zh)
+    assert render(60, 32, "4, 5, 6, 7", "en")[3] == ""  # all present: no note
+
+
+def test_positional_error_when_no_dimension_exists_names_the_box_and_d_model():
+    from webapp.pages.common import message
+    from webapp.pages.positional import render
+
+    with pytest.raises(ValueError) as err:
+        render(60, 6, "6, 9", "en")
+    text = str(err.value)
+    assert "'Dimensions to plot'" in text and "d_model = 6" in text and "6, 9" in text
+    zh = message(err.value, "zh")
+    assert "要画的维度" in zh and "d_model = 6" in zh and "请检查这一页的设置" not in zh
+
+
+def test_pooling_with_no_step_says_so_and_shows_the_starting_w_as_the_title_does():
+    # 0 steps: the panel said "learned w = 0.496", nothing said no step was taken, and the loss
+    # chart was one dot on an axis from −1 to 1.
+    from transformer_lab.kernel import fit_kernel_regression, make_kernel_data
+    from webapp.pages.pooling import loss_curve, pool_caption, render
+
+    _, learned, hist, _ = render(50, 0.5, 1.0, 0, 0.5, 0, "en", exact=True)
+    start = fit_kernel_regression(steps=0, seed=0, data=make_kernel_data(n_train=50, noise_std=0.5,
+                                                                          seed=0))
+    w0 = float(start.model.w.detach())  # the independent starting w: no step, no change
+    assert f"{w0:.3f}" in learned.layout.title.text
+    for lang, said in (("en", "No SGD step taken"), ("zh", "没有进行 SGD 更新")):
+        text = pool_caption(hist, lang)
+        assert said in text and f"w = {w0:.3f}" in text
+    fig = loss_curve(hist, "en")
+    assert list(fig.layout.xaxis.range) == [-0.5, 0.5]
+    lo, hi = fig.layout.yaxis.range
+    assert lo <= float(hist["loss"].iloc[0]) <= hi and lo >= 0
+    assert "no SGD step" in fig.layout.annotations[0].text
+    # with steps the caption rounds w once, as the title does (not 16.203 beside 16.202)
+    _, learned5, hist5, _ = render(50, 0.5, 1.0, 5, 0.5, 0, "en", exact=True)
+    w5 = learned5.layout.title.text.split("= ")[1]
+    assert f"→ {w5}" in pool_caption(hist5, "en") and not loss_curve(hist5).layout.annotations
+
+
+def test_an_empty_submission_box_gets_a_plain_sentence_not_a_python_repr():
+    from webapp.pages.common import message
+    from webapp.pages.progress import clicked_submission, pick_number
+
+    for empty in ("", "  ", None):
+        with pytest.raises(ValueError) as err:
+            pick_number(empty)
+        en, zh = message(err.value, "en"), message(err.value, "zh")
+        assert "''" not in en + zh and "None" not in en + zh
+        assert "click its row" in en and "点击历史记录中的那一行" in zh
+    assert pick_number(" #12 ") == "12"
+    assert clicked_submission([12, "1. Attention by hand", 3]) == 12
+    assert clicked_submission(["7", "x"]) == 7 and clicked_submission(None, 5) == 5
+    with pytest.raises(ValueError, match="click its row"):
+        clicked_submission(["", ""])  # the placeholder row of an empty table
