@@ -156,9 +156,11 @@ def build(learner: identity.Identity) -> Editor:
     choices = exercise_choices()
     first = choices[0][1] if choices else None
     gr.Markdown(t("ex.intro"))
-    with gr.Row():
-        exercise = gr.Dropdown(choices, value=first, label=t("ex.choose"), elem_id="ex-choose")
-        lang = gr.Radio(list(LANGUAGES), value="en", label=t("ex.statement"), elem_id="ex-lang")
+    with gr.Row():  # a phone puts the language below the title list, which keeps a whole line
+        exercise = gr.Dropdown(choices, value=first, label=t("ex.choose"), elem_id="ex-choose",
+                               scale=3, min_width=300)
+        lang = gr.Radio(list(LANGUAGES), value="en", label=t("ex.statement"), elem_id="ex-lang",
+                        min_width=160)
     statement = gr.Markdown(public_text(first, "statement.en.md") if first else t("ex.unavailable"),
                             elem_id="ex-statement")
     slots = quick_slots(first)

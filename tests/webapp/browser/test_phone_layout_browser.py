@@ -48,3 +48,16 @@ def test_phone_results_table_and_name_row(browser, app_url):
     assert status["y"] >= name["y"] + name["height"] - 1  # stacked, not side by side
     assert status["width"] > 300  # the status gets the full width (it wrapped at ~5 characters)
     page.context.close()
+
+
+def test_phone_exercise_list_shows_whole_titles(browser, app_url):
+    """The exercise list shared its row with the statement's language: at 390 px the chosen
+    title read "1. Attention by ha". Now the language goes below and the title is whole."""
+    page = browser.new_context(locale="en-US", viewport={"width": 390, "height": 844}).new_page()
+    page.goto(app_url)
+    page.get_by_role("tab", name="Exercises").click()
+    field = page.locator("#ex-choose input")
+    expect(field).to_have_value("1. Attention by hand", timeout=60_000)
+    assert field.evaluate("e => e.scrollWidth <= e.clientWidth"), "the title is cut off"
+    assert page.locator("#ex-lang").bounding_box()["y"] > field.bounding_box()["y"] + 20
+    page.context.close()
