@@ -51,9 +51,13 @@ def build(rng: torch.Generator) -> list[Case]:
     f64 = torch.float64
     small = 1e-4  # outputs ~1e-3: torch.allclose's default rtol=1e-5 adds < 1e-8, below every gap
     tiny = 1e-5  # outputs ~1e-4: rtol adds ~1e-9 next to gaps of eps in [5e-8, 2e-7] (eps jittered)
+    # An equivariant and a non-equivariant layer share each shape, dtype and perm type (linear /
+    # adds positions, attention / causal attention, mean / running sum, tolerance / far above
+    # atol): a submission that tells cases apart by their structure and learns each answer from
+    # per-case feedback cannot get both of a pair (red team 5, N3: 14/19 without solving).
     cases = [
         equiv_case("per-token linear layer, perm as a list",
-                   fixture("token_linear", save="layer", weight=randn(5, 4), bias=randn(5)),
+                   fixture("token_linear", save="layer", weight=randn(4, 4), bias=randn(4)),
                    randn(3, 6, 4), perm(6).tolist()),
         equiv_case("self-attention returning (output, weights), float64, perm as LongTensor",
                    fixture("self_attention", save="layer", in_proj_weight=randn(24, 8, dtype=f64),
@@ -66,16 +70,16 @@ def build(rng: torch.Generator) -> list[Case]:
         equiv_case("swapping two positions (a permutation that is its own inverse)",
                    fixture("token_linear", save="layer", weight=randn(2, 3), bias=randn(2)),
                    randn(3, 5, 3), [0, 3, 2, 1, 4]),
-        equiv_case("a layer that adds positions",
-                   fixture("add_positions", save="layer"), randn(4, 5, 3), perm(5)),
-        equiv_case("causal self-attention",
+        equiv_case("a layer that adds positions",  # shaped as the per-token linear layer
+                   fixture("add_positions", save="layer"), randn(3, 6, 4), perm(6).tolist()),
+        equiv_case("causal self-attention",  # shaped as "self-attention, batch 6 > seq 4"
                    fixture("self_attention", save="layer", in_proj_weight=randn(12, 4),
                            out_proj_weight=randn(4, 4), causal=True),
-                   randn(2, 5, 4), perm(5).tolist()),
+                   randn(6, 4, 4), perm(4)),
         equiv_case("running sum, batch 7 > seq 4",
                    fixture("cumulative_sum", save="layer"), randn(7, 4, 2), perm(4)),
-        equiv_case("every token gets the mean",
-                   fixture("sequence_mean", save="layer"), randn(2, 6, 3), perm(6)),
+        equiv_case("every token gets the mean",  # shaped as the running sum
+                   fixture("sequence_mean", save="layer"), randn(7, 4, 2), perm(4)),
         equiv_case("equal only up to rounding: needs a tolerance",
                    fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-7),
                    randn(2, 6, 3, dtype=f64), perm(6)),
