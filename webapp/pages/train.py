@@ -164,8 +164,7 @@ def build(sessions: TrainSessions) -> None:
                  corpus, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
         lang, session = lang_of(request), request.session_hash
         flag = sessions.start(session)  # the Stop click (another request) sets it
-        # a new run clears the previous run's outputs (the table keeps its real headers)
-        blank = (None, empty_predictions(lang), "", "", None, "", "")
+        blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
         keep = [gr.skip()] * 8  # the shown outputs and the curves' hint stay as they are
         from webapp.services.train_queue import TrainRefused, cached_note
         from webapp.services.training import page_config
@@ -222,6 +221,8 @@ def build(sessions: TrainSessions) -> None:
         kinds = kinds_for(run.model_name)  # Bahdanau: cross-attention only
         kind = kind if kind in kinds else "cross"
         grid, table, cap, problem = on_show(run, index, kind, last, "", width, request)
+        if isinstance(problem, str) and problem:  # the table is shown next: headers, not "1 2 3"
+            table = empty_predictions(lang)
         words = vocabulary(run)
         vocab_text = f"{len(words)}: " + " · ".join(f"`{w}`" for w in words) if words else ""
         gap_text = ""
