@@ -123,12 +123,13 @@ def build() -> None:
         v = gr.Textbox(LESSON[2], lines=4, label=t("basics.v"), elem_id="basics-v", min_width=120)
     with gr.Row():
         scoring = gr.Radio([(t("basics.dot"), "dot"), (t("basics.additive"), "additive")],
-                           value="dot", label=t("basics.scoring"))
+                           value="dot", label=t("basics.scoring"), elem_id="basics-scoring")
         scale = gr.Checkbox(True, label=t("basics.scale"), elem_id="basics-scale")
         mask = gr.Radio([(t("mask.none"), "none"), (t("mask.valid"), "valid"),
                          (t("mask.causal"), "causal")], value="none", label=t("mask"),
                         elem_id="basics-mask")
-        valid_len = gr.Number(2, precision=0, label=t("valid_len"), min_width=100)
+        valid_len = gr.Number(2, precision=0, label=t("valid_len"), min_width=100,
+                              elem_id="basics-valid")
         seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     with gr.Row():
         compute = gr.Button(t("compute"), variant="primary", elem_id="basics-compute")

@@ -75,7 +75,8 @@ def build() -> None:
         noise = gr.Slider(0.0, 2.0, value=0.5, step=0.05, label=t("pooling.noise"), min_width=160)
         w = gr.Slider(0.1, 20.0, value=1.0, step=0.1, label=t("pooling.w"), min_width=160)
     with gr.Row():
-        steps = gr.Slider(0, 200, value=5, step=1, label=t("pooling.steps"), min_width=160)
+        steps = gr.Slider(0, 200, value=5, step=1, label=t("pooling.steps"), min_width=160,
+                          elem_id="pool-steps")
         lr = gr.Number(0.5, label=t("pooling.lr"), min_width=100)
         seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     go = gr.Button(t("compute"), variant="primary", elem_id="pool-compute")

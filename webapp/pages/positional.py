@@ -86,7 +86,7 @@ def build() -> None:
     with gr.Row():
         length = gr.Slider(1, MAX_LEN, value=60, step=1, label=t("pe.length"), min_width=160)
         d_model = gr.Number(32, precision=0, label=t("pe.d_model"), elem_id="pe-d", min_width=100)
-        dims = gr.Textbox("4, 5, 6, 7", label=t("pe.dims"), min_width=160)
+        dims = gr.Textbox("4, 5, 6, 7", label=t("pe.dims"), min_width=160, elem_id="pe-dims")
     show = gr.Button(t("pe.show"), variant="primary", elem_id="pe-show")
     status = gr.Markdown(elem_id="pe-status")
     with gr.Row():
