@@ -23,10 +23,12 @@ def loss_curve(history, lang: str = "en"):
                       legend={"orientation": "h", "y": -0.25})
     if len(history) == 1:  # 0 steps: one starting point, on axes around it, and saying so
         loss, w = float(history["loss"].iloc[0]), float(history["w"].iloc[0])
+        # loss at 2/3 of its axis's height and w at 1/3: two dots, not one hiding the other
+        fig.update_traces(marker={"size": 10})
         fig.update_layout(
             xaxis={"range": [-0.5, 0.5], "tickvals": [0]},
-            yaxis={"range": [0, 2 * loss if loss > 0 else 1]},
-            yaxis2={"range": [0, 2 * w if w > 0 else 1]},
+            yaxis={"range": [0, 1.5 * loss if loss > 0 else 1]},
+            yaxis2={"range": [0, 3 * w if w > 0 else 1]},
             annotations=[{"text": tr("pool.no_step_note", lang), "xref": "paper", "yref": "paper",
                           "x": 0.5, "y": 1.0, "yanchor": "bottom", "showarrow": False}],
         )

@@ -21,10 +21,10 @@ WORDS = {
     "en-US": {"pe": "Positional encoding", "pool": "Attention pooling", "ex": "Exercises",
               "progress": "My progress", "keys": "from 1 to 3 (the number of keys)",
               "dot": "Dot product", "dropped": "Not plotted: 6, 7", "none": "No SGD step taken",
-              "row": "is shown below", "empty": "click its row in your history"},
+              "row": "its code is shown above", "empty": "click its row in your history"},
     "zh-CN": {"pe": "位置编码", "pool": "注意力汇聚", "ex": "练习", "progress": "我的进度",
               "keys": "1 到 3 之间的整数（键的个数）", "dot": "点积", "dropped": "未画出：",
-              "none": "没有进行 SGD 更新", "row": "下面显示的是第", "empty": "点击历史记录中的那一行"},
+              "none": "没有进行 SGD 更新", "row": "它的代码显示在上方", "empty": "点击历史记录中的那一行"},
 }
 
 
