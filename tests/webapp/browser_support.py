@@ -11,3 +11,13 @@ needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
     reason=f"{CHROMIUM} is absent (apt-get install chromium)",
 )
+
+# Screenshots the browser tests leave for a person to look at (git ignores artifacts/).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "app"
+
+
+def open_page(browser, app_url: str, locale: str, width: int, height: int = 900):
+    """A new browser context in ``locale`` at ``width`` × ``height``, on the app's page."""
+    page = browser.new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
+    page.goto(app_url)
+    return page

@@ -24,9 +24,10 @@ import threading
 import time
 
 import pytest
+from submit_support import submit_harness
 
 from grader.gradebook import RateLimiter
-from webapp.services import admission, grading_queue
+from webapp.services import admission
 from webapp.services.client_address import client_address
 from webapp.services.fairness import ClientKey, FairQueue, Ticket
 from webapp.services.train_sessions import TrainSessions
@@ -39,36 +40,14 @@ FRESH = "198.51.100.5"
 def submit_path(monkeypatch, tmp_path):
     """submissions.submit with a fake (slightly slow) grader and a fresh gradebook; the test
     installs the limits. Everything is restored afterwards."""
-    import grader.api
-    from grader.gradebook import open_gradebook
     from grader.report import Report, TestResult
-    from webapp.services import submissions as glue
 
     def graded(exercise_id, code, learner=None):
         time.sleep(0.005)  # long enough for the racing threads to overlap
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 
-    monkeypatch.setattr(grader.api, "grade", graded)
-    state = glue._STATE.ensure()
-    saved = (state.book, state.limiter, state.gate, state.slots, grading_queue.settings().queue)
-    book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    state.slots = threading.Semaphore(4)
-
-    def install(learner_limit: RateLimiter, queue: FairQueue, gate: admission.WaitGate):
-        glue.configure(book=book, limiter=learner_limit, gate=gate)
-        grading_queue.configure(queue=queue)
-
-        def send(name: str, session: str, address: str) -> str:
-            out = glue.grade_and_record("causal-mask", "x = 1\n", name, session,
-                                        client=ClientKey(session, address))
-            return out.get("reason") or ("graded" if out["extra_data"]["stored"] else "?")
-        return send
-
-    yield install
-    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
-    state.slots = saved[3]
-    grading_queue.configure(queue=saved[4])
-    book.close()
+    with submit_harness(monkeypatch, tmp_path, graded, slots=4) as install:
+        yield install
 
 
 def test_racing_refunds_never_grade_more_than_the_learners_limit(submit_path):

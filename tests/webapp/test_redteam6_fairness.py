@@ -15,9 +15,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from submit_support import submit_harness
 
 from grader.gradebook import RateLimiter
-from webapp.services import admission, grading_queue
+from webapp.services import admission
 from webapp.services.client_address import client_address
 from webapp.services.fairness import ClientKey, FairQueue, Ticket
 
@@ -116,10 +117,7 @@ def test_an_address_graded_a_moment_ago_is_no_newcomer_until_a_quiet_spell():
 def submit_path(monkeypatch, tmp_path):
     """submissions.submit with a fake grader (code "hold" blocks until ``release`` is set), a
     fresh gradebook and one grading slot; the test installs the limits. Restored afterwards."""
-    import grader.api
-    from grader.gradebook import open_gradebook
     from grader.report import Report, TestResult
-    from webapp.services import submissions as glue
 
     entered, release = threading.Event(), threading.Event()
 
@@ -129,29 +127,12 @@ def submit_path(monkeypatch, tmp_path):
             assert release.wait(30), "the test never let the held grading finish"
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 
-    monkeypatch.setattr(grader.api, "grade", graded)
-    state = glue._STATE.ensure()
-    saved = (state.book, state.limiter, state.gate, state.slots, grading_queue.settings().queue)
-    book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    state.slots = threading.Semaphore(1)
-
-    def install(learner_limit: RateLimiter, queue: FairQueue, gate: admission.WaitGate):
-        glue.configure(book=book, limiter=learner_limit, gate=gate)
-        grading_queue.configure(queue=queue)
-
-        def send(name: str, session: str, address: str, code: str = "x = 1\n") -> str:
-            out = glue.grade_and_record("causal-mask", code, name, session,
-                                        client=ClientKey(session, address))
-            return out.get("reason") or ("graded" if out["extra_data"]["stored"] else "?")
-        return send
-
-    install.entered, install.release = entered, release
-    yield install
-    release.set()
-    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
-    state.slots = saved[3]
-    grading_queue.configure(queue=saved[4])
-    book.close()
+    with submit_harness(monkeypatch, tmp_path, graded, slots=1) as install:
+        install.entered, install.release = entered, release
+        try:
+            yield install
+        finally:
+            release.set()
 
 
 def test_busy_refusals_of_classmates_do_not_lock_the_class_out(submit_path):

@@ -6,22 +6,14 @@ table disagreed with the held-out figures above it (targets such as "je <unk> ."
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright pytest-playwright")
-from browser_support import needs_chromium  # noqa: E402
+from browser_support import ARTIFACTS, needs_chromium, open_page  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = needs_chromium
-ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "app"
-
-
-def _page(browser, app_url, locale: str, width: int):
-    page = browser.new_context(locale=locale, viewport={"width": width, "height": 900}).new_page()
-    page.goto(app_url)
-    return page
+_page = open_page
 
 
 def _train(page, steps: int, done: str) -> None:

@@ -5,23 +5,15 @@ slider read "11 of 11" after 938 training steps."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright pytest-playwright")
-from browser_support import needs_chromium  # noqa: E402
+from browser_support import ARTIFACTS, needs_chromium, open_page  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 from test_browser_live import PANEL_TEXT, english_words  # noqa: E402
 
 pytestmark = needs_chromium
-ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "app"
-
-
-def _page(browser, app_url, locale: str, width: int):
-    page = browser.new_context(locale=locale, viewport={"width": width, "height": 900}).new_page()
-    page.goto(app_url)
-    return page
+_page = open_page
 
 
 def _train(page, tab: str, task: str | None, steps: int, done: str) -> None:
