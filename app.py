@@ -107,7 +107,10 @@ def build_demo() -> gr.Blocks:
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]):
-                    page.build(sessions) if page in (multihead, train) else page.build()
+                    if page in (multihead, train):  # they share the training sessions
+                        page.build(sessions)
+                    else:
+                        page.build()
             with gr.Tab(t("tab.exercises"), id="exercises"):
                 editor = exercises.build(who)
             with gr.Tab(t("tab.progress"), id="progress") as progress_tab:

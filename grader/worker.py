@@ -242,7 +242,6 @@ def _serve_one(control: socket.socket, ctx: dict) -> bool:
     return True
 
 
-
 def sweep_dead_mount_points(tmpdir: str | None) -> None:
     """Remove the empty mount-point folders of zygotes that were killed hard (their pool never
     got to remove them): rmdir only, never anything inside, and only where no process with
@@ -260,6 +259,7 @@ def sweep_dead_mount_points(tmpdir: str | None) -> None:
                 path.rmdir()
             except OSError:
                 pass
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m grader.worker")

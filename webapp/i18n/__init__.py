@@ -13,6 +13,8 @@ No gradio here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from transformer_lab.message import Message
 from webapp.i18n import (
     gradebook_text,
@@ -45,6 +47,13 @@ EN: dict[str, str] = _merge(0)
 ZH: dict[str, str] = _merge(1)
 # The languages a learner may pick, each named in itself (an endonym reads the same on every page)
 LANGUAGES: tuple[tuple[str, str], ...] = (("English", "en"), ("中文", "zh"))
+
+
+def lang_of(request: Any) -> str:
+    """'zh' when a request's browser puts Chinese first (Accept-Language), else 'en'."""
+    headers = getattr(request, "headers", None) or {}
+    first = (headers.get("accept-language", "") or "").split(",")[0].strip().lower()
+    return "zh" if first.startswith("zh") else "en"
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

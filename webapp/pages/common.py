@@ -8,6 +8,7 @@ import logging
 import gradio as gr
 
 from webapp.i18n import EN, ZH, tr
+from webapp.i18n import lang_of as i18n_lang_of
 from webapp.i18n.input_errors import error_zh
 from webapp.services.fairness import ClientKey
 
@@ -22,11 +23,7 @@ log = logging.getLogger("transformer_lab.app")
 
 def lang_of(request: gr.Request | None) -> str:
     """'zh' when the browser's first language is Chinese, else 'en' (figures are drawn server-side)."""
-    header = ""
-    if request is not None:
-        header = request.headers.get("accept-language", "") or ""
-    first = header.split(",")[0].strip().lower()
-    return "zh" if first.startswith("zh") else "en"
+    return i18n_lang_of(request)
 
 
 def client_of(request: gr.Request | None) -> ClientKey:
@@ -35,13 +32,7 @@ def client_of(request: gr.Request | None) -> ClientKey:
     proxy appended)."""
     from webapp.services import grading_queue
 
-    if request is None:
-        return ClientKey()
-    headers = getattr(request, "headers", None) or {}
-    getlist = getattr(headers, "getlist", None)  # every X-Forwarded-For line, in order
-    forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
-    peer = getattr(getattr(request, "client", None), "host", None)
-    return grading_queue.client_key(getattr(request, "session_hash", None), peer, forwarded)
+    return grading_queue.client_of_request(request)
 
 
 def _find_request(args, kwargs) -> gr.Request | None:

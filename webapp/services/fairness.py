@@ -181,14 +181,17 @@ class FairQueue:
     def alone(self, ticket: Ticket) -> bool:
         """True when no other live ticket shares ``ticket``'s flow (its address, else session)."""
         with self._cond:
-            return not any(t is not ticket and t.flow == ticket.flow for t in self._live)
+            return self._alone(ticket)
+
+    def _alone(self, ticket: Ticket) -> bool:
+        return not any(t is not ticket and t.flow == ticket.flow for t in self._live)
 
     def newcomer(self, ticket: Ticket) -> bool:
         """True when ``ticket`` is alone in its flow and that flow had no grading end in the last
         ``RECENT_S``. Alone is not enough: a flooder keeping one ticket in flight per address is
         alone at every resubmission, and 16 such addresses held every place (red team 5, N1)."""
         with self._cond:
-            return self.alone(ticket) and not self._recent_flow(ticket.flow)
+            return self._alone(ticket) and not self._recent_flow(ticket.flow)
 
     def _recent_flow(self, flow: str) -> bool:
         """True when a grading of ``flow`` ended in the last ``RECENT_S`` (lock held)."""

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from grader.gradebook.backends import shared_rate_limiter
 from grader.gradebook.pg_tickets import shared_places
@@ -103,3 +103,15 @@ def client_key(session: str | None, peer: str | None,
                     "if the app sits behind one more proxy, set LAB_FORWARDED_HOPS", address,
                     conf.hops)
     return ClientKey(session or None, address)
+
+
+def client_of_request(request: Any) -> ClientKey:
+    """The ClientKey of a web request (a gr.Request, a Starlette request or None): its session
+    hash, peer and every X-Forwarded-For line, in order."""
+    if request is None:
+        return ClientKey()
+    headers = getattr(request, "headers", None) or {}
+    getlist = getattr(headers, "getlist", None)
+    forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
+    peer = getattr(getattr(request, "client", None), "host", None)
+    return client_key(getattr(request, "session_hash", None), peer, forwarded)

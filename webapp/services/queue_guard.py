@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from webapp.i18n import tr
+from webapp.i18n import lang_of, tr
 
 PER_ADDRESS = int(os.environ.get("LAB_QUEUE_PER_ADDRESS", "96"))  # a classroom behind one NAT: 30 page loads at once
 PER_SESSION = int(os.environ.get("LAB_QUEUE_PER_SESSION", "16"))  # one tab: its page load queues about 10 events
@@ -29,21 +29,9 @@ MAX_SIZE = int(os.environ.get("LAB_QUEUE_MAX", "1024"))  # all clients together 
 
 def address_of(request: Any) -> str | None:
     """The client address of a Starlette request, as the fair queues count it."""
-    from webapp.services.grading_queue import client_key
+    from webapp.services.grading_queue import client_of_request
 
-    if request is None:
-        return None
-    headers = getattr(request, "headers", None) or {}
-    getlist = getattr(headers, "getlist", None)
-    forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
-    peer = getattr(getattr(request, "client", None), "host", None)
-    return client_key(None, peer, forwarded).address
-
-
-def _lang(request: Any) -> str:
-    headers = getattr(request, "headers", None) or {}
-    first = (headers.get("accept-language", "") or "").split(",")[0].strip().lower()
-    return "zh" if first.startswith("zh") else "en"
+    return client_of_request(request).address
 
 
 def waiting(queue: Any) -> list[Any]:
@@ -57,15 +45,28 @@ def guard(queue: Any, per_address: int = PER_ADDRESS, per_session: int = PER_SES
     if per_address < 1 or per_session < 1:
         raise ValueError(f"queue bounds must be >= 1, got {per_address} and {per_session}")
     push = queue.push
+    owners: dict[str, str | None] = {}  # event id -> its client's address, read once at its join
+
+    def owner(event: Any) -> str | None:
+        if event._id not in owners:
+            owners[event._id] = address(event.request)
+        return owners[event._id]
 
     async def bounded_push(body: Any, request: Any, username: Any) -> tuple:
         mine, session = address(request), getattr(body, "session_hash", None)
         queued = waiting(queue)
-        by_address = sum(1 for e in queued if mine and address(e.request) == mine)
+        if len(owners) > 2 * len(queued) + 64:  # forget events that left the queue
+            keep = {e._id for e in queued}
+            for gone in [i for i in owners if i not in keep]:
+                del owners[gone]
+        by_address = sum(1 for e in queued if mine and owner(e) == mine)
         by_session = sum(1 for e in queued if session and e.session_hash == session)
         if by_address >= per_address or by_session >= per_session:
-            return False, tr("queue.client_full", _lang(request), n=by_address), "queue_full"
-        return await push(body=body, request=request, username=username)
+            return False, tr("queue.client_full", lang_of(request), n=by_address), "queue_full"
+        ok, event_id, state = await push(body=body, request=request, username=username)
+        if ok and isinstance(event_id, str):
+            owners[event_id] = mine
+        return ok, event_id, state
 
     queue.push = bounded_push
     queue.guarded = (per_address, per_session)
