@@ -44,3 +44,13 @@ def submit_harness(monkeypatch, tmp_path, graded: Callable, slots: int = 1) -> I
         state.slots = saved[3]
         grading_queue.configure(queue=saved[4])
         book.close()
+
+
+def end_running_turns(live: list, gate, elapsed_s: float) -> None:
+    """Every running ticket of ``live`` ends its grading turn of ``elapsed_s`` (a fake grader's
+    round): it counts as used, leaves the queue and the gate, and goes from ``live``."""
+    for ticket in [t for t in live if t.state == "running"]:
+        ticket.used = True
+        ticket.release()
+        gate.leave(elapsed_s)
+        live.remove(ticket)

@@ -17,7 +17,7 @@ import uuid
 from urllib.parse import quote
 
 import pytest
-from submit_support import submit_harness
+from submit_support import end_running_turns, submit_harness
 
 from grader.gradebook import RateLimiter
 from webapp.services import admission
@@ -65,11 +65,7 @@ def test_a_newcomer_is_admitted_while_eight_addresses_flood_and_waits_one_turn_p
     started_before = 0
     while newcomer.state == "waiting":  # every grading runs to SLOW_S; flooders resubmit at once
         clock[0] += SLOW_S
-        for t in [t for t in live if t.state == "running"]:
-            t.used = True
-            t.release()
-            gate.leave(SLOW_S)
-            live.remove(t)
+        end_running_turns(live, gate, SLOW_S)
         started_before += sum(1 for t in live if t.state == "running")
         flood()
     assert started_before <= len(FLOODERS), started_before  # at most one turn per other address

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from submit_support import submit_harness
+from submit_support import end_running_turns, submit_harness
 
 from grader.gradebook import RateLimiter
 from webapp.services import admission
@@ -71,11 +71,7 @@ def test_one_ticket_per_flooding_address_does_not_lock_a_newcomer_out(flooders):
         if honest is not None and honest.state == "running":
             break
         clock[0] += SLOW_S
-        for t in [t for t in live if t.state == "running"]:
-            t.used = True
-            t.release()
-            gate.leave(SLOW_S)
-            live.remove(t)
+        end_running_turns(live, gate, SLOW_S)
         others_started += sum(1 for t in live if t.state == "running")
         flood()
     assert honest is not None, f"refused {refused} times in 40 rounds: locked out"
