@@ -1,6 +1,7 @@
 """Shared by the browser tests: where Debian's chromium lives and when to skip without it."""
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -21,3 +22,11 @@ def open_page(browser, app_url: str, locale: str, width: int, height: int = 900)
     page = browser.new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
     page.goto(app_url)
     return page
+
+
+def free_port() -> int:
+    """A free loopback port for an app a test launches (imported from here, never from a
+    conftest: with the whole suite collected, "conftest" may name another folder's)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

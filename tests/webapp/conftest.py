@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import socket
 import tempfile
 from pathlib import Path
 
 import pytest
+from browser_support import free_port
 
 from webapp.services.admission import WaitGate
 
@@ -15,10 +15,6 @@ REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "app"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")

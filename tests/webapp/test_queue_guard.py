@@ -11,7 +11,7 @@ import threading
 import gradio as gr
 import httpx
 import pytest
-from conftest import free_port
+from browser_support import free_port
 
 from webapp.services import grading_queue, queue_guard
 
