@@ -19,6 +19,14 @@ DTYPES = {
 }
 MAX_DEPTH = 32
 _HEADER = struct.Struct(">I")
+# Bounds on a tensor's shape, checked before any arithmetic on it (issue 19, F1 and F2). The
+# bytes bound a non-empty tensor's element count, but not an empty one's: torch.zeros(2**19, 0)
+# is 0 bytes, and .tolist() or repr of it builds 2**19 Python lists. So the shape's extent
+# (its product with empty dimensions counted as 1: the lists .tolist() would build) is capped
+# too. Real outputs have at most 5 dimensions and a few thousand elements.
+MAX_NDIM = 16
+MAX_DIM = 1 << 32
+MAX_EMPTY_EXTENT = 1 << 12  # an empty tensor spans at most this many (empty) rows
 
 
 class CodecError(ValueError):
@@ -42,6 +50,8 @@ def _encode(value: Any, blobs: list[bytes], budget: list[int], depth: int) -> An
         return {"__ref": value.name}
     arr = _as_array(value)
     if arr is not None:
+        if shape_problem(arr.shape, arr.size) is not None:  # the trusted side would refuse it
+            return {"__obj": "tensor of an unsendable shape"}
         data = arr.tobytes()
         budget[0] -= len(data)
         if budget[0] < 0:
@@ -94,13 +104,14 @@ def read_frames(data: bytes, max_frames: int = 100_000, pos: int = 0, partial: b
                 as_torch: bool = False, need: list[int] | None = None) -> tuple[list[Any], int]:
     """Decode concatenated frames from ``pos``, parsing each header once; return the values
     and where the next frame starts. The one frame reader: the trusted side reads a hostile
-    child's bytes with ``max_header`` (bytes of JSON) and ``max_nodes`` (containers and items)
-    set, which bound parse memory before any JSON is parsed. With ``partial`` an incomplete
+    child's bytes with ``max_header`` (bytes of JSON per frame) and ``max_nodes`` (containers and
+    items in all the frames read by this call) set, which bound parse work and memory before
+    any JSON is parsed. With ``partial`` an incomplete
     last frame is left for later; otherwise it, like anything malformed, raises CodecError.
     ``need`` (a one-item list) then receives how long ``data`` must grow before another call
     can decode more: a trickled frame is parsed once, not once per byte that arrives.
     """
-    out = []
+    out, nodes = [], 0
     while pos < len(data):
         if len(out) >= max_frames:
             raise CodecError("too many frames")
@@ -113,8 +124,10 @@ def read_frames(data: bytes, max_frames: int = 100_000, pos: int = 0, partial: b
                 break
             raise CodecError("truncated frame")
         header = data[pos + 4 : pos + 4 + hlen]
-        if max_nodes is not None and sum(header.count(c) for c in (b"[", b"{", b",")) > max_nodes:
-            raise CodecError("too many values in one frame")
+        if max_nodes is not None:  # counted over every frame of this call, not each alone
+            nodes += sum(header.count(c) for c in (b"[", b"{", b","))
+            if nodes > max_nodes:
+                raise CodecError("too many values")
         try:
             parsed = json.loads(header)
             sizes, body = parsed["blobs"], parsed["body"]
@@ -160,6 +173,22 @@ def read_frame(read: Callable[[int], bytes]) -> bytes:
     return head + header + read(sum(json.loads(header)["blobs"]))
 
 
+def shape_problem(shape: Any, size: int | None = None) -> str | None:
+    """Why ``shape`` is not one the trusted side accepts, or None. Bounded before any product:
+    at most MAX_NDIM dimensions, each an int in [0, MAX_DIM], so the product below is at most
+    MAX_NDIM multiplications of small ints (math.prod over 30,000 huge dimensions ending in 0
+    once cost 8.9 s). ``size`` (the element count the data holds) lets an empty shape's extent
+    be checked: products of the non-zero dimensions above MAX_EMPTY_EXTENT are refused."""
+    if type(shape) not in (list, tuple) or len(shape) > MAX_NDIM:
+        return "too many dimensions"
+    if not all(type(s) is int and 0 <= s <= MAX_DIM for s in shape):
+        return "bad dimension"
+    extent = math.prod(max(s, 1) for s in shape)
+    if size == 0 and extent > MAX_EMPTY_EXTENT:
+        return "an empty tensor of too many rows"
+    return None
+
+
 def decode_body(body: Any, blobs: list[bytes], as_torch: bool = False) -> Any:
     """Turn a parsed frame body back into values; each blob may be used once."""
     try:
@@ -179,15 +208,18 @@ def _decode(node: Any, blobs: list[bytes], as_torch: bool, depth: int) -> Any:
         return node
     if "__t" in node:
         dtype, shape = node["dtype"], node["shape"]
-        if dtype not in DTYPES or not all(isinstance(s, int) and s >= 0 for s in shape):
+        if type(dtype) is not str or dtype not in DTYPES or type(shape) is not list \
+                or shape_problem(shape) is not None:
             raise CodecError("bad tensor header")
         index = node["__t"]
         if type(index) is not int or not 0 <= index < len(blobs) or blobs[index] is None:
             raise CodecError("bad or reused tensor blob")  # a shared blob would multiply memory
         raw, blobs[index] = blobs[index], None
         arr = np.frombuffer(raw, dtype=np.dtype(dtype))
-        if arr.size != math.prod(shape):
+        if arr.size != math.prod(shape):  # bounded: shape_problem checked it above
             raise CodecError("tensor size does not match its shape")
+        if shape_problem(shape, arr.size) is not None:
+            raise CodecError("an empty tensor of too many rows")
         arr = arr.reshape(shape).copy()
         if as_torch:
             import torch

@@ -3,17 +3,30 @@
 The child runs learner code, so its result bytes are hostile input. Every frame is size-capped
 before JSON parsing, every message must have the shape the runner writes, and anything else
 makes the whole run "malformed" (scored as a crash, and stored so the instructor sees it).
+
+Property (issue 19, 1): the trusted side bounds every piece of work by the bytes it received,
+before doing the work. Here: a result's JSON values are counted (MAX_NODES, over the whole
+result) before any is parsed, and a tensor's shape is bounded (codec.shape_problem: number of
+dimensions, each dimension, the extent of an empty tensor) before any product of it is taken.
+Judging then compares arrays as arrays, bounded by the expected value (grader/compare.py).
+grader/worstcase.py forges the worst results under the size cap; each costs <= 0.2 s of CPU.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from grader import codec
+from grader import codec, runner
 
 MAX_HEADER = 1 << 20  # one frame's JSON; the largest real one is under 1 KiB
-MAX_NODES = 200_000  # containers and items per frame (bounds parse memory to ~15 MiB)
+# Containers and items in one whole result: the largest real result has under 400 (a learner's
+# nested lists add some); 20,000 keep decoding, checking and judging a result under ~40 ms.
+MAX_NODES = 20_000
 _ERROR_KEYS = {"type": str, "mro": list, "message": str, "traceback": str}
+# The runner's own caps on what it says of an exception (runner._error_record, run_case): a
+# longer text is forged, and feedback's patterns and traceback filter would scan all of it.
+_TEXT_CAPS = {"message": runner.MESSAGE_CHARS, "traceback": runner.TRACEBACK_CHARS + 4,
+              "type": runner.NAME_CHARS}
 
 
 class Malformed(ValueError):
@@ -36,8 +49,14 @@ def scan(data: bytes, pos: int) -> tuple[list[str], int, int]:
     again is worth it (a frame's header is parsed once, however slowly its bytes arrive);
     Malformed on anything unexpected."""
     need = [len(data) + 1]
+    start = pos
     found, pos = _frames(data, max_frames=8, pos=pos, partial=True, need=need)
-    return [m.get("kind") if isinstance(m, dict) else None for m in found], pos, need[0]
+    kinds = [m.get("kind") if isinstance(m, dict) else None for m in found]
+    if "sandbox" in kinds[1 if start == 0 else 0:]:
+        # Only the first frame is the sandbox report (the child writes it before any learner
+        # code runs): another one is forged, and would keep the trusted side scanning.
+        kinds.append("malformed")
+    return kinds, pos, need[0]
 
 
 def _values_ok(value: Any) -> bool:
@@ -55,10 +74,15 @@ def _values_ok(value: Any) -> bool:
     return True
 
 
+def _names_ok(names: Any) -> bool:
+    return (isinstance(names, list) and len(names) <= runner.MRO_NAMES
+            and all(isinstance(c, str) and len(c) <= runner.NAME_CHARS for c in names))
+
+
 def _is_error(err: Any) -> bool:
     return (isinstance(err, dict) and set(err) == set(_ERROR_KEYS)
             and all(isinstance(err[k], t) for k, t in _ERROR_KEYS.items())
-            and all(isinstance(c, str) for c in err["mro"]))
+            and all(len(err[k]) <= cap for k, cap in _TEXT_CAPS.items()) and _names_ok(err["mro"]))
 
 
 def _is_record(rec: Any) -> bool:
@@ -71,8 +95,9 @@ def _is_record(rec: Any) -> bool:
         return _values_ok(rec["value"])
     if keys in ({"raised", "message"}, {"raised", "value"}):
         raised = rec["raised"]
-        ok = raised is None or (isinstance(raised, list) and all(isinstance(c, str) for c in raised))
-        return ok and ("message" not in rec or isinstance(rec["message"], str)) \
+        ok = raised is None or _names_ok(raised)
+        text = rec.get("message", "")
+        return ok and isinstance(text, str) and len(text) <= runner.RAISED_CHARS \
             and _values_ok(rec.get("value"))
     return False
 

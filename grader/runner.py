@@ -11,7 +11,12 @@ from grader import codec
 from grader.spec import Ref
 
 FILENAME = "submission.py"
+# What a record says of an exception is capped here, and grader/messages.py refuses longer.
 TRACEBACK_CHARS = 4000
+MESSAGE_CHARS = 1000  # an error's text
+RAISED_CHARS = 500  # the text of an exception a step expected
+NAME_CHARS = 200  # a class name
+MRO_NAMES = 12
 
 
 def _error_record(exc: BaseException) -> dict:
@@ -27,8 +32,12 @@ def _error_record(exc: BaseException) -> dict:
     tb = "".join(lines)
     if len(tb) > TRACEBACK_CHARS:
         tb = "...\n" + tb[-TRACEBACK_CHARS:]
-    return {"type": kind, "mro": [c.__name__ for c in type(exc).__mro__][:12],
-            "message": text[:1000], "traceback": tb}
+    return {"type": kind[:NAME_CHARS], "mro": _class_names(exc),
+            "message": text[:MESSAGE_CHARS], "traceback": tb}
+
+
+def _class_names(exc: BaseException) -> list[str]:
+    return [c.__name__[:NAME_CHARS] for c in type(exc).__mro__][:MRO_NAMES]
 
 
 def load_module(source: str) -> dict:
@@ -129,8 +138,7 @@ def run_case(namespace: dict, steps: list[dict]) -> list[dict]:
             if isinstance(exc, KeyboardInterrupt):
                 raise
             if step.get("raises") and not isinstance(exc, SystemExit):
-                records.append({"raised": [c.__name__ for c in type(exc).__mro__][:12],
-                                "message": str(exc)[:500]})
+                records.append({"raised": _class_names(exc), "message": str(exc)[:RAISED_CHARS]})
                 continue
             records.append({"error": _error_record(exc)})
             break

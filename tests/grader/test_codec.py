@@ -53,3 +53,41 @@ def test_malformed_frames_are_rejected(frame):
 def test_size_budget_is_enforced():
     with pytest.raises(codec.TooLarge):
         codec.pack(torch.zeros(1000), budget=100)
+
+
+def test_a_0d_tensor_stays_0d():
+    for value in (torch.tensor(2.5), torch.tensor(True), np.array(3, dtype=np.int64)):
+        out = codec.unpack(codec.pack(value))
+        assert isinstance(out, np.ndarray) and out.shape == ()
+        assert out.dtype.name == str(value.dtype).removeprefix("torch.")
+    assert codec.unpack(codec.pack(torch.tensor([2.5]))).shape == (1,)
+
+
+@pytest.mark.parametrize("shape", [
+    [10**30] * 30_000 + [0],  # F1: math.prod over it cost 8.9 s
+    [2] * (codec.MAX_NDIM + 1) + [0],
+    [codec.MAX_DIM + 1, 0],
+    [2**19, 0],  # F2: 0 bytes, 2**19 lists per .tolist()
+    [codec.MAX_EMPTY_EXTENT + 1, 0, 3],
+    [True, 0],
+    "00",
+])
+def test_shapes_are_bounded_before_any_product(shape):
+    import time
+
+    frame = _frame({"body": {"__t": 0, "dtype": "bool", "shape": shape}, "blobs": [0]})
+    t0 = time.process_time()
+    with pytest.raises(codec.CodecError):
+        codec.unpack(frame)
+    assert time.process_time() - t0 < 0.05
+
+
+def test_an_empty_tensor_within_the_extent_cap_crosses():
+    rows = codec.MAX_EMPTY_EXTENT
+    assert codec.unpack(codec.pack(torch.zeros(rows, 0))).shape == (rows, 0)
+    assert codec.unpack(codec.pack(torch.zeros(0, 5, 7))).shape == (0, 5, 7)
+
+
+def test_the_runner_sends_an_unsendable_shape_as_an_object():
+    out = codec.unpack(codec.pack([torch.zeros(2**19, 0, dtype=torch.bool)]))
+    assert isinstance(out[0], codec.Opaque)

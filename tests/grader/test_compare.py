@@ -111,3 +111,30 @@ def test_as_float_array_accepts_numbers_and_refuses_text_and_bools():
     assert as_float_array([[1, 2], [3, 4]]).dtype == np.float64
     assert as_float_array(True) is None and as_float_array("1.0") is None
     assert as_float_array({"a": 1}) is None
+
+
+def test_equal_compares_arrays_as_arrays_and_stays_bounded_by_the_expected():
+    import time
+
+    from grader.compare import same
+
+    e = np.array([[True, False], [True, True]])
+    assert same(e.copy(), e) and not same(e.astype(np.int64), e) and not same(e.T[:1], e)
+    assert not same(e.tolist(), e) and not same(["array", "bool", e.tolist()], e)
+    assert same([1, (2, "a")], (1, [2, "a"])) and not same([1, 2], [1, 2, 3])
+    assert same({"a": [1]}, {"a": (1,)}) and not same({"a": 1}, {"b": 1})
+    nan = np.array([np.nan])
+    assert not same(nan, nan.copy())  # as before: NaN equals nothing
+    spec = Check(kind="equal", label="causal_mask(2)")
+    t0 = time.process_time()
+    for hidden in (False, True):
+        for got in (np.zeros((4096, 0), bool), np.ones(4_000_000, bool), [[]] * 20_000):
+            assert compare(spec, got, e, hidden=hidden)
+    assert time.process_time() - t0 < 0.2
+
+
+def test_public_values_are_shown_in_a_bounded_preview():
+    spec = Check(kind="equal", label="x")
+    msg = compare(spec, np.arange(10**6), [1, 2])["en"]
+    assert msg.startswith("`x` is array of shape (1000000,), int64: [0, 1, 2") and len(msg) < 300
+    assert compare(spec, [[1, 2]] * 10**5, [1])["en"].count("...") == 1
