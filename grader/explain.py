@@ -1,9 +1,8 @@
 """Stage 4 of grading: say what went wrong in a failed case, beyond "wrong values".
 
-In order: name the known mistake that best explains the whole submission (its run fails the
-same cases with the same outputs), then let the exercise's diagnoser name one from properties
-of the outputs, else add the case's stability hint where it applies; finally say each
-distinct message once.
+In order: name a known mistake where the evidence (mistake files' runs and the exercise's
+diagnoser) singles out one hypothesis for every failure of a part, else add the case's
+stability hint where it applies; finally say each distinct message once.
 """
 
 from __future__ import annotations
@@ -28,56 +27,96 @@ class Failure(NamedTuple):
     records: list[Record]
 
 
-def name_mistakes(cases: list[TestCase], failed: list[Failure], report: Report,
-                   expected: dict[int, list[Record]], mistakes: list[Mistake]) -> None:
-    """Name each failed case after the known mistake that best explains the whole submission.
+def part_of(case: TestCase) -> frozenset[str]:
+    """The learner's names a case runs (functions, classes, module-level names): cases that
+    run the same names test one part of the submission, and a hypothesis about that part
+    must explain all of that part's failures."""
+    return frozenset(str(s.name) for s in case.steps
+                     if s.op in ("call", "get", "new") and isinstance(s.name, str))
 
-    A mistake explains a failed case when it fails that case too, with the same outputs. Booleans
-    and errors are coarse, so several mistakes can match one case: prefer the mistake that matches
-    the most failed cases and is contradicted least (it fails a case the learner passed).
+
+def name_mistakes(cases: list[TestCase], failed: list[Failure], report: Report,
+                  expected: dict[int, list[Record]], mistakes: list[Mistake],
+                  diagnoser: Callable | None = None) -> None:
+    """Name a known mistake only where the evidence singles it out (never a best guess).
+
+    For every failed case the hypotheses that explain it are the mistake files that fail it
+    with the same outputs, and the name the exercise's diagnoser finds from its properties.
+    Within one part of the submission (``part_of``) a hypothesis is named only when it
+    explains every failed case of that part and fails no case the learner passed, and no
+    other hypothesis does as well; a mistake a probe or contract check already proved in
+    this submission breaks a tie. Otherwise nothing is named: stage observations
+    (grader/observe.py) then say what differs, which is never wrong.
     """
-    if not failed or not mistakes:
-        for index, result, records in failed:
-            add_hint(cases[index], result, records)
+    if not failed:
         return
     passed = [i for i, t in enumerate(report.tests) if t.passed]
-    matches: dict[str, set[int]] = {}
-    rank: dict[str, float] = {}
-    for order, m in enumerate(mistakes):
-        oc = m.records
-        matches[m.name] = {index for index, _r, records in failed
-                           if index in oc and not judge_case(cases[index], oc[index], expected.get(index))[0]
-                           and explains(cases[index], records, oc[index])}
-        contradicted = sum(1 for i in passed
-                           if i in oc and not judge_case(cases[i], oc[i], expected.get(i))[0])
-        rank[m.name] = len(matches[m.name]) - 2 * contradicted - order * 1e-3
     messages = {m.name: m.message for m in mistakes}
-    for index, result, records in failed:
-        if result.mistake:  # a probe already named what it found
-            continue
-        candidates = [n for n in matches if index in matches[n]]
-        if candidates:
-            best = max(candidates, key=lambda n: rank[n])
-            result.mistake, result.message = best, messages[best]
-        else:
-            add_hint(cases[index], result, records)
+    contradicted = {m.name for m in mistakes
+                    if any(i in m.records and not judge_case(cases[i], m.records[i], expected.get(i))[0]
+                           for i in passed)}
+    proven = {r.mistake for _i, r, _rec in failed if r.mistake}
+    open_: dict[frozenset[str], list[Failure]] = {}
+    for f in failed:
+        if not f.result.mistake:  # a check already named what it found
+            open_.setdefault(part_of(cases[f.index]), []).append(f)
+    for part in open_.values():
+        found = {index: _hypotheses(index, cases[index], records, expected.get(index), mistakes,
+                                    contradicted, _diagnosed(diagnoser, cases[index], records))
+                 for index, _result, records in part}
+        # Values carry the evidence; a probe or a contract check in the same part says its own
+        # thing (its message stays), and so does a crash no mistake file reproduces exactly:
+        # neither is held against a hypothesis about values.
+        weighed = [found[i] for i, _r, records in part if _is_value_case(cases[i], records)
+                   or (found[i] and not _is_probe(cases[i]))]
+        fits = set.intersection(*weighed) if weighed else set()
+        if len(fits) > 1 and len(fits & proven) == 1:
+            fits &= proven
+        name = next(iter(fits)) if len(fits) == 1 else None
+        for index, result, records in part:
+            if name is not None and name in found[index]:
+                result.mistake, result.message = name, messages[name]
+            else:
+                add_hint(cases[index], result, records)
 
 
-def diagnose(diagnoser: Callable | None, cases: list[TestCase], failed: list[Failure],
-             mistakes: list[Mistake]) -> None:
-    """Name still-unnamed failed cases from properties of the learner's outputs."""
-    if not failed or diagnoser is None:
-        return
-    messages = {m.name: m.message for m in mistakes}
-    for index, result, records in failed:
-        if result.mistake:
-            continue
-        try:  # hidden/<id>/diagnose.py reads the case as authored and records as sent
-            name = diagnoser(cases[index].authored, [r.to_wire() for r in records])
-        except Exception:  # noqa: BLE001 - a diagnosis is optional; never fail the report on it
-            name = None
-        if name in messages:
-            result.mistake, result.message = name, messages[name]
+def _hypotheses(index: int, case: TestCase, records: list[Record], expected: list[Record] | None,
+                mistakes: list[Mistake], contradicted: set[str], diagnosed: set[str]) -> set[str]:
+    """The hypotheses that explain one failed case: mistake files that fail it with the same
+    outputs (unless they fail a case the learner passed), and the diagnoser's finding (from
+    properties, so a mistake file's other cases do not bear on it)."""
+    here = {m.name for m in mistakes if m.name not in contradicted and index in m.records
+            and not judge_case(case, m.records[index], expected)[0]
+            and explains(case, records, m.records[index])}
+    # One finding stands on its properties; several the diagnoser cannot tell apart on this
+    # case are narrowed like mistake files, by the cases the learner passed.
+    here |= (diagnosed if len(diagnosed) == 1 else diagnosed - contradicted) & {m.name for m in mistakes}
+    return here
+
+
+def _is_value_case(case: TestCase, records: list[Record]) -> bool:
+    """A case whose checked outputs are values the learner's code returned (no crash, no probe
+    or contract description): the evidence every hypothesis about values must explain."""
+    return not any(r.error is not None for r in records) and not _is_probe(case)
+
+
+def _is_probe(case: TestCase) -> bool:
+    """A case checked through a probe or a description of the learner's module."""
+    return any(s.op in ("fixture", "describe") and s.checks for s in case.steps)
+
+
+def _diagnosed(diagnoser: Callable | None, case: TestCase, records: list[Record]) -> set[str]:
+    """The names the exercise's diagnoser finds consistent with one case's outputs: one name,
+    or several it cannot tell apart on this case alone (the other cases may)."""
+    if diagnoser is None:
+        return set()
+    try:  # hidden/<id>/diagnose.py reads the case as authored and records as sent
+        found = diagnoser(case.authored, [r.to_wire() for r in records])
+    except Exception:  # noqa: BLE001 - a diagnosis is optional; never fail the report on it
+        return set()
+    if isinstance(found, str):
+        return {found}
+    return {n for n in found if isinstance(n, str)} if isinstance(found, (set, frozenset)) else set()
 
 
 def _non_finite(value) -> bool:

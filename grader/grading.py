@@ -8,7 +8,7 @@ import logging
 import secrets
 import time
 
-from grader import explain, feedback, judge
+from grader import explain, feedback, judge, observe
 from grader.bundle import Bundle
 from grader.explain import Failure
 from grader.model import RawResult, Run, TestCase
@@ -60,9 +60,10 @@ def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: Limit
         report.tests.append(result)
     if failed:
         mistakes = bundle.known_mistakes()
-        explain.name_mistakes(cases, failed, report, bundle.expected, mistakes)
-        if hidden:
-            explain.diagnose(bundle.diagnose, cases, failed, mistakes)
+        explain.name_mistakes(cases, failed, report, bundle.expected, mistakes,
+                              bundle.diagnose if hidden else None)
+        if hidden:  # unnamed failures: what differs first, in the learner's terms
+            observe.observe(cases, failed, bundle.expected)
     explain.say_once(report)
     _summarise(report, crash)
     return report

@@ -31,9 +31,18 @@ def diagnose(case, records):
     right = softmax(np.where(lower, scores / math.sqrt(d), -np.inf))
     if same_support(got, lower) and sums_to_one(got, -1):
         return "no-scale" if fits(got, softmax(np.where(lower, scores, -np.inf))) else None
-    return unique([
-        ("inverted-mask", same_support(got, np.triu(np.ones((n, n), bool), 1))),
-        ("upper-triangle", same_support(got, np.triu(np.ones((n, n), bool)))),
-        ("diagonal-excluded", same_support(got, np.tril(np.ones((n, n), bool), -1))),
-        ("mask-after-softmax", masked_after_softmax(got, right)),
-    ])
+    patterns = {"inverted-mask": np.triu(np.ones((n, n), bool), 1),
+                "upper-triangle": np.triu(np.ones((n, n), bool)),
+                "diagonal-excluded": np.tril(np.ones((n, n), bool), -1)}
+    return unique([(name, same_support(got, allowed) or _same_weights(got, scores, d, allowed))
+                   for name, allowed in patterns.items()]
+                  + [("mask-after-softmax", masked_after_softmax(got, right))])
+
+
+def _same_weights(got, scores, d, allowed):
+    """The learner's weights are the softmax over ``allowed`` (a fully blocked row uniform, as
+    with any finite fill, or NaN, as with -inf): with large scores most allowed weights
+    underflow, so the support alone cannot show the hidden set."""
+    live = allowed.any(axis=-1)
+    return bool(live.any()) and fits(got[..., live, :], softmax(
+        np.where(allowed, scores / math.sqrt(d), -1e30))[..., live, :])

@@ -8,6 +8,7 @@ import numpy as np
 from grader.diagnose import (
     arr,
     first_fit,
+    fits,
     masked_after_softmax,
     same_support,
     softmax,
@@ -42,7 +43,10 @@ def diagnose(case, records):
         if found:
             return found
         if not same_support(got, allowed):
-            return None
+            # over the queries, a key hidden from every query is uniform with a finite fill
+            # (NaN with -inf): the hidden set then shows in columns, not rows
+            finite = softmax(np.where(allowed, raw / math.sqrt(d), -1e9), axis=-2)
+            return "softmax-wrong-axis" if fits(got, finite) else None
     if not np.isfinite(got).all() and np.isfinite(right).all():
         return "naive-softmax"
     fill = np.where(allowed, 0.0, -np.inf)

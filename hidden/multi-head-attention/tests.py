@@ -93,7 +93,8 @@ def build(rng: torch.Generator) -> list[Case]:
         # Values are compared in float64 with a tolerance a float32 computation meets: the
         # dtype is graded once, in its own case.
         tol = {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
-        checks = [check(label="output", select=0, **tol), check(label="weights", select=1, **tol)]
+        # weights first: they are the earlier stage, so a failure names where it starts
+        checks = [check(label="weights", select=1, **tol), check(label="output", select=0, **tol)]
         kw = {} if mask is None else {"mask": mask}
         return Case(name, points, [*loaded(E, h, dtype), call(ref("m"), x, **kw, check=checks)])
 

@@ -23,6 +23,8 @@ ZH_NAMES = {
     'the atol argument is honoured': '遵守 atol 参数',
     'atol is honoured exactly: every gap is between atol and 10 * atol': '严格遵守 atol：每处差值都在 atol 与 10 * atol 之间',
     'a difference far above atol': '差值远大于 atol',
+    'atol 1e-4 over gaps below 1e-6': 'atol 为 1e-4，差值都小于 1e-6',
+    "gaps far below 1e-8 (torch.allclose's own atol)": '差值远小于 1e-8（torch.allclose 自带的 atol）',
     'the answer is a Python bool': '答案是 Python 的 bool',
     'positional table (7, 16)': '位置编码表 (7, 16)',
     'positional table (50, 64)': '位置编码表 (50, 64)',
@@ -92,6 +94,18 @@ def build(rng: torch.Generator) -> list[Case]:
                    randn(2, 6, 3, dtype=f64), [1, 0, 3, 2, 5, 4], atol=2.5e-8),
         equiv_case("a difference far above atol",
                    fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-3),
+                   randn(2, 6, 3, dtype=f64), perm(6)),
+    ]
+    # Two more tolerance cases, each with one answer: a generous atol (1e-4) over gaps below
+    # 1e-6, and gaps far below torch.allclose's default atol (1e-8). Exact equality, allclose
+    # without the caller's atol and a fixed threshold each fail their own set of the five
+    # tolerance cases (hidden diagnose.py reads which).
+    cases += [
+        equiv_case("atol 1e-4 over gaps below 1e-6",
+                   fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-7),
+                   randn(2, 6, 3, dtype=f64), perm(6), atol=1e-4),
+        equiv_case("gaps far below 1e-8 (torch.allclose's own atol)",
+                   fixture("nearly_equivariant", save="layer", weight=small * randn(3, 3, dtype=f64), eps=1e-11),
                    randn(2, 6, 3, dtype=f64), perm(6)),
     ]
     cases.append(Case("the answer is a Python bool", 1, [
