@@ -44,9 +44,10 @@ def landlock_abi() -> int:
     return max(int(abi), 0)
 
 
-def apply_landlock(read_only: list[str], read_write: list[str]) -> int:
-    """Allow reading only ``read_only`` and writing only ``read_write``; returns the ABI used."""
-    abi = landlock_abi()
+def apply_landlock(read_only: list[str], read_write: list[str], max_abi: int | None = None) -> int:
+    """Allow reading only ``read_only`` and writing only ``read_write``; returns the ABI used
+    (at most ``max_abi``: tests mimic an older kernel with it)."""
+    abi = min(landlock_abi(), max_abi or 1 << 30)
     if abi < 1:
         raise OSError(errno.ENOSYS, "Landlock is not available")
     fs = LL_FS_BY_ABI.get(abi, LL_FS_BY_ABI[5])
@@ -206,7 +207,9 @@ FLOOR = "isolated"
 # Layers switched off on purpose (``--without`` on the worker): to test that the grader refuses,
 # and to mimic hosts that lack them. Never set in production.
 DISABLED: set[str] = set()
-LAYERS = ("user", "landlock", "seccomp", "namespaces")
+# "landlock-scope" keeps Landlock at ABI 5: no signal or abstract-socket scoping, as on
+# kernels before 6.12, where only seccomp keeps signals in (tests/grader/test_signals.py).
+LAYERS = ("user", "landlock", "seccomp", "namespaces", "landlock-scope")
 
 
 def level_name(level: dict) -> str:
@@ -293,7 +296,8 @@ def confine(limits: Limits, mount_point: str, protected: list[str], ro_paths: li
     try:
         if "landlock" not in disabled:
             # Writable: the job's tmpfs only; without one, nothing at all.
-            level["landlock"] = apply_landlock(ro_paths, [mount_point] if level["namespaces"] else [])
+            level["landlock"] = apply_landlock(ro_paths, [mount_point] if level["namespaces"] else [],
+                                               5 if "landlock-scope" in disabled else None)
     except OSError as exc:
         level["landlock_error"] = str(exc)
     try:

@@ -1,4 +1,5 @@
-"""The seccomp filter of a sandboxed child: no network, exec, new processes, IPC or tracing."""
+"""The seccomp filter of a sandboxed child: no network, exec, new processes, IPC or tracing,
+and no signal to anyone else (kill and friends, and the file-owner route of fcntl and ioctl)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,17 @@ X86_64_DENY = {
     "mq_notify": 244, "mq_getsetattr": 245,
 }
 X86_64 = {"clone": 56, "clone3": 435, "kill": 62, "tkill": 200, "tgkill": 234,
-          "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297}
+          "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "fcntl": 72, "ioctl": 16}
 CLONE_THREAD = 0x00010000
+# Signals without kill (issue 19, F3): a file's owner gets SIGIO, or the signal F_SETSIG
+# names (SIGKILL too), whenever the file becomes ready with O_ASYNC set. Owner = -pgid makes
+# the kernel signal a whole process group. Landlock scopes this only from ABI 6 (kernel
+# 6.12), so the filter refuses every way to set an owner, a signal, or O_ASYNC.
+F_SETFL, F_SETOWN, F_SETSIG, F_SETOWN_EX = 4, 8, 10, 15
+O_ASYNC = 0o20000
+FCNTL_DENY = {"F_SETOWN": F_SETOWN, "F_SETSIG": F_SETSIG, "F_SETOWN_EX": F_SETOWN_EX}
+IOCTL_DENY = {"FIOSETOWN": 0x8901, "SIOCSPGRP": 0x8902, "FIOASYNC": 0x5452,
+              "TIOCSPGRP": 0x5410, "TIOCSIG": 0x40045436}
 
 
 def _ins(code: int, jt: int, jf: int, k: int) -> bytes:
@@ -54,6 +64,8 @@ def _ins(code: int, jt: int, jf: int, k: int) -> bytes:
 LD_NR = _ins(0x20, 0, 0, 0)
 LD_ARCH = _ins(0x20, 0, 0, 4)
 LD_ARG0 = _ins(0x20, 0, 0, 16)
+LD_ARG1 = _ins(0x20, 0, 0, 24)  # low 32 bits (x86_64 is little-endian): fcntl's and ioctl's cmd
+LD_ARG2 = _ins(0x20, 0, 0, 32)
 
 
 def _jeq(k: int, jt: int, jf: int) -> bytes:
@@ -62,6 +74,26 @@ def _jeq(k: int, jt: int, jf: int) -> bytes:
 
 def _ret(k: int) -> bytes:
     return _ins(0x06, 0, 0, k)
+
+
+def _jset(k: int, jt: int, jf: int) -> bytes:
+    return _ins(0x45, jt, jf, k)
+
+
+def _no_signal_direction(deny: int) -> list[bytes]:
+    """fcntl: refuse F_SETOWN, F_SETSIG, F_SETOWN_EX and F_SETFL with O_ASYNC (F_SETFL without
+    it, as os.set_blocking does, is allowed). ioctl: refuse IOCTL_DENY. Expects the syscall
+    number in the accumulator; every path through it returns."""
+    cmds = list(FCNTL_DENY.values())
+    n = len(cmds)
+    fcntl = [LD_ARG1] + [_jeq(c, n - i + 2, 0) for i, c in enumerate(cmds)]  # -> deny
+    fcntl += [_jeq(F_SETFL, 0, 3), LD_ARG2, _jset(O_ASYNC, 0, 1), _ret(deny), _ret(RET_ALLOW)]
+    codes = list(IOCTL_DENY.values())
+    m = len(codes)
+    ioctl = [LD_ARG1] + [_jeq(c, m - i, 0) for i, c in enumerate(codes)]  # -> deny
+    ioctl += [_ret(RET_ALLOW), _ret(deny)]
+    return ([_jeq(X86_64["fcntl"], 0, len(fcntl))] + fcntl
+            + [_jeq(X86_64["ioctl"], 0, len(ioctl))] + ioctl)
 
 
 def available() -> bool:
@@ -76,7 +108,8 @@ def available() -> bool:
 
 
 def program(pid: int) -> bytes:
-    """BPF: deny network, exec, new processes, IPC, tracing, namespaces and signals to others."""
+    """BPF: deny network, exec, new processes, IPC, tracing, namespaces and signals to others
+    (issue 19, property 3: no signal or process-group reach leaves the sandbox, on any kernel)."""
     eperm = _ret_errno(errno.EPERM)
     prog = [LD_ARCH, _jeq(AUDIT_ARCH_X86_64, 1, 0), _ret(RET_KILL_PROCESS), LD_NR,
             _ins(0x35, 0, 1, 0x40000000), _ret(eperm)]  # x32 syscalls: refuse
@@ -95,6 +128,7 @@ def program(pid: int) -> bytes:
         prog += [_ret(eperm), _ret(RET_ALLOW)]
         # Reload the syscall number for the next test (arg0 is in the accumulator now).
         prog += [LD_NR]
+    prog += _no_signal_direction(eperm)
     prog.append(_ret(RET_ALLOW))
     return b"".join(prog)
 
