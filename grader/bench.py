@@ -31,6 +31,15 @@ def main(runs: int = 20) -> int:
             report = grader.grade(EXERCISE, source)
             warm.append(time.perf_counter() - t0)
             assert report.full_marks
+        # A failing submission with its diagnosis: a hard-coded scale of 0.5 matches no mistake
+        # file, so the diagnoser and the stage observations (grader/observe.py) all run.
+        wrong = source.replace("/ math.sqrt(self.d_k)", "* 0.5")
+        assert not grader.grade(EXERCISE, wrong).full_marks, "the failing submission must lose points"
+        failing = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            grader.grade(EXERCISE, wrong)
+            failing.append(time.perf_counter() - t0)
         level = grader.sandbox_level()
     import torch
 
@@ -60,8 +69,10 @@ def main(runs: int = 20) -> int:
             assert '"score"' in out.stdout
     w, f, c = _median_ms(warm), _median_ms(fresh), _median_ms(cli)
     print(f"sandbox level: {level.get('summary')} ({level})")
-    print(f"warm grade, {EXERCISE} ({cases} hidden tests), median of {runs}: {w:.1f} ms "
-          f"(min {min(warm) * 1000:.1f}, max {max(warm) * 1000:.1f}); target <= 150 ms")
+    print(f"warm grade, {EXERCISE} ({cases} hidden tests), correct, median of {runs}: {w:.1f} ms "
+          f"(min {min(warm) * 1000:.1f}, max {max(warm) * 1000:.1f}); target <= 50 ms")
+    print(f"warm grade, {EXERCISE}, failing with its diagnosis, median of {runs}: "
+          f"{_median_ms(failing):.1f} ms (max {max(failing) * 1000:.1f}); target <= 250 ms")
     print(f"warm grade with fresh hidden inputs per submission (the app), median of {runs}: "
           f"{_median_ms(fresh_warm):.1f} ms; target <= 150 ms")
     print(f"fresh `python -c 'import torch'` per submission, median of 3: {f:.0f} ms")

@@ -78,15 +78,49 @@ _CATEGORIES: list[tuple[str, Message]] = [
 ]
 
 
-def error_text(err: ErrorInfo, fn_label: str) -> dict[str, str]:
+_EMPTY = re.compile(r"numel\(\) == 0|zero-size array|with no elements|empty (sequence|tensor)", re.I)
+_BROADCAST = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) "
+                        r"at non-singleton dimension (\d+)")
+
+
+def _situation(msg: str, sizes: frozenset[int]) -> Message | None:
+    """What an exception means in this case's situation, for the two the issue found common:
+    a reduction over an empty row, and two shapes that do not broadcast (told with their sizes
+    only when both are sizes of this case's own inputs, so no learner-chosen number shows)."""
+    if _EMPTY.search(msg):
+        return Message(
+            "a reduction such as `.max()` over an empty tensor: in this test a row has nothing to "
+            "reduce (for example the visible keys of a query whose valid length is 0, which sees "
+            "no key); handle that row without reducing over nothing",
+            "对空张量做了 `.max()` 之类的归约：本测试中有一行没有任何元素可归约（例如有效长度为 0 的查询，"
+            "它看不到任何键）；请在不对空行归约的前提下处理这一行")
+    found = _BROADCAST.search(msg)
+    if found:
+        a, b, dim = (int(g) for g in found.groups())
+        if {a, b} <= sizes:
+            return Message(
+                f"two shapes that do not broadcast: at dimension {dim} one operand has size {a} and "
+                f"the other {b} (print the shapes on the public examples; a mask or a length may "
+                "need an axis of size 1 where it should repeat)",
+                f"两个形状无法广播：在第 {dim} 维上一个操作数大小为 {a}，另一个为 {b}（可在公开示例中打印形状；"
+                "掩码或长度可能需要在应重复的位置加一个大小为 1 的维）")
+    return None
+
+
+def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset()) -> dict[str, str]:
     """A hidden-safe bilingual message for an exception the learner's code raised: its type
-    (when it is a builtin or library one) and what kind of error it is, never its text."""
+    (when it is a builtin or library one) and what kind of error it is, never its text.
+    ``sizes``: the sizes of the case's own inputs, which a broadcast error may name."""
     kind = safe_type(err.type, fallback="")
     if not kind:
         return _m(f"`{fn_label}` raised an exception of your own class on a hidden test "
                   "(its text is shown in the public examples only).",
                   f"`{fn_label}` 在隐藏测试中抛出了你自定义类型的异常（其内容只在公开示例中显示）。")
     msg = err.message
+    what = _situation(msg, sizes)
+    if what is not None:
+        return _m(f"`{fn_label}` raised {kind} on a hidden test: {what.en}.",
+                  f"`{fn_label}` 在隐藏测试中抛出了 {kind}：{what.zh}。")
     for pattern, what in _CATEGORIES:
         if re.search(pattern, msg, re.I):
             return _m(f"`{fn_label}` raised {kind} on a hidden test: {what.en}.",

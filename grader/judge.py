@@ -38,18 +38,19 @@ def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
 def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None) -> tuple[bool, dict | None]:
     """Pass/fail for one case and the first problem found."""
     hidden = not case.visible
+    sizes = input_sizes(case) if any(r.error is not None for r in got) else frozenset()
     for i, step in enumerate(case.steps):
         if not step.checks:
             if i < len(got) and got[i].error is not None:
                 return False, check_record(Check(), got[i], None, case.labels[i],
-                                                   hidden=hidden)
+                                           hidden=hidden, sizes=sizes)
             continue
         if i >= len(got):
             return False, _m("This test did not finish.", "该测试没有运行完。")
         ref = expected[i] if expected is not None and i < len(expected) else None
         for check in step.checks:
             problem = check_record(check, got[i], expected_of(check, ref),
-                                           case.labels[i], hidden=hidden)
+                                   case.labels[i], hidden=hidden, sizes=sizes)
             if problem:
                 return False, problem
     return True, None
@@ -72,8 +73,28 @@ def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:
     return True
 
 
+def input_sizes(case: TestCase) -> frozenset[int]:
+    """Every axis length of the case's own tensor inputs (an error message may name them)."""
+    found: set[int] = set()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif hasattr(v, "shape"):
+            found.update(int(n) for n in v.shape)
+
+    for step in case.steps:
+        walk(step.args)
+        walk(step.kwargs)
+    return frozenset(found)
+
+
 def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
-                 hidden: bool = False) -> dict | None:
+                 hidden: bool = False, sizes: frozenset[int] = frozenset()) -> dict | None:
     """Judge one step's record (value / raised / error) against the expected value."""
     label = spec.label or fn_label
     err = record.error
@@ -84,7 +105,7 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
             return _m(f"Your code does not define {what} `{name}`.",
                       f"你的代码没有定义{_WHAT_ZH[what]} `{name}`。")
         if hidden:
-            return feedback.error_text(err, fn_label)
+            return feedback.error_text(err, fn_label, sizes)
         return _m(f"`{fn_label}` raised {err.type}: {err.message[:300]}",
                   f"`{fn_label}` 抛出了 {err.type}：{err.message[:300]}")
     if spec.kind == "raises":

@@ -14,6 +14,7 @@ learner's own values (row sums, a factor), never hidden inputs or expected value
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,8 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None) -> 
             if i >= len(got) or got[i].error is not None:
                 return None  # a crash says its own thing (grader/feedback.py)
             ref = expected[i] if i < len(expected) else None
-            if check_record(chk, got[i], expected_of(chk, ref), case.labels[i], hidden=True) is None:
+            problem = check_record(chk, got[i], expected_of(chk, ref), case.labels[i], hidden=True)
+            if problem is None:
                 right.append(chk.label or case.labels[i])
                 continue
             label = chk.label or case.labels[i]
@@ -59,6 +61,8 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None) -> 
                           "left on, `torch.rand…`), so its result cannot be checked.",
                           f"两次完全相同的 `{case.labels[i]}` 调用（输入和权重都相同）返回了不同的值：其中有随机的"
                           "计算（没有关掉的 dropout、`torch.rand…`），结果无法检查。")
+            if step.op == "describe":
+                return _contract(got[i].value, ref.value if ref is not None else None)
             if chk.kind != "allclose":
                 return None
             mine = _selected(got[i].value, chk)
@@ -66,8 +70,10 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None) -> 
             if mine is None or want is None or mine.shape != want.shape or want.size == 0:
                 return None
             finding = _finding(label, mine, want, case, i)
-            if finding is None:
-                return None
+            if finding is None:  # nothing more to say than compare.py's text, at its stage
+                if not right or "en" not in problem or "zh" not in problem:
+                    return None
+                finding = (problem["en"], problem["zh"])
             en, zh = finding
             if right:
                 done = "、".join(f"`{r}`" for r in dict.fromkeys(right))
@@ -77,6 +83,39 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None) -> 
                 en, zh = f"The first output that differs is `{label}`: {en}", f"第一个出错的输出是 `{label}`：{zh}"
             return _m(en, zh)
     return None
+
+
+_LINEAR = re.compile(r"Linear\((\d+), (\d+), bias=(True|False)\)")
+
+
+def _contract(got: Any, want: Any) -> dict | None:
+    """One message naming the contract for a module's submodules: which are missing, of
+    another type or size, or built without the bias the statement fixes. Only the contract's
+    own names and descriptions are echoed (the learner's descriptions are matched, not shown)."""
+    if not isinstance(want, dict) or not isinstance(got, dict):
+        return None
+    en, zh = [], []
+    for name, spec in want.items():
+        mine = got.get(name)
+        if mine == spec:
+            continue
+        fixed = _LINEAR.fullmatch(str(spec))
+        found = _LINEAR.fullmatch(mine) if isinstance(mine, str) else None
+        layer = f"nn.Linear({fixed.group(1)}, {fixed.group(2)})" if fixed else str(spec)
+        if mine == "missing":
+            en.append(f"`{name}` is missing (the tests load its weights by that name)")
+            zh.append(f"缺少 `{name}`（测试按这个名字加载权重）")
+        elif fixed and found and found.groups()[:2] == fixed.groups()[:2] and found.group(3) != fixed.group(3):
+            en.append(f"`{name}`: the statement fixes `bias={fixed.group(3)}`: `{layer}`")
+            zh.append(f"`{name}`：题目规定 `bias={fixed.group(3)}`：`{layer}`")
+        else:
+            en.append(f"`{name}` should be `{layer}`")
+            zh.append(f"`{name}` 应为 `{layer}`")
+    if not en:
+        return None
+    return _m("The submodules differ from the contract: " + "; ".join(en) + ". This is charged "
+              "once, here; the value tests load the contract's weights wherever they can.",
+              "子模块与约定不一致：" + "；".join(zh) + "。这一点只在此处扣分；其余数值测试会尽可能加载约定的权重。")
 
 
 def _selected(value: Any, chk: Check) -> np.ndarray | None:

@@ -67,6 +67,7 @@ ZH_NAMES = {
     'as many heads as features (d_k = 1)': '头数等于特征数（d_k = 1）',
     'causal mask (T, T), 4 heads of 6 features': '因果掩码 (T, T)，4 个头，每头 6 个特征',
     'padding mask (B, 1, 1, T), float64': '填充掩码 (B, 1, 1, T)，float64',
+    'out_proj = identity: the output is the merged heads, 3 heads of 2': 'out_proj 为单位矩阵：输出就是合并后的各头，3 个头，每头 2 维',
     "returns torch tensors in the module's dtype (float64) and leaves x unchanged": '返回模块 dtype（float64）的 torch 张量，且不修改 x',
     'trainable: the gradients of all four projections and one SGD step match the reference': '可训练：四个投影的梯度和一步 SGD 与参考实现一致',
 }
@@ -84,11 +85,16 @@ def build(rng: torch.Generator) -> list[Case]:
             params[f"{n}.bias"] = randn(E, dtype=dtype, scale=0.1)
         return params
 
-    def loaded(E, h, dtype):
+    def loaded(E, h, dtype, merged=False):
+        params = params_for(E, dtype)
+        if merged:  # out_proj = identity: the output is the merged heads themselves
+            params["out_proj.weight"] = torch.eye(E, dtype=dtype)
+            params["out_proj.bias"] = torch.zeros(E, dtype=dtype)
         return [new(CLS, E, h, save="m"),
-                set_params("m", params_for(E, dtype), dtype="float64" if dtype == torch.float64 else None)]
+                set_params("m", params, dtype="float64" if dtype == torch.float64 else None)]
 
-    def value_case(name, B, T, E, h, dtype=torch.float32, mask=None, points=1.0):
+    def value_case(name, B, T, E, h, dtype=torch.float32, mask=None, points=1.0, twice=False,
+                   merged=False):
         x = randn(B, T, E, dtype=dtype)
         # Values are compared in float64 with a tolerance a float32 computation meets: the
         # dtype is graded once, in its own case.
@@ -96,7 +102,10 @@ def build(rng: torch.Generator) -> list[Case]:
         # weights first: they are the earlier stage, so a failure names where it starts
         checks = [check(label="weights", select=1, **tol), check(label="output", select=0, **tol)]
         kw = {} if mask is None else {"mask": mask}
-        return Case(name, points, [*loaded(E, h, dtype), call(ref("m"), x, **kw, check=checks)])
+        # ``twice``: the same call again, so dropout left on (two calls disagree) shows
+        again = [call(ref("m"), x, **kw, check=check(label="output", select=0, **tol))] if twice else []
+        return Case(name, points, [*loaded(E, h, dtype, merged), call(ref("m"), x, **kw, check=checks),
+                                   *again])
 
     lengths = torch.tensor([5, 3, 1, 4])
     padding = (torch.arange(5).view(1, 1, 1, 5) < lengths.view(4, 1, 1, 1))  # (B, 1, 1, T)
@@ -109,13 +118,15 @@ def build(rng: torch.Generator) -> list[Case]:
             describe("m", list(NAMES), check=check("equal", label="submodules"))]),
         Case("embed_dim not divisible by num_heads raises ValueError", 1, [
             new(CLS, 6, 4, raises="ValueError")]),
-        value_case("2 heads, float32, batch 2 < seq 5", 2, 5, 8, 2),
+        value_case("2 heads, float32, batch 2 < seq 5", 2, 5, 8, 2, twice=True),
         value_case("3 heads, float64, batch 7 > seq 3", 7, 3, 12, 3, dtype=f64),
         value_case("1 head (plain self-attention)", 1, 4, 6, 1),
         value_case("as many heads as features (d_k = 1)", 2, 3, 4, 4),
         value_case("causal mask (T, T), 4 heads of 6 features", 3, 6, 24, 4,
                    mask=torch.tril(torch.ones(6, 6, dtype=torch.bool)), points=2),
         value_case("padding mask (B, 1, 1, T), float64", 4, 5, 8, 2, dtype=f64, mask=padding),
+        value_case("out_proj = identity: the output is the merged heads, 3 heads of 2", 2, 4, 6, 3,
+                   dtype=f64, merged=True),
         Case("returns torch tensors in the module's dtype (float64) and leaves x unchanged", 1, [
             *loaded(8, 2, f64),
             probe("returns", fn=ref("m"), args=[x_types], check=check(

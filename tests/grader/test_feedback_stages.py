@@ -1,0 +1,131 @@
+"""Issue 18: name only what the evidence singles out; otherwise say where the values first
+differ and which property breaks there, on learner-style code written from the statements."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exercises"))
+
+import variants_additive_attention as add  # noqa: E402
+import variants_manual_attention as manual  # noqa: E402
+import variants_masked_softmax as msm  # noqa: E402
+import variants_multi_head_attention as mha  # noqa: E402
+import variants_permutation_invariance as perm  # noqa: E402
+
+MHA, EQ, ADD = "multi-head-attention", "permutation-invariance", "additive-attention"
+PER_TERM_TANH = add.src().replace("feat = torch.tanh(a.unsqueeze(2) + b.unsqueeze(1))",
+                                  "feat = torch.tanh(a).unsqueeze(2) + torch.tanh(b).unsqueeze(1)")
+
+# (exercise, source, words every unnamed failed value case's message must carry somewhere)
+OBSERVED = {
+    "scaling after the softmax": (MHA, mha.einsum(SCALE="", SOFTMAX="F.softmax(att, dim=-1) / math.sqrt(self.head_dim)"),
+                                  "should sum to 1 over the keys; yours sum to 0."),
+    "a hard-coded 0.5": (MHA, mha.einsum(SCALE="* 0.5"), "divided by 2"),
+    "sqrt(d_v)": ("manual-attention", manual.src(SCALE="/ math.sqrt(V.size(-1))"), "= √d_v here"),
+    "heads share one slice": (MHA, mha.einsum().replace(
+        "return t.reshape(b, n, self.h, self.head_dim).permute(0, 2, 1, 3)",
+        "return t[..., :self.head_dim].unsqueeze(1).expand(b, self.h, n, self.head_dim)"),
+        "every head has the same weights"),
+    "heads concatenated in reverse": (MHA, mha.einsum(MERGE="ctx.flip(1).permute(0, 2, 1, 3).reshape(b, n, e)"),
+                                      "the right columns in another order"),
+    "dropout left on": (MHA, mha.einsum(SOFTMAX="F.dropout(F.softmax(att, dim=-1), 0.1, training=True)"),
+                        "Two identical calls"),
+    "additive: hidden keys filled with 0": (ADD, add.src(MASK=(
+        "pos = torch.arange(s.shape[-1]).view(1, 1, -1)\n"
+        "        s = torch.where(pos < valid_lens.view(-1, 1, 1), s, torch.zeros_like(s))")),
+        "keys that should get no weight get some"),
+    "mask transposed": (MHA, mha.einsum(MASK="att = att.masked_fill(mask.transpose(-1, -2) == False, float('-inf'))"),
+                        "transpose of the right ones"),
+    "row.max() of an empty row": ("masked-softmax", msm.src(BODY=(
+        "out = torch.zeros_like(X)\n    for b in range(B):\n        for i in range(n):\n"
+        "            row = X[b, i, :int(L[b, i])]\n            e = torch.exp(row - row.max())\n"
+        "            out[b, i, :int(L[b, i])] = e / e.sum()\n    return out")),
+        "valid length is 0"),
+    "a mask that does not broadcast": ("manual-attention", manual.src(MASK=(
+        "s = torch.where(mask.transpose(-1, -2) if mask.dim() == 3 and mask.shape[-2] == 1 else mask, "
+        "s, torch.full_like(s, -1e9))")), "do not broadcast: at dimension"),
+}
+
+
+def _failed(report):
+    return [t for t in report.tests if not t.passed]
+
+
+@pytest.mark.parametrize("label", list(OBSERVED))
+def test_an_unnamed_mistake_is_told_by_what_differs(grader, label):
+    exercise, source, words = OBSERVED[label]
+    report = grader.grade(exercise, source)
+    assert not report.full_marks and report.mistakes() == [], report.mistakes()
+    texts = [t.message["en"] for t in _failed(report)]
+    assert any(words in text for text in texts), texts
+
+
+def test_allclose_without_the_callers_atol_is_not_called_an_inverse_permutation(grader):
+    report = grader.grade(EQ, perm.src(COMPARE="bool(torch.allclose(b, a[:, p]))"))
+    assert report.mistakes() == ["atol-ignored"]
+
+
+def test_positions_added_inside_the_check_is_not_called_compare_directly(grader):
+    source = perm.src(layER_PERM="layer(x[:, p] + torch.sin(torch.arange(x.shape[1], dtype=x.dtype)).view(1, -1, 1))")
+    report = grader.grade(EQ, source)
+    assert not report.full_marks and "no-permute-back" not in report.mistakes()
+    assert report.mistakes() == []
+
+
+def test_per_term_tanh_is_not_called_tanh_missing(grader):
+    report = grader.grade(ADD, PER_TERM_TANH)
+    assert not report.full_marks and report.mistakes() == []
+
+
+def test_bias_false_is_one_contract_message_charged_once(grader):
+    source = mha.einsum().replace("nn.Linear(embed_dim, embed_dim)", "nn.Linear(embed_dim, embed_dim, bias=False)")
+    report = grader.grade(MHA, source)
+    failed = _failed(report)
+    assert [t.name for t in failed] == ["submodules are nn.Linear(E, E) with bias, named as in the contract"]
+    assert "the statement fixes `bias=True`: `nn.Linear(12, 12)`" in failed[0].message["en"]
+    assert "bias=True" in failed[0].message["zh"]
+    assert report.score == report.max_score - failed[0].max_score
+
+
+def test_a_missing_submodule_is_named_from_the_contract(grader):
+    source = mha.einsum().replace("self.out_proj = nn.Linear", "self.proj = nn.Linear").replace(
+        "self.out_proj(ctx)", "self.proj(ctx)")
+    report = grader.grade(MHA, source)
+    first = _failed(report)[0]
+    assert "`out_proj` is missing" in first.message["en"]
+
+
+def test_observations_come_from_the_first_stage_that_differs(grader):
+    """Weights are right and the output is not: the message says so, in that order."""
+    report = grader.grade(MHA, OBSERVED["heads concatenated in reverse"][1])
+    merged = next(t for t in report.tests if t.name.startswith("out_proj = identity"))
+    assert merged.message["en"].startswith("`weights` right, `output` not:")
+    assert merged.message["zh"].startswith("`weights`正确，`output` 不正确：")
+
+
+def test_every_failing_value_case_names_its_stage(grader):
+    """Each failed case says which output (a backticked name) or which mistake: never a bare
+    'wrong values' without the place."""
+    for exercise, source, _words in OBSERVED.values():
+        for t in _failed(grader.grade(exercise, source)):
+            assert t.mistake or re.search(r"`[^`]+`|Same (problem|mistake) as in", t.message["en"]), t.message
+
+
+def test_chinese_observations_keep_their_punctuation_tight(grader):
+    for exercise, source, _words in OBSERVED.values():
+        for t in _failed(grader.grade(exercise, source)):
+            shown = re.sub(r"`[^`\n]*`", "x", t.message["zh"])
+            assert not re.findall(r".{0,12}[，。：；！？）] ", shown), t.message["zh"]
+
+
+def test_no_correct_variant_gets_an_observation(grader):
+    for module in (mha, manual, add, msm, perm):
+        ex = module.__name__.removeprefix("variants_").replace("_", "-")
+        for label, expected, source in module.VARIANTS:
+            if expected is None:
+                assert grader.grade(ex, source).full_marks, label
