@@ -27,6 +27,7 @@ ZH_NAMES = {
     'w given as a 0-d tensor, float64': 'w 为零维张量，float64',
     'queries far from every key, w = 10, float64': '查询离所有键都很远，w = 10，float64',
     'queries far from every key, w = 10, float32': '查询离所有键都很远，w = 10，float32',
+    'one query, then one key: shapes (1,) and (1, m), (n,) and (n, 1)': '一个查询，再一个键：形状 (1,) 和 (1, m)，(n,) 和 (n, 1)',
     'types: torch tensors in the dtype of the inputs; inputs left unchanged': '类型：dtype 与输入相同的 torch 张量；输入不被修改',
     'bad input: x_keys and y_values of different lengths': '错误输入：x_keys 与 y_values 长度不同',
     'bad input: a 2-D x_query': '错误输入：x_query 是二维的',
@@ -74,6 +75,18 @@ def build(rng: torch.Generator) -> list[Case]:
                             "最大值），不要手写 exp / sum。"}),
         nw_case("queries far from every key, w = 10, float32", far_q.float(), far_keys.float(),
                 far_y.float(), 10.0, points=1.0),
+        # Shapes that a .squeeze() collapses: one query gives pred (1,), not (); one key gives
+        # attention (n, 1), not (n,). The codec keeps 0-d results 0-d, so these are seen.
+        Case("one query, then one key: shapes (1,) and (1, m), (n,) and (n, 1)", 1.0, [
+            call("nw_predict", rand(1, dtype=f64), xk64, yv64, 1.3,
+                 check=check(label="pred", select=0, **_tol(f64))),
+            call("nw_predict", rand(1, dtype=f64), xk64, yv64, 1.3,
+                 check=check(label="attention", select=1, **_tol(f64))),
+            call("nw_predict", rand(4, dtype=f64), xk64[:1], yv64[:1], 0.9,
+                 check=check(label="attention", select=1, **_tol(f64))),
+            call("nw_predict", rand(4, dtype=f64), xk64[:1], yv64[:1], 0.9,
+                 check=check(label="pred", select=0, **_tol(f64))),
+        ]),
         Case("types: torch tensors in the dtype of the inputs; inputs left unchanged", 1.0, [
             get("nw_predict", save="f"),
             probe("returns", fn=ref("f"), args=[rand(3, dtype=f64), xk64, yv64],

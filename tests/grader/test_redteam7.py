@@ -92,3 +92,19 @@ def test_error_texts_longer_than_the_runner_writes_are_forged(field, size):
     bad = codec.pack({"kind": "load_error", "error": {**err, field: "x" * size}})
     with pytest.raises(messages.Malformed):
         messages.decode(ok[0] + bad, [1])
+
+
+def test_a_squeezed_one_query_prediction_loses_points(grader):
+    """Issue 18: a 0-d result stays 0-d through the sandbox and the codec, so `.squeeze()`
+    (pred () for one query, attention (n,) for one key) is a shape mistake, not full marks."""
+    nw = get("nadaraya-watson")
+    ref = nw.reference_source()
+    squeezed = ref.replace("return attention @ y_values, attention",
+                           "return (attention @ y_values).squeeze(), attention.squeeze()")
+    assert squeezed != ref
+    assert grader.grade(nw.id, ref).full_marks
+    report = grader.grade(nw.id, squeezed)
+    assert report.score < report.max_score
+    failed = [t for t in report.tests if not t.passed]
+    assert any("shape ()" in t.message["en"] or "(1,)" in t.message["en"] for t in failed), failed
+    assert not grader.run_examples(nw.id, squeezed).full_marks
