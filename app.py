@@ -18,25 +18,25 @@ from webapp.pages import (
     pooling,
     positional,
     progress,
-    session_release,
     train,
 )
 from webapp.pages.common import I18N, t, tr
-from webapp.services import queue_guard
-from webapp.services.train_sessions import TrainSessions
+from webapp.services import submissions
+from webapp.serving import gradio_patch
+from webapp.serving.sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
 
 # Separate queue pools: a long training run never holds a slot that grading or the playground needs.
-# "submit" (Submit, Run examples and the `grade` API) is wide: each event only waits in the fair
-# queue (webapp.services.fairness), which gives the grader's workers out one per address, round-robin;
-# a narrow pool would make a newcomer wait behind every queued event of a flooding client.
-# "train" is wide for the same reason: a cached run replays at once and the rest wait in
-# webapp.services.train_queue (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once;
-# a narrow pool let a few waiting custom runs hold every place, and cache hits waited behind
-# them (seen at 300 learners: 25 s to a replay's first curve).
+# "submit" (Submit, Run examples and the `grade` API) is wide, sized for a lecture hall: each event
+# only waits in the serving wing's grading line (webapp.serving.turns), which shows its position
+# and ETA and gives the grader's workers out fairly by address and learner. A narrow pool left a
+# class waiting in Gradio's own queue, first come first served, behind any flooding client.
+# "train" is wide for the same reason: a cached run replays at once and the rest wait in the
+# training line (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once.
 # "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
-POOLS = {"play": 4, "train": 64, "submit": 16, "measure": 1}
+# A waiting event costs one thread blocked on a condition variable.
+POOLS = {"play": 4, "train": 200, "submit": 256, "measure": 1}
 
 CSS = """
 #tl-title h1 { margin-bottom: 0.2em; }
@@ -103,7 +103,7 @@ def build_demo() -> gr.Blocks:
         who = identity.build()  # who is submitting: handed to Exercises, Progress, Instructor
         # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
         blocks.train_sessions = sessions = TrainSessions()
-        session_release.attach(blocks, sessions)  # a closed tab gives its models and runs back at once
+        gradio_patch.attach(blocks, sessions)  # a closed tab gives its models and runs back at once
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]):
@@ -118,14 +118,15 @@ def build_demo() -> gr.Blocks:
             with gr.Tab(t("tab.instructor"), id="instructor"):
                 instructor.build(who)
         progress.connect_editor(mine, editor, tabs=tabs)
-    for fn in blocks.fns.values():
-        if fn.show_progress == "hidden" and not fn.show_progress_on:
-            fn.show_progress_on = [sink]
-        # Every event names its pool; the limit is the pool's, whatever event comes first.
-        pool = fn.concurrency_id if fn.concurrency_id in POOLS else "play"
-        fn.concurrency_id, fn.concurrency_limit = pool, POOLS[pool]
-    blocks.queue(max_size=queue_guard.MAX_SIZE, default_concurrency_limit=POOLS["play"])
-    queue_guard.guard(blocks._queue)  # one client cannot fill the queue for everyone (red team N5)
+    # Every event names its pool; the limit is the pool's, whatever event comes first.
+    gradio_patch.assign_pools(blocks, POOLS, sink, default="play")
+    serving = submissions.default().serving
+    s = serving.settings
+    blocks.queue(max_size=s.queue_max, default_concurrency_limit=POOLS["play"])
+    # One client cannot fill the queue for everyone (red team N5); a lecture hall still fits.
+    gradio_patch.guard_blocks(blocks, s.queue_per_address, s.queue_per_session,
+                       lambda request: serving.client_of(request).address)
+    blocks.serving = serving
     return blocks
 
 

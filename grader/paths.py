@@ -7,6 +7,7 @@ hidden-test folder and of the per-deployment seed; nothing here imports torch.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +30,12 @@ def deployment_seed() -> int:
         raise ValueError(f"LAB_GRADER_SEED must be an integer, got {raw!r}") from None
 
 
-def grader_workers() -> int:
-    """How many warm workers the app's grader starts (``$LAB_GRADER_WORKERS``, default 2)."""
-    return int(os.environ.get("LAB_GRADER_WORKERS", str(DEFAULT_WORKERS)))
+def grader_workers(env: Mapping[str, str] | None = None) -> int:
+    """How many warm workers the app's grader starts (``$LAB_GRADER_WORKERS``, default 2); the
+    one reading of that variable (the serving wing sizes its grading turns with it)."""
+    raw = (os.environ if env is None else env).get("LAB_GRADER_WORKERS", "").strip()
+    if not raw:
+        return DEFAULT_WORKERS
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"LAB_GRADER_WORKERS must be a positive integer, got {raw!r}")
+    return int(raw)

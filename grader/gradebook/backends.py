@@ -1,5 +1,5 @@
-"""Which storage a deployment uses: the gradebook and the rate limiter open on PostgreSQL when
-``$DATABASE_URL`` names it (shared by every replica), else on SQLite / in this process.
+"""Which storage a deployment uses: the gradebook opens on PostgreSQL when ``$DATABASE_URL``
+names it (shared by every replica), else on SQLite.
 
 The backends import their base classes; only this module imports the backends, so no module
 of the gradebook imports one that imports it back.
@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from grader.gradebook.ratelimit import RateLimiter
 from grader.gradebook.store import DEFAULT_FILENAME, Gradebook
 
 
@@ -48,17 +47,3 @@ def open_gradebook(url: str | None = None, *, pool_size: int = 4,
     raise ValueError(f"unsupported database URL scheme {scheme!r}: use postgresql://user:pass@host/db "
                      "or sqlite:///path/to/file.db (or leave DATABASE_URL unset for SQLite in "
                      "$LAB_DATA_DIR)")
-
-
-def shared_rate_limiter(per_learner: int = 10, window_s: float = 60.0, scope: str = "submit",
-                        url: str | None = None):
-    """The limiter the app uses: one shared by every replica when ``url`` (default
-    ``$DATABASE_URL``) names PostgreSQL (:class:`~grader.gradebook.pg_ratelimit.PostgresRateLimiter`,
-    ``scope`` keeps limits apart), else a :class:`~grader.gradebook.ratelimit.RateLimiter` in this process. Both have
-    ``check``, ``refund``, ``reset``, ``per_learner`` and ``window_s``."""
-    url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
-    if url.startswith(("postgresql://", "postgres://")):
-        from grader.gradebook.pg_ratelimit import PostgresRateLimiter
-
-        return PostgresRateLimiter(url, per_learner, window_s, scope)
-    return RateLimiter(per_learner, window_s)

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from browser_support import free_port
 
-from webapp.services.admission import WaitGate
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "app"
@@ -39,16 +38,19 @@ def app_url(tmp_path_factory):
 @pytest.fixture(scope="module")
 def app_gradebook(tmp_path_factory, app_url):
     """A fresh SQLite gradebook swapped into the running app for one test module, then restored
-    (with a generous rate limiter and busy gate, so tests are not refused by each other)."""
-    from grader.gradebook import RateLimiter, open_gradebook
-    from webapp.services import submissions as glue
+    (with generous limits counted in this process, so tests are not refused by each other)."""
+    from grader.gradebook import open_gradebook
+    from webapp.services import submissions
+    from webapp.serving.limits import Limits
+    from webapp.serving.settings import ServingSettings
 
-    before = glue._STATE.ensure()
-    saved = (before.book, before.limiter, before.gate)
+    submitter = submissions.default()
     fresh = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gb.sqlite3'}")
-    glue.configure(book=fresh, limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
+    saved = (submitter.use_gradebook(fresh), submitter.serving.limits)
+    submitter.serving.limits = Limits.in_memory(ServingSettings(rate_limit=100))
     yield fresh
-    glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+    submitter.use_gradebook(saved[0])
+    submitter.serving.limits = saved[1]
     fresh.close()
 
 

@@ -2,7 +2,8 @@
 
 - R2: eight addresses keeping slow submissions in flight got a first-time learner refused as
   "busy" (10 refusals, graded after 37.5 s: /tmp/redteam3/flood_app.py), and busy refusals cost
-  the flooders nothing.
+  the flooders nothing. (Issue 17 removed the busy gate: nobody is refused for a long line any
+  more; the newcomer's wait is what these tests hold.)
 - R3: TrainSessions kept the last runs of 32 sessions app-wide: one address replaying a cached
   run under 32 fresh session hashes evicted everyone's model from the explorer
   (/tmp/redteam3/evict_last_runs.py).
@@ -19,10 +20,10 @@ from urllib.parse import quote
 import pytest
 from submit_support import end_running_turns, submit_harness
 
-from grader.gradebook import RateLimiter
-from webapp.services import admission
-from webapp.services.fairness import ClientKey, FairQueue, Ticket
-from webapp.services.train_sessions import TrainSessions
+from webapp.serving.sessions import TrainSessions
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import Ticket, TurnQueue
+from webapp.serving.who import ClientKey
 
 FLOODERS = [f"203.0.113.{a + 1}" for a in range(8)]
 NEWCOMER = "198.51.100.1"
@@ -31,13 +32,10 @@ SLOW_S = 9.5  # the red team's sleeper
 
 # --- R2: a newcomer is admitted on its own fair-queue position -----------------------------------
 
-def _send(queue: FairQueue, gate: admission.WaitGate, key: ClientKey, live: list) -> bool:
-    """One submission through the fair queue and the busy gate, as submissions.submit does."""
-    ticket = queue.admit(key, count=False)
+def _send(queue: TurnQueue, key: ClientKey, live: list) -> bool:
+    """One submission into the grading line, as submissions.submit does."""
+    ticket = queue.admit(key)
     if not isinstance(ticket, Ticket):
-        return False
-    if not admission.gate_enter(gate, ticket)[0]:
-        ticket.release()
         return False
     live.append(ticket)
     return True
@@ -45,8 +43,7 @@ def _send(queue: FairQueue, gate: admission.WaitGate, key: ClientKey, live: list
 
 def test_a_newcomer_is_admitted_while_eight_addresses_flood_and_waits_one_turn_per_address():
     clock = [0.0]
-    queue = FairQueue(slots=2, per_address=2, clock=lambda: clock[0])
-    gate = admission.WaitGate(max_in_flight=16, slots=2, max_wait_s=15.0, typical_s=SLOW_S)
+    queue = TurnQueue(slots=2, clock=lambda: clock[0], typical_s=SLOW_S)
     live: list[Ticket] = []
     sent = 0
 
@@ -55,22 +52,19 @@ def test_a_newcomer_is_admitted_while_eight_addresses_flood_and_waits_one_turn_p
         for a, addr in enumerate(FLOODERS):
             for s in range(2):
                 sent += 1
-                _send(queue, gate, ClientKey(f"f{a}-{s}-{sent}", addr), live)
+                _send(queue, ClientKey(f"f{a}-{s}-{sent}", addr), live)
 
     flood()
-    newcomer = queue.admit(ClientKey("honest", NEWCOMER), count=False)
-    assert isinstance(newcomer, Ticket)
-    ok, _ = admission.gate_enter(gate, newcomer)
-    assert ok, "a first-time learner was refused as busy while other addresses flood"
+    newcomer = queue.admit(ClientKey("honest", NEWCOMER))
+    assert isinstance(newcomer, Ticket), "a first-time learner was refused while others flood"
     started_before = 0
     while newcomer.state == "waiting":  # every grading runs to SLOW_S; flooders resubmit at once
         clock[0] += SLOW_S
-        end_running_turns(live, gate, SLOW_S)
+        end_running_turns(live, SLOW_S)
         started_before += sum(1 for t in live if t.state == "running")
         flood()
     assert started_before <= len(FLOODERS), started_before  # at most one turn per other address
     newcomer.release()
-    gate.leave(0.1)
 
 
 @pytest.fixture
@@ -82,30 +76,42 @@ def submit_path(monkeypatch, tmp_path):
     def graded(exercise_id, code, learner=None):
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 
-    with submit_harness(monkeypatch, tmp_path, graded, slots=1) as install:
+    with submit_harness(tmp_path, graded) as install:
         yield install
 
 
-def test_busy_retries_of_a_learner_with_work_in_flight_cost_that_learner(submit_path):
+def test_retries_of_a_learner_with_work_in_flight_cost_that_learner(submit_path):
     """Retries while one's own grading runs run the flooder out. Red team 5 (N4): they cost the
-    learner's own quota, not the address's, which a NAT classroom shares (test_redteam6)."""
+    learner's own quota, not a classmate's (the address is shared by a NAT classroom). Issue 17:
+    a retry now waits behind the learner's first submission instead of being refused as busy,
+    so it is a real submission and counts against the address too (whose bound is sized for a
+    class: 10 here, not 3)."""
+    import threading
+
     from webapp.services import submissions as glue
 
     flooder = FLOODERS[0]
-    addresses, learners = RateLimiter(3, 60), RateLimiter(3, 60)
-    queue = FairQueue(slots=1, per_address=4, address_limiter=addresses)
-    gate = admission.WaitGate(max_in_flight=1, slots=1)
-    send = submit_path(learners, queue, gate)
-    bot = glue.rate_key(glue.resolve_learner("Bot", False), "f-live")
+    send = submit_path(ServingSettings(grading_slots=1, rate_limit=3, address_rate_limit=10))
+    serving = submit_path.serving
+    bot = glue.rate_key(submit_path.submitter.resolve_learner("Bot"), "f-live")
     # Bot's slow grading, in flight, charged as the submit path charges it.
-    held = queue.admit(ClientKey("f-live", flooder), count=False, learner=bot)
-    assert learners.check(bot)[0] and queue.charge(ClientKey("f-live", flooder)) is None
-    assert gate.enter()[0]
-    retries = [send("Bot", f"f-retry-{i}", flooder) for i in range(2)]
-    assert retries == ["busy", "busy"]
+    client = ClientKey("f-live", flooder, bot)
+    assert serving.limits.admit(client) is None
+    held = serving.grading.admit(client)
+    assert held.state == "running"
+    retries: list[str] = []
+    threads = [threading.Thread(target=lambda i=i: retries.append(send("Bot", f"f-retry-{i}",
+                                                                       flooder)))
+               for i in range(2)]
+    for t in threads:
+        t.start()
+    while serving.grading.snapshot()["waiting"] < 2:  # both wait behind Bot's first
+        threading.Event().wait(0.01)
     held.release()
-    gate.leave()
-    # Three attempts in the window (one graded, two busy retries): the next one is refused.
+    for t in threads:
+        t.join(30)
+    assert retries == ["graded", "graded"]
+    # Three attempts in the window (one graded, two retries): the next one is refused.
     assert send("Bot", "f-next", flooder) == "rate_limited"
     assert send("Cy", "s-cy", flooder) == "graded"  # a classmate behind the address is not
     assert send("Ada", "s-ada", NEWCOMER) == "graded"  # nor is another address
@@ -114,9 +120,7 @@ def test_busy_retries_of_a_learner_with_work_in_flight_cost_that_learner(submit_
 # --- G1: a refusal by one limit charges no other limit ------------------------------------------
 
 def test_an_address_refusal_leaves_the_learners_quota(submit_path):
-    send = submit_path(RateLimiter(2, 60), FairQueue(slots=1, per_address=2,
-                                                     address_limiter=RateLimiter(1, 60)),
-                       admission.WaitGate(16, 1))
+    send = submit_path(ServingSettings(grading_slots=1, rate_limit=2, address_rate_limit=1))
     assert send("Ada", "s1", "198.51.100.10") == "graded"
     assert send("Ada", "s2", "198.51.100.10") == "rate_limited"  # the address's one allowance
     assert send("Ada", "s3", "198.51.100.11") == "graded"  # her second allowance was intact
@@ -124,9 +128,7 @@ def test_an_address_refusal_leaves_the_learners_quota(submit_path):
 
 
 def test_a_learner_refusal_leaves_the_addresss_quota(submit_path):
-    send = submit_path(RateLimiter(1, 60), FairQueue(slots=1, per_address=2,
-                                                     address_limiter=RateLimiter(2, 60)),
-                       admission.WaitGate(16, 1))
+    send = submit_path(ServingSettings(grading_slots=1, rate_limit=1, address_rate_limit=2))
     assert send("Bob", "s1", "198.51.100.20") == "graded"
     assert send("Bob", "s2", "198.51.100.20") == "rate_limited"  # Bob's one allowance
     assert send("Carol", "s3", "198.51.100.20") == "graded"  # the address's second was intact
@@ -143,7 +145,7 @@ def test_the_shared_limit_gives_a_refund_back_in_its_own_scope_only():
         pytest.skip("needs TEST_DATABASE_URL (scripts/start_test_postgres.sh)")
     import psycopg
 
-    from grader.gradebook.pg_ratelimit import PostgresRateLimiter
+    from webapp.serving.pg_ratelimit import PostgresRateLimiter
 
     schema = f"refund_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(url, autocommit=True) as conn:

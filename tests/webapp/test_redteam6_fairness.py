@@ -8,6 +8,11 @@
   flight: 30 classmates behind one NAT clicking Submit once each during a busy spell used up
   the address's 30 per minute, and the next classmate's first submission was refused as
   rate-limited (/tmp/redteam5/test_classroom_busy_charge.py).
+
+Issue 17 removed the busy gate and the newcomer pass (a classroom waits in line; nobody is
+refused for a long line). The tests are restated around the properties N1 and N4 protect: a
+flooder posing as newcomers keeps nobody from another address waiting longer than one turn per
+flooding address, and a busy spell costs a classroom nothing (every click is graded in turn).
 """
 
 from __future__ import annotations
@@ -17,10 +22,9 @@ import threading
 import pytest
 from submit_support import end_running_turns, submit_harness
 
-from grader.gradebook import RateLimiter
-from webapp.services import admission
-from webapp.services.client_address import client_address
-from webapp.services.fairness import ClientKey, FairQueue, Ticket
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import Ticket, TurnQueue
+from webapp.serving.who import ClientKey, client_address
 
 SLOW_S = 9.5  # every flooding grading runs this long (the red team's sleeper)
 HONEST = "198.51.100.1"
@@ -29,15 +33,10 @@ CLASS = "198.51.100.7"  # one NAT, a whole classroom behind it
 
 # --- N1: a flooding address that keeps one ticket in flight is no newcomer -----------------------
 
-def _send(queue: FairQueue, gate: admission.WaitGate, key: ClientKey) -> Ticket | None:
-    """One submission through the fair queue and the busy gate, as submissions.submit does."""
-    ticket = queue.admit(key, count=False)
-    if not isinstance(ticket, Ticket):
-        return None
-    if not admission.gate_enter(gate, ticket)[0]:
-        ticket.release()
-        return None
-    return ticket
+def _send(queue: TurnQueue, key: ClientKey) -> Ticket | None:
+    """One submission into the grading line, as submissions.submit does."""
+    ticket = queue.admit(key)
+    return ticket if isinstance(ticket, Ticket) else None
 
 
 @pytest.mark.parametrize("flooders", [16, 24])
@@ -47,8 +46,7 @@ def test_one_ticket_per_flooding_address_does_not_lock_a_newcomer_out(flooders):
     learner's retry), each of its two tickets in flight at most; the honest learner retries
     every round until it is admitted."""
     clock = [0.0]
-    queue = FairQueue(slots=2, per_address=2, clock=lambda: clock[0])
-    gate = admission.WaitGate(max_in_flight=16, slots=2, max_wait_s=15.0, typical_s=SLOW_S)
+    queue = TurnQueue(slots=2, per_address=2, clock=lambda: clock[0], typical_s=SLOW_S)
     addrs = [client_address(f"2001:db8:{i:x}::{i + 1}", None, 0) for i in range(flooders)]
     assert len(set(addrs)) == flooders
     live: list[Ticket] = []
@@ -59,19 +57,19 @@ def test_one_ticket_per_flooding_address_does_not_lock_a_newcomer_out(flooders):
         for a, addr in enumerate(addrs):
             for _ in range(2):
                 sent += 1
-                if (t := _send(queue, gate, ClientKey(f"f{a}-{sent}", addr))) is not None:
+                if (t := _send(queue, ClientKey(f"f{a}-{sent}", addr))) is not None:
                     live.append(t)
 
     flood()
     honest, refused, others_started = None, 0, 0
     for _ in range(40):
         if honest is None:
-            honest = _send(queue, gate, ClientKey("honest", HONEST))
+            honest = _send(queue, ClientKey("honest", HONEST))
             refused += honest is None
         if honest is not None and honest.state == "running":
             break
         clock[0] += SLOW_S
-        end_running_turns(live, gate, SLOW_S)
+        end_running_turns(live, SLOW_S)
         others_started += sum(1 for t in live if t.state == "running")
         flood()
     assert honest is not None, f"refused {refused} times in 40 rounds: locked out"
@@ -79,32 +77,30 @@ def test_one_ticket_per_flooding_address_does_not_lock_a_newcomer_out(flooders):
     # From its first try to its turn, at most one grading per other address (16: 15, 76 s).
     assert others_started <= flooders, others_started
     honest.release()
-    gate.leave(0.1)
 
 
 def test_an_address_graded_a_moment_ago_is_no_newcomer_until_a_quiet_spell():
+    """Restated (no newcomer pass any more): at equal service, an address graded in the last
+    RECENT_S yields its place to one that was not, and after a quiet spell it ties again."""
     clock = [0.0]
-    queue = FairQueue(slots=2, per_address=2, clock=lambda: clock[0])
-    keeper = queue.admit(ClientKey("other", "192.0.2.1"))  # keeps the queue from going idle
+    queue = TurnQueue(slots=1, clock=lambda: clock[0])
+    keeper = queue.admit(ClientKey("other", "192.0.2.1"))  # holds the one slot
     first = queue.admit(ClientKey("s1", HONEST))
-    assert queue.newcomer(first)  # nothing of this address in flight, never graded
-    first.wait_turn()  # its turn: it is graded
-    clock[0] += SLOW_S
-    first.release()
-    again = queue.admit(ClientKey("s2", HONEST))
-    assert queue.alone(again) and not queue.newcomer(again)  # alone, but graded a moment ago
-    again.release()
-    clock[0] += queue.RECENT_S
-    later = queue.admit(ClientKey("s3", HONEST))
-    assert queue.newcomer(later)  # after a quiet minute: a newcomer again
-    later.release()
-    # A ticket refused right after admission (it held a slot, but was never graded) leaves its
-    # address a newcomer.
-    turned_away = queue.admit(ClientKey("s4", "203.0.113.5"))
-    assert turned_away.state == "running"
-    turned_away.release()
-    assert queue.newcomer(queue.admit(ClientKey("s5", "203.0.113.5")))
     keeper.release()
+    first.wait_turn()  # its turn: it is graded (one unit: it took no longer than a unit)
+    keeper = queue.admit(ClientKey("other2", "192.0.2.1"))  # waits: the line is never idle
+    first.release()  # keeper2 runs now
+    again = queue.admit(ClientKey("s2", HONEST))  # graded a moment ago
+    stranger = queue.admit(ClientKey("s3", "203.0.113.5"))  # never graded, arrives later
+    assert stranger.position() < again.position()
+    for t in (again, stranger):
+        t.release()
+    clock[0] += queue.RECENT_S  # a quiet minute (for HONEST; the keeper still runs)
+    later = queue.admit(ClientKey("s4", HONEST))
+    other = queue.admit(ClientKey("s5", "203.0.113.6"))
+    assert later.position() < other.position()  # level again: arrival order
+    for t in (later, other, keeper):
+        t.release()
 
 
 # --- N4: a busy refusal costs only the learner who is retrying -----------------------------------
@@ -123,7 +119,7 @@ def submit_path(monkeypatch, tmp_path):
             assert release.wait(30), "the test never let the held grading finish"
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 
-    with submit_harness(monkeypatch, tmp_path, graded, slots=1) as install:
+    with submit_harness(tmp_path, graded) as install:
         install.entered, install.release = entered, release
         try:
             yield install
@@ -131,41 +127,53 @@ def submit_path(monkeypatch, tmp_path):
             release.set()
 
 
+def _in_threads(calls) -> list[str]:
+    out: list[str] = []
+    threads = [threading.Thread(target=lambda c=c: out.append(c())) for c in calls]
+    for t in threads:
+        t.start()
+    return out, threads
+
+
 def test_busy_refusals_of_classmates_do_not_lock_the_class_out(submit_path):
-    """The red team's reproduction: each of 30 classmates clicks Submit once in a busy spell."""
-    queue = FairQueue(slots=1, per_address=2, address_limiter=RateLimiter(30, 60))
-    gate = admission.WaitGate(max_in_flight=2, slots=1, max_wait_s=15.0)
-    send = submit_path(RateLimiter(1, 60), queue, gate)  # one each: a busy click must cost none
-    # The server is busy: another address's grading plus one classmate's hold both places.
-    other = queue.admit(ClientKey("x", "192.0.2.1"), count=False)
-    mate = queue.admit(ClientKey("mate", CLASS), count=False)
-    assert gate.enter()[0] and gate.enter()[0]
-    outcomes = [send(f"Learner{i}", f"s{i}", CLASS) for i in range(30)]
-    assert set(outcomes) == {"busy"}
+    """The red team's reproduction: each of 30 classmates clicks Submit once in a busy spell.
+    Restated: nobody is refused as busy any more; every click waits in line and is graded, and
+    the class's limits are still intact afterwards (the address bound is sized for a class)."""
+    send = submit_path(ServingSettings(grading_slots=1, rate_limit=1, address_rate_limit=40))
+    line = submit_path.serving.grading
+    # The server is busy: another address's grading holds the one worker.
+    other = line.admit(ClientKey("x", "192.0.2.1"))
+    outcomes, threads = _in_threads([lambda i=i: send(f"Learner{i}", f"s{i}", CLASS)
+                                     for i in range(30)])
+    while line.snapshot()["waiting"] < 30:
+        threading.Event().wait(0.01)
     other.release()
-    mate.release()
-    gate.leave()
-    gate.leave()
+    for t in threads:
+        t.join(30)
+    assert outcomes == ["graded"] * 30
     assert send("Late", "s-late", CLASS) == "graded", "the class is rate-limited after a busy spell"
-    assert [send(f"Learner{i}", f"t{i}", CLASS) for i in range(3)] == ["graded"] * 3  # theirs too
 
 
 def test_a_retry_flood_costs_the_flooder_and_not_its_classmates(submit_path):
     """One learner keeps a grading in flight and retries under fresh sessions (free to mint):
-    the retries cost that learner's own quota, so the flood runs out; a classmate behind the
-    same address is graded at once."""
-    queue = FairQueue(slots=1, per_address=4, address_limiter=RateLimiter(3, 60))
-    gate = admission.WaitGate(max_in_flight=1, slots=1)
-    send = submit_path(RateLimiter(3, 60), queue, gate)
-    first: list[str] = []
-    held = threading.Thread(target=lambda: first.append(send("Bot", "b0", CLASS, "hold = 1\n")))
-    held.start()
+    the retries wait behind it and cost that learner's own quota, so the flood runs out; a
+    classmate behind the same address is graded before the flooder's waiting retries."""
+    send = submit_path(ServingSettings(grading_slots=1, rate_limit=3, address_rate_limit=10))
+    line = submit_path.serving.grading
+    first, threads = _in_threads([lambda: send("Bot", "b0", CLASS, "hold = 1\n")])
     assert submit_path.entered.wait(30)
-    assert [send("Bot", f"b{i}", CLASS) for i in (1, 2)] == ["busy", "busy"]
+    retries, more = _in_threads([lambda i=i: send("Bot", f"b{i}", CLASS) for i in (1, 2)])
+    while line.snapshot()["waiting"] < 2:
+        threading.Event().wait(0.01)
+    ada, ada_thread = _in_threads([lambda: send("Ada", "s-ada", CLASS)])
+    while line.snapshot()["waiting"] < 3:
+        threading.Event().wait(0.01)
+    ada_ticket = next(t for t in line._live if t.client.session == "s-ada")
+    assert ada_ticket.position() == 1, "a classmate waits behind the flooder's retries"
     submit_path.release.set()
-    held.join(30)
-    assert first == ["graded"]
-    # Three attempts in the window (one graded, two busy retries while it ran): Bot is spent.
+    for t in threads + more + ada_thread:
+        t.join(30)
+    assert first == ["graded"] and retries == ["graded", "graded"] and ada == ["graded"]
+    # Three attempts in the window (one graded, two retries while it ran): Bot is spent.
     assert send("Bot", "b3", CLASS) == "rate_limited"
-    assert send("Ada", "s-ada", CLASS) == "graded", "a classmate paid for the flooder's retries"
     assert send("Eve", "s-eve", HONEST) == "graded"

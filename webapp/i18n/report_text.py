@@ -11,14 +11,19 @@ EN: dict[str, str] = {
     "submit.not_stored": "Your code was graded but the result could not be saved. Please submit again.",
     "input.check": "Please check the input: {text}",
     "error.kept": "(What is shown below is from the last input that worked.)",
-    # The fair queue in front of the grader
-    "queue.session_busy": "You already have a submission being graded. Wait for its result, then "
-                          "submit again; nothing was stored.",
-    "queue.address_full": "This network address already has as many submissions in progress as "
-                          "it may (one is graded at a time, the others wait their turn in the "
-                          "queue). Please retry in {wait} s; nothing was stored.",
+    # The line in front of the grader (webapp.serving.turns): only a flood is refused
+    "queue.learner_full": "You already have {n} submissions in line; they are graded one after "
+                          "the other. Wait for their results before sending more; nothing was "
+                          "stored.",
+    "queue.address_full": "Your network address already has {n} submissions in line, the most "
+                          "one address may have at once (a whole lecture hall fits). Please "
+                          "retry in {wait} s; nothing was stored.",
+    "queue.full": "The grader's line is full ({n} submissions are waiting). Please retry in "
+                  "{wait} s; nothing was stored.",
     "queue.position": "◷ Waiting for the grader: position {position} in the queue, about {eta} s.",
     "queue.grading": "◷ Grading your submission…",
+    "queue.new_learners": "Too many new learners have started from your network address in the "
+                          "last {window} min ({n}). Please retry in {wait} s; nothing was stored.",
     # Quick checks
     "quick.head": "Quick check",
     "quick.pick_first": "Pick an answer first.",
@@ -63,9 +68,12 @@ ZH: dict[str, str] = {
     "submit.not_stored": "代码已评分，但结果未能保存。请重新提交。",
     "input.check": "输入有误：{text}",
     "error.kept": "（下方显示的仍是上一次有效输入的结果。）",
-    "queue.session_busy": "你已有一份提交正在评分。请等它出结果后再提交；本次提交未被保存。",
-    "queue.address_full": "你所在的网络地址进行中的提交已达上限（同一时间评一份，其余在队列中排队等候）。"
+    "queue.learner_full": "你已有 {n} 份提交在排队，它们会依次评分。请等它们出结果后再提交；本次提交未被保存。",
+    "queue.address_full": "你所在的网络地址已有 {n} 份提交在排队，这是同一地址同时排队的上限（足够容纳整个阶梯教室）。"
                           "请在 {wait} 秒后重试；本次提交未被保存。",
+    "queue.full": "评分队列已满（{n} 份提交在等候）。请在 {wait} 秒后重试；本次提交未被保存。",
+    "queue.new_learners": "最近 {window} 分钟内从你所在的网络地址新开始的学习者过多（{n} 位）。请在 {wait} 秒后重试；"
+                          "本次提交未被保存。",
     "queue.position": "◷ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。",
     "queue.grading": "◷ 正在评分你的提交……",
     "quick.head": "快速检查",

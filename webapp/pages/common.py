@@ -10,10 +10,9 @@ import gradio as gr
 from webapp.i18n import EN, ZH, tr
 from webapp.i18n import lang_of as i18n_lang_of
 from webapp.i18n.input_errors import error_zh
-from webapp.services.fairness import ClientKey
 
 # "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
-__all__ = ["I18N", "client_of", "friendly", "lang_of", "message", "quiet", "t", "tr", "warn"]
+__all__ = ["I18N", "friendly", "lang_of", "message", "quiet", "t", "tr", "warn"]
 
 I18N = gr.I18n(en=EN, **{"zh-CN": ZH})
 t = I18N
@@ -24,15 +23,6 @@ log = logging.getLogger("transformer_lab.app")
 def lang_of(request: gr.Request | None) -> str:
     """'zh' when the browser's first language is Chinese, else 'en' (figures are drawn server-side)."""
     return i18n_lang_of(request)
-
-
-def client_of(request: gr.Request | None) -> ClientKey:
-    """Session and address of a request, for the fair queues of grading and training (see
-    webapp.services.fairness for which X-Forwarded-For entry is trusted: only the one our own
-    proxy appended)."""
-    from webapp.services import grading_queue
-
-    return grading_queue.client_of_request(request)
 
 
 def _find_request(args, kwargs) -> gr.Request | None:

@@ -13,8 +13,10 @@ import gradio as gr
 from grader.report import Report, render
 from webapp.i18n import LANGUAGES
 from webapp.pages import identity
-from webapp.pages.common import client_of, friendly, lang_of, t, warn
-from webapp.services import fairness, grading_queue, quickcheck, submissions
+from webapp.pages.common import friendly, lang_of, t, warn
+from webapp.pages.identity import client_of
+from webapp.services import quickcheck, submissions
+from webapp.serving.turns import Refused, grading_message, queue_message
 from webapp.views.exercise_list import exercise_choices, public_text
 from webapp.views.report_view import results_frame, score_markdown
 
@@ -61,7 +63,7 @@ def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,
     threading.Thread(target=work, name="grade-submission", daemon=True).start()
     while (item := updates.get()) is not None:
         pos, eta = item
-        msg = fairness.queue_message(pos, eta) if pos else fairness.grading_message()
+        msg = queue_message(pos, eta) if pos else grading_message()
         yield render(msg, lang)
     if "result" not in box:
         raise RuntimeError("grading stopped without a result")
@@ -218,13 +220,15 @@ def build(learner: identity.Identity) -> Editor:
         @friendly(2)
         def inner(ex_id, code, request: gr.Request):
             lang = lang_of(request)
-            # The same queue as Submit (one run per session/address, round-robin), not counted
-            # by the per-address submission limit: examples store nothing.
-            report = grading_queue.run_in_turn(client_of(request), lambda: fn(ex_id, code),
-                                          count=False)
-            if isinstance(report, fairness.Refused):  # keep the last result; say why not
-                warn(render(report.message, lang), lang)
-                return gr.skip(), "⚠️ " + render(report.message, lang)
+            # The same line as Submit (fair by address, one turn at a time per tab); examples
+            # store nothing, so they count against no submission limit.
+            ticket = submissions.default().serving.grading.admit(client_of(request))
+            if isinstance(ticket, Refused):  # keep the last result; say why not
+                warn(render(ticket.message, lang), lang)
+                return gr.skip(), "⚠️ " + render(ticket.message, lang)
+            with ticket:
+                ticket.wait_turn()
+                report = fn(ex_id, code)
             return results_frame(report, lang), score_markdown(report, lang)
 
         return inner

@@ -19,6 +19,7 @@ from grader.gradebook import identity as ids
 from webapp.i18n import tr
 from webapp.pages.common import lang_of, t
 from webapp.services import submissions
+from webapp.serving.who import ClientKey
 
 STORAGE_KEY = "transformer-lab-learner"  # the typed label
 KEY_STORAGE_KEY = "transformer-lab-key"  # the browser's learner key
@@ -107,20 +108,15 @@ def learner(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
         raise ValueError(str(err)) from None
 
 
+def client_of(request: gr.Request | None) -> ClientKey:
+    """Session and address of a request, as the serving wing reads them (only the
+    X-Forwarded-For entry our own proxy appended is trusted: webapp.serving.who)."""
+    return submissions.default().serving.client_of(request)
+
+
 def address_of(request: gr.Request | None) -> str:
-    """The client's address as the fairness module reads it (trusted proxy hops only)."""
-    client = getattr(request, "client", None)
-    peer = getattr(client, "host", None)
-    headers = getattr(request, "headers", None)
-    forwarded = None
-    if headers is not None:
-        forwarded = headers.getlist("x-forwarded-for") if hasattr(headers, "getlist") \
-            else headers.get("x-forwarded-for")
-    try:
-        from webapp.services.client_address import client_address, default_hops
-    except ImportError:  # pragma: no cover - the fairness module is optional
-        return str(peer or "unknown")
-    return str(client_address(peer, forwarded, default_hops()) or peer or "unknown")
+    """The client's address, for the per-address limits of passwords and recovery codes."""
+    return client_of(request).address or "unknown"
 
 
 def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> str:

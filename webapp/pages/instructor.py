@@ -20,10 +20,10 @@ import os
 
 import gradio as gr
 
-from grader.gradebook import FailureLimiter, locked_message
 from webapp.pages import identity
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import exports, instructor_access, submissions
+from webapp.serving.ratelimit import FailureLimiter, locked_message
 from webapp.views import gradebook_lang, gradebook_tables
 
 log = logging.getLogger("transformer_lab.app")
@@ -31,7 +31,7 @@ log = logging.getLogger("transformer_lab.app")
 
 def _limits_from_env():
     """Failed-password limits from the environment, shared by every replica on PostgreSQL."""
-    from grader.gradebook.pg_failures import shared_failure_limiter
+    from webapp.serving.pg_failures import shared_failure_limiter
 
     per_address = int(os.environ.get("LAB_PASSWORD_TRIES_PER_ADDRESS", "5"))  # per 10 minutes
     overall = int(os.environ.get("LAB_PASSWORD_TRIES_PER_HOUR", "20"))  # all clients together

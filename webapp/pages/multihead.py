@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gradio as gr
 
 from webapp.compute.matrices import check_int
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.services.train_sessions import TrainSessions
 
 # Click a thumbnail to enlarge it (as BertViz does): plotly marks each subplot's drag layer with
 # data-subplot="x3y3"; the k-th subplot is the k-th choice of the "head to enlarge" radio.
@@ -125,7 +126,7 @@ def thumbnails(layer_maps, q, k, lang, width=None):
     return fig
 
 
-def build(sessions: TrainSessions) -> None:
+def build(sessions: Any) -> None:  # the Train page's TrainSessions (handed over by app.py)
     """Lay out the page inside the current gr.Tab and wire its events (``sessions``: the Train
     page's last run per browser session). Opening the tab redraws it: a run may have ended on
     the Train page meanwhile."""

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 import gradio as gr
 import pandas as pd
 
-from grader.gradebook import FailureLimiter, Learner, locked_message
+from grader.gradebook import Learner
 from grader.gradebook import identity as ids
 from webapp.i18n import tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions
+from webapp.serving.ratelimit import FailureLimiter, locked_message
 from webapp.views import gradebook_tables
 from webapp.views.exercise_list import exercise_title
 from webapp.views.report_view import status_name

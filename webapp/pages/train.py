@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gradio as gr
 
-from webapp.pages.common import client_of, friendly, lang_of, message, t, tr, warn
+from webapp.pages.common import friendly, lang_of, message, t, tr, warn
+from webapp.pages.identity import client_of
 from webapp.pages.train_run import devices, run_training, tatoeba_offered, train
 from webapp.pages.viewport import head_grid, width_input, with_width
 from webapp.services.train_config import KINDS, MODELS, PES, TASKS, start_values
-from webapp.services.train_sessions import TrainSessions
+from webapp.serving.sessions import TrainSessions
 from webapp.views.train_view import (
     caption,
     check_name,
@@ -150,7 +151,7 @@ def build(sessions: TrainSessions) -> None:
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare", visible=False)
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")
-    from webapp.services.session_memory import cap_kept, light_run, session_ttl_s
+    from webapp.serving.session_memory import cap_kept, light_run, session_ttl_s
 
     # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
     run_state = gr.State(None, time_to_live=session_ttl_s())

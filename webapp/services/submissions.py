@@ -1,8 +1,10 @@
-"""The app's one submit path: validate → admit → grade → store → a typed outcome (no gradio).
+"""The app's one submit path: validate → who → with a turn → grade → store → a typed outcome
+(no gradio).
 
-``submit`` returns a :class:`Stored` (the grader's report and the stored row) or a
+``Submitter.submit`` returns a :class:`Stored` (the grader's report and the stored row) or a
 :class:`Refusal` (why nothing was graded or stored). Pages read those objects; the Gradescope
-JSON shape exists only at the API edge (:func:`to_gradescope`, :func:`grade_and_record`).
+JSON shape exists only at the API edge (:func:`to_gradescope`, :func:`grade_and_record`). Who
+goes next and who is refused is the serving wing's (webapp.serving): this module only asks it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -20,22 +23,19 @@ from grader.gradebook import (
     Gradebook,
     GradebookError,
     Learner,
-    RateLimiter,
     Submission,
     SubmissionRejected,
-    busy_message,
     clean_learner,
     open_gradebook,
     validate_submission,
-    wait_message,
 )
 from grader.gradebook import identity as ids
-from grader.gradebook.backends import shared_rate_limiter
 from grader.gradebook.model import surrogate_safe_data
 from grader.report import Report, render
 from webapp.i18n import both
-from webapp.services import fairness, grading_queue
-from webapp.services.admission import SubmitConfig, WaitGate, gate_enter
+from webapp.serving import wing
+from webapp.serving.turns import OnWait, Refused
+from webapp.serving.who import ClientKey
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -43,72 +43,6 @@ log = logging.getLogger("transformer_lab.app")
 # (HF usernames cannot contain spaces or parentheses, so no real account ends like this).
 GUEST_SUFFIX = ids.GUEST_SUFFIX
 SIGNED_IN_CACHE_S = 30.0  # how long the list of signed-in names is reused between lookups
-
-
-class _State:
-    """The process-wide gradebook, limiter and gate, created on first use."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.book: Gradebook | None = None
-        self.limiter: RateLimiter | None = None
-        self.gate: WaitGate | None = None
-        self.slots: threading.Semaphore | None = None  # one permit per grader worker
-        self.signed_in: tuple[float, frozenset[str]] = (-1e9, frozenset())  # (when, folds)
-
-    def ensure(self) -> _State:
-        with self.lock:
-            if self.limiter is None or self.gate is None:
-                cfg = SubmitConfig.from_env()
-                # PostgreSQL when DATABASE_URL names it: one limit for every replica.
-                self.limiter = self.limiter or shared_rate_limiter(cfg.per_learner, cfg.window_s,
-                                                                   "learner")
-                self.gate = self.gate or WaitGate(cfg.max_in_flight, cfg.slots, cfg.max_wait_s)
-            if self.book is None:
-                self.book = open_gradebook()  # $DATABASE_URL, else SQLite in $LAB_DATA_DIR
-        return self
-
-
-_STATE = _State()
-
-
-def _grading_slots(state: _State, api: Any) -> threading.Semaphore:
-    """A semaphore with one permit per worker of the warm grader (sized on first use).
-
-    Gradings beyond the workers wait on it rather than inside the grader's pool, so the time
-    measured inside is the grading alone: what the gate's wait estimate needs.
-    """
-    if state.slots is None:
-        n = len(getattr(getattr(api.default_grader(), "pool", None), "workers", ()) or [0])
-        with state.lock:
-            if state.slots is None:
-                state.slots = threading.Semaphore(n)
-                if state.gate is not None:
-                    state.gate.slots = n
-    return state.slots
-
-
-def configure(book: Gradebook | None = None, limiter: RateLimiter | None = None,
-              gate: WaitGate | None = None) -> None:
-    """Replace the gradebook, limiter or gate (tests, or an app with its own settings)."""
-    with _STATE.lock:
-        if book is not None:
-            _STATE.book = book
-            _STATE.signed_in = (-1e9, frozenset())
-        if limiter is not None:
-            _STATE.limiter = limiter
-        if gate is not None:
-            _STATE.gate = gate
-
-
-def gradebook() -> Gradebook:
-    """The app's gradebook (opened on first use)."""
-    return _STATE.ensure().book  # type: ignore[return-value]
-
-
-def limiter() -> RateLimiter:
-    """The app's per-learner rate limiter."""
-    return _STATE.ensure().limiter  # type: ignore[return-value]
 
 
 def exercise_ids() -> list[str]:
@@ -124,31 +58,6 @@ def learner_name(typed: str | None, signed_in: bool = False) -> str:
     if signed_in:
         return clean_learner(typed)
     return ids.label_for(typed, GUEST_SUFFIX)
-
-
-def signed_in_folds() -> frozenset[str]:
-    """Folded names of the signed-in learners in the gradebook (cached a few seconds)."""
-    state = _STATE.ensure()
-    when, folds = state.signed_in
-    if time.monotonic() - when > SIGNED_IN_CACHE_S:
-        folds = frozenset(ids.fold(name) for name in state.book.signed_in_names())
-        state.signed_in = (time.monotonic(), folds)
-    return folds
-
-
-def resolve_learner(learner: str | Claim | Learner | None, signed_in: bool = False) -> Learner:
-    """Who a submission belongs to. A Claim comes from a page (browser key, label box, verified
-    sign-in); a bare name is an API caller's label (or, with ``signed_in``, a verified username).
-    Raises SubmissionRejected (odd name, a name imitating a signed-in learner, no browser key)."""
-    if isinstance(learner, Learner):
-        return learner
-    if not isinstance(learner, Claim):
-        learner = Claim(username=clean_learner(learner)) if signed_in else \
-            Claim(typed=learner, via_api=True)
-    linked = None
-    if learner.browser_key and ids.valid_browser_key(learner.browser_key) and not learner.username:
-        linked = gradebook().linked_learner(ids.key_hash(learner.browser_key))
-    return ids.resolve(learner, linked, signed_in_folds())
 
 
 def rate_key(learner: Learner | str, session_key: str | None) -> str:
@@ -195,77 +104,150 @@ def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
                    None if retry_after_s is None else max(1, math.ceil(retry_after_s)))
 
 
+def _default_grade(exercise_id: str, code: str, label: str) -> Report:
+    from grader import api  # imports torch on first use only
+    from webapp.services.hidden_tests import ensure_hidden_tests
+
+    ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
+    return api.grade(exercise_id, code, label)
+
+
+class Submitter:
+    """Grades and stores submissions for one app: a gradebook (opened on first use), the
+    serving wing that gives turns and counts limits, and the grading function (the warm
+    grader; a test passes a fake)."""
+
+    def __init__(self, serving: wing.Serving | None = None, book: Gradebook | None = None,
+                 grade: Callable[[str, str, str], Report] | None = None) -> None:
+        self._serving, self._book = serving, book
+        self.grade = grade or _default_grade
+        self._lock = threading.Lock()
+        self._signed_in: tuple[float, frozenset[str]] = (-1e9, frozenset())  # (when, folds)
+
+    @property
+    def serving(self) -> wing.Serving:
+        if self._serving is None:
+            self._serving = wing.default()
+        return self._serving
+
+    @property
+    def book(self) -> Gradebook:
+        with self._lock:
+            if self._book is None:
+                self._book = open_gradebook()  # $DATABASE_URL, else SQLite in $LAB_DATA_DIR
+            return self._book
+
+    def use_gradebook(self, book: Gradebook) -> Gradebook | None:
+        """Store in ``book`` from now on (an instructor's fresh term, a test); the old one."""
+        with self._lock:
+            old, self._book = self._book, book
+            self._signed_in = (-1e9, frozenset())
+        return old
+
+    def signed_in_folds(self) -> frozenset[str]:
+        """Folded names of the signed-in learners in the gradebook (cached a few seconds)."""
+        when, folds = self._signed_in
+        if time.monotonic() - when > SIGNED_IN_CACHE_S:
+            folds = frozenset(ids.fold(name) for name in self.book.signed_in_names())
+            self._signed_in = (time.monotonic(), folds)
+        return folds
+
+    def resolve_learner(self, learner: str | Claim | Learner | None,
+                        signed_in: bool = False) -> Learner:
+        """Who a submission belongs to. A Claim comes from a page (browser key, label box,
+        verified sign-in); a bare name is an API caller's label (or, with ``signed_in``, a
+        verified username). Raises SubmissionRejected (odd name, a name imitating a signed-in
+        learner, no browser key)."""
+        if isinstance(learner, Learner):
+            return learner
+        if not isinstance(learner, Claim):
+            learner = Claim(username=clean_learner(learner)) if signed_in else \
+                Claim(typed=learner, via_api=True)
+        linked = None
+        if learner.browser_key and ids.valid_browser_key(learner.browser_key) and \
+                not learner.username:
+            linked = self.book.linked_learner(ids.key_hash(learner.browser_key))
+        return ids.resolve(learner, linked, self.signed_in_folds())
+
+    def submit(self, exercise_id: str, code: str | bytes,
+               learner: str | Claim | Learner | None, session_key: str | None, *,
+               signed_in: bool = False, filename: str | None = None,
+               client: ClientKey | None = None, on_wait: OnWait | None = None) -> Outcome:
+        """Grade one submission and store it; return once the row is durable.
+
+        validate (cheap, nothing stored) → who (the learner, within the client's address) →
+        the limits (counted only when admitted) → a turn in the grading line (position and
+        ETA through ``on_wait(position, eta_s)`` while it waits) → grade → store. The ticket
+        is released in one place, whatever happens; a refusal leaves no row.
+        """
+        try:
+            clean = validate_submission(code, exercise_ids(), exercise_id, None,
+                                        filename=filename)
+            who = self.resolve_learner(learner, signed_in)
+        except SubmissionRejected as err:
+            return refusal(err.reason, err.message, exercise_id)
+        client = (client or ClientKey(session_key)).as_learner(rate_key(who, session_key))
+        serving = self.serving
+        if (refused := serving.limits.admit(client)) is not None:
+            return refusal(refused.reason, refused.message, clean.exercise_id,
+                           refused.retry_after_s)
+        ticket = serving.grading.admit(client)
+        if isinstance(ticket, Refused):
+            serving.limits.refund(client)  # not in line: nothing was used
+            return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
+        with ticket:  # the one release path: the turn ends here, graded or not
+            try:
+                ticket.wait_turn(on_wait)
+                report = self.grade(clean.exercise_id, clean.code, who.label)
+            except Exception as exc:  # noqa: BLE001 - the grader failed: say so, store nothing
+                if type(exc).__name__ == "SandboxRefused":  # fail closed: sandbox too weak
+                    log.error("grading refused: %s", exc)
+                    return refusal("sandbox_unavailable", both("submit.sandbox_off"),
+                                   clean.exercise_id)
+                log.exception("grading %s failed", clean.exercise_id)
+                return refusal("grader_error", both("submit.grader_failed"), clean.exercise_id)
+        if report.status == "malformed":  # trusted side only: the learner sees the generic text
+            log.warning("malformed grading result: learner %s, exercise %s, reason: %s", who.id,
+                        clean.exercise_id, report.malformed_reason or "(none given)")
+        sub = Submission.from_report(report, clean.code, who.label, learner_id=who.id)
+        try:
+            sub_id = self.book.record(sub)  # returns only once the row is committed
+        except (GradebookError, ValueError, TypeError):
+            log.exception("storing a submission for %s failed", clean.exercise_id)
+            return refusal("not_stored", both("submit.not_stored"), clean.exercise_id)
+        return Stored(report, sub, sub_id, who)
+
+
+_DEFAULT: list[Submitter] = []
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default() -> Submitter:
+    """The app's submitter (the process's serving wing and gradebook), made on first use."""
+    with _DEFAULT_LOCK:
+        if not _DEFAULT:
+            _DEFAULT.append(Submitter())
+        return _DEFAULT[0]
+
+
+def gradebook() -> Gradebook:
+    """The app's gradebook (opened on first use)."""
+    return default().book
+
+
+def signed_in_folds() -> frozenset[str]:
+    return default().signed_in_folds()
+
+
+def resolve_learner(learner: str | Claim | Learner | None, signed_in: bool = False) -> Learner:
+    """:meth:`Submitter.resolve_learner` of the app's submitter."""
+    return default().resolve_learner(learner, signed_in)
+
+
 def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
-           session_key: str | None, *, signed_in: bool = False, filename: str | None = None,
-           client: fairness.ClientKey | None = None,
-           on_wait: fairness.OnWait | None = None) -> Outcome:
-    """Grade one submission and store it; return once the row is durable.
-
-    Order matters: input checks and the rate limit come first (cheap, nothing stored), then
-    the busy gate (a full queue answers "retry in N s" at once instead of hanging), then the
-    warm grader, then the gradebook. A refusal leaves no row.
-    ``learner``: see :func:`resolve_learner`; the row keeps its opaque id and its label.
-    ``client`` (session, address): one grading in flight per session and per address, served
-    round-robin (webapp.services.fairness); ``on_wait(position, eta_s)`` while it queues.
-    """
-    state = _STATE.ensure()
-    try:
-        clean = validate_submission(code, exercise_ids(), exercise_id, None, filename=filename)
-        who = resolve_learner(learner, signed_in)
-    except SubmissionRejected as err:
-        return refusal(err.reason, err.message, exercise_id)
-    queue = grading_queue.settings().queue
-    key = rate_key(who, session_key)
-    ticket = queue.admit(client, count=False, learner=key)  # a place per session/address
-    if isinstance(ticket, fairness.Refused):
-        return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
-    ok, wait = gate_enter(state.gate, ticket)
-    if not ok:  # "busy" costs nothing, but a retry while one's own submission runs costs one's
-        ticket.release()  # own quota (never the address's: classmates behind a NAT share it)
-        if queue.in_flight_for(key):
-            state.limiter.check(key)  # already at the limit: nothing more to count
-        return refusal("busy", busy_message(wait), clean.exercise_id, wait)
-    ok, wait = state.limiter.check(key)
-    refused = None if ok else refusal(
-        "rate_limited", wait_message(wait, state.limiter.per_learner, state.limiter.window_s),
-        clean.exercise_id, wait)
-    if refused is None and (limited := queue.charge(client)) is not None:  # per address
-        refused = refusal(limited.reason, limited.message, clean.exercise_id, limited.retry_after_s)
-        state.limiter.refund(key)  # refused by the address limit: the learner's quota stays
-    if refused is not None:
-        ticket.release()
-        state.gate.leave()
-        return refused
-    service_s = None
-    try:
-        from grader import api  # imports torch on first use only
-        from webapp.services.hidden_tests import ensure_hidden_tests
-
-        ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
-        ticket.wait_turn(on_wait)  # fair queue: this client's turn on a worker
-        with _grading_slots(state, api):  # waits here, so the time inside is grading alone
-            t0 = time.monotonic()
-            report = api.grade(clean.exercise_id, clean.code, who.label)
-            service_s = time.monotonic() - t0
-    except Exception as exc:  # noqa: BLE001 - the grader itself failed: say so, store nothing
-        if type(exc).__name__ == "SandboxRefused":  # fail closed: the host's sandbox is too weak
-            log.error("grading refused: %s", exc)
-            return refusal("sandbox_unavailable", both("submit.sandbox_off"), clean.exercise_id)
-        log.exception("grading %s failed", clean.exercise_id)
-        return refusal("grader_error", both("submit.grader_failed"), clean.exercise_id)
-    finally:
-        ticket.release()
-        state.gate.leave(service_s)
-    if report.status == "malformed":  # trusted side only: the learner sees the generic message
-        log.warning("malformed grading result: learner %s, exercise %s, reason: %s", who.id,
-                    clean.exercise_id, report.malformed_reason or "(none given)")
-    sub = Submission.from_report(report, clean.code, who.label, learner_id=who.id)
-    try:
-        sub_id = state.book.record(sub)  # returns only once the row is committed
-    except (GradebookError, ValueError, TypeError):
-        log.exception("storing a submission for %s failed", clean.exercise_id)
-        return refusal("not_stored", both("submit.not_stored"), clean.exercise_id)
-    return Stored(report, sub, sub_id, who)
+           session_key: str | None, **kwargs: Any) -> Outcome:
+    """:meth:`Submitter.submit` of the app's submitter."""
+    return default().submit(exercise_id, code, learner, session_key, **kwargs)
 
 
 def to_gradescope(outcome: Outcome, lang: str = "both") -> dict:
@@ -287,9 +269,11 @@ def to_gradescope(outcome: Outcome, lang: str = "both") -> dict:
 
 
 def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
-                     session_key: str | None, *, lang: str = "both", **kwargs: Any) -> dict:
-    """:func:`submit`, answered as Gradescope JSON (the ``grade`` API and scripts)."""
-    return to_gradescope(submit(exercise_id, code, learner, session_key, **kwargs), lang)
+                     session_key: str | None, *, lang: str = "both",
+                     submitter: Submitter | None = None, **kwargs: Any) -> dict:
+    """:meth:`Submitter.submit`, answered as Gradescope JSON (the ``grade`` API and scripts)."""
+    return to_gradescope((submitter or default()).submit(exercise_id, code, learner,
+                                                         session_key, **kwargs), lang)
 
 
 def refusal_text(result: dict, lang: str = "both") -> str | None:

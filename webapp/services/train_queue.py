@@ -1,33 +1,35 @@
 """Training turns: a cached run replays at once; any other run waits its turn in a fair queue,
 seeing its position and an ETA, and is stored once it finishes (no gradio).
 
-The train pool of the page is wide (many learners may *wait* in it), but only ``slots`` runs
-train at once (``LAB_TRAIN_SLOTS``, default 1: on 2 vCPUs a second run only halves both). The
-queue is webapp.services.fairness.FairQueue: one run per browser session, round-robin across client
-addresses, ETA from the median of recent training times. While the expected wait is long, the
-waiting message offers a shorter run with the same settings that is already in the cache.
+The train pool of the page is wide (many learners may *wait* in it), but only ``train_slots``
+runs train at once (``LAB_TRAIN_SLOTS``, default 1: on 2 vCPUs a second run only halves both).
+The line is the serving wing's training line (webapp.serving.turns, the same scheduler as
+grading): one run per browser session, fair across addresses and within them, ETA from the
+median of recent training times; a whole class behind one address waits, none is refused.
+While the expected wait is long, the waiting message offers a shorter run with the same
+settings that is already in the cache.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from webapp.i18n import both, tr
-from webapp.services import fairness, run_cache, run_cache_backends
+from webapp.services import run_cache, run_cache_backends
+from webapp.serving import wing
+from webapp.serving.turns import Refused, Ticket
+from webapp.serving.who import ClientKey
 
 if TYPE_CHECKING:
     from transformer_lab.experiments import ExperimentConfig
 
 log = logging.getLogger("transformer_lab.app")
 
-TYPICAL_S = 10.0  # a default reverse run on CPU Basic: 6-15 s, until real runs refine it
-OFFER_AFTER_S = 20.0  # LAB_TRAIN_OFFER_S: past this expected wait, offer a cached shorter run
 POLL_S = 0.5  # how often a waiting run re-reads its place (and the Stop flag)
 SHORTER = (0.5, 0.25, 0.1)  # shorter runs looked up, as fractions of the asked steps
 SHORTER_STEPS = (2000, 1500, 1000, 600, 300, 200, 100)  # and the page's usual step counts
@@ -62,38 +64,10 @@ def same_run_message() -> dict[str, str]:
     return both("trainq.same_run")
 
 
-def _env_number(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    value = float(raw) if raw else default
-    if not value > 0:
-        raise ValueError(f"{name} must be a positive number, got {raw!r}")
-    return value
-
-
 _LOCK = threading.Lock()
-_QUEUE: fairness.FairQueue | None = None
 # Runs being trained (or waiting to) in this process, by key: the same run asked again waits
 # for that one and replays it, instead of queueing to train it a second time.
 _INFLIGHT: dict[str, threading.Event] = {}
-
-
-def train_queue() -> fairness.FairQueue:
-    """The process-wide training queue: LAB_TRAIN_SLOTS runs at once, LAB_TRAIN_PER_ADDRESS
-    (default 64: a class behind one school address must all be able to wait) per address."""
-    global _QUEUE
-    with _LOCK:
-        if _QUEUE is None:
-            _QUEUE = fairness.FairQueue(int(_env_number("LAB_TRAIN_SLOTS", 1)),
-                                        int(_env_number("LAB_TRAIN_PER_ADDRESS", 64)),
-                                        typical_s=TYPICAL_S)
-        return _QUEUE
-
-
-def configure(queue: fairness.FairQueue | None) -> None:
-    """Replace the training queue (tests)."""
-    global _QUEUE
-    with _LOCK:
-        _QUEUE = queue
 
 
 def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -> int | None:
@@ -116,14 +90,16 @@ def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -
 
 
 def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
-                  client: fairness.ClientKey | None = None,
-                  cache: run_cache.RunCache | None | bool = True) -> Iterator[dict]:
+                  client: ClientKey | None = None,
+                  cache: run_cache.RunCache | None | bool = True,
+                  serving: wing.Serving | None = None) -> Iterator[dict]:
     """stream()'s messages for ``run`` (an webapp.services.training.Run, nothing trained yet).
 
     A cache hit replays the stored run at once (messages carry ``cached: True``). A miss waits
     for its turn, yielding ``{"queued": position, "eta_s": s, "message": {en, zh}}`` whenever
     its place changes, then trains through ``stream(run)``; a run that finishes (not stopped)
     is stored. Raises TrainRefused (a second run from the same session; Stop while waiting).
+    ``serving``: whose training line (default: the app's, webapp.serving.wing.default()).
     """
     cache = run_cache_backends.default_cache() if cache is True else (cache or None)
     key = run_cache.run_key(run.config)
@@ -139,20 +115,22 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     if entry is not None:
         yield from run_cache.replay(entry, total)
         return
-    queue = train_queue()
-    ticket = queue.admit(client, count=False)
-    if isinstance(ticket, fairness.Refused):
-        raise TrainRefused(busy_message())
+    serving = serving or wing.default()
+    queue = serving.training
+    ticket = queue.admit(client)
+    if isinstance(ticket, Refused):  # one run per session; else only a flood
+        raise TrainRefused(busy_message() if ticket.reason == "learner_waiting" else ticket.message)
     with _LOCK:  # the first to ask for this run trains it; twins arriving later wait for it
         owner = cache is not None and key not in _INFLIGHT
         mine = _INFLIGHT.setdefault(key, threading.Event()) if owner else None
     try:
-        yield from _wait(ticket, run, cache)
+        yield from _wait(ticket, run, cache, serving.settings.train_offer_s)
         entry = _lookup(cache, key)  # trained meanwhile (another replica, a finished twin)?
         if entry is not None:
             ticket.release()
             yield from run_cache.replay(entry, total)
             return
+        ticket.used = True  # its turn, timed: the training time refines the line's ETA
         t0 = time.monotonic()
         last = None
         for last in stream(run):
@@ -197,10 +175,10 @@ def _join_same_run(key: str, run: Any, cache: run_cache.RunCache):
     return _lookup(cache, key)
 
 
-def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -> Iterator[dict]:
+def _wait(ticket: Ticket, run: Any, cache: run_cache.RunCache | None,
+          offer_after: float) -> Iterator[dict]:
     """Yield queue messages until the ticket's turn; Stop (the run's flag) gives the place up."""
     stop = run.trainer.stop
-    offer_after = _env_number("LAB_TRAIN_OFFER_S", OFFER_AFTER_S)
     last, offer, looked = None, None, False
     while True:
         pos = ticket.position()
@@ -215,9 +193,7 @@ def _wait(ticket: fairness.Ticket, run: Any, cache: run_cache.RunCache | None) -
             last = (pos, round(eta))
             yield {"queued": pos, "eta_s": eta, "offer": offer,
                    "message": queue_message(pos, eta, offer)}
-        with ticket.queue._cond:
-            if ticket.state == "waiting":
-                ticket.queue._cond.wait(POLL_S)
+        ticket.queue.wait_change(ticket, POLL_S)
 
 
 def cached_note(lang: str) -> str:
@@ -228,7 +204,8 @@ def cached_note(lang: str) -> str:
 
 def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
                  pes: tuple[str, ...] = ("sinusoidal", "none"),
-                 cache: run_cache.RunCache | None | bool = True) -> list[tuple[str, str, int, bool]]:
+                 cache: run_cache.RunCache | None | bool = True,
+                 serving: wing.Serving | None = None) -> list[tuple[str, str, int, bool]]:
     """Train (or find) each task's preset with and without positional encoding, and the page's
     first view, so the first learners get cache hits. Runs one at a time through the training
     queue like any learner. Returns (task, pe, steps, was_cached) per run."""
@@ -241,7 +218,8 @@ def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
     for c in wanted:
         run = training.new_run(c)
         cached = False
-        for msg in run_or_replay(run, training.stream, fairness.ClientKey("run-cache-warm-up"), cache):
+        for msg in run_or_replay(run, training.stream, ClientKey("run-cache-warm-up"), cache,
+                                 serving):
             cached = cached or bool(msg.get("cached"))
             if "queued" not in msg:
                 training.apply(run, msg)

@@ -1,4 +1,15 @@
-"""Per-session memory in Gradio: release a session when its tab closes, and keep no copy of the
+"""The one module that touches Gradio's internals (private names, non-public submodules). Each
+patch is listed in ``PATCHES`` and checked by :func:`check_internals`, which a test runs: a
+Gradio upgrade that changes what is patched fails that test loudly, naming the patch.
+
+1. ``queue.push`` (what POST /gradio_api/queue/join calls) is wrapped: one client address and
+   one tab hold at most a bounded share of Gradio's queue (red team N5).
+2. ``state_holder.SessionState`` is replaced by :class:`LightSessionState` (no per-session copy
+   of every component's config), and a closed tab's state is dropped at once.
+3. Every ``BlockFunction`` gets its queue pool (``concurrency_id`` / ``concurrency_limit``) and
+   hidden-progress events show their progress on one hidden sink.
+
+Per-session memory in Gradio: release a session when its tab closes, and keep no copy of the
 page's components per session (the app offers no deep links).
 
 Gradio keeps a closed session's State for an hour (in case the tab comes back); a reload makes
@@ -14,19 +25,25 @@ offer; LightSessionState drops that copy, so a session holds its State values on
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 import gradio as gr
 from gradio import state_holder
+from gradio.blocks import BlockFunction
+from gradio.queueing import Event, Queue
 
-from webapp.services.session_memory import (
+from webapp.i18n import lang_of, tr
+from webapp.serving.session_memory import (
     light_sessions_enabled,
     limit_malloc_arenas,
     release_freed_memory,
 )
-from webapp.services.train_sessions import TrainSessions
+from webapp.serving.sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
 _ORIGINAL = state_holder.SessionState
@@ -98,3 +115,121 @@ def attach(blocks: gr.Blocks, sessions: TrainSessions) -> None:
             log.exception("releasing a session failed")
 
     blocks.unload(on_unload)
+
+
+# --- patch 1: a bounded share of Gradio's queue per client ---------------------------------
+
+def waiting(queue: Any) -> list[Any]:
+    """The events queued and not yet running, over every pool."""
+    return [e for q in queue.event_queue_per_concurrency_id.values() for e in q.queue]
+
+
+def guard(queue: Any, per_address: int, per_session: int,
+          address: Callable[[Any], str | None]) -> Any:
+    """Patch 1: wrap ``queue.push`` so a new event is refused, before it takes a place, when
+    its client ``address(request)`` already has ``per_address`` events waiting (queued, not
+    running) or its page session ``per_session``. The refusal goes back as HTTP 503 with a
+    message in the browser's language. Returns the queue."""
+    if per_address < 1 or per_session < 1:
+        raise ValueError(f"queue bounds must be >= 1, got {per_address} and {per_session}")
+    push = queue.push
+    owners: dict[str, str | None] = {}  # event id -> its client's address, read once at its join
+
+    def owner(event: Any) -> str | None:
+        if event._id not in owners:
+            owners[event._id] = address(event.request)
+        return owners[event._id]
+
+    async def bounded_push(body: Any, request: Any, username: Any) -> tuple:
+        mine, session = address(request), getattr(body, "session_hash", None)
+        queued = waiting(queue)
+        if len(owners) > 2 * len(queued) + 64:  # forget events that left the queue
+            keep = {e._id for e in queued}
+            for gone in [i for i in owners if i not in keep]:
+                del owners[gone]
+        by_address = sum(1 for e in queued if mine and owner(e) == mine)
+        by_session = sum(1 for e in queued if session and e.session_hash == session)
+        if by_address >= per_address or by_session >= per_session:
+            return False, tr("queue.client_full", lang_of(request), n=by_address), "queue_full"
+        ok, event_id, state = await push(body=body, request=request, username=username)
+        if ok and isinstance(event_id, str):
+            owners[event_id] = mine
+        return ok, event_id, state
+
+    queue.push = bounded_push
+    queue.guarded = (per_address, per_session)
+    return queue
+
+
+def guard_blocks(blocks: gr.Blocks, per_address: int, per_session: int,
+                 address: Callable[[Any], str | None]) -> Any:
+    """:func:`guard` on the queue of ``blocks`` (call after ``blocks.queue(...)``)."""
+    return guard(blocks._queue, per_address, per_session, address)
+
+
+# --- patch 3: queue pools and the progress sink ----------------------------------------------
+
+def assign_pools(blocks: gr.Blocks, pools: dict[str, int], sink: Any, default: str) -> None:
+    """Every event of ``blocks`` in its named pool (unknown names: ``default``) with the pool's
+    limit, and hidden-progress events showing their progress on ``sink``: Gradio 6.31 writes a
+    hidden event's progress ("queue: 1/1 | 0.2s", in English) into every output at opacity 0,
+    where screen readers and innerText read it."""
+    for fn in blocks.fns.values():
+        if fn.show_progress == "hidden" and not fn.show_progress_on:
+            fn.show_progress_on = [sink]
+        pool = fn.concurrency_id if fn.concurrency_id in pools else default
+        fn.concurrency_id, fn.concurrency_limit = pool, pools[pool]
+
+
+# --- the loud check -----------------------------------------------------------------------
+
+class GradioInternalsChanged(RuntimeError):
+    """A Gradio upgrade changed something this module patches."""
+
+
+def _has(obj: Any, *names: str) -> bool:
+    return all(hasattr(obj, n) for n in names)
+
+
+PATCHES: dict[str, Callable[[], bool]] = {
+    "queue.push (per-client share of the queue)": lambda: (
+        "self._queue" in inspect.getsource(gr.Blocks.queue) and
+        list(inspect.signature(Queue.push).parameters)[1:] == ["body", "request", "username"]
+        and inspect.iscoroutinefunction(Queue.push)
+        and "event_queue_per_concurrency_id" in inspect.getsource(Queue.__init__)),
+    "queued event fields (_id, session_hash, request)": lambda: all(
+        n in inspect.getsource(Event.__init__)
+        for n in ("self._id", "self.session_hash", "self.request")),
+    "state_holder.SessionState (light sessions)": lambda: (
+        _has(state_holder, "SessionState")
+        and _has(_ORIGINAL, "__setitem__", "_update_config", "_update_value_in_config")
+        and "config_values" in inspect.getsource(_ORIGINAL.__init__)),
+    "StateHolder (release on unload)": lambda: (
+        _has(state_holder.StateHolder, "delete_state")
+        and all(n in inspect.getsource(state_holder.StateHolder)
+                for n in ("self.session_data", "self.time_last_used", "self.lock"))),
+    "BlockFunction pools and progress": lambda: all(
+        n in inspect.signature(BlockFunction.__init__).parameters
+        for n in ("concurrency_id", "concurrency_limit", "show_progress", "show_progress_on")),
+}
+
+
+def check_internals() -> list[str]:
+    """The patches whose Gradio internals are no longer what this module expects (empty: all
+    fine). Raise with :func:`require_internals`."""
+    broken = []
+    for name, ok in PATCHES.items():
+        try:
+            if not ok():
+                broken.append(name)
+        except Exception:  # noqa: BLE001 - a missing attribute is a change too
+            broken.append(name)
+    return broken
+
+
+def require_internals() -> None:
+    """GradioInternalsChanged naming each patch that no longer fits this Gradio."""
+    if broken := check_internals():
+        raise GradioInternalsChanged(
+            f"gradio {gr.__version__} changed what webapp/serving/gradio_patch.py patches: "
+            + "; ".join(broken))

@@ -1,7 +1,7 @@
 """Failed tries (the instructor password) counted in PostgreSQL, so the overall cap holds across
 every app replica, not per process.
 
-Same interface as :class:`grader.gradebook.ratelimit.FailureLimiter` (``attempt``,
+Same interface as :class:`webapp.serving.ratelimit.FailureLimiter` (``attempt``,
 ``locked_for``). Failures are rows of the shared ``lab_rate_hits`` table (see pg_ratelimit.py):
 scope ``<scope>:client`` keyed by the client address's hash, scope ``<scope>:all`` for the
 overall count. ``attempt`` checks, verifies and counts inside one transaction holding an
@@ -16,8 +16,8 @@ import logging
 from collections.abc import Callable
 
 from grader.gradebook.pg_pool import open_pool
-from grader.gradebook.pg_ratelimit import _SCHEMA_LOCK_KEY, NOW, SCHEMA
-from grader.gradebook.ratelimit import FailureLimiter
+from webapp.serving.pg_ratelimit import _SCHEMA_LOCK_KEY, NOW, SCHEMA
+from webapp.serving.ratelimit import FailureLimiter
 
 log = logging.getLogger("transformer_lab.gradebook")
 

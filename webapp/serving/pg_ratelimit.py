@@ -1,6 +1,6 @@
 """A sliding-window rate limit kept in PostgreSQL: every app replica counts against one limit.
 
-Same interface as :class:`grader.gradebook.ratelimit.RateLimiter` (``check``, ``refund``, ``reset``,
+Same interface as :class:`webapp.serving.ratelimit.RateLimiter` (``check``, ``refund``, ``reset``,
 ``per_learner``, ``window_s``). Each accepted attempt is a row (scope, key hash, server time);
 ``check`` takes a transaction-scoped advisory lock on the key, drops the key's rows older than
 the window, counts the rest and adds one if there is room, so two replicas checking the same
@@ -17,7 +17,7 @@ import logging
 import math
 
 from grader.gradebook.pg_pool import open_pool
-from grader.gradebook.ratelimit import RateLimiter
+from webapp.serving.ratelimit import RateLimiter
 
 log = logging.getLogger("transformer_lab.gradebook")
 

@@ -1,4 +1,6 @@
-"""Admission control: a per-learner rate limit, a cap on gradings in flight, and their messages."""
+"""Sliding-window limits kept in this process: accepted tries per key, failed tries per client,
+and their messages (no gradio). Shared backends: webapp.serving.sqlite_ratelimit (the default
+for the app), webapp.serving.pg_ratelimit and pg_failures (PostgreSQL, every replica)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ class RateLimiter:
     A fast grader invites brute force (guess, submit, read the hint, repeat); a sliding
     window stops bursts without punishing steady work. The default, 10 a minute, is well
     above a learner's honest pace. State lives in this process; with several replicas use
-    :func:`shared_rate_limiter` (PostgreSQL) so one limit holds across them. Thread-safe.
+    webapp.serving.limits.open_limiter (SQLite or PostgreSQL) so one limit holds across them. Thread-safe.
     """
 
     def __init__(self, per_learner: int = 10, window_s: float = 60.0,
@@ -167,13 +169,4 @@ def wait_message(retry_after_s: float, per_learner: int, window_s: float) -> dic
               f"Please try again in {wait} s; use the time to read the hints of your last result.",
         "zh": f"你在最近 {window} 秒内已提交 {per_learner} 次。请在 {wait} 秒后再试，"
               "这段时间可以先看看上一次结果中的提示。",
-    }
-
-
-def busy_message(retry_after_s: float) -> dict[str, str]:
-    """What to tell a learner when the grading queue is full, in English and Simplified Chinese."""
-    wait = max(1, math.ceil(retry_after_s))
-    return {
-        "en": f"The grader is busy right now. Please retry in {wait} s; nothing was stored.",
-        "zh": f"评分器当前繁忙，请在 {wait} 秒后重试；本次提交未被保存。",
     }

@@ -1,5 +1,5 @@
 """Bounded memory per browser session: light kept runs, a cap on them, and an idle time-to-live
-(no gradio; webapp.pages.session_release wires it to Gradio's State and unload event).
+(no gradio; webapp.serving.gradio_patch wires it to Gradio's State and unload event).
 
 A trained Run holds its model, task data, trainer records and attention snapshots (~0.5-1 MB
 for the defaults). A session keeps its last run (to explore it) and the runs it kept for

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.services.session_memory import session_ttl_s
+from webapp.serving.session_memory import session_ttl_s
 
 MAX_SESSIONS = 64  # last runs kept at most (each holds a small model, ~0.5-1 MB)
 MAX_PER_ADDRESS = 16  # of which one address holds at most (a classroom behind one NAT shares it)

@@ -1,21 +1,29 @@
-"""Fair admission to the grader: one grading per browser session and per client address, served
-round-robin across addresses, with queue position and ETA for whoever waits (no gradio).
+"""Turns on a few workers, shared by many people: the one scheduler of grading and training (no
+gradio).
 
-Why: the grader has a few workers and each job may run to its wall limit. Keyed on a typed name
-(free to change), one client could fill every worker and the whole queue. Here each *address*
-holds at most ``per_address`` tickets (one grading, the rest waiting their turn) and each browser
-session one; the next free worker goes to the waiting ticket with the smallest start tag
-(start-time fair queueing with unit cost), so a newcomer waits for at most one job of a flooding
-address per worker, never for its whole backlog. A classroom behind one NAT shares an address:
-LAB_PER_ADDRESS lets more of it wait (still one grading at a time per address).
+The policy, in the order it wins when rules conflict:
 
-This module is the queue itself; the process-wide queue built from the environment, and how a
-request becomes a ClientKey, are in webapp/services/grading_queue.py. Client addresses (which
-X-Forwarded-For entry is trusted, and why): webapp/services/client_address.py.
+1. **The learner is the unit of fairness, grouped by address.** A free worker goes to the
+   address that has had the least service lately, and within it to the learner who has had
+   the least; one learner's tickets run one at a time, in the order they were clicked.
+   Service is grading *time* (a turn that took ``k`` × ``unit_s`` seconds costs ``k``), so
+   submissions that run to the wall limit fall behind, and an address or learner that was
+   idle joins level with the least-served one in line: idle time is not banked.
+2. **Queue, don't refuse.** A classroom behind one address waits in line with its position
+   and an ETA. Only a flood is refused: past ``per_address`` tickets of one address, past
+   ``per_learner`` of one learner, past ``max_waiting`` in all (and, in the submit path, past
+   the rate limits of webapp.serving.limits).
+3. **Strangers cannot hurt each other.** A newcomer address joins level with the least-served
+   address and wins ties against any address graded in the last ``RECENT_S``: it waits at most
+   for the first running turn to end, whatever the other address's keys and backlog.
+
+Thread-safe. The order of the whole line is recomputed once per change (O(n log n)), so each
+waiting ticket reads its position in O(1).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import statistics
 import threading
@@ -23,33 +31,17 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from grader.gradebook import RateLimiter, wait_message
 from webapp.i18n import both
+from webapp.serving.who import ClientKey
 
-OnWait = Callable[[int, float], None]  # (position in the queue, ETA in seconds); 0 = grading now
-
-
-@dataclass(frozen=True)
-class ClientKey:
-    """Who is submitting, as far as the server can tell: the browser session and the address."""
-
-    session: str | None = None
-    address: str | None = None
-
-
-def already_grading_message(scope: str, retry_after_s: float) -> dict[str, str]:
-    """Refusal of a second submission while one from the same session or address is in flight."""
-    wait = max(1, math.ceil(retry_after_s))
-    if scope == "session":
-        return both("queue.session_busy")
-    return both("queue.address_full", wait=wait)
+OnWait = Callable[[int, float], None]  # (position in the line, ETA in seconds); 0 = your turn
 
 
 def queue_message(position: int, eta_s: float) -> dict[str, str]:
-    """What a waiting learner sees: their place in the queue and an estimate."""
-    eta = max(1, math.ceil(eta_s))
-    return both("queue.position", position=position, eta=eta)
+    """What a waiting learner sees: their place in the line and an estimate."""
+    return both("queue.position", position=position, eta=max(1, math.ceil(eta_s)))
 
 
 def grading_message() -> dict[str, str]:
@@ -58,7 +50,7 @@ def grading_message() -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Refused:
-    """Admission refused: ``reason`` code, bilingual ``message``, seconds after which to retry."""
+    """Not let into the line: ``reason`` code, bilingual ``message``, seconds before a retry."""
 
     reason: str
     message: dict[str, str]
@@ -67,18 +59,17 @@ class Refused:
 
 @dataclass(eq=False)
 class Ticket:
-    """A place in the fair queue; ``release()`` it exactly once (safe to call again)."""
+    """A place in the line. Use it as a context manager, or ``release()`` it (safe twice)."""
 
-    queue: FairQueue
+    queue: TurnQueue
     client: ClientKey
     seq: int
-    tag: float  # start tag: smaller starts first
+    group: str  # the address (or the session, when the address is unknown)
+    unit: str  # the learner within it
     state: str = "waiting"  # waiting -> running -> done
     started: float | None = field(default=None, repr=False)
-    used: bool = False  # its turn was taken (wait_turn returned): only then it times a grading
-    lease: str | None = field(default=None, repr=False)  # its place in shared_places, if any
-    flow: str = ""  # whose turns it shares: the address, else the session
-    learner: str | None = None  # whose submission (a rate key), if the caller said
+    used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
+    lease: str | None = field(default=None, repr=False)  # its place across replicas, if any
 
     def position(self) -> int:
         return self.queue.position(self)
@@ -89,214 +80,240 @@ class Ticket:
     def release(self) -> None:
         self.queue.release(self)
 
+    def __enter__(self) -> Ticket:
+        return self
 
-class FairQueue:
-    """Tickets per session/address, a grading turn per worker, round-robin across addresses.
+    def __exit__(self, *exc: Any) -> None:
+        self.release()
 
-    Thread-safe. ``slots``: gradings at once (the grader's workers). ``per_address``: tickets one
-    address may hold (one grading, the rest waiting); one per session. ``address_limiter``: an
-    accepted-submissions-per-window limit per address (a typed name costs nothing to change).
 
-    Turns are shared by grading *time*, not by count (start-time fair queuing): a grading that
-    took ``k`` × ``unit_s`` seconds costs its address ``k`` turns, so addresses that keep the
-    workers busy with submissions running to the wall limit fall behind, and an address with
-    no recent grading starts ahead of them.
-    """
+class TurnQueue:
+    """``slots`` turns at once over a fair line (see the module's policy)."""
 
-    RECENT_S = 60.0  # a flow graded this recently yields ties to one that was not
+    RECENT_S = 60.0  # an address or learner served this recently yields ties to one that was not
 
-    def __init__(self, slots: int = 2, per_address: int = 2,
-                 address_limiter: RateLimiter | None = None, typical_s: float = 0.5,
-                 clock: Callable[[], float] = time.monotonic, unit_s: float = 1.0) -> None:
-        if slots < 1 or per_address < 1 or unit_s <= 0:
-            raise ValueError("slots and per_address must be >= 1, unit_s > 0")
-        self.slots, self.per_address, self.unit_s = slots, per_address, float(unit_s)
-        self.address_limiter = address_limiter
-        # Optional (grader.gradebook.pg_tickets): the address's places counted across replicas.
-        self.shared_places = None
+    def __init__(self, slots: int = 2, per_address: int = 200, per_learner: int = 3,
+                 max_waiting: int = 2000, typical_s: float = 0.5, unit_s: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic, places: Any = None) -> None:
+        if min(slots, per_address, per_learner, max_waiting) < 1 or unit_s <= 0 or typical_s <= 0:
+            raise ValueError("slots and the bounds must be >= 1, unit_s and typical_s > 0")
+        self.slots, self.per_address, self.per_learner = slots, per_address, per_learner
+        self.max_waiting, self.unit_s = max_waiting, float(unit_s)
+        self.places = places  # webapp.serving.pg_places: one address's places on every replica
         self._clock = clock
         self._cond = threading.Condition()
         self._live: list[Ticket] = []  # waiting or running, in arrival order
-        self._finish: dict[str, float] = {}  # per flow: finish tag of its latest ticket
-        self._served: dict[str, float] = {}  # per flow: when its latest grading ended
-        self._vtime = 0.0  # tag of the latest ticket to start
+        self._group_served: dict[str, float] = {}
+        self._unit_served: dict[tuple[str, str], float] = {}
+        self._ended: dict[object, float] = {}  # group or (group, unit) -> its latest turn's end
         self._seq = 0
+        self._version = 0
+        self._order_cache: tuple[int, dict[Ticket, int]] = (-1, {})
         self._recent: deque[float] = deque([float(typical_s)] * 5, maxlen=25)
 
     @property
     def typical_s(self) -> float:
-        """Median of recent grading turns (seconds): the unit of the ETA."""
+        """Median of recent turns (seconds): the unit of the ETA."""
         return statistics.median(self._recent)
 
-    def admit(self, client: ClientKey | None, count: bool = True,
-              learner: str | None = None) -> Ticket | Refused:
-        """A ticket in the queue, or why not (nothing is counted when refused; ``count=False``
-        leaves the address's rate limit alone, for runs that store nothing). ``learner``: whose
-        submission it is (a rate key), for :meth:`in_flight_for`."""
+    # --- joining and leaving -------------------------------------------------------------
+    def admit(self, client: ClientKey | None) -> Ticket | Refused:
+        """A place in the line, or why not (nothing held when refused)."""
         client = client or ClientKey()
         with self._cond:
-            live = self._live
-            if client.session and any(t.client.session == client.session for t in live):
-                return Refused("already_grading", already_grading_message("session", 0))
-            lease = None
-            if client.address:
-                mine = [t for t in live if t.client.address == client.address]
-                if len(mine) >= self.per_address:
-                    retry = len(mine) * self.typical_s
-                    return Refused("already_grading", already_grading_message("address", retry),
-                                   retry)
-                lease = places.acquire(f"addr:{client.address}") if (places := self.shared_places) else None
-                if places is not None and lease is None:  # its places are taken on other replicas
-                    return Refused("already_grading",
-                                   already_grading_message("address", self.typical_s), self.typical_s)
-                if count and (refused := self.charge(client)) is not None:
-                    if places is not None:
-                        places.release(lease)
-                    return refused
             self._seq += 1
-            flow = client.address or client.session or f"ticket:{self._seq}"
-            # Virtual time = the smallest start tag in service: a flow that has had no turn
-            # lately starts level with the gradings running now, ahead of the backlogs.
-            running = [t.tag for t in live if t.state == "running"]
-            now = min(running) if running else self._vtime
-            tag = max(now, self._finish.get(flow, 0.0))
-            self._finish[flow] = tag + 1.0
-            ticket = Ticket(self, client, self._seq, tag)
-            ticket.lease, ticket.flow, ticket.learner = lease, flow, learner
-            live.append(ticket)
+            group = client.address or (f"session:{client.session}" if client.session
+                                       else f"ticket:{self._seq}")
+            unit = client.unit
+            mine = [t for t in self._live if t.group == group]
+            waiting = sum(1 for t in self._live if t.state == "waiting")
+            if sum(1 for t in self._live if t.unit == unit) >= self.per_learner:
+                return Refused("learner_waiting", both("queue.learner_full", n=self.per_learner))
+            if len(mine) >= self.per_address:
+                wait = self.eta_s(len(mine))
+                return Refused("address_full", both("queue.address_full", n=len(mine),
+                                                    wait=max(1, math.ceil(wait))), wait)
+            if waiting >= self.max_waiting:
+                wait = self.eta_s(waiting)
+                return Refused("queue_full", both("queue.full", n=waiting,
+                                                  wait=max(1, math.ceil(wait))), wait)
+            lease = None
+            if self.places is not None and client.address:
+                lease = self.places.acquire(f"addr:{client.address}")
+                if lease is None:  # its places are taken on other replicas
+                    return Refused("address_full", both("queue.address_full", n=self.per_address,
+                                                        wait=max(1, math.ceil(self.typical_s))),
+                                   self.typical_s)
+            self._join(group, unit)
+            ticket = Ticket(self, client, self._seq, group, unit, lease=lease)
+            self._live.append(ticket)
+            self._changed()
             self._schedule()
             return ticket
 
-    def charge(self, client: ClientKey | None) -> Refused | None:
-        """Count one accepted submission against the client's address limit, or why not (nothing
-        is counted then). The submit path charges only once the busy gate has admitted it."""
-        if client is None or not client.address or self.address_limiter is None:
-            return None
-        ok, wait = self.address_limiter.check(f"addr:{client.address}")
-        if ok:
-            return None
-        lim = self.address_limiter
-        return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s), wait)
+    def _join(self, group: str, unit: str) -> None:
+        """An idle group (or unit) joins level with the least-served one in line, counted as
+        before its running turns began (start-time fair queueing's virtual time): a newcomer
+        goes before the backlog of whoever is being served now (lock held)."""
+        running: dict[object, int] = {}
+        for t in self._live:
+            if t.state == "running":
+                running[t.group] = running.get(t.group, 0) + 1
+                running[(t.group, t.unit)] = running.get((t.group, t.unit), 0) + 1
+        active = {t.group for t in self._live}
+        if group not in active:
+            floor = min((self._group_served[g] - running.get(g, 0) for g in active), default=0.0)
+            self._group_served[group] = max(self._group_served.get(group, 0.0), floor)
+        units = {t.unit for t in self._live if t.group == group}
+        if unit not in units:
+            floor = min((self._unit_served[(group, u)] - running.get((group, u), 0)
+                         for u in units), default=0.0)
+            self._unit_served[(group, unit)] = max(self._unit_served.get((group, unit), 0.0),
+                                                   floor)
 
-    def alone(self, ticket: Ticket) -> bool:
-        """True when no other live ticket shares ``ticket``'s flow (its address, else session)."""
+    def release(self, ticket: Ticket) -> None:
+        """Give the ticket back (its turn too); a used turn's time refines the ETA and costs its
+        group and learner that many units."""
         with self._cond:
-            return self._alone(ticket)
+            if ticket.state == "done":
+                return
+            if ticket.started is not None:
+                now = self._clock()
+                elapsed = max(now - ticket.started, 0.01)
+                # The start charged 1; a turn costs its time (only a used one times the ETA).
+                delta = max(1.0, elapsed / self.unit_s) - 1.0
+                self._group_served[ticket.group] = self._group_served.get(ticket.group, 0) + delta
+                key = (ticket.group, ticket.unit)
+                self._unit_served[key] = self._unit_served.get(key, 0.0) + delta
+                if ticket.used:
+                    self._ended[ticket.group] = self._ended[key] = now
+                    self._recent.append(elapsed)
+            ticket.state = "done"
+            if ticket.lease is not None and self.places is not None:
+                self.places.release(ticket.lease)
+            self._live.remove(ticket)
+            self._forget()
+            self._changed()
+            self._schedule()
 
-    def _alone(self, ticket: Ticket) -> bool:
-        return not any(t is not ticket and t.flow == ticket.flow for t in self._live)
+    def _forget(self) -> None:
+        """Bound the bookkeeping (lock held): an idle line forgets everything; otherwise, when
+        it has grown, entries that could no longer change an order go."""
+        if not self._live:
+            self._group_served.clear()
+            self._unit_served.clear()
+            self._ended.clear()
+            return
+        if len(self._unit_served) < 4 * len(self._live) + 1024:
+            return
+        now, active = self._clock(), {t.group for t in self._live}
+        floor = min(self._group_served[g] for g in active)
+        self._ended = {k: v for k, v in self._ended.items() if now - v < self.RECENT_S}
+        self._group_served = {g: s for g, s in self._group_served.items()
+                              if g in active or s > floor}
+        self._unit_served = {k: s for k, s in self._unit_served.items()
+                             if k[0] in self._group_served}
 
-    def newcomer(self, ticket: Ticket) -> bool:
-        """True when ``ticket`` is alone in its flow and that flow had no grading end in the last
-        ``RECENT_S``. Alone is not enough: a flooder keeping one ticket in flight per address is
-        alone at every resubmission, and 16 such addresses held every place (red team 5, N1)."""
-        with self._cond:
-            return self._alone(ticket) and not self._recent_flow(ticket.flow)
+    # --- order -----------------------------------------------------------------------------
+    def _recent_end(self, key: object) -> int:
+        ended = self._ended.get(key)
+        return int(ended is not None and self._clock() - ended < self.RECENT_S)
 
-    def _recent_flow(self, flow: str) -> bool:
-        """True when a grading of ``flow`` ended in the last ``RECENT_S`` (lock held)."""
-        served = self._served.get(flow)
-        return served is not None and self._clock() - served < self.RECENT_S
+    def _changed(self) -> None:
+        self._version += 1
+        self._cond.notify_all()
 
-    def in_flight_for(self, learner: str | None) -> bool:
-        """True while a submission of ``learner`` (a rate key given to :meth:`admit`) is in
-        flight. The submit path charges a busy refusal to that learner's own quota then: it is
-        a retry of someone already served a place. Charging the address instead (as before)
-        let one NAT classroom's single clicks in a busy spell use up its quota (red team 5, N4)."""
-        if not learner:
-            return False
-        with self._cond:
-            return any(t.learner == learner for t in self._live)
+    def _order(self) -> dict[Ticket, int]:
+        """Every waiting ticket's place (1 = next), as the scheduler would serve them if every
+        turn cost one unit (lock held; cached until the next change)."""
+        if self._order_cache[0] == self._version:
+            return self._order_cache[1]
+        per_unit: dict[tuple[str, str], deque[Ticket]] = {}
+        for t in self._live:
+            if t.state == "waiting":
+                per_unit.setdefault((t.group, t.unit), deque()).append(t)
+        units: dict[str, list] = {}
+        for (g, u), tickets in per_unit.items():
+            units.setdefault(g, []).append(
+                [self._unit_served[(g, u)], self._recent_end((g, u)), tickets[0].seq, u])
+        groups = []
+        for g, heap in units.items():
+            heapq.heapify(heap)
+            groups.append([self._group_served[g], self._recent_end(g), heap[0][2], g])
+        heapq.heapify(groups)
+        order: dict[Ticket, int] = {}
+        while groups:
+            entry = heapq.heappop(groups)
+            g = entry[3]
+            heap = units[g]
+            unit = heapq.heappop(heap)
+            tickets = per_unit[(g, unit[3])]
+            order[tickets.popleft()] = len(order) + 1
+            if tickets:
+                unit[0] += 1.0
+                unit[2] = tickets[0].seq
+                heapq.heappush(heap, unit)
+            if heap:
+                entry[0] += 1.0
+                entry[2] = heap[0][2]
+                heapq.heappush(groups, entry)
+        self._order_cache = (self._version, order)
+        return order
 
     def _schedule(self) -> None:
-        """Start waiting tickets while a slot is free (lock held)."""
-        while True:
-            running = [t for t in self._live if t.state == "running"]
-            if len(running) >= self.slots:
+        """Start waiting tickets while a slot is free, one turn per learner, from whichever
+        address they come (lock held)."""
+        while sum(1 for t in self._live if t.state == "running") < self.slots:
+            busy = {t.unit for t in self._live if t.state == "running"}
+            order = self._order()
+            nxt = min((t for t in order if t.unit not in busy), key=order.get, default=None)
+            if nxt is None:
                 return
-            busy = {t.client.address for t in running if t.client.address}
-            ready = [t for t in self._live if t.state == "waiting" and t.client.address not in busy]
-            if not ready:
-                return
-            nxt = min(ready, key=self._order)
             nxt.state, nxt.started = "running", self._clock()
-            self._vtime = max(self._vtime, nxt.tag)
-            self._cond.notify_all()
+            self._group_served[nxt.group] += 1.0
+            self._unit_served[(nxt.group, nxt.unit)] += 1.0
+            self._changed()
 
+    # --- waiting ---------------------------------------------------------------------------
     def position(self, ticket: Ticket) -> int:
-        """0 once grading; else 1 + the waiting tickets that start before it."""
+        """0 once its turn has come (or it is done); else its place in the line (1 = next)."""
         with self._cond:
             if ticket.state != "waiting":
                 return 0
-            key = self._order(ticket)
-            return 1 + sum(1 for t in self._live
-                           if t.state == "waiting" and self._order(t) < key)
-
-    def _order(self, t: Ticket) -> tuple[float, int, int]:
-        """Start order: smaller tag first; at equal tags a flow graded in the last minute waits
-        behind one that was not (a newcomer goes before a flooder's next turn); then arrival."""
-        return (t.tag, int(self._recent_flow(t.flow)), t.seq)
+            return self._order().get(ticket, 1)
 
     def eta_s(self, position: int) -> float:
-        """Seconds before a ticket at ``position`` starts: rounds of ``slots`` gradings."""
+        """Seconds before a ticket at ``position`` starts: rounds of ``slots`` turns."""
         return math.ceil(position / self.slots) * self.typical_s if position > 0 else 0.0
+
+    def wait_change(self, ticket: Ticket, timeout_s: float) -> None:
+        """Block until the line changes or ``timeout_s`` passes (return at once once it runs)."""
+        with self._cond:
+            if ticket.state == "waiting":
+                self._cond.wait(timeout_s)
 
     def wait_turn(self, ticket: Ticket, on_wait: OnWait | None = None,
                   poll_s: float = 1.0) -> None:
-        """Block until ``ticket`` may grade; ``on_wait(position, eta_s)`` on every change while
-        it waits, and ``on_wait(0, 0.0)`` once its turn comes (only if it had to wait)."""
+        """Block until ``ticket`` may run; ``on_wait(position, eta_s)`` on every change while it
+        waits, and ``on_wait(0, 0.0)`` once its turn comes (only if it had to wait)."""
         last = None
         while True:
-            with self._cond:
-                if ticket.state == "done":
-                    raise RuntimeError("wait_turn() on a released ticket")
-                pos = self.position(ticket)  # 0 once its turn has come
-                eta = self.eta_s(pos)
+            if ticket.state == "done":
+                raise RuntimeError("wait_turn() on a released ticket")
+            pos = self.position(ticket)
             if pos == 0:
                 ticket.used = True
                 if on_wait is not None and last is not None:
                     on_wait(0, 0.0)
                 return
+            eta = self.eta_s(pos)
             if on_wait is not None and (pos, round(eta)) != last:
                 last = (pos, round(eta))
                 on_wait(pos, eta)
-            with self._cond:
-                if ticket.state == "waiting":
-                    self._cond.wait(poll_s)
-
-    def release(self, ticket: Ticket) -> None:
-        """Give the ticket back (its turn too); the grading time refines the ETA."""
-        with self._cond:
-            if ticket.state == "done":
-                return
-            cost = 0.0  # it never started (refused while waiting: busy, rate limit): no turn
-            if ticket.started is not None:
-                elapsed = max(self._clock() - ticket.started, 0.01)
-                cost = max(1.0, elapsed / self.unit_s)
-                if ticket.used:  # a grading, not a refusal right after admission: time it
-                    self._served[ticket.flow] = self._clock()
-                    self._recent.append(elapsed)
-            # A turn costs its time (admission charged 1): the flow's later tickets move back
-            # by the difference, or forward when it had no turn at all.
-            delta = cost - 1.0
-            if delta and ticket.flow in self._finish:
-                self._finish[ticket.flow] += delta
-                for t in self._live:
-                    if t.flow == ticket.flow and t.state == "waiting" and t.seq > ticket.seq:
-                        t.tag += delta
-            ticket.state = "done"
-            if ticket.lease is not None and self.shared_places is not None:
-                self.shared_places.release(ticket.lease)
-            self._live.remove(ticket)
-            if not self._live:  # idle: forget the tags, so memory stays bounded
-                self._finish.clear()
-                self._served.clear()
-                self._vtime = 0.0
-            self._schedule()
-            self._cond.notify_all()
+            self.wait_change(ticket, poll_s)
 
     def snapshot(self, address: str | None = None) -> dict[str, int]:
-        """Tickets grading and waiting, in all or from one ``address``."""
+        """Tickets running and waiting, in all or from one ``address``."""
         with self._cond:
             live = [t for t in self._live if address is None or t.client.address == address]
             running = sum(1 for t in live if t.state == "running")

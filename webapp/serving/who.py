@@ -1,4 +1,8 @@
-"""Which client a request comes from, by address, behind zero or more trusted proxies (no gradio).
+"""Who is asking: the browser session, the client address behind zero or more trusted proxies,
+and (once the submit path has resolved it) the learner, read once per request (no gradio).
+
+The learner is the unit of fairness (webapp.serving.turns); the address groups learners, so a
+stranger's flood cannot reach another address's turns, whatever keys it mints.
 
 ``client_address`` trusts only what our own proxies wrote. A client can put
 anything in ``X-Forwarded-For``; each proxy *appends* the address it received the request from.
@@ -10,15 +14,41 @@ by every visitor) and the proxy appends the visitor's address, so ``hops`` defau
 resolved a loopback proxy's header by its ``FORWARDED_ALLOW_IPS``). ``LAB_FORWARDED_HOPS``
 overrides it. IPv6 addresses count per /56, the block a home subscriber usually holds (a /64
 each would give one home 256 clients: red team 5 emptied every trained model from one /56). Behind a
-public proxy every visitor has a public address, so webapp.services.fairness logs a warning once
+public proxy every visitor has a public address, so :func:`client_of_request` logs a warning once
 when the chosen entry is internal (``is_internal``): a proxy hop more than configured.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
-import os
+import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger("transformer_lab.app")
+
+
+@dataclass(frozen=True)
+class ClientKey:
+    """Who is asking, as far as the server can tell: the browser session and the client address
+    (read from the request), and the learner (a rate key: browser key, sign-in or API label)
+    once the submit path has resolved it."""
+
+    session: str | None = None
+    address: str | None = None
+    learner: str | None = None
+
+    def as_learner(self, learner: str | None) -> ClientKey:
+        """The same client, acting for ``learner``."""
+        return dataclasses.replace(self, learner=learner)
+
+    @property
+    def unit(self) -> str:
+        """Whose turns these are: the learner, else the session, else the address."""
+        return self.learner or (f"session:{self.session}" if self.session else
+                                f"address:{self.address}")
 
 
 def _parse_ip(text: str) -> str | None:
@@ -37,16 +67,6 @@ def _parse_ip(text: str) -> str | None:
             return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/56", strict=False))  # one subscriber's block
     return str(ip)
-
-
-def default_hops() -> int:
-    """Trusted proxies in front of the app: $LAB_FORWARDED_HOPS, else 1 on a Space, else 0."""
-    raw = os.environ.get("LAB_FORWARDED_HOPS", "").strip()
-    if raw:
-        if not raw.isdigit():
-            raise ValueError(f"LAB_FORWARDED_HOPS must be 0 or a positive integer, got {raw!r}")
-        return int(raw)
-    return 1 if os.environ.get("SPACE_ID") else 0
 
 
 def client_address(peer: str | None, forwarded: Iterable[str] | str | None, hops: int) -> str | None:
@@ -74,3 +94,26 @@ def is_internal(address: str) -> bool:
     except ValueError:
         return False
     return any(net.version == i.version and net.subnet_of(i) for i in _INTERNAL)
+
+
+_WARNED_PRIVATE: list[bool] = [False]
+
+
+def client_of_request(request: Any, hops: int) -> ClientKey:
+    """The ClientKey of a web request (a gr.Request, a Starlette request or None): its session
+    hash, and the address our outermost of ``hops`` trusted proxies appended (every
+    X-Forwarded-For line, in order). No learner yet: the submit path resolves it."""
+    if request is None:
+        return ClientKey()
+    headers = getattr(request, "headers", None) or {}
+    getlist = getattr(headers, "getlist", None)
+    forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
+    peer = getattr(getattr(request, "client", None), "host", None)
+    address = client_address(peer, forwarded, hops)
+    if hops and address and not _WARNED_PRIVATE[0] and is_internal(address):
+        # Behind a public proxy every visitor has a public address: a private one here means
+        # one more proxy hop than configured, and everyone would share one address.
+        _WARNED_PRIVATE[0] = True
+        log.warning("X-Forwarded-For gave a private client address (%s) with %d trusted hop(s): "
+                    "if the app sits behind one more proxy, set LAB_FORWARDED_HOPS", address, hops)
+    return ClientKey(getattr(request, "session_hash", None) or None, address)

@@ -1,4 +1,5 @@
-"""webapp.services.fairness on its own: which forwarded address is trusted, and the fair queue's order."""
+"""webapp.serving.who and turns on their own: which forwarded address is trusted, and the line's
+order (the learner is the unit, grouped by address; queue, don't refuse)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,10 @@ import time
 
 import pytest
 
-from grader.gradebook import RateLimiter
-from webapp.services.client_address import client_address, default_hops
-from webapp.services.fairness import (
-    ClientKey,
-    FairQueue,
-    Refused,
-    Ticket,
-    queue_message,
-)
+from webapp.serving.limits import Limits
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import Refused, Ticket, TurnQueue, queue_message
+from webapp.serving.who import ClientKey, client_address, client_of_request
 
 CJK = "\u4e00-\u9fff"
 
@@ -71,72 +67,92 @@ def test_the_same_ipv6_subscriber_is_one_client():
     assert client_address("2001:db8:aa:100::1", None, 0) == "2001:db8:aa:100::/56"  # next home
 
 
-def test_default_hops_follows_the_space_and_the_override(monkeypatch):
-    monkeypatch.delenv("LAB_FORWARDED_HOPS", raising=False)
-    monkeypatch.delenv("SPACE_ID", raising=False)
-    assert default_hops() == 0
-    monkeypatch.setenv("SPACE_ID", "someone/transformer-lab")
-    assert default_hops() == 1
-    monkeypatch.setenv("LAB_FORWARDED_HOPS", "2")
-    assert default_hops() == 2
-    monkeypatch.setenv("LAB_FORWARDED_HOPS", "-1")
+def test_default_hops_follows_the_space_and_the_override():
+    assert ServingSettings.from_env({}).forwarded_hops == 0
+    assert ServingSettings.from_env({"SPACE_ID": "me/lab"}).forwarded_hops == 1
+    assert ServingSettings.from_env({"SPACE_ID": "me/lab", "LAB_FORWARDED_HOPS": "0"}).forwarded_hops == 0
+    assert ServingSettings.from_env({"LAB_FORWARDED_HOPS": "2"}).forwarded_hops == 2
     with pytest.raises(ValueError, match="LAB_FORWARDED_HOPS"):
-        default_hops()
+        ServingSettings.from_env({"LAB_FORWARDED_HOPS": "two"})
 
 
 # --- admission ---------------------------------------------------------------------------------
 
-def test_a_second_submission_from_the_same_session_is_refused_in_both_languages():
-    q = FairQueue(slots=2)
-    first = q.admit(ClientKey("s1", "198.51.100.1"))
-    assert isinstance(first, Ticket)
-    again = q.admit(ClientKey("s1", "198.51.100.2"))  # same browser, even from another address
-    assert isinstance(again, Refused) and again.reason == "already_grading"
-    assert "already have a submission being graded" in again.message["en"]
-    assert re.search(f"[{CJK}]", again.message["zh"]) and "正在评分" in again.message["zh"]
+def test_a_learners_second_submission_waits_behind_the_first_and_a_flood_is_refused():
+    """Issue 17: a second click waits (it used to be refused); past ``per_learner`` tickets in
+    line the learner is told why, in both languages, and nothing is held."""
+    q = TurnQueue(slots=2, per_learner=2)
+    me = ClientKey("s1", "198.51.100.1", "id:g:me")
+    first, second = q.admit(me), q.admit(ClientKey("s2", "198.51.100.2", "id:g:me"))
+    assert first.state == "running" and second.state == "waiting"  # one turn per learner
+    assert second.position() == 1  # although a slot is free
+    refused = q.admit(me)
+    assert isinstance(refused, Refused) and refused.reason == "learner_waiting"
+    assert "2 submissions in line" in refused.message["en"] and "nothing was stored" in refused.message["en"]
+    assert re.search(f"[{CJK}]", refused.message["zh"]) and "排队" in refused.message["zh"]
+    other = q.admit(ClientKey("s3", "198.51.100.1", "id:g:you"))
+    assert other.state == "running"  # a classmate behind the same address takes the free slot
     first.release()
-    assert isinstance(q.admit(ClientKey("s1", "198.51.100.1")), Ticket)  # free again
-
-
-def test_one_grading_per_address_the_next_waits_and_the_rest_are_refused():
-    q = FairQueue(slots=4, per_address=2)
-    a1, a2 = (q.admit(ClientKey(f"s{i}", "203.0.113.66")) for i in (1, 2))
-    assert a1.position() == 0  # grading
-    assert a2.position() == 1  # waits its turn although three slots are free
-    refused = q.admit(ClientKey("s3", "203.0.113.66"))
-    assert isinstance(refused, Refused) and refused.reason == "already_grading"
-    assert "network address" in refused.message["en"] and refused.retry_after_s > 0
-    # it says what happened: a2 from the same address is waiting, so not "one at a time"
-    assert "one at a time per address" not in refused.message["en"]
-    assert "wait their turn" in refused.message["en"] and "排队" in refused.message["zh"]
-    assert "只评一份" not in refused.message["zh"]
-    assert q.snapshot() == {"running": 1, "waiting": 1}
-    a1.release()
-    assert a2.position() == 0
-    a2.release()
-    a1.release()  # a second release is harmless
+    assert second.state == "running"
+    for t in (second, other):
+        t.release()
+    second.release()  # a second release is harmless
     assert q.snapshot() == {"running": 0, "waiting": 0}
 
 
-def test_the_address_rate_limit_ignores_the_typed_name():
-    q = FairQueue(slots=4, address_limiter=RateLimiter(per_learner=3, window_s=60))
-    for i in range(3):  # a new session (and name) each time, one address
-        t = q.admit(ClientKey(f"s{i}", "203.0.113.66"))
-        assert isinstance(t, Ticket)
+def test_an_address_grades_on_every_slot_and_only_a_lecture_hall_overflow_is_refused():
+    q = TurnQueue(slots=4, per_address=3)
+    a = [q.admit(ClientKey(f"s{i}", "203.0.113.66", f"id:{i}")) for i in range(3)]
+    assert [t.state for t in a] == ["running"] * 3  # one address, three learners, three slots
+    refused = q.admit(ClientKey("s9", "203.0.113.66", "id:9"))
+    assert isinstance(refused, Refused) and refused.reason == "address_full"
+    assert "3 submissions in line" in refused.message["en"] and refused.retry_after_s > 0
+    assert "排队" in refused.message["zh"] and "未被保存" in refused.message["zh"]
+    assert isinstance(q.admit(ClientKey("s-x", "198.51.100.7")), Ticket)  # others unaffected
+    assert TurnQueue().per_address == 200  # the default is sized for a lecture hall
+
+
+def test_the_whole_line_has_a_bound_too():
+    q = TurnQueue(slots=1, max_waiting=2)
+    held = [q.admit(ClientKey(f"s{i}", f"198.51.100.{i}")) for i in range(3)]  # 1 runs, 2 wait
+    refused = q.admit(ClientKey("late", "198.51.100.99"))
+    assert isinstance(refused, Refused) and refused.reason == "queue_full"
+    assert "2 submissions are waiting" in refused.message["en"] and "评分队列已满" in refused.message["zh"]
+    for t in held:
         t.release()
-    refused = q.admit(ClientKey("s-new", "203.0.113.66"))
+
+
+def test_the_address_rate_limit_ignores_the_typed_name():
+    limits = Limits.in_memory(ServingSettings(address_rate_limit=3))
+    for i in range(3):  # a new session (and name) each time, one address
+        assert limits.admit(ClientKey(f"s{i}", "203.0.113.66", f"name:{i}")) is None
+    refused = limits.admit(ClientKey("s-new", "203.0.113.66", "name:new"))
     assert isinstance(refused, Refused) and refused.reason == "rate_limited"
     assert 0 < refused.retry_after_s <= 60
-    assert isinstance(q.admit(ClientKey("s-other", "198.51.100.7")), Ticket)  # others unaffected
+    assert limits.admit(ClientKey("s-other", "198.51.100.7", "name:x")) is None  # others unaffected
 
 
 def test_refused_admissions_are_not_counted_by_the_address_limit():
-    q = FairQueue(slots=1, per_address=1, address_limiter=RateLimiter(per_learner=2, window_s=60))
-    held = q.admit(ClientKey("s0", "203.0.113.66"))
-    for i in range(10):  # ten refusals while one is in flight
-        assert isinstance(q.admit(ClientKey(f"s{i + 1}", "203.0.113.66")), Refused)
-    held.release()
-    assert isinstance(q.admit(ClientKey("s99", "203.0.113.66")), Ticket)  # the 2nd accepted
+    limits = Limits.in_memory(ServingSettings(rate_limit=1, address_rate_limit=2))
+    assert limits.admit(ClientKey("s0", "203.0.113.66", "name:a")) is None
+    for i in range(10):  # ten refusals of a spent learner: the address pays nothing
+        assert limits.admit(ClientKey(f"s{i}", "203.0.113.66", "name:a")).reason == "rate_limited"
+    assert limits.admit(ClientKey("s99", "203.0.113.66", "name:b")) is None  # the 2nd accepted
+    limits.refund(ClientKey("s99", "203.0.113.66", "name:b"))  # the line refused it after all
+    assert limits.admit(ClientKey("s98", "203.0.113.66", "name:c")) is None
+
+
+def test_an_address_mints_only_so_many_new_learners():
+    """Property 4's bound: browser keys and API labels are free to invent; each one new to an
+    address counts, so a tab cannot mint itself unbounded fair shares."""
+    limits = Limits.in_memory(ServingSettings(new_learners_per_address=5, rate_limit=100))
+    for i in range(5):
+        assert limits.admit(ClientKey(f"s{i}", "203.0.113.66", f"id:{i}")) is None
+    refused = limits.admit(ClientKey("s5", "203.0.113.66", "id:5"))
+    assert refused.reason == "new_learners" and "new learners" in refused.message["en"]
+    assert "新开始的学习者" in refused.message["zh"]
+    assert limits.admit(ClientKey("s0", "203.0.113.66", "id:0")) is None  # known ones go on
+    assert limits.admit(ClientKey("s9", "198.51.100.7", "id:5")) is None  # another address
 
 
 # --- order --------------------------------------------------------------------------------------
@@ -144,7 +160,7 @@ def test_refused_admissions_are_not_counted_by_the_address_limit():
 def test_a_newcomer_goes_before_a_flooding_addresses_backlog():
     """One slot; address A has one grading and many waiting (per_address=8 to allow a backlog).
     B arrives last but starts right after A's current job, then A and C take turns."""
-    q = FairQueue(slots=1, per_address=8)
+    q = TurnQueue(slots=1, per_address=8)
     a = [q.admit(ClientKey(f"a{i}", "203.0.113.66")) for i in range(6)]
     b = q.admit(ClientKey("b", "198.51.100.7"))
     c = q.admit(ClientKey("c", "198.51.100.8"))
@@ -162,7 +178,7 @@ def test_a_newcomer_goes_before_a_flooding_addresses_backlog():
 
 
 def test_wait_turn_reports_position_and_eta_then_grading():
-    q = FairQueue(slots=1, typical_s=2.0)
+    q = TurnQueue(slots=1, typical_s=2.0)
     first = q.admit(ClientKey("s1", "198.51.100.1"))
     second = q.admit(ClientKey("s2", "198.51.100.2"))
     seen: list[tuple[int, float]] = []
@@ -182,7 +198,7 @@ def test_wait_turn_reports_position_and_eta_then_grading():
 
 def test_eta_follows_recent_grading_times():
     clock = [0.0]
-    q = FairQueue(slots=2, typical_s=0.5, clock=lambda: clock[0])
+    q = TurnQueue(slots=2, typical_s=0.5, clock=lambda: clock[0])
     for i in range(10):  # ten gradings of 4 s each
         t = q.admit(ClientKey(f"s{i}", f"198.51.100.{i}"))
         t.wait_turn()
@@ -190,7 +206,7 @@ def test_eta_follows_recent_grading_times():
         t.release()
     assert q.typical_s == pytest.approx(4.0)
     assert q.eta_s(1) == pytest.approx(4.0) and q.eta_s(3) == pytest.approx(8.0)
-    for i in range(30):  # refused after admission (rate limit, busy): no grading to time
+    for i in range(30):  # left before their turn was taken (Stop, a cache hit): nothing to time
         q.admit(ClientKey(f"r{i}", f"198.51.100.{i}")).release()
     assert q.typical_s == pytest.approx(4.0)
 
@@ -201,27 +217,27 @@ def test_queue_message_is_bilingual_and_rounds_up():
     assert "第 3 位" in msg["zh"] and "5 秒" in msg["zh"]
 
 
-def test_many_threads_never_exceed_the_slots_or_one_per_address():
-    q = FairQueue(slots=2, per_address=3)
+def test_many_threads_never_exceed_the_slots_or_one_per_learner():
+    q = TurnQueue(slots=2, per_learner=3)
     lock = threading.Lock()
     running: dict[str, int] = {}
-    peak = {"total": 0, "per_address": 0}
+    peak = {"total": 0, "per_learner": 0}
     refused = []
 
     def client(i: int) -> None:
-        address = f"198.51.100.{i % 4}"
-        t = q.admit(ClientKey(f"s{i}", address))
+        learner = f"id:{i % 4}"
+        t = q.admit(ClientKey(f"s{i}", "198.51.100.1", learner))
         if isinstance(t, Refused):
             refused.append(i)
             return
         t.wait_turn(poll_s=0.01)
         with lock:
-            running[address] = running.get(address, 0) + 1
+            running[learner] = running.get(learner, 0) + 1
             peak["total"] = max(peak["total"], sum(running.values()))
-            peak["per_address"] = max(peak["per_address"], running[address])
+            peak["per_learner"] = max(peak["per_learner"], running[learner])
         time.sleep(0.02)
         with lock:
-            running[address] -= 1
+            running[learner] -= 1
         t.release()
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(40)]
@@ -229,50 +245,31 @@ def test_many_threads_never_exceed_the_slots_or_one_per_address():
         th.start()
     for th in threads:
         th.join(timeout=20)
-    assert peak == {"total": 2, "per_address": 1}
+    assert peak == {"total": 2, "per_learner": 1}
     assert q.snapshot() == {"running": 0, "waiting": 0}
     assert len(refused) < 40
 
 
-def test_run_in_turn_shares_the_queue_and_can_leave_the_rate_limit_alone():
-    from webapp.services import grading_queue
-
-    q = FairQueue(slots=1, address_limiter=RateLimiter(per_learner=1, window_s=60))
-    saved = grading_queue.settings().queue
-    grading_queue.configure(queue=q)
-    try:
-        me = ClientKey("s1", "198.51.100.5")
-        for _ in range(3):  # public examples: run in turn, never counted
-            assert grading_queue.run_in_turn(me, lambda: "ran", count=False) == "ran"
-        assert grading_queue.run_in_turn(me, lambda: "graded") == "graded"  # the one counted
-        refused = grading_queue.run_in_turn(ClientKey("s2", "198.51.100.5"), lambda: "again")
-        assert isinstance(refused, Refused) and refused.reason == "rate_limited"
-        # While this session holds a turn, its second run is refused and nothing runs twice.
-        held = q.admit(ClientKey("s3", "198.51.100.6"), count=False)
-        inner = grading_queue.run_in_turn(ClientKey("s3", "198.51.100.6"), lambda: "twice", count=False)
-        assert isinstance(inner, Refused) and inner.reason == "already_grading"
-        held.release()
-        assert q.snapshot() == {"running": 0, "waiting": 0}
-    finally:
-        grading_queue.configure(queue=saved)
+class _Req:
+    def __init__(self, peer: str, forwarded: str | None, session: str = "s") -> None:
+        self.client = type("C", (), {"host": peer})()
+        self.headers = {"x-forwarded-for": forwarded} if forwarded else {}
+        self.session_hash = session
 
 
 def test_a_private_address_behind_a_trusted_proxy_is_reported_once(caplog):
     """On a Space every visitor is public: a private entry means a proxy hop was miscounted."""
-    from webapp.services import grading_queue
+    from webapp.serving import who
 
-    saved = grading_queue.settings()
-    hops, warned = saved.hops, saved.warned_private
-    grading_queue.configure(hops=1)
-    saved.warned_private = False
+    saved = who._WARNED_PRIVATE[0]
+    who._WARNED_PRIVATE[0] = False
     try:
         with caplog.at_level("WARNING", logger="transformer_lab.app"):
-            assert grading_queue.client_key("s", "10.16.3.80", "198.51.100.7").address == "198.51.100.7"
+            assert client_of_request(_Req("10.16.3.80", "198.51.100.7"), 1).address == "198.51.100.7"
             assert not caplog.records
             for _ in range(3):
-                key = grading_queue.client_key("s", "10.16.3.80", "198.51.100.7, 10.16.0.9")
+                key = client_of_request(_Req("10.16.3.80", "198.51.100.7, 10.16.0.9"), 1)
                 assert key == ClientKey("s", "10.16.0.9")
         assert len(caplog.records) == 1 and "LAB_FORWARDED_HOPS" in caplog.text
     finally:
-        grading_queue.configure(hops=hops)
-        saved.warned_private = warned
+        who._WARNED_PRIVATE[0] = saved

@@ -1,0 +1,161 @@
+"""The limits policy: who may send how much, in SQLite by default and in PostgreSQL with
+``DATABASE_URL`` (every replica counts against one limit). No gradio.
+
+Refusal is for floods only; a classroom behind one address stays far below every bound:
+
+- per learner: ``rate_limit`` accepted submissions per ``rate_window_s`` (brute force: guess,
+  read the hint, repeat);
+- per address: ``address_rate_limit`` per window, whatever names or keys it sends;
+- per address: ``new_learners_per_address`` learners it has not sent before, per
+  ``new_learners_window_s``. A browser key or an API label costs nothing to invent; this bounds
+  how many fair shares one address can mint for itself (webapp.serving.turns shares turns per
+  learner within an address).
+
+:meth:`Limits.admit` checks all three and counts nothing when it refuses.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from webapp.i18n import both
+from webapp.serving.ratelimit import RateLimiter, wait_message
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import Refused
+from webapp.serving.who import ClientKey
+
+LIMITS_FILENAME = "limits.sqlite3"
+
+
+def database_url(url: str | None = None) -> str:
+    return url if url is not None else os.environ.get("DATABASE_URL", "").strip()
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def open_limiter(per_key: int, window_s: float, scope: str, url: str | None = None,
+                 data_dir: Path | str | None = None) -> Any:
+    """A limiter shared as widely as the deployment allows: PostgreSQL when ``url`` (default
+    ``$DATABASE_URL``) names it, else SQLite in ``data_dir`` (default ``$LAB_DATA_DIR``, then
+    ``./data``). All have ``check``, ``refund``, ``reset``, ``per_learner`` and ``window_s``."""
+    url = database_url(url)
+    if is_postgres(url):
+        from webapp.serving.pg_ratelimit import PostgresRateLimiter
+
+        return PostgresRateLimiter(url, per_key, window_s, scope)
+    from webapp.serving.sqlite_ratelimit import SQLiteRateLimiter
+
+    folder = Path(data_dir or os.environ.get("LAB_DATA_DIR") or "data")
+    return SQLiteRateLimiter(folder / LIMITS_FILENAME, per_key, window_s, scope)
+
+
+class NewLearners:
+    """Counts a learner against its address the first time they are seen from it.
+
+    The set of pairs seen is bounded (least recently seen go first): a forgotten pair counts
+    once more, which only errs towards the flood bound."""
+
+    def __init__(self, limiter: Any, max_seen: int = 50_000) -> None:
+        self.limiter, self.max_seen = limiter, max_seen
+        self._seen: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def seen(self, address: str, learner: str) -> bool:
+        with self._lock:
+            return (address, learner) in self._seen
+
+    def check(self, address: str, learner: str) -> tuple[bool, float]:
+        """``(True, 0.0)`` for a pair seen before or one the address may still add (counted)."""
+        pair = (address, learner)
+        with self._lock:
+            if pair in self._seen:
+                self._seen.move_to_end(pair)
+                return True, 0.0
+        ok, wait = self.limiter.check(f"new:{address}")
+        if ok:
+            with self._lock:
+                self._seen[pair] = None
+                while len(self._seen) > self.max_seen:
+                    self._seen.popitem(last=False)
+        return ok, wait
+
+    def forget(self, address: str, learner: str) -> None:
+        """Undo a first sighting counted by :meth:`check` (a later limit refused it)."""
+        with self._lock:
+            if self._seen.pop((address, learner), 1) is None:
+                self.limiter.refund(f"new:{address}")
+
+
+@dataclass
+class Limits:
+    """Per learner, per address and new learners per address (see the module)."""
+
+    learner: Any
+    address: Any
+    new_learners: NewLearners
+
+    @classmethod
+    def build(cls, s: ServingSettings, url: str | None = None,
+              data_dir: Path | str | None = None) -> Limits:
+        """The deployment's limits (SQLite or PostgreSQL, see :func:`open_limiter`)."""
+        return cls(open_limiter(s.rate_limit, s.rate_window_s, "learner", url, data_dir),
+                   open_limiter(s.address_rate_limit, s.rate_window_s, "address", url, data_dir),
+                   NewLearners(open_limiter(s.new_learners_per_address, s.new_learners_window_s,
+                                            "new-learner", url, data_dir)))
+
+    @classmethod
+    def in_memory(cls, s: ServingSettings | None = None,
+                  clock: Callable[[], float] = time.monotonic) -> Limits:
+        """The same policy counted in this process only (tests, a single throwaway process)."""
+        s = s or ServingSettings()
+        return cls(RateLimiter(s.rate_limit, s.rate_window_s, clock),
+                   RateLimiter(s.address_rate_limit, s.rate_window_s, clock),
+                   NewLearners(RateLimiter(s.new_learners_per_address, s.new_learners_window_s,
+                                           clock)))
+
+    def admit(self, client: ClientKey) -> Refused | None:
+        """Count one accepted submission of ``client`` (its learner set), or why not."""
+        learner, address = client.unit, client.address
+        new = bool(address) and not self.new_learners.seen(address, learner)
+        if address:
+            ok, wait = self.new_learners.check(address, learner)
+            if not ok:
+                n, window = self.new_learners.limiter.per_learner, self.new_learners.limiter.window_s
+                return Refused("new_learners", both("queue.new_learners", n=n,
+                                                    window=max(1, round(window / 60)),
+                                                    wait=max(1, math.ceil(wait))), wait)
+        ok, wait = self.learner.check(learner)
+        if not ok:
+            self._undo(client, new, learner_too=False)
+            lim = self.learner
+            return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s), wait)
+        if address:
+            ok, wait = self.address.check(f"addr:{address}")
+            if not ok:
+                self._undo(client, new, learner_too=True)
+                lim = self.address
+                return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s),
+                               wait)
+        return None
+
+    def refund(self, client: ClientKey) -> None:
+        """Give back what :meth:`admit` counted (the line refused the submission after all)."""
+        self.learner.refund(client.unit)
+        if client.address:
+            self.address.refund(f"addr:{client.address}")
+
+    def _undo(self, client: ClientKey, new: bool, learner_too: bool) -> None:
+        if learner_too:
+            self.learner.refund(client.unit)
+        if new and client.address:
+            self.new_learners.forget(client.address, client.unit)

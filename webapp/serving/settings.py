@@ -1,0 +1,98 @@
+"""Every setting of the serving wing, read once from the environment into one frozen object.
+
+Why one object: the same numbers (grader workers, waiting bounds, rate limits) used to be read
+in several modules with different defaults. Here each ``LAB_*`` variable is parsed once, with
+one parser that says what is wrong with a bad value; constructors receive the object (or its
+fields), so a test builds ``ServingSettings(...)`` instead of patching module globals.
+
+The defaults are sized for a class: a lecture hall of 200 behind one school address waits in
+line (``per_address_waiting``), and only a real flood is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+
+def env_number(name: str, default: float, cast: type = float, *, minimum: float = 1e-9,
+               env: Mapping[str, str] | None = None) -> float:
+    """``$name`` as a number (``cast``), ``default`` when unset; ValueError naming the variable
+    when it is not a finite number of at least ``minimum``."""
+    raw = (os.environ if env is None else env).get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = cast(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+    if not math.isfinite(value) or value < minimum:
+        raise ValueError(f"{name} must be a number >= {minimum:g}, got {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class ServingSettings:
+    """How many people share the machine and how far each may go. The comment after each field
+    names its environment variable; :meth:`from_env` reads them all."""
+
+    grading_slots: int = 2  # LAB_GRADER_WORKERS: gradings at once (the grader's warm workers)
+    per_address_waiting: int = 200  # LAB_PER_ADDRESS: submissions one address may have in line
+    per_learner_waiting: int = 3  # LAB_PER_LEARNER: one learner's clicks in line (one grades)
+    max_waiting: int = 2000  # LAB_MAX_WAITING: submissions in line from everyone together
+    rate_limit: int = 10  # LAB_RATE_LIMIT: accepted submissions per learner per window
+    address_rate_limit: int = 600  # LAB_ADDRESS_RATE_LIMIT: per address per window (a flood)
+    rate_window_s: float = 60.0  # LAB_RATE_WINDOW_S
+    new_learners_per_address: int = 300  # LAB_NEW_LEARNERS: new learner keys per address ...
+    new_learners_window_s: float = 600.0  # LAB_NEW_LEARNERS_WINDOW_S: ... in this window
+    train_slots: int = 1  # LAB_TRAIN_SLOTS: runs that train at once
+    train_per_address: int = 200  # LAB_TRAIN_PER_ADDRESS: runs one address may have in line
+    train_offer_s: float = 20.0  # LAB_TRAIN_OFFER_S: past this wait, offer a cached shorter run
+    forwarded_hops: int = 0  # LAB_FORWARDED_HOPS: trusted proxies (1 on a Space by default)
+    queue_max: int = 2048  # LAB_QUEUE_MAX: Gradio's queue, every page's events together
+    queue_per_address: int = 512  # LAB_QUEUE_PER_ADDRESS: of which one address may hold
+    queue_per_session: int = 16  # LAB_QUEUE_PER_SESSION: of which one tab may hold
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "forwarded_hops":
+                ok = isinstance(value, int) and value >= 0
+            else:
+                ok = isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+            if not ok or isinstance(value, bool):
+                raise ValueError(f"{f.name} must be a positive number, got {value!r}")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ServingSettings:
+        """The settings a deployment chose (``env`` defaults to ``os.environ``)."""
+        from grader.paths import grader_workers
+
+        e = os.environ if env is None else env
+        d = cls()
+
+        def num(name: str, default: float, cast: type = int, minimum: float = 1) -> float:
+            return env_number(name, default, cast, minimum=minimum, env=e)
+
+        hops_default = 1 if e.get("SPACE_ID") else 0
+        return cls(
+            grading_slots=grader_workers(e),  # the grader's own reading: one count
+            per_address_waiting=num("LAB_PER_ADDRESS", d.per_address_waiting),
+            per_learner_waiting=num("LAB_PER_LEARNER", d.per_learner_waiting),
+            max_waiting=num("LAB_MAX_WAITING", d.max_waiting),
+            rate_limit=num("LAB_RATE_LIMIT", d.rate_limit),
+            address_rate_limit=num("LAB_ADDRESS_RATE_LIMIT", d.address_rate_limit),
+            rate_window_s=num("LAB_RATE_WINDOW_S", d.rate_window_s, float, 1e-9),
+            new_learners_per_address=num("LAB_NEW_LEARNERS", d.new_learners_per_address),
+            new_learners_window_s=num("LAB_NEW_LEARNERS_WINDOW_S", d.new_learners_window_s,
+                                      float, 1e-9),
+            train_slots=num("LAB_TRAIN_SLOTS", d.train_slots),
+            train_per_address=num("LAB_TRAIN_PER_ADDRESS", d.train_per_address),
+            train_offer_s=num("LAB_TRAIN_OFFER_S", d.train_offer_s, float, 1e-9),
+            forwarded_hops=num("LAB_FORWARDED_HOPS", hops_default, int, 0),
+            queue_max=num("LAB_QUEUE_MAX", d.queue_max),
+            queue_per_address=num("LAB_QUEUE_PER_ADDRESS", d.queue_per_address),
+            queue_per_session=num("LAB_QUEUE_PER_SESSION", d.queue_per_session),
+        )

@@ -1,0 +1,91 @@
+"""The serving wing in one object: settings, the grading and training lines, and the limits, built
+together from one frozen settings object (no gradio).
+
+Many people share a small machine: this is the one place that decides who goes next and who
+is refused. ``Serving.build(settings)`` makes a deployment's wing (limits in SQLite, or
+PostgreSQL with ``DATABASE_URL``, with each address's places leased across replicas);
+``Serving.local(settings)`` the same policy counted in this process (tests). The app builds one
+(:func:`default`) and hands it to the pages that grade or train; nothing else holds state.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from webapp.serving.limits import Limits, database_url, is_postgres
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import TurnQueue
+from webapp.serving.who import ClientKey, client_of_request
+
+log = logging.getLogger("transformer_lab.app")
+
+TRAIN_TYPICAL_S = 10.0  # a default reverse run on CPU Basic: 6-15 s, until real runs refine it
+
+
+@dataclass
+class Serving:
+    """Who goes next (``grading``, ``training``) and who is refused (``limits``)."""
+
+    settings: ServingSettings
+    grading: TurnQueue
+    training: TurnQueue
+    limits: Limits
+
+    @classmethod
+    def local(cls, s: ServingSettings | None = None, **queue_kw: Any) -> Serving:
+        """Counted in this process only; ``queue_kw`` (a fake ``clock``, ``typical_s``) go to
+        the grading line."""
+        s = s or ServingSettings()
+        clock = queue_kw.get("clock")
+        return cls(s, grading_line(s, **queue_kw), training_line(s, clock=clock),
+                   Limits.in_memory(s, **({"clock": clock} if clock else {})))
+
+    @classmethod
+    def build(cls, s: ServingSettings, url: str | None = None) -> Serving:
+        """A deployment's wing: limits in SQLite or PostgreSQL; with PostgreSQL each address's
+        places in line are also counted across replicas (webapp.serving.pg_places)."""
+        url = database_url(url)
+        places = None
+        if is_postgres(url):
+            from webapp.serving.pg_places import PostgresPlaces
+
+            places = PostgresPlaces(url, s.per_address_waiting, "grading")
+        wing = cls(s, grading_line(s, places=places), training_line(s), Limits.build(s, url))
+        log.info("serving: %d grading turns at once, %d in line per address (%d in all), "
+                 "%d per learner; client address = %s", s.grading_slots, s.per_address_waiting,
+                 s.max_waiting, s.per_learner_waiting, "the peer (no trusted proxy)"
+                 if not s.forwarded_hops else
+                 f"X-Forwarded-For entry {s.forwarded_hops} from the right")
+        return wing
+
+    def client_of(self, request: Any) -> ClientKey:
+        """Session and address of a web request (trusted proxy hops only)."""
+        return client_of_request(request, self.settings.forwarded_hops)
+
+
+def grading_line(s: ServingSettings, **kw: Any) -> TurnQueue:
+    return TurnQueue(s.grading_slots, s.per_address_waiting, s.per_learner_waiting,
+                     s.max_waiting, **kw)
+
+
+def training_line(s: ServingSettings, **kw: Any) -> TurnQueue:
+    """One run per browser session in line (a second press while one runs is refused: the page
+    says to wait or press Stop); a whole class from one address waits."""
+    kw = {k: v for k, v in kw.items() if v is not None}
+    return TurnQueue(s.train_slots, s.train_per_address, 1, s.max_waiting,
+                     typical_s=TRAIN_TYPICAL_S, **kw)
+
+
+_LOCK = threading.Lock()
+_DEFAULT: list[Serving] = []
+
+
+def default() -> Serving:
+    """The process's wing, built once from the environment on first use."""
+    with _LOCK:
+        if not _DEFAULT:
+            _DEFAULT.append(Serving.build(ServingSettings.from_env()))
+        return _DEFAULT[0]
