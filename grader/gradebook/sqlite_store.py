@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -50,6 +51,34 @@ CREATE TABLE IF NOT EXISTS access_log (
 INDEXES = "CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise);"
 
 
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def make_private(path: Path) -> None:
+    """Issue 19, property 6: data at rest is private. The gradebook holds every learner's code
+    and the hashes, so its folder is made 0700 when this creates it and the file exists as 0600
+    before SQLite opens it; SQLite gives the -wal and -shm files it creates the database file's
+    mode. A file left 0644 by an older version, and its side files, are made 0600. No umask:
+    it is process-wide, and two threads setting and restoring it can leave it at 077 for good.
+    An existing folder keeps its mode (it may be shared, such as /tmp): the files are private.
+    """
+    folder = path.parent
+    if not folder.exists():
+        folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+        os.chmod(folder, PRIVATE_DIR)  # mkdir's mode is only what the umask lets through
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, PRIVATE_FILE)
+    finally:
+        os.close(fd)
+    for suffix in SIDE_FILES:
+        side = path.with_name(path.name + suffix)
+        if side.exists() and side.stat().st_mode & 0o077:
+            os.chmod(side, PRIVATE_FILE)
+
+
 class SQLiteGradebook(Gradebook):
     """A gradebook in one SQLite file.
 
@@ -65,7 +94,7 @@ class SQLiteGradebook(Gradebook):
     def __init__(self, path: str | Path, busy_timeout_s: float = 10.0) -> None:
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private(self.path)
             # isolation_level=None: autocommit; every statement below is its own transaction.
             self._conn = sqlite3.connect(self.path, timeout=busy_timeout_s,
                                          isolation_level=None, check_same_thread=False)
