@@ -106,8 +106,10 @@ def build_demo() -> gr.Blocks:
         gradio_patch.attach(blocks, sessions)  # a closed tab gives its models and runs back at once
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
-                with gr.Tab(t(key), id=key.split(".")[1]):
-                    if page in (multihead, train):  # they share the training sessions
+                with gr.Tab(t(key), id=key.split(".")[1]) as tab:
+                    if page is multihead:  # it shows the Train page's last run; reads its tab
+                        page.build(sessions, tab)
+                    elif page is train:
                         page.build(sessions)
                     else:
                         page.build()

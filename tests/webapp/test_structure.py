@@ -10,7 +10,7 @@ PLAIN = ("webapp.services", "webapp.views", "webapp.compute", "webapp.i18n")
 
 def test_no_import_cycles_in_the_web_app():
     edges = graph(ROOT, "webapp")
-    assert "webapp.services.fairness" in edges["webapp.services.submissions"]  # sees real edges
+    assert "webapp.serving.wing" in edges["webapp.services.submissions"]  # sees real edges
     assert find_cycle(edges) is None, " -> ".join(find_cycle(edges))
 
 
@@ -38,3 +38,87 @@ def test_the_graph_finds_a_cycle_hidden_in_a_function_body(tmp_path):
     assert find_cycle(graph(tmp_path, "pkg")) == ["pkg.a", "pkg.b", "pkg.a"]
     (pkg / "b.py").write_text("import gradio\n")
     assert "gradio" in imports("pkg.b", pkg / "b.py") and find_cycle(graph(tmp_path, "pkg")) is None
+
+
+# --- the serving wing (issue 17) ----------------------------------------------------------------
+
+# Playground tabs that neither train nor grade: they must not depend on the serving wing.
+QUIET_TABS = ("basics", "pooling", "multihead", "positional", "complexity")
+PATCH_FILE = "webapp.serving.gradio_patch"
+
+
+def _app_modules() -> dict[str, object]:
+    mods = dict(modules(ROOT, "webapp"))
+    mods["app"] = ROOT / "app.py"
+    return mods
+
+
+def test_the_quiet_playground_tabs_import_nothing_from_the_serving_wing():
+    mods = modules(ROOT, "webapp")
+    edges = graph(ROOT, "webapp")
+    for tab in QUIET_TABS:
+        name = f"webapp.pages.{tab}"
+        assert name in mods, name
+        direct = {n for n in imports(name, mods[name]) if n.startswith("webapp.serving")}
+        assert direct == set(), (name, direct)
+        # ... nor through the page helpers they share (common, viewport)
+        for helper in edges[name]:
+            if helper.startswith("webapp.pages."):
+                assert not any(n.startswith("webapp.serving") for n in edges[helper]), helper
+
+
+def _private_uses(path) -> list[str]:
+    """Imports of gradio submodules or private names, and ``x._name`` on anything but self/cls."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gradio."):
+            found.append(f"from {node.module} import ...")
+        elif isinstance(node, ast.ImportFrom) and node.module == "gradio":
+            found += [f"gradio.{a.name}" for a in node.names if a.name.startswith("_")]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("gradio.")]
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_") \
+                and not node.attr.startswith("__") and not (
+                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            found.append(f"._{node.attr[1:]}")
+    return found
+
+
+def test_only_the_patch_file_touches_gradio_internals():
+    mods = _app_modules()
+    assert PATCH_FILE in mods and _private_uses(mods[PATCH_FILE])  # it does, and is found
+    offenders = {}
+    for name, path in mods.items():
+        if name == PATCH_FILE or not (name.startswith("webapp.pages") or name == "app"):
+            continue
+        if uses := _private_uses(path):
+            offenders[name] = uses
+    assert offenders == {}
+    # Nowhere else in webapp imports gradio submodules either.
+    others = {n: [u for u in _private_uses(p) if "gradio" in u] for n, p in mods.items()
+              if n != PATCH_FILE}
+    assert {n: u for n, u in others.items() if u} == {}
+
+
+def test_the_patched_gradio_internals_are_still_there():
+    """Fails loudly, naming the patch, when a Gradio upgrade changes what gradio_patch patches."""
+    from webapp.serving import gradio_patch
+
+    assert gradio_patch.check_internals() == [], gradio_patch.check_internals()
+    gradio_patch.require_internals()
+
+
+def test_the_check_names_a_patch_whose_internals_moved(monkeypatch):
+    from gradio import state_holder
+
+    from webapp.serving import gradio_patch
+
+    monkeypatch.delattr(state_holder.StateHolder, "delete_state")
+    broken = gradio_patch.check_internals()
+    assert broken == ["StateHolder (release on unload)"]
+    import pytest
+
+    with pytest.raises(gradio_patch.GradioInternalsChanged, match="release on unload"):
+        gradio_patch.require_internals()

@@ -147,9 +147,9 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
 
 def clean_gradio_copies() -> None:
     """Exports expire together with Gradio's copies of them (it copies every file it serves)."""
-    from gradio.utils import get_upload_folder
+    from webapp.serving.gradio_patch import upload_folder
 
-    exports.also_clean(get_upload_folder)
+    exports.also_clean(upload_folder)
 
 
 def build(learner: identity.Identity) -> None:

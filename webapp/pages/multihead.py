@@ -126,13 +126,11 @@ def thumbnails(layer_maps, q, k, lang, width=None):
     return fig
 
 
-def build(sessions: Any) -> None:  # the Train page's TrainSessions (handed over by app.py)
+def build(sessions: Any, tab: gr.Tab | None = None) -> None:
     """Lay out the page inside the current gr.Tab and wire its events (``sessions``: the Train
     page's last run per browser session). Opening the tab redraws it: a run may have ended on
     the Train page meanwhile."""
-    from gradio.context import Context
-
-    tab = Context.block if isinstance(Context.block, gr.Tab) else None  # the tab being built
+    # sessions: the Train page's TrainSessions, tab: the gr.Tab being built (both from app.py)
     intro = gr.Markdown(t("mh.intro"), elem_id="mh-intro")
     with gr.Row():
         source = gr.Radio([(t("mh.source.random"), "random"), (t("mh.source.trained"), "trained")],
@@ -218,7 +216,7 @@ def build(sessions: Any) -> None:  # the Train page's TrainSessions (handed over
     # it against a change made right after opening (as a chained event, its older inputs could
     # land last and wipe the newer result). The controls are switched first (a run may have
     # ended meanwhile: its attention kinds), as for a change of source.
-    triggers = [c.change for c in inputs] + [Context.root_block.load]
+    triggers = [c.change for c in inputs] + [gr.context.Context.root_block.load]
     if tab is not None:
         tab.select(switch, [source, kind], [intro, random_controls, go, kind],
                    api_visibility="private", queue=False, **quiet_progress)

@@ -181,6 +181,13 @@ def assign_pools(blocks: gr.Blocks, pools: dict[str, int], sink: Any, default: s
         fn.concurrency_id, fn.concurrency_limit = pool, pools[pool]
 
 
+def upload_folder() -> str:
+    """Where Gradio keeps its copies of served files (exports are deleted there too)."""
+    from gradio.utils import get_upload_folder
+
+    return get_upload_folder()
+
+
 # --- the loud check -----------------------------------------------------------------------
 
 class GradioInternalsChanged(RuntimeError):
@@ -208,6 +215,8 @@ PATCHES: dict[str, Callable[[], bool]] = {
         _has(state_holder.StateHolder, "delete_state")
         and all(n in inspect.getsource(state_holder.StateHolder)
                 for n in ("self.session_data", "self.time_last_used", "self.lock"))),
+    "gradio.utils.get_upload_folder (export clean-up)": lambda: callable(
+        __import__("gradio.utils", fromlist=["get_upload_folder"]).get_upload_folder),
     "BlockFunction pools and progress": lambda: all(
         n in inspect.signature(BlockFunction.__init__).parameters
         for n in ("concurrency_id", "concurrency_limit", "show_progress", "show_progress_on")),
