@@ -185,17 +185,27 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
                 "Look at what happens after the softmax (a scale, a mask or a sum applied to the weights).",
                 f"`{label}` 的每一行应在键上求和为 1；你的结果每行之和为 {_span(rows)}。请检查 softmax 之后的计算"
                 "（对权重做的缩放、掩码或求和）。")
+    uniform = (want.max(axis=-1) - want.min(axis=-1)) < 1e-9
+    wrong_rows = ~np.isclose(mine, want, rtol=1e-4, atol=1e-6).all(axis=-1)
+    if uniform.any() and wrong_rows.any() and not (wrong_rows & ~uniform).any():
+        return ("it is right except in the rows that should be uniform (1/m for every key: a query "
+                "that sees no key, whose scores are all the same fill); yours are not uniform there. "
+                "Fill the hidden scores with one value (replace them), do not add to them.",
+                "除了本应均匀的行（每个键 1/m：看不到任何键的查询，它的分数全是同一个填充值）之外都正确；你的结果在这些行"
+                "并不均匀。请把被遮蔽的分数替换成同一个值，而不是在原分数上相加。")
     hidden, shown = want <= TINY, mine > TINY
     if (hidden & shown).any():
         what = _hidden_pattern(mine, want)
-        return (f"the rows sum to 1, but keys that should get no weight get some ({int((hidden & shown).sum())} "
-                f"entries){what[0]}. Hide them in the scores, before the softmax, with a large negative fill.",
-                f"每行之和为 1，但本应得到 0 权重的键得到了权重（{int((hidden & shown).sum())} 处）{what[1]}。"
-                "应在 softmax 之前，把这些键的分数填成很大的负数。")
+        return (f"the rows sum to 1, but {int((hidden & shown).sum())} weights that should be 0 are not "
+                f"(keys the mask hides, or keys whose scores lie far below the row's best){what[0]}. "
+                "A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
+                f"每行之和为 1，但有 {int((hidden & shown).sum())} 个本应为 0 的权重不为 0（被掩码遮蔽的键，或分数远低于"
+                f"该行最高分的键）{what[1]}。被遮蔽的键应在 softmax 之前、在分数中用很大的负数填充。")
     if (~shown & (want > 1e-3)).any():
         what = _hidden_pattern(mine, want)
-        return (f"the rows sum to 1, but keys that should be visible get no weight{what[0]}.",
-                f"每行之和为 1，但本应可见的键没有得到权重{what[1]}。")
+        return (f"the rows sum to 1, but some weights that should be clearly above 0 are 0 (keys that "
+                f"should be visible){what[0]}.",
+                f"每行之和为 1，但一些本应明显大于 0 的权重为 0（本应可见的键）{what[1]}。")
     heads = _same_heads(mine, want, case)
     if heads:
         return heads
@@ -280,7 +290,33 @@ def _sizes(case: TestCase, i: int) -> dict[str, int]:
     return {}
 
 
+def _scores_finding(mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
+    """Scores (…, n, m) that split into a query part plus a key part, or stay inside (−1, 1)."""
+    if mine.ndim < 2 or mine.shape[-1] < 2 or mine.shape[-2] < 2:
+        return None
+
+    def mixed(s: np.ndarray) -> float:  # s[i, j] − s[i, 0] − s[0, j] + s[0, 0]
+        return float(np.abs(s - s[..., :, :1] - s[..., :1, :] + s[..., :1, :1]).max())
+
+    size = max(1.0, float(np.abs(want).max()))
+    if mixed(mine) < 1e-6 * size and mixed(want) > 1e-3 * size:
+        return ("your scores split into a part that depends only on the query plus a part that depends "
+                "only on the key (s[i, j] − s[i, 0] − s[0, j] + s[0, 0] = 0 everywhere), so every query "
+                "ranks the keys the same way; in w_vᵀ tanh(W_q q + W_k k) the tanh acts on the sum.",
+                "你的分数可以拆成“只与查询有关的部分 + 只与键有关的部分”（处处有 s[i, j] − s[i, 0] − s[0, j] + "
+                "s[0, 0] = 0），于是每个查询对键的排序都一样；在 w_vᵀ tanh(W_q q + W_k k) 中，tanh 作用在两者之和上。")
+    if float(np.abs(mine).max()) < 1 and float(np.abs(want).max()) > 1.5:
+        return ("all your scores lie between −1 and 1, the range of a tanh, while the right ones do not: "
+                "w_v weights the tanh features after the tanh.",
+                "你的分数全部落在 −1 到 1 之间（tanh 的值域），而正确的分数并非如此：w_v 应在 tanh 之后对特征加权。")
+    return None
+
+
 def _values_finding(label: str, mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
+    if "score" in label:
+        found = _scores_finding(mine, want)
+        if found:
+            return found
     flat_w, flat_m = want.reshape(-1), mine.reshape(-1)
     big = np.abs(flat_w) > 1e-6
     if big.sum() >= 2:

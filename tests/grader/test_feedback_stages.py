@@ -38,7 +38,7 @@ OBSERVED = {
     "additive: hidden keys filled with 0": (ADD, add.src(MASK=(
         "pos = torch.arange(s.shape[-1]).view(1, 1, -1)\n"
         "        s = torch.where(pos < valid_lens.view(-1, 1, 1), s, torch.zeros_like(s))")),
-        "keys that should get no weight get some"),
+        "weights that should be 0 are not"),
     "mask transposed": (MHA, mha.einsum(MASK="att = att.masked_fill(mask.transpose(-1, -2) == False, float('-inf'))"),
                         "transpose of the right ones"),
     "row.max() of an empty row": ("masked-softmax", msm.src(BODY=(
@@ -50,6 +50,15 @@ OBSERVED = {
         "s = torch.where(mask.transpose(-1, -2) if mask.dim() == 3 and mask.shape[-2] == 1 else mask, "
         "s, torch.full_like(s, -1e9))")), "do not broadcast: at dimension"),
 }
+
+
+OBSERVED.update({
+    "per-term tanh": (ADD, PER_TERM_TANH, "a part that depends only on the query plus"),
+    "w_v inside the tanh": (ADD, add.src(SCORE="torch.tanh(torch.einsum('bnmh,h->bnm', a.unsqueeze(2) + b.unsqueeze(1), w_v))"),
+                            "between −1 and 1, the range of a tanh"),
+    "-1e6 added instead of filled": ("masked-softmax", msm.src(BODY="return soft(X + (~visible) * -1e6)"),
+                                     "rows that should be uniform"),
+})
 
 
 def _failed(report):
