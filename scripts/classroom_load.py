@@ -11,6 +11,10 @@ gradebook rows, and stops everything it started. Loopback only; every wait is bo
     python scripts/classroom_load.py --learners 300 --duration 600          # the issue's class
     python scripts/classroom_load.py --learners 40 --duration 120 --json out.json
     python scripts/classroom_load.py --replicas 2 --database-url "$TEST_DATABASE_URL"
+    python scripts/classroom_load.py --learners 30 --addresses 1     # a school behind one NAT
+
+``--addresses K`` spreads the learners over K client addresses (K = 1 is a school; the default
+gives every learner its own) and reports refusals per address.
 """
 
 from __future__ import annotations
@@ -108,6 +112,7 @@ class Results:
         self.counts: dict[str, int] = defaultdict(int)
         self.errors: list[str] = []
         self.refusals: list[str] = []
+        self.refused_by_address: dict[str, int] = defaultdict(int)
 
     def add(self, action: str, seconds: float, **counts: int) -> None:
         with self.lock:
@@ -130,13 +135,20 @@ def submissions() -> dict[str, list[tuple[str, str]]]:
     return {"honest": honest, "wrong": wrong or honest, "hostile": hostile}
 
 
+def address_of(k: int, addresses: int | None) -> str:
+    """Learner ``k``'s client address: one per learner, or one of ``addresses`` (RFC 2544's
+    benchmark range)."""
+    n = k if addresses is None else k % addresses
+    return f"198.18.{n // 250}.{n % 250 + 1}"
+
+
 def learner(k: int, apps: list[App], res: Results, rng: random.Random, codes: dict,
-            deadline: float, tag: str) -> None:
+            deadline: float, tag: str, addresses: int | None = None) -> None:
     """One learner's visit: browse, train, submit, read progress (think time in between)."""
     from grader.gradebook.identity import new_browser_key
 
     session, key = uuid.uuid4().hex[:11], new_browser_key()
-    address = f"198.18.{k // 250}.{k % 250 + 1}"  # RFC 2544 benchmark range, one per learner
+    address = address_of(k, addresses)
     name = f"cls-{tag}-{k:03d}"
 
     def act(action: str, event: str, data: list | None, app: App, **extra) -> dict | None:
@@ -181,6 +193,7 @@ def learner(k: int, apps: list[App], res: Results, rng: random.Random, codes: di
                 if refused:
                     with res.lock:
                         res.refusals.append(tail[tail.index("⚠️"):][:200])
+                        res.refused_by_address[address] += 1
         else:
             act("progress", "on_refresh", [name, key], app)
         time.sleep(rng.uniform(1.0, 4.0))  # reading, typing
@@ -209,6 +222,8 @@ def main() -> int:
     ap.add_argument("--replicas", type=int, default=1, choices=(1, 2))
     ap.add_argument("--database-url", default="", help="PostgreSQL shared by the replicas")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--addresses", type=int, default=None,
+                    help="spread the learners over K client addresses (1 = a school's NAT)")
     ap.add_argument("--no-warm", action="store_true", help="skip training the presets first")
     ap.add_argument("--json", type=Path, help="write the figures here too")
     args = ap.parse_args()
@@ -237,6 +252,7 @@ def main() -> int:
             a.call("attention_basics", None, "idle-" + tag, "198.19.0.1")
         idle = [a.rss_mb() for a in apps]
         report: dict = {"learners": args.learners, "duration_s": args.duration,
+                        "addresses": args.addresses or args.learners,
                         "replicas": args.replicas, "backend": "postgresql" if args.database_url
                         else "sqlite", "idle_rss_mb": idle}
         if not args.no_warm:  # the instructor opens the class: presets trained once, on app 0
@@ -270,7 +286,8 @@ def main() -> int:
             delay = start + args.duration * 0.8 * k / max(1, args.learners - 1) - time.monotonic()
             time.sleep(max(0.0, delay))
             th = threading.Thread(target=learner, args=(k, apps, res, random.Random(rng.random()),
-                                                       codes, deadline, tag), daemon=True)
+                                                       codes, deadline, tag, args.addresses),
+                                  daemon=True)
             th.start()
             threads.append(th)
         for th in threads:
@@ -289,6 +306,7 @@ def main() -> int:
         report["trains_that_queued"] = c["queued"]
         report["submitted"], report["refused"] = c["submitted"], c["refused"]
         report["refusal_samples"] = res.refusals[:5]
+        report["refused_by_address"] = dict(res.refused_by_address)
         report["errors"] = len(res.errors)
         report["error_samples"] = res.errors[:5]
         from grader.gradebook import open_gradebook
