@@ -3,6 +3,7 @@ holds the one set of input caps (``InputLimits``) that the CLI, the API and the 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,29 @@ class SubmissionError(ValueError):
     """The submission could not be read (missing file, bad notebook, too large)."""
 
 
+class NotebookRefused(SubmissionError):
+    """A notebook refused by a cheap bound or as unreadable, with the reason in English and
+    Simplified Chinese (``message``); ``str()`` gives both, one per line."""
+
+    def __init__(self, reason: str, en: str, zh: str) -> None:
+        super().__init__(f"{en}\n{zh}")
+        self.reason = reason
+        self.message = {"en": en, "zh": zh}
+
+
+# Cheap bounds on a notebook, checked on the raw text before any JSON is parsed (issue 19,
+# property 2): a 4.9 MB nbformat-3 notebook of 55,000 cells cost 15 s in nbformat before it
+# was refused as empty, and 5 MB of "[[],[],...]" costs 0.3 s in json.loads alone. A learner's
+# notebook has tens of cells and a few thousand JSON containers.
+MAX_NOTEBOOK_CELLS = 1_000
+MAX_NOTEBOOK_CONTAINERS = 100_000  # "[" and "{" anywhere in the text, strings included
+MAX_NOTEBOOK_DEPTH = 64  # a notebook nests about 6 deep
+NBFORMATS = (3, 4)
+_CLEAR = ("Clear the outputs (Edit → Clear All Outputs), save, and upload it again, or paste "
+          "your code instead.", "请清除所有输出（Edit → Clear All Outputs）后保存并重新上传，"
+          "或直接粘贴代码。")
+
+
 def looks_like_notebook(text: str, filename: str | None = None) -> bool:
     """A Jupyter notebook by its name, or by its JSON head when there is no name."""
     if filename is not None and str(filename).lower().endswith(".ipynb"):
@@ -31,19 +55,107 @@ def looks_like_notebook(text: str, filename: str | None = None) -> bool:
     return head.startswith("{") and '"cells"' in head
 
 
-def notebook_to_source(text: str) -> str:
-    """Join a notebook's code cells; IPython magics (`%`, `%%`) and shell lines (`!`) are dropped."""
-    import nbformat
+def notebook_problem(text: str) -> NotebookRefused | None:
+    """Why ``text`` is refused before it is parsed, or None: counts on the raw text only, each
+    one pass in C, so the work is bounded by the bytes received and a few milliseconds."""
+    cells = text.count('"cell_type"')
+    if cells > MAX_NOTEBOOK_CELLS:
+        return _too_many_cells(cells)
+    containers = text.count("[") + text.count("{")
+    if containers > MAX_NOTEBOOK_CONTAINERS:
+        return NotebookRefused(
+            "notebook_too_complex",
+            f"This notebook holds {containers} JSON lists and objects; the limit is "
+            f"{MAX_NOTEBOOK_CONTAINERS}. {_CLEAR[0]}",
+            f"该笔记本包含 {containers} 个 JSON 列表和对象，上限为 {MAX_NOTEBOOK_CONTAINERS} 个。"
+            f"{_CLEAR[1]}")
+    return None
 
+
+def _too_many_cells(cells: int) -> NotebookRefused:
+    return NotebookRefused(
+        "too_many_cells",
+        f"This notebook has {cells} cells; the limit is {MAX_NOTEBOOK_CELLS}. "
+        "Put your solution in one notebook of a few cells, or paste your code instead.",
+        f"该笔记本有 {cells} 个单元格，上限为 {MAX_NOTEBOOK_CELLS} 个。请把答案放在只有几个"
+        "单元格的笔记本中，或直接粘贴代码。")
+
+
+def _unreadable(detail: str) -> NotebookRefused:
+    return NotebookRefused("bad_notebook", f"This notebook cannot be read as a Jupyter notebook ({detail}).",
+                           f"无法将该文件作为 Jupyter 笔记本读取（{detail}）。")
+
+
+def _depth_ok(value: object) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_NOTEBOOK_DEPTH:
+            return False
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return True
+
+
+def _cells(nb: object) -> list:
+    """The cells of an nbformat 4 or 3 notebook (v3 keeps them in worksheets)."""
+    if not isinstance(nb, dict):
+        raise _unreadable("it is not a JSON object")
+    version = nb.get("nbformat")
+    if version not in NBFORMATS:
+        raise _unreadable(f"nbformat {str(version)[:20]}; versions 3 and 4 are read")
+    if version == 4:
+        cells = nb.get("cells")
+    else:
+        sheets = nb.get("worksheets")
+        if not isinstance(sheets, list) or not all(isinstance(w, dict) for w in sheets):
+            raise _unreadable("no worksheets")
+        cells = [c for w in sheets for c in (w.get("cells") if isinstance(w.get("cells"), list) else [None])]
+    if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+        raise _unreadable("no list of cells")
+    if len(cells) > MAX_NOTEBOOK_CELLS:
+        raise _too_many_cells(len(cells))
+    return cells
+
+
+def _text_of(cell: dict, key: str) -> str:
+    src = cell.get(key, "")
+    if isinstance(src, list) and all(isinstance(x, str) for x in src):
+        return "".join(src)
+    if not isinstance(src, str):
+        raise _unreadable(f"a cell's {key} is not text")
+    return src
+
+
+def notebook_to_source(text: str) -> str:
+    """Join a notebook's code cells; IPython magics (`%`, `%%`) and shell lines (`!`) are dropped.
+
+    Read with json and the few nbformat 3/4 fields a code cell needs, after the cheap bounds of
+    ``notebook_problem``: nbformat's full validation is what took seconds on a huge notebook.
+    """
+    problem = notebook_problem(text)
+    if problem is not None:
+        raise problem
     try:
-        nb = nbformat.reads(text, as_version=4)
-    except Exception as exc:
-        raise SubmissionError(f"this notebook could not be read: {exc}") from None
+        nb = json.loads(text)
+    except RecursionError:
+        raise _unreadable("nested too deeply") from None
+    except ValueError as exc:
+        raise NotebookRefused(
+            "bad_notebook",
+            f"This notebook is damaged and cannot be read (invalid JSON: {exc}). "
+            "Open it in Jupyter, save it again, and re-upload it.",
+            f"该笔记本已损坏，无法读取（JSON 无效：{exc}）。请在 Jupyter 中打开并重新保存后再上传。",
+        ) from None
+    if not _depth_ok(nb):
+        raise _unreadable("nested too deeply")
     chunks = []
-    for cell in nb.cells:
+    for cell in _cells(nb):
         if cell.get("cell_type") != "code":
             continue
-        src = cell.get("source", "")
+        src = _text_of(cell, "source" if nb["nbformat"] == 4 else "input")
         if src.lstrip().startswith("%%"):
             continue  # a cell magic makes the whole cell non-Python
         lines = [ln for ln in src.splitlines() if not ln.lstrip().startswith(("%", "!"))]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grader.gradebook.model import surrogate_safe
-from grader.submission import DEFAULT_LIMITS, InputLimits, looks_like_notebook, notebook_to_source
+from grader.submission import (
+    DEFAULT_LIMITS,
+    InputLimits,
+    NotebookRefused,
+    looks_like_notebook,
+    notebook_to_source,
+)
 
 ANONYMOUS = "anonymous"
 
@@ -74,23 +79,13 @@ def _decode(data: bytes, limits: InputLimits) -> str:
 
 
 def _notebook_code(text: str) -> str:
-    """The code cells of a notebook, by the grader's own rules (magics and `!` lines dropped)."""
+    """The code cells of a notebook, by the grader's own rules (magics and `!` lines dropped).
+    Its cheap bounds (cells, JSON containers, counted on the raw text) come before any parsing,
+    and it is read without nbformat's validation (grader/submission.py)."""
     try:
-        json.loads(text)
-    except ValueError as exc:
-        raise SubmissionRejected(
-            "bad_notebook",
-            f"This notebook is damaged and cannot be read (invalid JSON: {exc}). "
-            "Open it in Jupyter, save it again, and re-upload it.",
-            f"该笔记本已损坏，无法读取（JSON 无效：{exc}）。请在 Jupyter 中打开并重新保存后再上传。",
-        ) from None
-    try:  # the grader's own reader (it imports nbformat only when a notebook comes)
         return notebook_to_source(text)
-    except ValueError as exc:
-        raise SubmissionRejected(
-            "bad_notebook",
-            f"This notebook cannot be read as a Jupyter notebook ({exc}).",
-            f"无法将该文件作为 Jupyter 笔记本读取（{exc}）。") from None
+    except NotebookRefused as exc:
+        raise SubmissionRejected(exc.reason, exc.message["en"], exc.message["zh"]) from None
 
 
 def clean_code(code: str | bytes, filename: str | None = None,

@@ -178,3 +178,42 @@ def test_validate_submission_refuses_each_bad_part():
     rejected("bad_name", validate_submission, "x = 1", IDS, "manual-attention", "=1+1")
     rejected("empty", validate_submission, "", IDS, "manual-attention", "ada")
     rejected("binary", validate_submission, PNG, IDS, "manual-attention", "ada")
+
+
+# -- notebooks: cheap bounds before any parsing (issue 19, F5) ---------------------------------
+
+
+def _v3(cells: int, source: str = "x = 1") -> str:
+    cell = {"cell_type": "code", "input": source, "language": "python", "outputs": [], "metadata": {}}
+    return json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {},
+                       "worksheets": [{"cells": [cell] * cells, "metadata": {}}]},
+                      separators=(",", ":"))
+
+
+@pytest.mark.parametrize("text, reason", [
+    (_v3(55_000, ""), "too_many_cells"),  # 4.9 MB: 15 s in nbformat, then refused as empty
+    ('{"nbformat": 4, "cells": [' + "[]," * 1_600_000 + "[]]}", "notebook_too_complex"),
+    ('{"nbformat": 4, "cells": ' + "[" * 5000 + "]" * 5000 + "}", "bad_notebook"),
+    ('{"nbformat": 4, "cells": [' + '{"cell_type": "code", "source": ' + "[" * 70 + "]" * 70
+     + "}]}", "bad_notebook"),
+])
+def test_a_huge_notebook_is_refused_before_it_is_parsed(text, reason):
+    import time
+
+    t0 = time.process_time()
+    err = rejected(reason, clean_code, text, filename="huge.ipynb")
+    assert time.process_time() - t0 < 0.1
+    assert err.message["en"] and err.message["zh"]
+
+
+def test_nbformat_3_and_4_are_read_and_other_versions_refused():
+    assert clean_code(_v3(2, "import torch\n%time x = 1\ny = 2"), filename="a.ipynb") \
+        == "import torch\ny = 2\n\nimport torch\ny = 2\n"
+    nb4 = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+           "cells": [{"cell_type": "code", "source": ["a = 1\n", "b = 2"], "metadata": {},
+                      "outputs": [], "execution_count": None}]}
+    assert clean_code(json.dumps(nb4), filename="a.ipynb") == "a = 1\nb = 2\n"
+    err = rejected("bad_notebook", clean_code, json.dumps({**nb4, "nbformat": 2}), filename="a.ipynb")
+    assert "nbformat 2" in err.message["en"] and "nbformat 2" in err.message["zh"]
+    rejected("bad_notebook", clean_code, json.dumps({**nb4, "cells": [{"cell_type": "code", "source": 3}]}),
+             filename="a.ipynb")
