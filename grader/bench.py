@@ -1,4 +1,5 @@
-"""Benchmark: warm grading vs a fresh interpreter per submission, and the cold CLI."""
+"""Benchmark: warm grading vs a fresh interpreter per submission, the cold CLI, and the trusted
+CPU of the worst result a learner can send (grader/worstcase.py)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,9 @@ def main(runs: int = 20) -> int:
                                  cwd=REPO_ROOT, capture_output=True, text=True, check=True)
             cli.append(time.perf_counter() - t0)
             assert '"score"' in out.stdout
+    from grader import worstcase
+
+    worst_cpu, worst_ex, worst_which, worst_name = worstcase.worst()[0]
     w, f, c = _median_ms(warm), _median_ms(fresh), _median_ms(cli)
     print(f"sandbox level: {level.get('summary')} ({level})")
     print(f"warm grade, {EXERCISE} ({cases} hidden tests), correct, median of {runs}: {w:.1f} ms "
@@ -78,6 +82,9 @@ def main(runs: int = 20) -> int:
     print(f"fresh `python -c 'import torch'` per submission, median of 3: {f:.0f} ms")
     print(f"speed-up of warm grading over a fresh interpreter: {f / w:.1f}x (target >= 10x)")
     print(f"cold CLI `python -m grader grade ... --json`, median of 3: {c / 1000:.2f} s (target <= 4 s)")
+    print(f"worst result bytes under the size cap (grader/worstcase.py, every exercise): "
+          f"{worst_cpu * 1000:.1f} ms of trusted CPU ({worst_ex}, {worst_which}, {worst_name}); "
+          "target <= 200 ms")
     return 0
 
 

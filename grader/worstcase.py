@@ -192,3 +192,21 @@ def trusted_cpu(bundle: Bundle, forge: Forger, limits: Limits | None = None) -> 
     t0 = time.thread_time()
     report = grading.grade(bundle, "def f():\n    pass\n", forged, limits or Limits())
     return report, time.thread_time() - t0 - forged.forging_s
+
+
+def worst(exercise_ids: list[str] | None = None, seed: int = 0) -> list[tuple[float, str, str, str]]:
+    """(CPU seconds, exercise, "hidden"/"examples", forger) for every forger on every exercise,
+    slowest first: the figures ``python -m grader bench`` and scripts/measure_trusted_cost.py print."""
+    from grader import bundle
+    from grader.exercises import all_exercises
+
+    rows = []
+    for ex_id in exercise_ids or sorted(all_exercises()):
+        ex = all_exercises()[ex_id]
+        hidden = bundle.load(ex, seed)
+        hidden.known_mistakes()  # once per deployment, not per submission
+        for which, b in (("hidden", hidden), ("examples", bundle.examples(ex))):
+            for name, forge in FORGERS.items():
+                cpu = min(trusted_cpu(b, forge)[1] for _ in range(2))
+                rows.append((cpu, ex_id, which, name))
+    return sorted(rows, reverse=True)
