@@ -32,16 +32,15 @@ SWEEP_EVERY = 500  # checks between sweeps of every key's expired rows
 
 
 def private_connect(path: Path) -> sqlite3.Connection:
-    """A connection to ``path``, its folder made 0700 and the files 0600 (umask around both)."""
-    old = os.umask(0o077)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None,
-                               check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.executescript(SCHEMA)
-    finally:
-        os.umask(old)
+    """A connection to ``path``: a folder it creates is 0700, and the file exists as 0600 before
+    SQLite opens it, so the -wal and -shm files SQLite makes get 0600 too. No umask: it is
+    process-wide, and two threads setting and restoring it can leave it stuck."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    os.chmod(path, 0o600)  # one left 0644 by an older version
+    conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.executescript(SCHEMA)
     return conn
 
 
