@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from browser_support import free_port
 
-
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "app"
 

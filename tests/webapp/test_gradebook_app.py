@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from gradio_client.exceptions import AppError
 
-from grader.gradebook import (
-    FailureLimiter,
-    RateLimiter,
-    Submission,
-    grader_version,
-)
+from grader.gradebook import Submission, grader_version
 from grader.gradebook import identity as idm
-from webapp.services.admission import WaitGate
+from webapp.serving.limits import Limits
+from webapp.serving.ratelimit import FailureLimiter
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import TurnQueue
+from webapp.serving.who import ClientKey
 
 REPO = Path(__file__).resolve().parents[2]
 EXERCISE = "causal-mask"
@@ -34,12 +35,34 @@ def book(app_gradebook):
 
 
 @pytest.fixture
-def limits(book):
-    """Set the app's limiter / gate for one test; a generous limiter comes back afterwards."""
-    from webapp.services import submissions as glue
+def serving(book):
+    """The running app's serving wing; its limits, grading line and settings as they were come
+    back after the test (the module's generous limits: conftest.app_gradebook)."""
+    from webapp.services import submissions
 
-    yield glue.configure
-    glue.configure(limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
+    wing = submissions.default().serving
+    saved = (wing.limits, wing.grading, wing.settings)
+    yield wing
+    wing.limits, wing.grading, wing.settings = saved
+
+
+@pytest.fixture
+def limits(serving):
+    """Set the app's limits for one test: ``limits(rate_limit=2)`` (counted in this process)."""
+
+    def use(**settings) -> Limits:
+        serving.limits = Limits.in_memory(ServingSettings(**settings))
+        return serving.limits
+
+    return use
+
+
+@pytest.fixture
+def one_hop(serving):
+    """One trusted proxy hop, as behind a Space's proxy (LAB_FORWARDED_HOPS=1 is read once at
+    start, so the running app's settings are swapped instead), restored afterwards."""
+    serving.settings = dataclasses.replace(serving.settings, forwarded_hops=1)
+    return serving
 
 
 def test_grade_signature_keeps_old_callers(client):
@@ -83,7 +106,7 @@ def test_two_positional_arguments_still_grade_and_store_anonymously(client, book
 
 
 def test_rate_limit_says_when_to_retry_and_stores_nothing(client, book, limits):
-    limits(limiter=RateLimiter(per_learner=2, window_s=60))
+    limits(rate_limit=2, rate_window_s=60)
     for _ in range(2):
         client.predict(EXERCISE, "x = 1", "Rate Tester", api_name="/grade")
     with pytest.raises(AppError, match="rate_limited") as err:
@@ -98,7 +121,7 @@ def test_rate_limit_says_when_to_retry_and_stores_nothing(client, book, limits):
 def test_anonymous_learners_are_limited_per_session(app_url, book, limits):
     from gradio_client import Client
 
-    limits(limiter=RateLimiter(per_learner=1, window_s=60))
+    limits(rate_limit=1, rate_window_s=60)
     first, second = Client(app_url, verbose=False), Client(app_url, verbose=False)
     first.predict(EXERCISE, "x = 1", api_name="/grade")
     with pytest.raises(AppError, match="rate_limited"):
@@ -106,17 +129,42 @@ def test_anonymous_learners_are_limited_per_session(app_url, book, limits):
     second.predict(EXERCISE, "x = 1", api_name="/grade")  # another browser: its own allowance
 
 
-def test_busy_grader_answers_at_once_with_a_retry_time(client, book, limits):
-    gate = WaitGate(max_in_flight=1, slots=1, typical_s=3.0)
-    limits(gate=gate)
+def test_a_full_line_answers_at_once_with_a_retry_time(client, book, serving):
+    # Policy change: no busy gate (a busy grader means waiting, below); only a full line refuses.
+    line = serving.grading = TurnQueue(slots=1, max_waiting=1, typical_s=3.0)
     n = book.count()
-    assert gate.enter() == (True, 0.0)  # someone else's grading holds the only place
+    held = [line.admit(ClientKey("s-a", "198.51.100.31")),  # someone else's grading
+            line.admit(ClientKey("s-b", "198.51.100.32"))]  # and the one place in line
+    assert [t.position() for t in held] == [0, 1]
     try:
-        with pytest.raises(AppError, match=r"busy: .*retry in \d+ s"):
+        t0 = time.monotonic()
+        with pytest.raises(AppError, match=r"queue_full: .*retry in \d+ s") as err:
             client.predict(EXERCISE, reference(), "Busy Tester", api_name="/grade")
+        assert time.monotonic() - t0 < 30  # at once, not after the grading ahead
+        assert re.search(r"[\u4e00-\u9fff]", str(err.value))  # in Chinese too
     finally:
-        gate.leave()
+        for t in held:
+            t.release()
     assert book.count() == n
+
+
+def test_a_busy_grader_makes_the_call_wait_its_turn_then_grades(client, book, serving):
+    """Queue, don't refuse: with the only slot taken the call waits, then is graded and stored."""
+    line = serving.grading = TurnQueue(slots=1, typical_s=3.0)
+    n = book.count()
+    other = line.admit(ClientKey("s-a", "198.51.100.33"))  # someone else's grading
+    job = client.submit(EXERCISE, reference(), "Patient Tester", api_name="/grade")
+    deadline = time.monotonic() + 30
+    while line.snapshot()["waiting"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        assert line.snapshot() == {"running": 1, "waiting": 1}  # in line, not refused
+        assert not job.done() and book.count() == n
+    finally:
+        other.release()
+    out = job.result(timeout=120)
+    assert out["score"] == out["max_score"] > 0 and out["extra_data"]["stored"] is True
+    assert book.count() == n + 1 and line.snapshot() == {"running": 0, "waiting": 0}
 
 
 @pytest.mark.parametrize(
@@ -245,13 +293,12 @@ def test_thirty_wrong_passwords_from_thirty_fresh_clients_are_refused_after_the_
 
 
 def test_wrong_passwords_from_many_addresses_never_lock_the_instructor_out(
-        app_url, book, instructor_password, monkeypatch):
+        app_url, book, instructor_password, one_hop):
     """Red-team F4: 20 wrong passwords from 4 addresses filled the overall cap and the right
     password from a new address was then refused for an hour. The cap now throttles strangers
     (one try per address per 10 minutes) and never blocks a client that logged in before."""
     from webapp.services import instructor_access as access
 
-    monkeypatch.setenv("LAB_FORWARDED_HOPS", "1")  # as behind a Space's proxy
     attackers = [f"203.0.113.{i + 1}" for i in range(4)]
     statuses = [_try_password(app_url, f"guess-{i}", ip) for ip in attackers for i in range(5)]
     assert all("Wrong password" in s for s in statuses)  # 20: the overall cap is reached
@@ -329,7 +376,7 @@ def test_a_lone_surrogate_through_the_grade_endpoint_is_graded_and_stored(app_ur
 
 
 def test_api_rows_are_marked_unverified_on_the_instructor_page_and_csv(
-        app_url, book, instructor_password, monkeypatch):
+        app_url, book, instructor_password, one_hop):
     """Red-team F8 (by design): every API caller using one label shares one learner id. The
     instructor must see such rows for what they are: label "... (api)", id "api:...", and a
     source column saying the label is unverified."""
@@ -338,7 +385,6 @@ def test_api_rows_are_marked_unverified_on_the_instructor_page_and_csv(
 
     from gradio_client import Client
 
-    monkeypatch.setenv("LAB_FORWARDED_HOPS", "1")
     ids_seen = set()
     for ip in ("203.0.113.60", "203.0.113.61"):  # two unrelated scripts, one label
         caller = Client(app_url, verbose=False, headers={"X-Forwarded-For": ip})

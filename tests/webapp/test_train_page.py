@@ -137,7 +137,7 @@ def test_the_snapshot_caption_names_the_training_step_not_the_slider_position():
 
 def test_kept_runs_name_each_dashed_line_for_what_it_measures():
     from webapp.pages.train import compare_curves
-    from webapp.services.session_memory import light_run
+    from webapp.serving.session_memory import light_run
     from webapp.views.train_view import kept_name
 
     runs = [_trained("translate", steps=12),

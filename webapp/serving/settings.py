@@ -51,7 +51,7 @@ class ServingSettings:
     train_per_address: int = 200  # LAB_TRAIN_PER_ADDRESS: runs one address may have in line
     train_offer_s: float = 20.0  # LAB_TRAIN_OFFER_S: past this wait, offer a cached shorter run
     forwarded_hops: int = 0  # LAB_FORWARDED_HOPS: trusted proxies (1 on a Space by default)
-    queue_max: int = 2048  # LAB_QUEUE_MAX: Gradio's queue, every page's events together
+    queue_max: int = 4096  # LAB_QUEUE_MAX: Gradio's queue, every page's events together
     queue_per_address: int = 512  # LAB_QUEUE_PER_ADDRESS: of which one address may hold
     queue_per_session: int = 16  # LAB_QUEUE_PER_SESSION: of which one tab may hold
 

@@ -14,7 +14,6 @@ import pytest
 
 from grader.gradebook import Claim, Submission, clean_code, open_gradebook
 from grader.gradebook import identity as ids
-from webapp.services.admission import WaitGate
 
 LONE = "\ud800"
 # The red team's source: the exception message carries a lone surrogate (no frame forging).
@@ -50,26 +49,27 @@ def test_clean_code_escapes_a_lone_surrogate_and_keeps_its_meaning():
 
 
 @pytest.fixture
-def glue(db_url, monkeypatch, tmp_path):
-    """The app's submit path with a fresh gradebook on each backend and no limits in the way."""
-    from grader.gradebook import RateLimiter
+def glue(db_url):
+    """The app's submit path (a Submitter with the real grader) with a fresh gradebook on each
+    backend and its own serving wing, no limits in the way; the app's own is not touched."""
     from webapp.services import submissions
+    from webapp.serving.settings import ServingSettings
+    from webapp.serving.wing import Serving
 
-    state = submissions._STATE.ensure()
-    saved = (state.book, state.limiter, state.gate)
     book = open_gradebook(db_url)
-    submissions.configure(book=book, limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
-    yield submissions, book
-    submissions.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+    submitter = submissions.Submitter(serving=Serving.local(ServingSettings(rate_limit=100)),
+                                      book=book)
+    yield submissions, submitter, book
     book.close()
 
 
 @pytest.mark.slow
 def test_grade_and_record_stores_every_surrogate_submission(glue):
-    submissions, book = glue
+    submissions, submitter, book = glue
     who = Claim(typed="mallory", browser_key=ids.new_browser_key())
     for src in (RAISES, RAW, PRINTS):
-        res = submissions.grade_and_record("manual-attention", src, who, "s-mallory")
+        res = submissions.grade_and_record("manual-attention", src, who, "s-mallory",
+                                           submitter=submitter)
         assert not res.get("refused"), res.get("reason")
         extra = res["extra_data"]
         assert extra["stored"] is True and extra["status"] != "refused"

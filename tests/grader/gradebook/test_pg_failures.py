@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from grader.gradebook import FailureLimiter
-from grader.gradebook.pg_failures import PostgresFailureLimiter, shared_failure_limiter
+from webapp.serving.pg_failures import PostgresFailureLimiter, shared_failure_limiter
+from webapp.serving.ratelimit import FailureLimiter
 
 
 def replicas(url: str, n: int = 2, **kw) -> list[PostgresFailureLimiter]:

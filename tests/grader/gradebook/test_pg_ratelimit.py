@@ -8,18 +8,18 @@ import sys
 import time
 from pathlib import Path
 
-from grader.gradebook.backends import shared_rate_limiter
-from grader.gradebook.pg_ratelimit import PostgresRateLimiter
-from grader.gradebook.ratelimit import RateLimiter
+from webapp.serving.limits import open_limiter
+from webapp.serving.pg_ratelimit import PostgresRateLimiter
+from webapp.serving.sqlite_ratelimit import SQLiteRateLimiter
 
 REPO = Path(__file__).resolve().parents[3]
 
 # One "replica": 4 threads each try `tries` times for the same learner, as fast as they can.
 REPLICA = """
 import json, sys, threading
-from grader.gradebook.backends import shared_rate_limiter
+from webapp.serving.limits import open_limiter
 url, per, tries, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-lim = shared_rate_limiter(per, 60.0, "submit", url)
+lim = open_limiter(per, 60.0, "submit", url)
 import time
 time.sleep(max(0.0, go - time.time()))  # both replicas start at the same moment
 got = []
@@ -75,10 +75,14 @@ def test_window_slides_scopes_apart_and_reset(pg_url):
         other.close()
 
 
-def test_shared_rate_limiter_picks_the_backend(pg_url):
-    assert type(shared_rate_limiter(3, 10.0, url="")) is RateLimiter
-    assert type(shared_rate_limiter(3, 10.0, url="sqlite:///x.db")) is RateLimiter
-    lim = shared_rate_limiter(3, 10.0, "x", url=pg_url)
+def test_open_limiter_picks_the_backend(pg_url, tmp_path):
+    # Policy change: without PostgreSQL the limit is kept in SQLite (shared by the machine's
+    # processes), no longer in this process only.
+    for url in ("", "sqlite:///x.db"):
+        local = open_limiter(3, 10.0, "x", url=url, data_dir=tmp_path)
+        assert type(local) is SQLiteRateLimiter
+        local.close()
+    lim = open_limiter(3, 10.0, "x", url=pg_url)
     try:
         assert isinstance(lim, PostgresRateLimiter) and lim.per_learner == 3
     finally:
@@ -93,19 +97,23 @@ def test_an_outage_falls_back_to_a_local_limit(pg_url):
 
 
 def test_an_address_holds_its_places_across_replicas(pg_url):
-    """Two replicas' fair queues: an address holding its 2 places on replica A is refused a
+    """Two replicas' grading lines: an address holding its 2 places on replica A is refused a
     third on replica B; releasing one on A frees one for B; expired leases free themselves."""
-    from grader.gradebook.pg_tickets import PostgresPlaces
-    from webapp.services.fairness import ClientKey, FairQueue, Refused
+    from webapp.serving.pg_places import PostgresPlaces
+    from webapp.serving.turns import Refused, TurnQueue
+    from webapp.serving.who import ClientKey
 
-    a, b = FairQueue(slots=1, per_address=2), FairQueue(slots=1, per_address=2)
-    a.shared_places, b.shared_places = PostgresPlaces(pg_url, 2), PostgresPlaces(pg_url, 2)
+    a = TurnQueue(slots=1, per_address=2, places=PostgresPlaces(pg_url, 2))
+    b = TurnQueue(slots=1, per_address=2, places=PostgresPlaces(pg_url, 2))
     try:
         t1 = a.admit(ClientKey("s1", "203.0.113.7"))
         t2 = a.admit(ClientKey("s2", "203.0.113.7"))
         assert not isinstance(t1, Refused) and not isinstance(t2, Refused)
         third = b.admit(ClientKey("s3", "203.0.113.7"))
-        assert isinstance(third, Refused) and third.reason == "already_grading"
+        # Policy change: the reason is the line's per-address bound, "address_full"
+        # (there is no "already_grading": an address may grade many at once).
+        assert isinstance(third, Refused) and third.reason == "address_full"
+        assert third.retry_after_s and third.retry_after_s > 0
         other = b.admit(ClientKey("s4", "198.51.100.1"))  # another address is not affected
         assert not isinstance(other, Refused)
         t1.release()
@@ -113,11 +121,16 @@ def test_an_address_holds_its_places_across_replicas(pg_url):
         assert not isinstance(t4, Refused)
         for t in (t2, t4, other):
             t.release()
+        t5 = b.admit(ClientKey("s5", "203.0.113.7"))  # the released leases are free again
+        t6 = a.admit(ClientKey("s6", "203.0.113.7"))
+        assert not isinstance(t5, Refused) and not isinstance(t6, Refused)
+        t5.release()
+        t6.release()
         short = PostgresPlaces(pg_url, 1, scope="expiry", lease_s=0.5)
         assert short.acquire("k") and short.acquire("k") is None
         time.sleep(0.7)
         assert short.acquire("k")  # a dead replica's lease ran out
         short.close()
     finally:
-        a.shared_places.close()
-        b.shared_places.close()
+        a.places.close()
+        b.places.close()

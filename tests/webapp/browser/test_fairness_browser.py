@@ -3,6 +3,7 @@ and an ETA (English and Chinese), then its score."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 
@@ -20,20 +21,22 @@ SLEEPER = "import time\ntime.sleep(30)\n"
 
 @pytest.fixture
 def one_slot(app_url):
-    """One grading at a time and a WALL_S wall limit, restored afterwards."""
+    """One grading at a time, one trusted proxy hop and a WALL_S wall limit, restored afterwards."""
     from grader import api
-    from webapp.services import fairness, grading_queue
+    from webapp.services import submissions
+    from webapp.serving.turns import TurnQueue
 
-    before = grading_queue.settings()
-    saved = (before.queue, before.hops)
+    serving = submissions.default().serving
+    saved = (serving.grading, serving.settings)
     grader = api.default_grader()
     saved_wall = grader.max_wall_s
-    q = fairness.FairQueue(slots=1)
-    grading_queue.configure(queue=q, hops=1)
+    q = TurnQueue(slots=1)
+    serving.grading = q
+    serving.settings = dataclasses.replace(serving.settings, forwarded_hops=1)
     grader.max_wall_s = WALL_S
     yield q
     grader.max_wall_s = saved_wall
-    grading_queue.configure(queue=saved[0], hops=saved[1])
+    serving.grading, serving.settings = saved
 
 
 def occupy(app_url: str, q) -> object:

@@ -23,16 +23,19 @@ SHOWN = "1. Attention by hand"  # how My progress names it (titles, not ids)
 
 @pytest.fixture
 def book(app_url, tmp_path):
-    """A fresh gradebook swapped into the running app for one test."""
-    from grader.gradebook import RateLimiter, open_gradebook
-    from webapp.services import submissions as glue
+    """A fresh gradebook swapped into the running app for one test (with generous limits)."""
+    from grader.gradebook import open_gradebook
+    from webapp.services import submissions
+    from webapp.serving.limits import Limits
+    from webapp.serving.settings import ServingSettings
 
-    state = glue._STATE.ensure()
-    saved = (state.book, state.limiter)
+    submitter = submissions.default()
     fresh = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    glue.configure(book=fresh, limiter=RateLimiter(100, 60))
+    saved = (submitter.use_gradebook(fresh), submitter.serving.limits)
+    submitter.serving.limits = Limits.in_memory(ServingSettings(rate_limit=100))
     yield fresh
-    glue.configure(book=saved[0], limiter=saved[1])
+    submitter.use_gradebook(saved[0])
+    submitter.serving.limits = saved[1]
     fresh.close()
 
 

@@ -24,8 +24,8 @@ pytestmark = needs_chromium
 def _other_learner_trains(stop: threading.Event, training: threading.Event, seed: int) -> None:
     """Another learner's real run (not in the cache: its own seed), through the page's path."""
     from webapp.pages.train_run import run_training
-    from webapp.services.fairness import ClientKey
     from webapp.services.training import page_config
+    from webapp.serving.who import ClientKey
 
     # No positions: reversal never reaches the early-stop target, so it trains until stopped.
     config = page_config("reverse", 4, 32, 1, 64, 0.0, "none", 5000, seed=seed)
@@ -35,8 +35,9 @@ def _other_learner_trains(stop: threading.Event, training: threading.Event, seed
 
 
 def test_custom_run_sees_its_queue_position_within_1s_while_another_trains(client, page):
-    from webapp.services.train_queue import train_queue
+    from webapp.serving import wing
 
+    train_queue = wing.default().training  # the running app's training line
     rng = random.Random()
     stop, training = threading.Event(), threading.Event()
     other = threading.Thread(target=_other_learner_trains,
@@ -49,7 +50,7 @@ def test_custom_run_sees_its_queue_position_within_1s_while_another_trains(clien
     other.start()
     try:
         assert training.wait(60), "the other learner's run never started training"
-        assert train_queue().snapshot()["running"] >= 1, train_queue().snapshot()
+        assert train_queue.snapshot()["running"] >= 1, train_queue.snapshot()
         status = page.locator("#train-status")
         seen = []
         for attempt in range(3):  # the median of three presses: one figure on a shared machine

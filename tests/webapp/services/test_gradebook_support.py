@@ -10,11 +10,15 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from grader.gradebook import FailureLimiter, RateLimiter, Submission, open_gradebook
+from grader.gradebook import Submission, open_gradebook
 from grader.gradebook import identity as idm
-from webapp.services import admission
 from webapp.services import instructor_access as access
 from webapp.services import submissions as glue
+from webapp.serving.ratelimit import FailureLimiter
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import TurnQueue
+from webapp.serving.who import ClientKey
+from webapp.serving.wing import Serving
 from webapp.views import gradebook_tables as views
 from webapp.views.exercise_list import exercise_title
 
@@ -40,12 +44,15 @@ def profile_of(username: str) -> gr.OAuthProfile:
 
 @pytest.fixture
 def book(tmp_path):
-    """A fresh gradebook; the glue's process-wide state is put back afterwards (the app shares it)."""
-    state = glue._STATE
-    saved = (state.book, state.limiter, state.gate)
+    """A fresh gradebook in the app's submitter (what the pages read through
+    submissions.gradebook()); the submitter's own book is put back afterwards (the app shares it)."""
+    submitter = glue.default()
     with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as b:
-        yield b
-    state.book, state.limiter, state.gate = saved
+        saved = submitter.use_gradebook(b)
+        try:
+            yield b
+        finally:
+            submitter.use_gradebook(saved)
 
 
 @pytest.mark.parametrize(("typed", "signed_in", "stored"),
@@ -66,7 +73,6 @@ def test_learner_name_refuses_odd_names_and_a_suffix_past_the_cap():
 
 
 def test_anonymous_learners_are_keyed_by_session(book):
-    glue.configure(book=book)
     assert glue.rate_key("anonymous", "s1") != glue.rate_key("anonymous", "s2")
     assert glue.rate_key("Ada (guest)", "s1") == glue.rate_key("Ada (guest)", "s2")
     anon = glue.resolve_learner(None)  # an API caller without a name
@@ -78,7 +84,6 @@ def test_anonymous_learners_are_keyed_by_session(book):
 def test_profile_wins_over_a_typed_name(book):
     from webapp.pages import identity
 
-    glue.configure(book=book)
     key = idm.new_browser_key()
     me = identity.learner("Mallory", key, profile_of("ada"))
     assert (me.id, me.label, me.kind) == ("hf:ada", "ada", "signed_in")
@@ -89,7 +94,6 @@ def test_profile_wins_over_a_typed_name(book):
 def test_a_guest_cannot_take_a_signed_in_learners_name(book):
     from webapp.pages import identity
 
-    glue.configure(book=book)
     book.record(row("ada", "causal-mask", 3, learner_id="hf:ada"))  # ada has signed in before
     for lookalike in ("ada", "ADA", "ａｄａ", "аda", "Adá"):  # Cyrillic а, full width, accent
         with pytest.raises(ValueError, match="signed-in learner"):
@@ -101,28 +105,34 @@ def test_a_guest_cannot_take_a_signed_in_learners_name(book):
     assert book.count() == 1
 
 
-def test_refusals_store_nothing_and_never_reach_the_grader(book, monkeypatch):
-    import grader.api
-
+def test_refusals_store_nothing_and_never_reach_the_grader(book):
     def boom(*a, **k):  # any grading here would be a bug: refusals come first
         raise AssertionError("the grader was called")
 
-    monkeypatch.setattr(grader.api, "grade", boom)
-    glue.configure(book=book, limiter=RateLimiter(1, 60), gate=admission.WaitGate(1, 1))
-    out = glue.grade_and_record("causal-mask", "", "Ada", "s")
+    serving = Serving.local(ServingSettings(rate_limit=1))
+    sub = glue.Submitter(serving=serving, book=book, grade=boom)
+    out = glue.grade_and_record("causal-mask", "", "Ada", "s", submitter=sub)
     assert (out["refused"], out["reason"], out["extra_data"]["stored"]) == (True, "empty", False)
     assert out["score"] == out["max_score"] == 0 and out["tests"] == []
-    assert glue.grade_and_record("nope", "x = 1", "Ada", "s")["reason"] == "unknown_exercise"
-    glue.limiter().check(glue.rate_key(glue.resolve_learner("Ada"), "s"))  # Ada's one allowance
-    late = glue.grade_and_record("causal-mask", "x = 1", "Ada", "s")
+    assert glue.grade_and_record("nope", "x = 1", "Ada", "s",
+                                 submitter=sub)["reason"] == "unknown_exercise"
+    serving.limits.learner.check(glue.rate_key(sub.resolve_learner("Ada"), "s"))  # Ada's one
+    late = glue.grade_and_record("causal-mask", "x = 1", "Ada", "s", submitter=sub)
     assert late["reason"] == "rate_limited" and 1 <= late["retry_after_s"] <= 60
     assert "try again in" in glue.refusal_text(late, "en")
     assert "秒后再试" in glue.refusal_text(late, "zh")
-    gate = admission.WaitGate(1, 1)
-    gate.enter()
-    glue.configure(gate=gate)
-    busy = glue.grade_and_record("causal-mask", "x = 1", "Bob", "s")
-    assert busy["reason"] == "busy" and busy["retry_after_s"] >= 1
+    # Policy change: no busy gate any more (queue, don't refuse); only a full line refuses, at
+    # once, with a retry time, and gives back the limit it counted.
+    serving.grading = TurnQueue(slots=1, max_waiting=1, typical_s=3.0)
+    held = [serving.grading.admit(ClientKey("x", "10.0.0.1")),  # grading
+            serving.grading.admit(ClientKey("y", "10.0.0.2"))]  # the one place in line
+    full = glue.grade_and_record("causal-mask", "x = 1", "Bob", "s", submitter=sub)
+    assert full["reason"] == "queue_full" and full["retry_after_s"] >= 1
+    assert "retry in 3 s" in glue.refusal_text(full, "en") and "3 秒后重试" in glue.refusal_text(full, "zh")
+    bob = glue.rate_key(sub.resolve_learner("Bob"), "s")
+    assert serving.limits.learner.check(bob)[0]  # Bob's one allowance was given back
+    for ticket in held:
+        ticket.release()
     assert book.count() == 0
 
 
@@ -181,7 +191,6 @@ GUEST = "guest (one browser)"
 
 
 def _password_checks(book, monkeypatch, instructor) -> None:
-    glue.configure(book=book)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     book.record(row("Ada (guest)", "causal-mask", 9))
     book.record(row("Bob (guest)", "manual-attention", 4, top=4))
@@ -226,7 +235,6 @@ def _password_checks(book, monkeypatch, instructor) -> None:
 def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypatch):
     from webapp.pages import identity, instructor
 
-    glue.configure(book=book)
     book.record(row("Ada (guest)", "causal-mask", 9))
     monkeypatch.setenv("SPACE_ID", "course/lab")  # a Space with hf_oauth: true
     monkeypatch.setenv("OAUTH_CLIENT_ID", "client-id")
@@ -257,7 +265,6 @@ def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypa
 def test_recovery_code_carries_a_guest_to_another_browser(book):
     from webapp.pages import progress
 
-    glue.configure(book=book)
     home, other, thief = (idm.new_browser_key() for _ in range(3))
     me = idm.guest_id(home)
     sub_id = book.record(row("Ada (guest)", "causal-mask", 5, code="print('mine')\n", learner_id=me))
@@ -300,18 +307,6 @@ def test_pages_build_without_a_password_or_oauth(monkeypatch):
     assert {"progress-load", "progress-history", "who-name"} <= ids
 
 
-def test_admission_settings_come_from_the_environment(monkeypatch):
-    monkeypatch.setenv("LAB_RATE_LIMIT", "3")
-    monkeypatch.setenv("LAB_GRADER_WORKERS", "2")
-    cfg = admission.SubmitConfig.from_env()
-    assert (cfg.per_learner, cfg.window_s, cfg.slots) == (3, 60.0, 2)
-    monkeypatch.setenv("LAB_GRADING_SLOTS", "4")  # an explicit slot count wins
-    assert admission.SubmitConfig.from_env().slots == 4
-    monkeypatch.setenv("LAB_RATE_WINDOW_S", "soon")
-    with pytest.raises(ValueError, match="LAB_RATE_WINDOW_S must be a number"):
-        admission.SubmitConfig.from_env()
-
-
 def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
     from webapp.pages.exercises import read_upload
 
@@ -328,29 +323,6 @@ def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
     with pytest.raises(ValueError, match="damaged"):
         read_upload(str(broken))
     assert read_upload(str(good)) == "x = 2\n"
-
-
-def test_wait_gate_admits_by_expected_wait():
-    gate = admission.WaitGate(max_in_flight=10, slots=2, max_wait_s=1.0, typical_s=0.5)
-    # By hand: the k-th newcomer waits ceil((k - 2 + 1) / 2) rounds of 0.5 s; 1.0 s still fits.
-    assert [gate.expected_wait(k) for k in range(7)] == [0, 0, 0.5, 0.5, 1.0, 1.0, 1.5]
-    assert [gate.enter()[0] for _ in range(7)] == [True] * 6 + [False]
-    ok, retry = gate.enter()
-    assert not ok and retry == 1.0  # one 0.5 s round brings 1.5 s back under 1.0 s; at least 1 s
-    gate.leave(10.0)  # one submission ran to its wall limit: the median does not move
-    assert gate.typical_s == 0.5 and gate.enter()[0]
-    for _ in range(5):
-        gate.leave(10.0)  # most recent gradings slow: the estimate follows
-    assert gate.typical_s == 10.0 and gate.in_flight == 1
-    assert gate.enter() == (True, 0.0)  # a free slot is always taken, however slow the grader
-    ok, retry = gate.enter()  # but nobody queues behind a 10 s grading with 1 s of budget
-    assert not ok and retry == pytest.approx(10.0)  # one 10 s round: then a slot is free
-    for _ in range(gate.in_flight):
-        gate.leave()
-    with pytest.raises(RuntimeError, match="more often"):
-        gate.leave()
-    capped = admission.WaitGate(max_in_flight=1, slots=4, max_wait_s=100)
-    assert capped.enter()[0] and not capped.enter()[0]  # the hard cap holds too
 
 
 def test_a_click_racing_the_first_page_load_gets_the_same_key():
@@ -403,7 +375,6 @@ def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):
 
     from webapp.pages import instructor
 
-    glue.configure(book=book)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     for weak in ("s3cret", "password123", "x" * 11):
         monkeypatch.setenv(access.PASSWORD_ENV, weak)

@@ -8,29 +8,25 @@ import logging
 import sys
 from pathlib import Path
 
-from grader.gradebook import RateLimiter, open_gradebook
+from grader.gradebook import open_gradebook
 from webapp.services import submissions as glue
+from webapp.serving.settings import ServingSettings
+from webapp.serving.wing import Serving
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "grader"))
 import test_boundary as attacks  # noqa: E402 - the grader-level tests' own forged channel writes
 
-from webapp.services.admission import WaitGate
-
 
 def test_a_malformed_result_is_logged_with_the_learner_and_shown_generically(tmp_path, caplog):
-    state = glue._STATE.ensure()
-    saved = (state.book, state.limiter, state.gate)
     code = attacks.REF + "\n" + attacks.FORGED["unknown message kind"]
-    try:
-        with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as book:
-            glue.configure(book=book, limiter=RateLimiter(100, 60), gate=WaitGate(16, 1))
-            with caplog.at_level(logging.WARNING, logger="transformer_lab.app"):
-                out = glue.submit(attacks.EX.id, code, "Mallory", "session-m")
-            honest = glue.submit(attacks.EX.id, attacks.REF, "Ada", "session-a")
-            assert isinstance(out, glue.Stored) and out.report.status == "malformed"
-            assert book.get(out.submission_id).status == "malformed"  # stored for the instructor
-    finally:
-        glue.configure(book=saved[0], limiter=saved[1], gate=saved[2])
+    with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as book:
+        # The app's submit path with the real grader, its own book and wing (the app's untouched).
+        sub = glue.Submitter(serving=Serving.local(ServingSettings(rate_limit=100)), book=book)
+        with caplog.at_level(logging.WARNING, logger="transformer_lab.app"):
+            out = sub.submit(attacks.EX.id, code, "Mallory", "session-m")
+        honest = sub.submit(attacks.EX.id, attacks.REF, "Ada", "session-a")
+        assert isinstance(out, glue.Stored) and out.report.status == "malformed"
+        assert book.get(out.submission_id).status == "malformed"  # stored for the instructor
     logged = [r.getMessage() for r in caplog.records if "malformed grading result" in r.getMessage()]
     assert len(logged) == 1, logged  # the honest submission logs nothing
     assert out.learner.id in logged[0] and attacks.EX.id in logged[0]

@@ -4,25 +4,36 @@ a long queue offers a cached shorter run."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 
 import pytest
 import torch
 
-from webapp.services import fairness, train_config, train_queue, training
+from webapp.services import train_config, train_queue, training
 from webapp.services.run_cache import FileRunCache
 from webapp.services.train_queue import TrainRefused, run_or_replay
+from webapp.serving.settings import ServingSettings
+from webapp.serving.turns import TurnQueue
+from webapp.serving.who import ClientKey
+from webapp.serving.wing import Serving
 
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16)
 
 
 @pytest.fixture
-def queue():
-    q = fairness.FairQueue(slots=1, per_address=64, typical_s=10.0)
-    train_queue.configure(q)
-    yield q
-    train_queue.configure(None)
+def serving():
+    """A serving wing of this test's own, handed to run_or_replay (the app's is not touched)."""
+    return Serving.local(ServingSettings(train_slots=1, train_per_address=64))
+
+
+@pytest.fixture
+def queue(serving):
+    q = serving.training  # one run per session, typical run 10 s (wing.TRAIN_TYPICAL_S)
+    assert isinstance(q, TurnQueue) and (q.slots, q.per_address, q.per_learner) == (1, 64, 1)
+    assert q.typical_s == 10.0
+    return q
 
 
 @pytest.fixture
@@ -35,10 +46,12 @@ def new(steps: int = 12, stop=None) -> training.Run:
     return training.new_run(training.page_config("reverse", **TINY, steps=steps), stop)
 
 
-def play(run, cache, client=None, on_msg=None) -> list[dict]:
-    """Drive run_or_replay as the page does (apply every non-queue message)."""
+def play(run, cache, client=None, on_msg=None, serving=None) -> list[dict]:
+    """Drive run_or_replay as the page does (apply every non-queue message), in ``serving``'s
+    training line (always the test's own: never the app's)."""
+    assert serving is not None
     seen = []
-    for msg in run_or_replay(run, training.stream, client, cache):
+    for msg in run_or_replay(run, training.stream, client, cache, serving):
         seen.append(msg)
         if on_msg:
             on_msg(msg)
@@ -47,13 +60,13 @@ def play(run, cache, client=None, on_msg=None) -> list[dict]:
     return seen
 
 
-def test_miss_waits_with_position_then_trains_and_stores_then_hits(queue, cache):
-    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))  # someone else is training
+def test_miss_waits_with_position_then_trains_and_stores_then_hits(serving, queue, cache):
+    blocker = queue.admit(ClientKey("other", "10.0.0.1"))  # someone else is training
     assert blocker.position() == 0
     run = new()
     got: list[dict] = []
-    worker = threading.Thread(target=play, args=(run, cache, fairness.ClientKey("me", "10.0.0.2"),
-                                                 got.append))
+    worker = threading.Thread(target=play, args=(run, cache, ClientKey("me", "10.0.0.2"),
+                                                 got.append, serving))
     t0 = time.monotonic()
     worker.start()
     while not got and time.monotonic() - t0 < 5:
@@ -68,10 +81,10 @@ def test_miss_waits_with_position_then_trains_and_stores_then_hits(queue, cache)
     assert queue.snapshot() == {"running": 0, "waiting": 0}
     assert cache.stores == 1
     # The same settings again: replayed from the cache, even while the slot is taken.
-    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    blocker = queue.admit(ClientKey("other", "10.0.0.1"))
     again = new()
     t0 = time.monotonic()
-    msgs = play(again, cache, fairness.ClientKey("you", "10.0.0.3"))
+    msgs = play(again, cache, ClientKey("you", "10.0.0.3"), serving=serving)
     assert time.monotonic() - t0 < 2.0 and all(m.get("cached") for m in msgs)
     assert not any("queued" in m for m in msgs) and len(msgs) > 2
     assert again.history.equals(run.history)
@@ -82,80 +95,84 @@ def test_miss_waits_with_position_then_trains_and_stores_then_hits(queue, cache)
     blocker.release()
 
 
-def test_stop_while_waiting_gives_the_place_up_and_trains_nothing(queue, cache):
-    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+def test_stop_while_waiting_gives_the_place_up_and_trains_nothing(serving, queue, cache):
+    blocker = queue.admit(ClientKey("other", "10.0.0.1"))
     stop = threading.Event()
     run = new(stop=stop)
     with pytest.raises(TrainRefused) as err:
-        play(run, cache, fairness.ClientKey("me", "10.0.0.2"), on_msg=lambda m: stop.set())
+        play(run, cache, ClientKey("me", "10.0.0.2"), on_msg=lambda m: stop.set(),
+             serving=serving)
     assert "Stopped while waiting" in err.value.message["en"] and "排队" in err.value.message["zh"]
     assert not run.records and cache.stores == 0
     assert queue.snapshot() == {"running": 1, "waiting": 0}
     blocker.release()
 
 
-def test_one_run_per_browser_session(queue, cache):
-    blocker = queue.admit(fairness.ClientKey("me", "10.0.0.1"))
+def test_one_run_per_browser_session(serving, queue, cache):
+    blocker = queue.admit(ClientKey("me", "10.0.0.1"))
     with pytest.raises(TrainRefused) as err:
-        play(new(), cache, fairness.ClientKey("me", "10.0.0.1"))
+        play(new(), cache, ClientKey("me", "10.0.0.1"), serving=serving)
     assert "already have a training run" in err.value.message["en"]
     blocker.release()
 
 
-def test_a_long_queue_offers_a_cached_shorter_run(queue, cache, monkeypatch):
-    play(new(steps=6), cache)  # a 6-step run of the same settings is in the cache
-    monkeypatch.setenv("LAB_TRAIN_OFFER_S", "5")
-    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+def test_a_long_queue_offers_a_cached_shorter_run(serving, queue, cache):
+    play(new(steps=6), cache, serving=serving)  # a 6-step run of these settings is cached
+    # The offer threshold is a setting of the wing now (LAB_TRAIN_OFFER_S, read once).
+    serving.settings = dataclasses.replace(serving.settings, train_offer_s=5.0)
+    blocker = queue.admit(ClientKey("other", "10.0.0.1"))
     stop = threading.Event()
     run = new(steps=12, stop=stop)
     msgs = []
     with pytest.raises(TrainRefused):
-        play(run, cache, fairness.ClientKey("me", "10.0.0.2"),
-             on_msg=lambda m: (msgs.append(m), stop.set()))
+        play(run, cache, ClientKey("me", "10.0.0.2"),
+             on_msg=lambda m: (msgs.append(m), stop.set()), serving=serving)
     assert msgs[0]["offer"] == 6
     assert "with 6 steps are already trained" in msgs[0]["message"]["en"]
     assert "6 步" in msgs[0]["message"]["zh"]
     blocker.release()
     # A short queue offers nothing.
-    monkeypatch.setenv("LAB_TRAIN_OFFER_S", "60")
-    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    serving.settings = dataclasses.replace(serving.settings, train_offer_s=60.0)
+    blocker = queue.admit(ClientKey("other", "10.0.0.1"))
     stop.clear()
     msgs.clear()
     with pytest.raises(TrainRefused):
-        play(new(steps=12, stop=stop), cache, fairness.ClientKey("me", "10.0.0.2"),
-             on_msg=lambda m: (msgs.append(m), stop.set()))
+        play(new(steps=12, stop=stop), cache, ClientKey("me", "10.0.0.2"),
+             on_msg=lambda m: (msgs.append(m), stop.set()), serving=serving)
     assert msgs[0]["offer"] is None and "already trained" not in msgs[0]["message"]["en"]
     blocker.release()
 
 
-def test_warm_presets_trains_once_then_finds_them(queue, cache, monkeypatch):
+def test_warm_presets_trains_once_then_finds_them(serving, queue, cache, monkeypatch):
     tr = train_config
     real = tr.page_preset
     # The real presets take minutes on 2 cores: the same code path on tiny versions of them.
     monkeypatch.setattr(tr, "page_preset", lambda task: tr.rechoose(real(task), **TINY, steps=8))
     monkeypatch.setattr(train_config, "PAGE_START", {"task": "reverse", "steps": 6})
-    first = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache)
+    first = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache,
+                                     serving=serving)
     assert [(t, p, n) for t, p, n, _ in first] == [
         ("reverse", "sinusoidal", 6), ("reverse", "sinusoidal", 8), ("reverse", "none", 8),
         ("sort", "sinusoidal", 8), ("sort", "none", 8)]
     assert not any(c for *_, c in first) and cache.stores == 5
-    again = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache)
+    again = train_queue.warm_presets(("reverse", "sort"), ("sinusoidal", "none"), cache,
+                                     serving=serving)
     assert all(c for *_, c in again) and cache.stores == 5
 
 
-def test_the_same_run_asked_twice_trains_once(queue, cache):
+def test_the_same_run_asked_twice_trains_once(serving, queue, cache):
     """Two learners press Train on the same settings together: one trains, the other waits
     for that run ('another learner is training exactly this run') and replays it."""
-    blocker = queue.admit(fairness.ClientKey("other", "10.0.0.1"))
+    blocker = queue.admit(ClientKey("other", "10.0.0.1"))
     first, second = new(), new()
     seen: dict[str, list] = {"a": [], "b": []}
-    ta = threading.Thread(target=play, args=(first, cache, fairness.ClientKey("a", "10.0.0.2"),
-                                             seen["a"].append))
+    ta = threading.Thread(target=play, args=(first, cache, ClientKey("a", "10.0.0.2"),
+                                             seen["a"].append, serving))
     ta.start()
     while not seen["a"]:
         time.sleep(0.02)
-    tb = threading.Thread(target=play, args=(second, cache, fairness.ClientKey("b", "10.0.0.3"),
-                                             seen["b"].append))
+    tb = threading.Thread(target=play, args=(second, cache, ClientKey("b", "10.0.0.3"),
+                                             seen["b"].append, serving))
     tb.start()
     t0 = time.monotonic()
     while not seen["b"] and time.monotonic() - t0 < 5:

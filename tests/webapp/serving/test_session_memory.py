@@ -11,7 +11,7 @@ import httpx
 import pandas as pd
 
 from transformer_lab.experiments import ExperimentConfig
-from webapp.services.session_memory import LightRun, cap_kept, light_run
+from webapp.serving.session_memory import LightRun, cap_kept, light_run
 
 # The Train page's first inputs (task, heads, d_model, layers, d_ff, dropout, pe, steps); any
 # later input keeps the page's default.
@@ -95,7 +95,7 @@ def test_a_session_keeps_its_state_but_no_copy_of_the_pages_configs_and_outputs(
     outputs per session (figures as JSON) for deep links the app does not offer; the app's
     sessions hold their State values only."""
     import app
-    from webapp.pages.session_release import _ORIGINAL, LightSessionState
+    from webapp.serving.gradio_patch import _ORIGINAL, LightSessionState
 
     full = _ORIGINAL(app.demo)  # Gradio's own SessionState, for scale
     assert len(full.config_values) > 200  # every block of the app, per session

@@ -1,4 +1,5 @@
-"""Rate limit and busy gate, on a hand-driven clock so every wait is computed by hand."""
+"""webapp.serving.ratelimit: the in-process rate limit and its messages, on a hand-driven clock so
+every wait is computed by hand (the busy gate is gone: see test_turns_wait.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import threading
 
 import pytest
 
-from grader.gradebook import RateLimiter, busy_message, wait_message
+from webapp.serving.ratelimit import RateLimiter, locked_message, wait_message
+from webapp.serving.turns import TurnQueue
+from webapp.serving.who import ClientKey
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -91,9 +94,30 @@ def test_bad_settings(kwargs):
         RateLimiter(**kwargs)
 
 
+def test_refund_gives_back_the_latest_attempt_only():
+    clock = Clock()
+    rl = RateLimiter(per_learner=2, window_s=10, clock=clock)
+    assert rl.check("ada")[0]
+    clock.t += 1
+    assert rl.check("ada")[0] and not rl.check("ada")[0]
+    rl.refund("ada")  # another limit refused the 1001.0 attempt after all
+    assert rl.check("ada") == (True, 0.0)
+    assert rl.check("ada") == (False, 10.0 - 1.0)  # 1000.0 still counts, until 1010.0
+    rl.refund("nobody")  # nothing to give back: no error, nothing counted
+    assert rl.check("nobody")[0]
+
+
 def test_messages_say_when_in_both_languages():
     msg = wait_message(4.2, per_learner=10, window_s=60)
     assert "try again in 5 s" in msg["en"] and "10 submissions in the last 60 s" in msg["en"]
     assert "5 秒" in msg["zh"] and "60 秒" in msg["zh"] and CJK.search(msg["zh"])
-    busy = busy_message(0.2)
-    assert "retry in 1 s" in busy["en"] and "1 秒" in busy["zh"]
+    locked = locked_message(0.2)
+    assert "Try again in 1 s (1 min)" in locked["en"] and "1 秒" in locked["zh"]
+    assert "600 s (10 min)" in locked_message(599.1)["en"]
+    # Policy change: busy_message is gone (no busy gate); a full line's refusal says when instead.
+    q = TurnQueue(slots=1, max_waiting=1, typical_s=0.2)
+    held = [q.admit(ClientKey("a", "203.0.113.1")), q.admit(ClientKey("b", "203.0.113.2"))]
+    full = q.admit(ClientKey("c", "203.0.113.3"))
+    assert "retry in 1 s" in full.message["en"] and "1 秒" in full.message["zh"]
+    for t in held:
+        t.release()

@@ -1,6 +1,6 @@
 """Red team 5 (N5): Gradio's queue has one app-wide max_size and no bound per client, so one
 address keeping ~64 slow calls waiting had every other visitor refused "Queue is full". With
-webapp.services.queue_guard, one address (or one tab) holds a bounded share of the places and a
+webapp.serving.gradio_patch.guard, one address (or one tab) holds a bounded share of the places and a
 visitor from another address still gets in. Attacked through POST /gradio_api/queue/join on a
 running server, with clients told apart by our proxy's X-Forwarded-For entry (1 trusted hop)."""
 
@@ -13,7 +13,8 @@ import httpx
 import pytest
 from browser_support import free_port
 
-from webapp.services import grading_queue, queue_guard
+from webapp.serving import gradio_patch
+from webapp.serving.who import client_of_request
 
 ATTACKER, VISITOR = "203.0.113.9", "198.51.100.7"
 
@@ -30,16 +31,15 @@ def slow_app():
         box = gr.Textbox()
         box.submit(slow, box, box, api_name="slow", concurrency_limit=1)
     blocks.queue(max_size=10)
-    queue_guard.guard(blocks._queue, per_address=4, per_session=3)
-    before = grading_queue.settings().hops
-    grading_queue.configure(hops=1)
+    # One trusted hop (our proxy's X-Forwarded-For entry), as the app reads it on a Space.
+    gradio_patch.guard_blocks(blocks, per_address=4, per_session=3,
+                              address=lambda request: client_of_request(request, 1).address)
     blocks.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=free_port(),
                   quiet=True)
     fn_index = next(i for i, f in blocks.fns.items() if f.api_name == "slow")
     yield blocks, fn_index
     release.set()
     blocks.close()
-    grading_queue.configure(hops=before)
 
 
 def _join(url: str, fn_index: int, address: str, session: str, lang: str = "en-US"):
@@ -55,7 +55,7 @@ def test_one_address_cannot_fill_the_queue_for_everyone(slow_app):
     codes = [_join(url, fn, ATTACKER, f"flood{i}").status_code for i in range(12)]
     # one runs, four wait: the address's share; every further join is refused before queueing
     assert codes.count(200) <= 1 + 4 and codes[-1] == 503, codes
-    assert len(queue_guard.waiting(blocks._queue)) <= 4
+    assert len(gradio_patch.waiting(blocks._queue)) <= 4
     assert _join(url, fn, VISITOR, "honest").status_code == 200  # another address gets a place
     refused = _join(url, fn, ATTACKER, "flood-zh", lang="zh-CN,zh;q=0.9")
     assert refused.status_code == 503 and "排队" in refused.json()["detail"]
@@ -74,4 +74,15 @@ def test_the_app_bounds_every_clients_share_of_its_queue():
 
     assert app.demo._queue.push.__name__ == "bounded_push"
     per_address, per_session = app.demo._queue.guarded
-    assert per_address * 8 <= app.demo._queue.max_size  # filling it takes many addresses
+    s = app.demo.serving.settings  # the bounds are the wing's settings, read once
+    assert (per_address, per_session, app.demo._queue.max_size) == \
+        (s.queue_per_address, s.queue_per_session, s.queue_max)
+    # One address may hold a lecture hall's page loads (512 of 4096 by default); filling the
+    # queue still takes 8 addresses, as before (96 of 1024).
+    assert per_address * 8 <= app.demo._queue.max_size
+    assert per_session < per_address  # one tab cannot take its whole address's share
+
+
+def test_the_guard_refuses_bad_bounds():
+    with pytest.raises(ValueError, match="queue bounds"):
+        gradio_patch.guard(object(), per_address=0, per_session=3, address=lambda r: None)
