@@ -15,12 +15,12 @@ import pytest
 
 from grader.gradebook import (
     CSV_HEADER,
-    FailureLimiter,
     Submission,
     SubmissionRejected,
     open_gradebook,
 )
 from grader.gradebook import identity as ids
+from webapp.serving.ratelimit import FailureLimiter
 
 ROOT = Path(__file__).resolve().parents[3]
 # The table exactly as the gradebook created it before learner ids (commit 2a6824f).
