@@ -36,7 +36,7 @@ EXERCISE_TERMS = {"attention", "scores", "weights", "torch", "NumPy", "True", "F
 # plus the corpus's own tokens and Gradio's footer links.
 ALLOWED = {"Q", "K", "V", "softmax", "d_model", "d_ff", "d_v", "d_k", "embed_dim", "BLEU", "sacreBLEU",
            "Transformer", "Bahdanau", "GRU", "RNN", "CNN", "SGD", "Nadaraya", "Watson", "Dropout",
-           "sin", "cos", "pos", "dim", "log", "out", "cpu", "cuda", "auto", "eos", "bos", "unk", "pad",
+           "sin", "cos", "tanh", "pos", "dim", "log", "out", "cpu", "cuda", "auto", "eos", "bos", "unk", "pad",
            "API", "Gradio", "w", "W_q", "W_k", "w_v", "x", "n", "d", "k", "q", "e", "i", "ms",
            "anonymous", "Ada", "Lovelace", "CSV", "UTC", "Hugging", "Face", "Space"}
 
