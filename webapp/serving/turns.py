@@ -70,6 +70,10 @@ class Ticket:
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
     lease: str | None = field(default=None, repr=False)  # its place across replicas, if any
+    # Set when its turn comes or it is released: a waiting thread sleeps on its own ticket, so a
+    # change of the line wakes nobody (200 waiting threads woken on every turn cost a class
+    # more CPU than its gradings).
+    moved: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def position(self) -> int:
         return self.queue.position(self)
@@ -101,7 +105,7 @@ class TurnQueue:
         self.max_waiting, self.unit_s = max_waiting, float(unit_s)
         self.places = places  # webapp.serving.pg_places: one address's places on every replica
         self._clock = clock
-        self._cond = threading.Condition()
+        self._lock = threading.RLock()
         self._live: list[Ticket] = []  # waiting or running, in arrival order
         self._group_served: dict[str, float] = {}
         self._unit_served: dict[tuple[str, str], float] = {}
@@ -120,7 +124,7 @@ class TurnQueue:
     def admit(self, client: ClientKey | None) -> Ticket | Refused:
         """A place in the line, or why not (nothing held when refused)."""
         client = client or ClientKey()
-        with self._cond:
+        with self._lock:
             self._seq += 1
             group = client.address or (f"session:{client.session}" if client.session
                                        else f"ticket:{self._seq}")
@@ -174,7 +178,7 @@ class TurnQueue:
     def release(self, ticket: Ticket) -> None:
         """Give the ticket back (its turn too); a used turn's time refines the ETA and costs its
         group and learner that many units."""
-        with self._cond:
+        with self._lock:
             if ticket.state == "done":
                 return
             if ticket.started is not None:
@@ -189,6 +193,7 @@ class TurnQueue:
                     self._ended[ticket.group] = self._ended[key] = now
                     self._recent.append(elapsed)
             ticket.state = "done"
+            ticket.moved.set()
             if ticket.lease is not None and self.places is not None:
                 self.places.release(ticket.lease)
             self._live.remove(ticket)
@@ -221,7 +226,6 @@ class TurnQueue:
 
     def _changed(self) -> None:
         self._version += 1
-        self._cond.notify_all()
 
     def _order(self) -> dict[Ticket, int]:
         """Every waiting ticket's place (1 = next), as the scheduler would serve them if every
@@ -270,6 +274,7 @@ class TurnQueue:
             if nxt is None:
                 return
             nxt.state, nxt.started = "running", self._clock()
+            nxt.moved.set()
             self._group_served[nxt.group] += 1.0
             self._unit_served[(nxt.group, nxt.unit)] += 1.0
             self._changed()
@@ -277,7 +282,7 @@ class TurnQueue:
     # --- waiting ---------------------------------------------------------------------------
     def position(self, ticket: Ticket) -> int:
         """0 once its turn has come (or it is done); else its place in the line (1 = next)."""
-        with self._cond:
+        with self._lock:
             if ticket.state != "waiting":
                 return 0
             return self._order().get(ticket, 1)
@@ -287,15 +292,15 @@ class TurnQueue:
         return math.ceil(position / self.slots) * self.typical_s if position > 0 else 0.0
 
     def wait_change(self, ticket: Ticket, timeout_s: float) -> None:
-        """Block until the line changes or ``timeout_s`` passes (return at once once it runs)."""
-        with self._cond:
-            if ticket.state == "waiting":
-                self._cond.wait(timeout_s)
+        """Block until ``ticket``'s turn comes (or it is released) or ``timeout_s`` passes."""
+        ticket.moved.wait(timeout_s)
 
     def wait_turn(self, ticket: Ticket, on_wait: OnWait | None = None,
                   poll_s: float = 1.0) -> None:
-        """Block until ``ticket`` may run; ``on_wait(position, eta_s)`` on every change while it
-        waits, and ``on_wait(0, 0.0)`` once its turn comes (only if it had to wait)."""
+        """Block until ``ticket`` may run. While it waits, ``on_wait(position, eta_s)`` when its
+        place or rounded ETA changed since the last call, read every ``poll_s`` (so a long line
+        costs one read per waiting ticket per ``poll_s``, not one per turn); once its turn
+        comes, ``on_wait(0, 0.0)`` (only if it had to wait)."""
         last = None
         while True:
             if ticket.state == "done":
@@ -314,7 +319,7 @@ class TurnQueue:
 
     def snapshot(self, address: str | None = None) -> dict[str, int]:
         """Tickets running and waiting, in all or from one ``address``."""
-        with self._cond:
+        with self._lock:
             live = [t for t in self._live if address is None or t.client.address == address]
             running = sum(1 for t in live if t.state == "running")
             return {"running": running, "waiting": len(live) - running}
