@@ -188,12 +188,13 @@ class Submitter:
             return refusal(err.reason, err.message, exercise_id)
         client = (client or ClientKey(session_key)).as_learner(rate_key(who, session_key))
         serving = self.serving
+        new = serving.limits.is_new(client)
         if (refused := serving.limits.admit(client)) is not None:
             return refusal(refused.reason, refused.message, clean.exercise_id,
                            refused.retry_after_s)
         ticket = serving.grading.admit(client)
         if isinstance(ticket, Refused):
-            serving.limits.refund(client)  # not in line: nothing was used
+            serving.limits.refund(client, new)  # not in line: nothing was used
             return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
         with ticket:  # the one release path: the turn ends here, graded or not
             try:

@@ -148,11 +148,18 @@ class Limits:
                                wait)
         return None
 
-    def refund(self, client: ClientKey) -> None:
-        """Give back what :meth:`admit` counted (the line refused the submission after all)."""
+    def is_new(self, client: ClientKey) -> bool:
+        """Whether :meth:`admit` would count ``client``'s learner as new to its address."""
+        return bool(client.address) and not self.new_learners.seen(client.address, client.unit)
+
+    def refund(self, client: ClientKey, new: bool = False) -> None:
+        """Give back what :meth:`admit` counted (the line refused the submission after all);
+        ``new``: it counted the learner as new to the address (:meth:`is_new` before admit)."""
         self.learner.refund(client.unit)
         if client.address:
             self.address.refund(f"addr:{client.address}")
+        if new and client.address:
+            self.new_learners.forget(client.address, client.unit)
 
     def _undo(self, client: ClientKey, new: bool, learner_too: bool) -> None:
         if learner_too:

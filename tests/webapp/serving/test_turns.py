@@ -273,3 +273,14 @@ def test_a_private_address_behind_a_trusted_proxy_is_reported_once(caplog):
         assert len(caplog.records) == 1 and "LAB_FORWARDED_HOPS" in caplog.text
     finally:
         who._WARNED_PRIVATE[0] = saved
+
+
+def test_a_refusal_by_the_line_gives_the_new_learner_place_back():
+    limits = Limits.in_memory(ServingSettings(new_learners_per_address=1, rate_limit=100))
+    ada = ClientKey("s1", "203.0.113.66", "id:ada")
+    new = limits.is_new(ada)
+    assert new and limits.admit(ada) is None
+    limits.refund(ada, new)  # the line was full: nothing of Ada's stays counted
+    bob = ClientKey("s2", "203.0.113.66", "id:bob")
+    assert limits.admit(bob) is None  # the address's one new-learner place was free again
+    assert not limits.is_new(bob)
