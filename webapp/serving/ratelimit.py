@@ -10,6 +10,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from webapp.i18n import both
+
 
 class RateLimiter:
     """At most ``per_learner`` accepted submissions per learner in any ``window_s`` seconds.
@@ -154,19 +156,10 @@ class FailureLimiter:
 def locked_message(retry_after_s: float) -> dict[str, str]:
     """What to tell someone locked out after too many wrong tries, in English and Chinese."""
     wait = max(1, math.ceil(retry_after_s))
-    return {
-        "en": f"Too many wrong tries. Try again in {wait} s ({math.ceil(wait / 60)} min).",
-        "zh": f"错误尝试次数过多。请在 {wait} 秒（约 {math.ceil(wait / 60)} 分钟）后再试。",
-    }
+    return both("limit.locked", wait=wait, minutes=math.ceil(wait / 60))
 
 
 def wait_message(retry_after_s: float, per_learner: int, window_s: float) -> dict[str, str]:
     """What to tell a learner who is over the limit, in English and Simplified Chinese."""
-    wait = max(1, math.ceil(retry_after_s))
-    window = f"{window_s:g}"
-    return {
-        "en": f"You have sent {per_learner} submissions in the last {window} s. "
-              f"Please try again in {wait} s; use the time to read the hints of your last result.",
-        "zh": f"你在最近 {window} 秒内已提交 {per_learner} 次。请在 {wait} 秒后再试，"
-              "这段时间可以先看看上一次结果中的提示。",
-    }
+    return both("limit.wait", wait=max(1, math.ceil(retry_after_s)), n=per_learner,
+                window=f"{window_s:g}")
