@@ -7,7 +7,8 @@ Submit event over plain HTTP, each learner with its own page session and browser
 1. ``--learners`` (30) behind one address, all within ``--spread`` (2) seconds;
 2. 100 behind one address;
 3. 300 behind 10 addresses;
-4. burst 1 again while a second address floods 200 requests in 10 s (fresh keys each).
+4. burst 1 again while a second address floods 200 requests in 10 s: with a fresh browser key
+   each (``--flood-keys fresh``, the worst case: 200 learners), or all under one key (``one``).
 
 Each burst prints graded / refused (by reason) / gradebook rows, the seconds from the first click
 to the last answer, and the quiet-machine target: the median single grading (measured first, on
@@ -58,10 +59,10 @@ def reason_of(tail: str) -> str:
     return "other"
 
 
-def one_submit(app: App, address: str, tag: str, k: int, code: str) -> dict:
+def one_submit(app: App, address: str, tag: str, k: int, code: str, key: str | None = None) -> dict:
     from grader.gradebook.identity import new_browser_key
 
-    session, key = uuid.uuid4().hex[:11], new_browser_key()
+    session, key = uuid.uuid4().hex[:11], key or new_browser_key()
     out = app.call("on_submit", [EXERCISE, code, f"burst-{tag}-{k:03d}", key], session, address,
                    timeout_s=600)
     tail = out["text"].split('"process_completed"')[-1]
@@ -113,6 +114,7 @@ def main() -> int:
     ap.add_argument("--spread", type=float, default=2.0, help="seconds the clicks spread over")
     ap.add_argument("--only", choices=("class", "hundred", "three-hundred", "flood"), nargs="*")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--flood-keys", choices=("fresh", "one"), default="fresh")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="burst-"))
@@ -149,11 +151,15 @@ def main() -> int:
             tag = f"fld{uuid.uuid4().hex[:4]}"
             flood: list[dict] = []
 
-            def flooder() -> None:  # 200 requests in 10 s from another address, fresh keys each
+            from grader.gradebook.identity import new_browser_key
+
+            one_key = new_browser_key() if args.flood_keys == "one" else None
+
+            def flooder() -> None:  # 200 requests in 10 s from another address
                 threads = []
                 for k in range(200):
                     th = threading.Thread(target=lambda k=k: flood.append(
-                        one_submit(app, "203.0.113.66", f"x{tag}", k, code)), daemon=True)
+                        one_submit(app, "203.0.113.66", f"x{tag}", k, code, one_key)), daemon=True)
                     th.start()
                     threads.append(th)
                     time.sleep(10 / 200)
@@ -167,7 +173,8 @@ def main() -> int:
             f.join(900)
             report["class_under_flood"] = {
                 **summary(results, start, args.learners, rows_of(tmp / "data", tag), median_s),
-                "flood": {"sent": 200, "graded": sum(not r["refused"] for r in flood),
+                "flood": {"sent": 200, "keys": args.flood_keys,
+                          "graded": sum(not r["refused"] for r in flood),
                           "refused_by_reason": dict(Counter(r["reason"] for r in flood
                                                             if r["refused"]))}}
             print("class_under_flood", json.dumps(report["class_under_flood"]), flush=True)

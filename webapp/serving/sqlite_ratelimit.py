@@ -40,6 +40,9 @@ def private_connect(path: Path) -> sqlite3.Connection:
     os.chmod(path, 0o600)  # one left 0644 by an older version
     conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
+    # A lost hit after a power cut costs one extra allowed try; an fsync per check cost a class
+    # under a flood more than its gradings (three checks per submission, one lock).
+    conn.execute("PRAGMA synchronous=NORMAL")
     conn.executescript(SCHEMA)
     return conn
 
