@@ -1,0 +1,19 @@
+import torch
+
+
+def additive_scores(q, k, W_q, W_k, w_v):
+    if W_q.shape[1] != q.shape[-1] or W_k.shape[1] != k.shape[-1]:
+        raise ValueError("widths do not fit")
+    if not (W_q.shape[0] == W_k.shape[0] == w_v.shape[0]):
+        raise ValueError("h mismatch")
+    feats = torch.tanh((q @ W_q.T).unsqueeze(2) + (k @ W_k.T).unsqueeze(1))
+    return feats @ w_v
+
+
+def additive_attention(q, k, v, W_q, W_k, w_v, valid_lens=None):
+    scores = additive_scores(q, k, W_q, W_k, w_v)
+    if valid_lens is not None:
+        pad = torch.arange(scores.shape[-1])[None, None, :] >= valid_lens[:, None, None]
+        scores = scores + pad.to(scores.dtype) * -1e6     # additive padding mask
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ v, weights

@@ -1,0 +1,22 @@
+import math
+
+import torch
+
+
+def causal_mask(n):
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    return torch.tril(torch.ones(n, n, dtype=torch.bool))
+
+
+def causal_attention(Q, K, V):
+    if Q.shape[-2] != K.shape[-2] or Q.shape[-2] != V.shape[-2]:
+        raise ValueError("same n needed")
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError("same d needed")
+    B, n = Q.shape[0], Q.shape[-2]
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    mask = causal_mask(n).unsqueeze(0).expand(B, n, n)   # one mask per batch item
+    scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ V, weights

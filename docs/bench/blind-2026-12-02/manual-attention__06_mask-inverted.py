@@ -1,0 +1,20 @@
+import math
+
+import torch
+
+Q = torch.tensor([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+K = Q.clone()
+V = torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]])
+
+scores = (Q @ K.T) / 2.0
+weights = scores.softmax(-1)
+context = weights[0] @ V
+
+
+def attention(Q, K, V, mask=None):
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1))
+    if mask is not None:
+        # hide the masked positions
+        scores = scores.masked_fill(mask, -1e9)
+    weights = scores.softmax(-1)
+    return weights @ V, weights

@@ -1,0 +1,13 @@
+import torch
+
+
+def nw_predict(x_query, x_keys, y_values, w=1.0):
+    if x_query.dim() != 1 or x_keys.dim() != 1 or y_values.dim() != 1:
+        raise ValueError("inputs must be 1-D")
+    if x_keys.shape[0] != y_values.shape[0]:
+        raise ValueError("x_keys and y_values differ in length")
+    # one column per query
+    d = x_keys[:, None] - x_query[None, :]                   # (m, n)
+    attention = torch.softmax(-0.5 * (d * w) ** 2, dim=0)    # normalise over keys
+    pred = (attention * y_values[:, None]).sum(dim=0)
+    return pred, attention

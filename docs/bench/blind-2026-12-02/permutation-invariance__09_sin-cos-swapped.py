@@ -1,0 +1,23 @@
+import math
+
+import torch
+
+
+def is_permutation_equivariant(layer, x, perm, atol=1e-5):
+    perm = torch.as_tensor(perm, dtype=torch.long)
+    y = layer(x)
+    y = y[0] if isinstance(y, tuple) else y
+    yp = layer(x[:, perm])
+    yp = yp[0] if isinstance(yp, tuple) else yp
+    return bool(torch.allclose(yp, y[:, perm], atol=atol, rtol=0))
+
+
+def sinusoidal_positional_encoding(seq_len, d_model):
+    if d_model % 2 != 0:
+        raise ValueError("d_model must be even")
+    pos = torch.arange(seq_len, dtype=torch.float32)[:, None]
+    freq = 1.0 / 10000 ** (torch.arange(0, d_model, 2, dtype=torch.float32) / d_model)
+    P = torch.zeros(seq_len, d_model)
+    P[:, 0::2] = torch.cos(pos * freq)
+    P[:, 1::2] = torch.sin(pos * freq)
+    return P

@@ -1,0 +1,22 @@
+import math
+
+import torch
+
+
+def positional_encoding(max_len, d_model):
+    if max_len < 1:
+        raise ValueError("max_len must be at least 1")
+    if d_model < 2 or d_model % 2 != 0:
+        raise ValueError("d_model must be an even number >= 2")
+    P = torch.zeros(max_len, d_model)
+    pos = torch.arange(max_len, dtype=torch.float32).unsqueeze(1)
+    # 1 / 10000^(2i/d) = exp(-(2i/d) * log 10000)
+    div = torch.exp(-torch.arange(0, d_model, 2, dtype=torch.float32) / d_model * math.log10(10000.0))
+    P[:, 0::2] = torch.sin(pos * div)
+    P[:, 1::2] = torch.cos(pos * div)
+    return P
+
+
+def add_positions(X):
+    B, T, d_model = X.shape
+    return X * math.sqrt(d_model) + positional_encoding(T, d_model).to(X.dtype)
