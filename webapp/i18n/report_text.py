@@ -35,6 +35,9 @@ EN: dict[str, str] = {
     "quick.write_first": "Write your answer in the box first, then reveal.",
     # A report on the Exercises page
     "report.score_line": "Score: {score:g} / {max:g}",
+    "report.practice_line": "Practice run: {passed} of {n} public examples pass",
+    "report.practice_note": "Not graded and not recorded: press Submit to be graded on the hidden "
+                            "tests.",
     "report.col.test": "test",
     "report.col.result": "result",
     "report.passed": "✓",
@@ -87,6 +90,8 @@ ZH: dict[str, str] = {
     "quick.wrong": "✗ 不对。",
     "quick.write_first": "请先在框中写下你的答案，再展开解析。",
     "report.score_line": "得分：{score:g} / {max:g}",
+    "report.practice_line": "练习运行：{n} 个公开样例中通过 {passed} 个",
+    "report.practice_note": "不评分，也不记录：按“提交”才会用隐藏测试评分。",
     "report.col.test": "测试",
     "report.col.result": "结果",
     # CJK fonts (WenQuanYi) draw ✓ like a square-root sign: words say it plainly

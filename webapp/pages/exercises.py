@@ -18,7 +18,7 @@ from webapp.pages.identity import client_of
 from webapp.services import quickcheck, submissions
 from webapp.serving.turns import Refused, grading_message, queue_message
 from webapp.views.exercise_list import exercise_choices, public_text
-from webapp.views.report_view import results_frame, score_markdown
+from webapp.views.report_view import empty_results, results_frame, score_markdown
 
 MAX_DRAFT_CHARS = 100_000  # the submit path's own cap on code (grader DEFAULT_LIMITS)
 
@@ -192,12 +192,14 @@ def build(learner: identity.Identity) -> Editor:
         page = lang_of(request)
         return gr.update(choices=exercise_choices(lang=page)), page
 
-    @friendly(4)
-    def on_choose(ex_id, code, was, kept):
+    @friendly(5)
+    def on_choose(ex_id, code, was, kept, request: gr.Request):
         if ex_id == was:  # already shown (a repeated event, or Progress loaded this code)
-            return gr.skip(), gr.skip(), gr.skip(), gr.skip()
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
         kept = keep_draft(kept, was, code)  # the code on screen belongs to the exercise shown
-        return kept.get(ex_id) or public_text(ex_id, "starter.py"), ex_id, kept, ""
+        # The last exercise's results go with it (they sat under the new editor, unheaded).
+        return (kept.get(ex_id) or public_text(ex_id, "starter.py"), ex_id, kept,
+                empty_results(lang_of(request)), "")
 
     @friendly(4)
     def on_reset(ex_id, kept):
@@ -229,7 +231,7 @@ def build(learner: identity.Identity) -> Editor:
             with ticket:
                 ticket.wait_turn()
                 report = fn(ex_id, code)
-            return results_frame(report, lang), score_markdown(report, lang)
+            return results_frame(report, lang), score_markdown(report, lang, practice=True)
 
         return inner
 
@@ -259,17 +261,19 @@ def build(learner: identity.Identity) -> Editor:
     # Any change of exercise keeps the code on screen as the draft of the exercise it belongs
     # to (`shown`); the Progress page sets dropdown, code and `shown` together, so its change
     # finds the exercise already shown and leaves the loaded code alone.
-    exercise.change(on_choose, [exercise, code, shown, drafts], [code, shown, drafts, score],
-                    **ui)
+    exercise.change(on_choose, [exercise, code, shown, drafts],
+                    [code, shown, drafts, tests, score], **ui)
     lang.change(on_statement, [exercise, lang], [statement], **ui)
     reset.click(on_reset, [exercise, drafts], [code, shown, drafts, score], **ui)
     code.blur(on_leave, [shown, code, drafts], [drafts], **ui)  # kept across reloads too
     upload.upload(on_upload, [upload], [code, score], **ui)
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
+    # The page's own status line says where a submission is ("position 3 in the queue", then
+    # "grading"): Gradio's English "queue: 1/1 | 0.3s" goes to the app's hidden sink instead.
     submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
-                 **ui)
+                 show_progress="hidden", **ui)
     examples.click(run(examples_report), [exercise, code], [tests, score],
-                   concurrency_id="submit", **ui)
+                   concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks
         root.load(on_open, None, [exercise, lang], **ui)

@@ -17,11 +17,17 @@ def status_name(status: str, lang: str = "en") -> str:
     return tr(key, lang) if key in EN else status
 
 
-def score_markdown(report: Report, lang: str = "en") -> str:
-    """Headline of a report: score and summary.
+def score_markdown(report: Report, lang: str = "en", practice: bool = False) -> str:
+    """Headline of a report: score and summary. ``practice``: a run of the public examples,
+    headed as such (it is neither graded nor recorded, and must not read like a score).
 
     The internal mistake ids (for instructors and the gradebook) are not shown: each failed
     test's own message already explains the mistake in words."""
+    if practice:
+        passed = sum(t.passed for t in report.tests)
+        lines = ["## " + tr("report.practice_line", lang, passed=passed, n=len(report.tests)),
+                 tr("report.practice_note", lang)]
+        return surrogate_safe("\n\n".join(lines))
     lines = ["## " + tr("report.score_line", lang, score=report.score, max=report.max_score)]
     if report.summary:
         lines.append(render(report.summary, lang))
@@ -34,9 +40,19 @@ def test_name(test: TestResult, lang: str = "en") -> str:
     return (test.name_zh if lang == "zh" else "") or test.name
 
 
+def result_columns(lang: str = "en") -> list[str]:
+    """The results table's headers in ``lang``."""
+    return [tr(f"report.col.{c}", lang) for c in ("test", "result", "score", "max", "message")]
+
+
+def empty_results(lang: str = "en") -> pd.DataFrame:
+    """No results yet (another exercise was chosen): the headers, no rows."""
+    return pd.DataFrame([], columns=result_columns(lang))
+
+
 def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
     """One row per test, failed ones first: name, pass/fail, points and the message."""
-    cols = [tr(f"report.col.{c}", lang) for c in ("test", "result", "score", "max", "message")]
+    cols = result_columns(lang)
     tests = [t for t in report.tests if not t.passed] + [t for t in report.tests if t.passed]
     rows = []
     for t in tests:
