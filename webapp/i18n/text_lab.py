@@ -46,6 +46,13 @@ EN_LAB: dict[str, str] = {
         "its *own* guesses, so one early mistake derails the rest: {decoded:.3f}. Only the "
         "free-running number says how well the model really works."
     ),
+    "cap.gap_close": (
+        "**Why two accuracies?** During training the decoder is fed the *correct* previous "
+        "token (teacher forcing): token accuracy {train:.3f}. Decoding on its own it feeds back "
+        "its *own* guesses: {decoded:.3f}. Here they agree: its guesses are right, so no early "
+        "mistake derails the rest. When the two part, only the free-running number says how "
+        "well the model really works."
+    ),
     "cap.translate_honest": (
         "**Held-out sentences** (never seen in training, {n} of them): sacreBLEU {bleu:.1f}, "
         "D2L BLEU {d2l:.3f}, exact match {exact:.1%}. On the {n_known} whose words are all in "
@@ -194,6 +201,11 @@ ZH_LAB: dict[str, str] = {
         "**为什么有两个准确率**？训练时解码器得到的是正确的前一个词（教师强制）：词元准确率 "
         "{train:.3f}。独立解码时它把自己的猜测送回去，一个早期错误会带偏后面所有的词：{decoded:.3f}。"
         "只有独立解码的数字才说明模型真正的水平。"
+    ),
+    "cap.gap_close": (
+        "**为什么有两个准确率**？训练时解码器得到的是正确的前一个词（教师强制）：词元准确率 "
+        "{train:.3f}。独立解码时它把自己的猜测送回去：{decoded:.3f}。这里两者一致：它的猜测是对的，"
+        "所以没有早期错误带偏后面的词。两者分开时，只有独立解码的数字才说明模型真正的水平。"
     ),
     "cap.translate_honest": (
         "**留出的句子**（训练中从未见过，共 {n} 句）：sacreBLEU {bleu:.1f}，D2L BLEU {d2l:.3f}，"

@@ -11,6 +11,7 @@ from webapp.pages.viewport import head_grid, width_input, with_width
 from webapp.services.train_config import KINDS, MODELS, PES, TASKS, start_values
 from webapp.serving.sessions import TrainSessions
 from webapp.views.train_view import (
+    accuracy_gap_text,
     caption,
     check_name,
     compare_table,
@@ -231,7 +232,7 @@ def build(sessions: TrainSessions) -> None:
         if run.task_name == "translate":  # its validation pairs are training pairs: show held-out
             gap_text = translation_text(run, lang, predictions(run))
         elif "train_token_acc" in s and "token_acc" in s:
-            gap_text = tr("cap.gap", lang, train=s["train_token_acc"], decoded=s["token_acc"])
+            gap_text = accuracy_gap_text(s["train_token_acc"], s["token_acc"], lang)
         gap_text = "\n\n".join(x for x in (gap_text, loss_gap_text(run, lang)) if x)
         slider = gr.update(maximum=max(last, 1), value=last)
         kind_box = gr.update(choices=_options("kind", kinds), value=kind)

@@ -84,6 +84,17 @@ def check_name(config, lang: str) -> str:
     return tr(f"curve.check_short.{data}", lang)
 
 
+GAP_CLOSE = 0.01  # accuracies this close agree: the model's own guesses derail nothing
+
+
+def accuracy_gap_text(train: float, decoded: float, lang: str) -> str:
+    """Why the teacher-forced and the free-running token accuracies differ, in words that fit
+    the numbers: when they agree, no early mistake derailed anything (the old text said it did,
+    beside 0.999 and 1.000)."""
+    key = "cap.gap_close" if decoded >= train - GAP_CLOSE else "cap.gap"
+    return tr(key, lang, train=train, decoded=decoded)
+
+
 def loss_gap_text(run, lang: str) -> str:
     """Why the dashed loss line lies below the solid one, with the run's figures; "" when the
     training loss is measured like the check (no dropout, no label smoothing) or is not higher."""

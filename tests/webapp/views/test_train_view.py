@@ -35,3 +35,16 @@ def test_the_compare_tables_score_is_in_the_pages_language():
     assert score == "完全匹配 0.500 · 词元准确率 0.750"
     assert not re.search(r"[A-Za-z]", score)
     assert compare_table(kept, "en").iloc[0, -1] == "exact 0.500 · token 0.750"
+
+
+def test_the_two_accuracies_text_fits_its_numbers():
+    """Issue 20, item 4: beside 0.999 (teacher forcing) and 1.000 (free-running) the text said
+    one early mistake derails the rest. Now it says so only when the free-running one is lower."""
+    from webapp.views.train_view import accuracy_gap_text
+
+    agree = accuracy_gap_text(0.999, 1.0, "en")
+    assert "derails the rest:" not in agree and "they agree" in agree and "1.000" in agree
+    assert "没有早期错误" in accuracy_gap_text(0.999, 1.0, "zh")
+    apart = accuracy_gap_text(0.99, 0.62, "en")
+    assert "one early mistake derails the rest: 0.620" in apart
+    assert "带偏后面所有的词" in accuracy_gap_text(0.99, 0.62, "zh")
