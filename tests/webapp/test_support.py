@@ -257,3 +257,17 @@ def test_an_input_error_is_a_finished_sentence_before_the_kept_note():
     for header, stop in (("en-US", "choose cross. (What"), ("zh-CN", "。（")):
         text = fails("x", gr.Request(headers={"accept-language": header}))[-1]
         assert stop in text, text
+
+
+def test_the_pooling_page_says_what_w_does_and_w_does_it():
+    """Issue 20, item 5: raising the "fixed kernel width w" from 1 to 10 made the kernel
+    narrower (w multiplies the distance) while the text said a wider kernel smooths. The label
+    and the caption now say a larger w is a narrower kernel; the numbers agree."""
+    from webapp.compute.explore import attention_pooling
+    from webapp.i18n import tr
+
+    narrow, wide = attention_pooling(w=10.0, steps=0), attention_pooling(w=1.0, steps=0)
+    assert narrow.fixed_attn.max(dim=1).values.mean() > wide.fixed_attn.max(dim=1).values.mean()
+    assert "larger w = narrower kernel" in tr("pooling.w", "en")
+    assert "w 越大核越窄" in tr("pooling.w", "zh")
+    assert "smaller w (a wider kernel) gives a smoother curve" in tr("pool.caption", "en", w0=1, w1=9)

@@ -100,7 +100,8 @@ def attention_pooling(
     n_train: int = 50, noise: float = 0.5, w: float = 1.0, steps: int = 5, lr: float = 0.5,
     seed: int = 0,
 ) -> PoolingResult:
-    """Nadaraya–Watson with a fixed kernel width w vs a width learned by SGD (D2L's setting)."""
+    """Nadaraya–Watson with a fixed w vs a w learned by SGD (D2L's setting). w multiplies the
+    distance in the kernel exp(-((x - x_i) w)^2 / 2): a larger w is a narrower kernel."""
     if not 2 <= n_train <= 500:
         raise ValueError(f"the number of training points must lie between 2 and 500, got {n_train}")
     if not 0 <= steps <= 200:

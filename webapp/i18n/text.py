@@ -38,11 +38,12 @@ EN: dict[str, str] = {
     "pooling.intro": (
         "Nadaraya–Watson regression is attention with a Gaussian kernel: each test point "
         "(query) averages the training targets (values), weighted by how close its x is to "
-        "each training x (key). Left: a fixed width w. Right: w learned by SGD."
+        "each training x (key). w multiplies the distance, so a larger w is a narrower kernel. "
+        "Left: a fixed w. Right: w learned by SGD."
     ),
     "pooling.n": "Training points",
     "pooling.noise": "Noise σ",
-    "pooling.w": "Fixed kernel width w (non-parametric)",
+    "pooling.w": "Fixed w (larger w = narrower kernel; non-parametric)",
     "pooling.steps": "SGD steps for the learned w",
     "pooling.lr": "Learning rate",
     "pooling.fixed": "Non-parametric (fixed w)",
@@ -177,11 +178,12 @@ ZH: dict[str, str] = {
     "heatmap": "注意力权重",
     "pooling.intro": (
         "Nadaraya–Watson 回归就是用高斯核做注意力：每个测试点（查询）按照它的 x 与各个训练点 x（键）"
-        "的距离，对训练目标（值）做加权平均。左：固定宽度 w；右：用 SGD 学习 w。"
+        "的距离，对训练目标（值）做加权平均。w 乘在距离上，所以 w 越大，核越窄。左：固定的 w；"
+        "右：用 SGD 学习 w。"
     ),
     "pooling.n": "训练点数",
     "pooling.noise": "噪声 σ",
-    "pooling.w": "固定的核宽度 w（非参数）",
+    "pooling.w": "固定的 w（w 越大核越窄；非参数）",
     "pooling.steps": "学习 w 的 SGD 步数",
     "pooling.lr": "学习率",
     "pooling.fixed": "非参数（固定 w）",

@@ -100,7 +100,7 @@ EN_LAB: dict[str, str] = {
         "**What to notice:** a learned w fits the *training* points. With leave-one-out keys "
         "w still grows large in a few steps (here {w0} → {w1}): the kernel becomes narrow, the "
         "curve follows the noise and the attention rows turn into spikes. That is overfitting; "
-        "a fixed, wider kernel gives a smoother curve."
+        "a fixed, smaller w (a wider kernel) gives a smoother curve."
     ),
     "pool.curve_title": "Training loss of w (mean squared error)",
     # multi-head
@@ -242,7 +242,7 @@ ZH_LAB: dict[str, str] = {
     "pool.caption": (
         "**看点**：学习得到的 w 拟合的是训练点。即使用留一法的键，w 也会在几步之内变得很大"
         "（这里 {w0} → {w1}）：核变窄，曲线跟着噪声走，注意力的每一行变成尖峰。这就是过拟合；"
-        "固定的、更宽的核给出更平滑的曲线。"
+        "固定的、较小的 w（更宽的核）给出更平滑的曲线。"
     ),
     "pool.curve_title": "w 的训练损失（均方误差）",
     "mh.source": "头来自哪里",
