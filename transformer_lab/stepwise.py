@@ -106,10 +106,11 @@ def stage_figure(stage: Stage, title: str, height: int = 260) -> go.Figure:
         texttemplate="%{text}", customdata=stage.terms, hovertemplate="%{customdata}<extra></extra>",
         colorscale="Blues", showscale=False, hoverongaps=True, xgap=2, ygap=2,
     ))
+    # No grid or zero lines: over a masked (empty, grey) cell they struck through its −∞.
     fig.update_xaxes(tickmode="array", tickvals=list(range(z.shape[1])), ticktext=stage.cols,
-                     side="top")
+                     side="top", showgrid=False, zeroline=False)
     fig.update_yaxes(tickmode="array", tickvals=list(range(z.shape[0])), ticktext=stage.rows,
-                     autorange="reversed")
+                     autorange="reversed", showgrid=False, zeroline=False)
     # Masked cells are nan: plotly leaves them empty, so the grey background marks them,
     # and an annotation writes the −∞ that softmax sees there.
     for i, j in zip(*np.nonzero(np.isnan(z)), strict=True):

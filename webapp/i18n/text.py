@@ -14,6 +14,11 @@ EN: dict[str, str] = {
         "Type Q, K and V (one row per line, numbers separated by spaces). The lesson's worked "
         "example is preloaded: its first context vector is `[5, 6, 7, 8]`."
     ),
+    "basics.intro_random": (
+        "Type Q, K and V (one row per line, numbers separated by spaces). These are random "
+        "matrices (seed {seed}); press *Lesson example* for the lesson's worked example, whose "
+        "first context vector is `[5, 6, 7, 8]`."
+    ),
     "basics.q": "Q (queries, n × d)",
     "basics.k": "K (keys, m × d)",
     "basics.v": "V (values, m × d_v)",
@@ -155,6 +160,10 @@ ZH: dict[str, str] = {
     "basics.intro": (
         "输入 Q、K、V（每行一个向量，数字用空格分隔）。已预先填入课程中的例子：第一个词的上下文"
         "向量是 `[5, 6, 7, 8]`。"
+    ),
+    "basics.intro_random": (
+        "输入 Q、K、V（每行一个向量，数字用空格分隔）。现在显示的是随机矩阵（种子 {seed}）；按“课程例子”"
+        "可回到课程中的例子，其第一个词的上下文向量是 `[5, 6, 7, 8]`。"
     ),
     "basics.q": "Q（查询，n × d）",
     "basics.k": "K（键，m × d）",

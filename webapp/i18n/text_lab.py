@@ -94,6 +94,7 @@ EN_LAB: dict[str, str] = {
         "the terms that made it; hidden keys are grey and read −∞."
     ),
     "bx.step.scores": "1 · Q·Kᵀ", "bx.step.scaled": "2 · ÷ √d", "bx.step.masked": "3 · mask",
+    "bx.step.unscaled": "2 · not ÷ √d",
     "bx.step.weights": "4 · softmax", "bx.step.output": "5 · weights·V",
     # pooling
     "pool.caption": (
@@ -238,6 +239,7 @@ ZH_LAB: dict[str, str] = {
     "bx.heat_title": "注意力权重（灰色 = 被掩码的键）",
     "bx.steps_title": "### 分步计算\n把一次注意力计算分成五步。把鼠标移到格子上，可以看到它是由哪些项算出来的；被隐藏的键显示为灰色，值为 −∞。",
     "bx.step.scores": "1 · Q·Kᵀ", "bx.step.scaled": "2 · ÷ √d", "bx.step.masked": "3 · 掩码",
+    "bx.step.unscaled": "2 · 不除以 √d",
     "bx.step.weights": "4 · softmax", "bx.step.output": "5 · 权重·V",
     "pool.caption": (
         "**看点**：学习得到的 w 拟合的是训练点。即使用留一法的键，w 也会在几步之内变得很大"

@@ -111,12 +111,15 @@ def render_steps(q, k, v, scoring, scale, mask, valid_len, lang="en"):
     r = attention_basics(q, k, v, "dot", bool(scale), mask, valid)
     stages = attention_stages(parse_matrix(q, "Q"), parse_matrix(k, "K"), parse_matrix(v, "V"),
                               scale=bool(scale), keep=None if r.keep is None else r.keep.numpy())
-    return [stage_figure(s, tr(f"bx.step.{s.key}", lang)) for s in stages]
+    def title(key: str) -> str:  # unticked √d: the second stage divides by nothing
+        return tr("bx.step.unscaled" if key == "scaled" and not scale else f"bx.step.{key}", lang)
+
+    return [stage_figure(s, title(s.key)) for s in stages]
 
 
 def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
-    gr.Markdown(t("basics.intro"))
+    intro = gr.Markdown(t("basics.intro"), elem_id="basics-intro")
     with gr.Row():
         q = gr.Textbox(LESSON[0], lines=4, label=t("basics.q"), elem_id="basics-q", min_width=120)
         k = gr.Textbox(LESSON[1], lines=4, label=t("basics.k"), elem_id="basics-k", min_width=120)
@@ -172,16 +175,29 @@ def build() -> None:
         return (shapes_t, scores_t, *rest, steps_intro(scoring, lang), *panels,
                 caption(r, scoring, lang, bool(scale), mask, valid), status_text)
 
-    @friendly(4)
+    @friendly(5)
     def on_randomise(seed, request: gr.Request):
         from webapp.compute.basics import random_qkv
 
-        return (*random_qkv(seed=check_int(seed, "seed", 0, 10**6)), "")
+        seed = check_int(seed, "seed", 0, 10**6)
+        # The intro spoke of the lesson's example ("[5, 6, 7, 8]") over random matrices.
+        return (*random_qkv(seed=seed), tr("basics.intro_random", lang_of(request), seed=seed),
+                "")
+
+    def on_lesson(request: gr.Request):
+        return (*LESSON, tr("basics.intro", lang_of(request)), "")
+
+    def on_scoring(scoring):
+        """Additive scoring has no √d to divide by: the tickbox is greyed out (the caption says
+        so); dot-product scoring makes it live again."""
+        return gr.update(interactive=scoring == "dot")
 
     compute.click(on_compute, inputs, outputs, api_name="attention_basics", concurrency_id="play")
     # Live: on first load and on every change (the whole computation takes a few ms).
     live_outputs = [*outputs[:-1], steps_title, *steps, notice, status]
     gr.on(None, on_live, inputs, live_outputs, api_visibility="private", concurrency_id="play",
           show_progress="hidden")
-    randomise.click(on_randomise, [seed], [q, k, v, status], api_visibility="private")
-    lesson.click(lambda: (*LESSON, ""), None, [q, k, v, status], api_visibility="private")
+    randomise.click(on_randomise, [seed], [q, k, v, intro, status], api_visibility="private")
+    lesson.click(on_lesson, None, [q, k, v, intro, status], api_visibility="private")
+    scoring.change(on_scoring, [scoring], [scale], api_visibility="private",
+                   show_progress="hidden")
