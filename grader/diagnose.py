@@ -123,3 +123,33 @@ def first_fit(got: np.ndarray, candidates: dict[str, Callable[[], np.ndarray]]) 
         except (ValueError, FloatingPointError, IndexError):
             continue
     return hits[0] if len(set(hits)) == 1 else None
+
+
+def constant_fill(weights: np.ndarray, visible: np.ndarray, tol: float = 1e-5) -> bool:
+    """Hidden keys that get weight, the same weight for every hidden key of a row, with rows
+    summing to 1: the hidden scores were filled with one ordinary number (0, -1...), which the
+    softmax treats like any score. An ignored mask gives hidden keys the weights of their own
+    (different) scores instead, so this needs a row with two hidden keys or more to say so."""
+    w = np.nan_to_num(weights, nan=-1.0)
+    visible = np.broadcast_to(visible, w.shape)
+    hidden = ~visible
+    rows = hidden.any(axis=-1) & visible.any(axis=-1)
+    if not rows.any() or not sums_to_one(w, -1) or (hidden.sum(axis=-1)[rows] < 2).all():
+        return False
+    hw = np.where(hidden, w, np.nan)[rows]
+    lo, hi = np.nanmin(hw, axis=-1), np.nanmax(hw, axis=-1)
+    return bool((lo > TINY).all() and (hi - lo <= tol * hi).all())
+
+
+def proportional_on(weights: np.ndarray, expected: np.ndarray, visible: np.ndarray,
+                    tol: float = 1e-4) -> bool:
+    """On every row, the weights of the visible keys are one multiple of the reference's (the
+    visible scores are right; only what the hidden keys take away differs)."""
+    w, e = np.nan_to_num(weights, nan=0.0), np.nan_to_num(expected, nan=0.0)
+    visible = np.broadcast_to(visible, w.shape) & (e > TINY)
+    rows = visible.any(axis=-1)
+    if not rows.any():
+        return False
+    ratio = np.where(visible, w / np.where(visible, e, 1.0), np.nan)[rows]
+    lo, hi = np.nanmin(ratio, axis=-1), np.nanmax(ratio, axis=-1)
+    return bool(np.all(hi - lo <= tol * np.maximum(hi, TINY)))

@@ -63,7 +63,7 @@ def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: Limit
         explain.name_mistakes(cases, failed, report, bundle.expected, mistakes,
                               bundle.diagnose if hidden else None)
         if hidden:  # unnamed failures: what differs first, in the learner's terms
-            observe.observe(cases, failed, bundle.expected)
+            observe.observe(cases, failed, bundle.expected, bundle.exercise_id)
     explain.say_once(report)
     _summarise(report, crash)
     return report

@@ -20,26 +20,34 @@ from typing import Any
 import numpy as np
 
 from grader import compare
-from grader.diagnose import TINY, arr
+from grader.diagnose import TINY, arr, constant_fill
 from grader.judge import check_record, expected_of
 from grader.model import Check, Record, TestCase
 from grader.report import bilingual as _m
 
 
-def observe(cases: list[TestCase], failed: list, expected: dict[int, list[Record]]) -> None:
-    """Replace the generic message of each failed, unnamed case by a stage observation."""
+# Exercises whose scores are a scaled dot product Q·Kᵀ / √d_k (the scale wording names d_k).
+DOT_PRODUCT = frozenset({"manual-attention", "causal-mask", "multi-head-attention"})
+
+
+def observe(cases: list[TestCase], failed: list, expected: dict[int, list[Record]],
+            exercise: str | None = None) -> None:
+    """Replace the generic message of each failed, unnamed case by a stage observation.
+    ``exercise`` (the id) decides which words fit: a scale of Q·Kᵀ only where scores are a
+    dot product, a mask only where the case's inputs hide keys."""
     for index, result, records in failed:
         if result.mistake:
             continue
         try:
-            found = locate(cases[index], records, expected.get(index))
+            found = locate(cases[index], records, expected.get(index), exercise)
         except Exception:  # noqa: BLE001 - an observation is optional; the generic text stays
             found = None
         if found is not None:
             result.message = found
 
 
-def locate(case: TestCase, got: list[Record], expected: list[Record] | None) -> dict | None:
+def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
+           exercise: str | None = None) -> dict | None:
     """The observation at the first failing check of ``case``, or None (keep the generic text)."""
     if expected is None:
         return None
@@ -69,7 +77,7 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None) -> 
             want = _selected(ref.value if ref is not None else None, chk)
             if mine is None or want is None or mine.shape != want.shape or want.size == 0:
                 return None
-            finding = _finding(label, mine, want, case, i)
+            finding = _finding(label, mine, want, case, i, exercise)
             if finding is None:  # nothing more to say than compare.py's text, at its stage
                 if not right or "en" not in problem or "zh" not in problem:
                     return None
@@ -165,15 +173,18 @@ def _is_weights(want: np.ndarray) -> bool:
         np.all(np.abs(np.nan_to_num(want, nan=1.0).sum(axis=-1) - 1) < 1e-5))
 
 
-def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> tuple[str, str] | None:
+def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
+             exercise: str | None = None) -> tuple[str, str] | None:
     if not np.isfinite(mine).all() and np.isfinite(want).all():
         return None  # compare.py's NaN/inf message already says what breaks
     if _is_weights(want):
-        return _weights_finding(label, mine, want, case, i)
+        return _weights_finding(label, mine, want, case, i, exercise)
     return _values_finding(label, mine, want)
 
 
-def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> tuple[str, str] | None:
+def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
+                     exercise: str | None = None) -> tuple[str, str] | None:
+    masked = _hidden_keys(case, i, mine.shape, exercise)
     rows = mine.sum(axis=-1)
     if not np.all(np.abs(rows - 1) < 1e-4):
         if mine.shape[-2] > 1 and np.all(np.abs(mine.sum(axis=-2) - 1) < 1e-4):
@@ -181,6 +192,11 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
                     "to 1 down each column, over the queries: the softmax runs over the wrong axis.",
                     f"`{label}` 的每一行应在键（最后一维）上求和为 1；你的结果是每一列（在查询上）求和为 1："
                     "softmax 的维度不对。")
+        if masked is not None and not masked.any():  # nothing is hidden here: no mask to blame
+            return (f"each row of `{label}` should sum to 1 over the keys; yours sum to {_span(rows)}. "
+                    "Look at what is done to the weights after they are normalised (a scale or a sum).",
+                    f"`{label}` 的每一行应在键上求和为 1；你的结果每行之和为 {_span(rows)}。请检查归一化之后"
+                    "对权重做的计算（缩放或求和）。")
         return (f"each row of `{label}` should sum to 1 over the keys; yours sum to {_span(rows)}. "
                 "Look at what happens after the softmax (a scale, a mask or a sum applied to the weights).",
                 f"`{label}` 的每一行应在键上求和为 1；你的结果每行之和为 {_span(rows)}。请检查 softmax 之后的计算"
@@ -194,22 +210,117 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
                 "除了本应均匀的行（每个键 1/m：看不到任何键的查询，它的分数全是同一个填充值）之外都正确；你的结果在这些行"
                 "并不均匀。请把被遮蔽的分数替换成同一个值，而不是在原分数上相加。")
     hidden, shown = want <= TINY, mine > TINY
-    if (hidden & shown).any():
+    extra = hidden & shown
+    if extra.any() and masked is not None:
+        found = _masked_keys_finding(mine, want, masked, extra, case, i, exercise)
+        if found:
+            return found
+    if extra.any():
         what = _hidden_pattern(mine, want)
-        return (f"the rows sum to 1, but {int((hidden & shown).sum())} weights that should be 0 are not "
+        return (f"the rows sum to 1, but {int(extra.sum())} weights that should be 0 are not "
                 f"(keys the mask hides, or keys whose scores lie far below the row's best){what[0]}. "
                 "A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
-                f"每行之和为 1，但有 {int((hidden & shown).sum())} 个本应为 0 的权重不为 0（被掩码遮蔽的键，或分数远低于"
+                f"每行之和为 1，但有 {int(extra.sum())} 个本应为 0 的权重不为 0（被掩码遮蔽的键，或分数远低于"
                 f"该行最高分的键）{what[1]}。被遮蔽的键应在 softmax 之前、在分数中用很大的负数填充。")
     if (~shown & (want > 1e-3)).any():
         what = _hidden_pattern(mine, want)
+        if masked is not None and not masked.any():
+            return (f"the rows sum to 1, but some weights that should be clearly above 0 are 0{what[0]}: "
+                    "the scores differ before the softmax.",
+                    f"每行之和为 1，但一些本应明显大于 0 的权重为 0{what[1]}：softmax 之前的分数就已不同。")
         return (f"the rows sum to 1, but some weights that should be clearly above 0 are 0 (keys that "
                 f"should be visible){what[0]}.",
                 f"每行之和为 1，但一些本应明显大于 0 的权重为 0（本应可见的键）{what[1]}。")
     heads = _same_heads(mine, want, case)
     if heads:
         return heads
-    return _scale_finding(mine, want, case, i)
+    return _scale_finding(mine, want, case, i, exercise)
+
+
+def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray, extra: np.ndarray,
+                         case: TestCase, i: int, exercise: str | None) -> tuple[str, str] | None:
+    """Weights that should be 0 and are not, told apart by what the case's inputs hide: keys
+    the mask (valid_lens, a causal mask) hides, or visible keys whose scores lie far below the
+    row's best (then the scores differ, and no mask advice applies)."""
+    on_mask, off_mask = extra & masked, extra & ~masked
+    if off_mask.any() and not on_mask.any():
+        scaled = _scale_finding(mine, want, case, i, exercise)
+        if scaled:
+            return scaled
+        if masked.any():
+            return (f"the rows sum to 1 and no key the mask hides gets weight, but {int(off_mask.sum())} "
+                    "visible keys whose right weight is about 0 (their scores lie far below the row's "
+                    "best) get weight: the scores already differ before the softmax.",
+                    f"每行之和为 1，被掩码遮蔽的键也没有得到权重，但有 {int(off_mask.sum())} 个可见键本应权重约为 0"
+                    "（它们的分数远低于该行最高分）却得到了权重：softmax 之前的分数就已不同。")
+        return (f"the rows sum to 1, but {int(off_mask.sum())} weights whose right value is about 0 (keys "
+                "whose scores lie far below the row's best) are not: the scores already differ before "
+                "the softmax.",
+                f"每行之和为 1，但有 {int(off_mask.sum())} 个本应约为 0 的权重（分数远低于该行最高分的键）不为 0："
+                "softmax 之前的分数就已不同。")
+    if not on_mask.any() or off_mask.any():
+        return None
+    visible = ~masked
+    if constant_fill(mine, visible):
+        return ("the keys the mask hides get weight, and every hidden key of a row gets the same weight: "
+                "their scores are filled with 0 or another ordinary number, which the softmax treats like "
+                "any score. Fill them with a large negative number (the statement's fill) before the softmax.",
+                "被掩码遮蔽的键得到了权重，而且同一行中每个被遮蔽的键权重都相同：它们的分数被填成了 0 或其他普通数值，"
+                "softmax 会把它当作普通分数。请在 softmax 之前填入很大的负数（题目规定的填充值）。")
+    rows = _query_axis_rows(case, i, mine.shape)
+    if rows is not None:
+        flat = (mine.max(axis=-1) - mine.min(axis=-1)) <= 1e-6 * np.maximum(mine.max(axis=-1), TINY)
+        if (~rows).any() and np.array_equal(flat, ~rows) and rows.any() and (on_mask & rows[..., None]).any():
+            return ("the keys valid_lens hides get weight, and the rows of queries i >= valid_lens[b] are "
+                    "uniform: the valid lengths are applied to the queries (rows) instead of the keys (the "
+                    "last axis). Hide key j of batch row b when j >= valid_lens[b].",
+                    "valid_lens 遮蔽的键得到了权重，而第 i >= valid_lens[b] 个查询的整行权重是均匀的：有效长度被用在了查询"
+                    "（行）上，而不是键（最后一维）上。应当在 j >= valid_lens[b] 时遮蔽第 b 行的第 j 个键。")
+    what = _hidden_pattern(mine, want)
+    return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight{what[0]}. "
+            "A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
+            f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重{what[1]}。被遮蔽的键应在 softmax "
+            "之前、在分数中用很大的负数填充。")
+
+
+def _hidden_keys(case: TestCase, i: int, shape: tuple, exercise: str | None) -> np.ndarray | None:
+    """Which keys the inputs of step ``i`` hide, broadcast to the weights' ``shape`` (True =
+    hidden): from its ``mask`` (True = may attend) or ``valid_lens``, the causal pattern of
+    causal-mask; all False when the call hides nothing; None when it cannot be told."""
+    if not exercise or len(shape) < 2:
+        return None
+    step = case.steps[i]
+    kw = step.kwargs or {}
+    n, m = shape[-2], shape[-1]
+    lens = kw.get("valid_lens")
+    if lens is None and step.name == "masked_softmax" and len(step.args) > 1:
+        lens = step.args[1]
+    if lens is not None:
+        lens = arr(lens)
+        if lens is None or len(shape) != 3 or lens.ndim not in (1, 2) or lens.shape[0] != shape[0]:
+            return None
+        if lens.ndim == 2 and lens.shape != shape[:2]:
+            return None
+        per_query = np.broadcast_to(lens[:, None], shape[:2]) if lens.ndim == 1 else lens
+        return np.arange(m)[None, None, :] >= per_query[:, :, None]
+    if kw.get("mask") is not None:
+        mask = arr(kw["mask"])
+        try:
+            return ~np.broadcast_to(mask != 0, shape) if mask is not None else None
+        except ValueError:
+            return None
+    if exercise == "causal-mask":
+        return np.broadcast_to(np.triu(np.ones((n, m), bool), 1), shape) if step.name == "causal_attention" else None
+    return np.zeros(shape, bool)
+
+
+def _query_axis_rows(case: TestCase, i: int, shape: tuple) -> np.ndarray | None:
+    """(B, n): True for the queries i < valid_lens[b] (1-D valid_lens only), None otherwise."""
+    lens = (case.steps[i].kwargs or {}).get("valid_lens")
+    lens = arr(lens) if lens is not None else None
+    if lens is None or lens.ndim != 1 or len(shape) != 3 or lens.shape[0] != shape[0]:
+        return None
+    return np.arange(shape[1])[None, :] < lens[:, None]
 
 
 def _hidden_pattern(mine: np.ndarray, want: np.ndarray) -> tuple[str, str]:
@@ -239,9 +350,12 @@ def _same_heads(mine: np.ndarray, want: np.ndarray, case: TestCase) -> tuple[str
     return None
 
 
-def _scale_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> tuple[str, str] | None:
+def _scale_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
+                   exercise: str | None = None) -> tuple[str, str] | None:
     """The weights are a softmax of r times the right scores: say r, and which scale it means."""
     ok = (mine > 1e-12) & (want > 1e-12)
+    # a row with one or two usable weights fits any factor: only rows of three or more tell
+    ok &= ok.sum(axis=-1, keepdims=True) >= 3
     if ok.sum() < 4:
         return None
     lg, le = np.where(ok, np.log(np.where(ok, mine, 1.0)), 0.0), np.where(ok, np.log(np.where(ok, want, 1.0)), 0.0)
@@ -252,16 +366,19 @@ def _scale_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -
     if denom < 1e-12:
         return None
     r = float((lg_c * le_c).sum()) / denom
-    if abs(r - 1) < 1e-3 or float(np.abs(lg_c - r * le_c).max()) > 1e-3 * max(1.0, float(np.abs(lg_c).max())):
+    if r < 0.02 or abs(r - 1) < 1e-3 or float(np.abs(lg_c - r * le_c).max()) > 1e-3 * max(1.0, float(np.abs(lg_c).max())):
         return None  # not a change of scale: the scores themselves differ
-    which = _scale_name(r, case, i)
+    which = _scale_name(r, case, i, exercise)
     return (f"the rows sum to 1 and the right keys get weight, but your weights are those of the right "
             f"scores multiplied by about {r:.3g}{which[0]}: look at how the scores are scaled.",
             f"每行之和为 1，正确的键也得到了权重，但你的权重相当于把正确的分数乘以约 {r:.3g}{which[1]}：请检查分数的缩放。")
 
 
-def _scale_name(r: float, case: TestCase, i: int) -> tuple[str, str]:
-    """Which divisor the learner's scores fit, among the sizes this case has (d_k, d_v, E)."""
+def _scale_name(r: float, case: TestCase, i: int, exercise: str | None = None) -> tuple[str, str]:
+    """Which divisor the learner's scores fit, among the sizes this case has (d_k, d_v, E).
+    Only scaled dot-product attention has a √d_k; elsewhere the factor is told as it is."""
+    if exercise and exercise not in DOT_PRODUCT:
+        return _other_scale(r, case, i, exercise)
     sizes = _sizes(case, i)
     if "d_k" not in sizes:
         return "", ""
@@ -275,6 +392,25 @@ def _scale_name(r: float, case: TestCase, i: int) -> tuple[str, str]:
     root = math.sqrt(sizes["d_k"])
     return (f" (as if Q·Kᵀ were divided by {divisor:.3g}{also}, instead of √d_k = {root:.3g})",
             f"（相当于 Q·Kᵀ 除以了 {divisor:.3g}{'，此处即 ' + ' = '.join(hits) if hits else ''}，而不是 √d_k = {root:.3g}）")
+
+
+def _other_scale(r: float, case: TestCase, i: int, exercise: str | None) -> tuple[str, str]:
+    """The factor in words where scores have no √d_k: additive scores have no scale at all,
+    and a kernel's scores change with how w enters it."""
+    size = "too large" if r > 1 else "too small"
+    size_zh = "偏大" if r > 1 else "偏小"
+    if exercise == "additive-attention":
+        return (f" ({size}: additive scores w_vᵀ tanh(W_q q + W_k k) are not scaled)",
+                f"（{size_zh}：加性注意力的分数 w_vᵀ tanh(W_q q + W_k k) 不做缩放）")
+    if exercise == "nadaraya-watson":
+        args = case.steps[i].args
+        w = float(arr(args[3])) if len(args) > 3 and arr(args[3]) is not None and arr(args[3]).size == 1 else 1.0
+        fits = [name for name, v in (("w²", w ** 2), ("1/w²", w ** -2), ("w⁴", w ** 4), ("1/w⁴", w ** -4),
+                                     ("w", w), ("1/w", 1 / w)) if w not in (0.0, 1.0) and abs(r - v) < 1e-3 * v]
+        also = f" = {fits[0]} here" if fits else ""
+        return (f"{also} (look at how w enters the kernel −½((x − x_i)·w)²)",
+                f"{'（此处即 ' + fits[0] + '）' if fits else ''}（请检查 w 在核函数 −½((x − x_i)·w)² 中的位置）")
+    return "", ""
 
 
 def _sizes(case: TestCase, i: int) -> dict[str, int]:

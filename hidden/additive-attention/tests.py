@@ -30,6 +30,8 @@ ZH_NAMES = {
     'types: torch tensors in the dtype of q (float32 and float64); inputs left unchanged': '类型：dtype 与 q 相同的 torch 张量（float32 和 float64）；输入不被修改',
     'bad input: W_q does not match the query width': '错误输入：W_q 与查询宽度不匹配',
     'bad input: w_v has the wrong hidden size': '错误输入：w_v 的隐藏维度不对',
+    'valid length 0: a batch row with no real key, float64': '有效长度为 0：某一批次行没有真实的键，float64',
+    'large w_v (scores in the hundreds), float32, valid lengths': '很大的 w_v（分数达数百），float32，有效长度',
 }
 
 
@@ -47,6 +49,7 @@ def build(rng: torch.Generator) -> list[Case]:
     def lens(B, m):
         out = torch.randint(1, m + 1, (B,), generator=rng)
         out[0] = m - 2  # at least one row with real padding
+        out[-1] = 1  # and one shorter than the queries, so lengths applied to the queries show
         return out
 
     def scores_case(name, B, n, m, d_q, d_k, h, dtype, points=2.0):
@@ -65,6 +68,43 @@ def build(rng: torch.Generator) -> list[Case]:
             call("additive_attention", *args, **kw, check=check(label="weights", select=1, **tol)),
             call("additive_attention", *args, **kw, check=check(label="context", select=0, **tol)),
         ])
+
+    def weights_and_context(name, points, args, kw, dtype, hint=None):
+        tol = _tol(dtype)
+        return Case(name, points, hint=hint, steps=[
+            call("additive_attention", *args, **kw, check=check(label="weights", select=1, **tol)),
+            call("additive_attention", *args, **kw, check=check(label="context", select=0, **tol)),
+        ])
+
+    def empty_row_case(name, points=1.0):
+        """A batch row with valid length 0: every key is padding, so with the statement's -1e6
+        fill its scores are all equal and its weights uniform, 1/m each (a fill of -inf, or exp()
+        terms set to 0, gives 0/0 there; -1e6 added instead of filled leaves them unequal)."""
+        B, n, m, d_q, d_k, h, d_v = 3, 2, 4, 3, 5, 6, 2
+        dt = torch.float64
+        args = (randn(B, n, d_q, dtype=dt), randn(B, m, d_k, dtype=dt), randn(B, m, d_v, dtype=dt),
+                *params(d_q, d_k, h, dt))
+        return weights_and_context(name, points, args, {"valid_lens": torch.tensor([2, 0, 4])}, dt)
+
+    def large32_case(name, points=1.0):
+        """float32 scores in the hundreds (the statement promises both). Drawn so that in every
+        row the best visible key leads the next by 12 or more: the weights are then 0 or 1 far
+        inside float32's tolerance, so any stable softmax passes, while exp() of a score above
+        88 overflows float32 (exp / sum gives inf / inf = NaN)."""
+        B, n, m, d_q, d_k, h, d_v = 3, 2, 4, 4, 3, 6, 2
+        dt, valid = torch.float32, torch.tensor([4, 3, 2])
+        hide = torch.arange(m)[None, None, :] >= valid[:, None, None]
+        for _ in range(5000):
+            q, k, v = randn(B, n, d_q, dtype=dt), randn(B, m, d_k, dtype=dt), randn(B, m, d_v, dtype=dt)
+            W = params(d_q, d_k, h, dt, 100.0)
+            Wq, Wk, wv = (t.double() for t in W)
+            s = torch.tanh((q.double() @ Wq.T)[:, :, None, :] + (k.double() @ Wk.T)[:, None, :, :]) @ wv
+            top = s.masked_fill(hide, -1e6).topk(2, dim=-1).values
+            if float(top[..., 0].max()) > 150 and bool((top[..., 0] - top[..., 1] >= 12).all()):
+                break
+        return weights_and_context(name, points, (q, k, v, *W), {"valid_lens": valid}, dt, hint={
+            "en": "Large scores must not overflow: use torch.softmax.",
+            "zh": "分数很大时不能溢出：请使用 torch.softmax。"})
 
     f32, f64 = torch.float32, torch.float64
     q, k = randn(2, 3, 4), randn(2, 5, 3)
@@ -97,4 +137,7 @@ def build(rng: torch.Generator) -> list[Case]:
         Case("bad input: w_v has the wrong hidden size", 1.0, [
             call("additive_scores", q, k, randn(6, 4), randn(6, 3), randn(5), raises="ValueError"),
         ]),
+        # drawn last, so the cases above keep their inputs
+        empty_row_case("valid length 0: a batch row with no real key, float64"),
+        large32_case("large w_v (scores in the hundreds), float32, valid lengths"),
     ]

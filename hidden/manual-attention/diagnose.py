@@ -1,5 +1,6 @@
 """Diagnosis by properties for manual-attention (Part B): which keys get weight whatever the
-fill value, the axis the rows sum over, and which scale factor reproduces the weights."""
+fill value (an ignored mask gives them the weights of their own scores, an ordinary fill one
+same weight per row), the axis the rows sum over, and which scale factor reproduces the weights."""
 
 import math
 
@@ -7,9 +8,11 @@ import numpy as np
 
 from grader.diagnose import (
     arr,
+    constant_fill,
     first_fit,
     fits,
     masked_after_softmax,
+    proportional_on,
     same_support,
     softmax,
     sums_to_one,
@@ -37,7 +40,10 @@ def diagnose(case, records):
     if mask is not None and not allowed.all():
         found = unique([
             ("mask-inverted", same_support(got, ~allowed) and sums_to_one(got, -1)),
-            ("mask-ignored", same_support(got, np.ones_like(allowed)) and sums_to_one(got, -1)),
+            # ignored: every key gets the weight of its own score, as without a mask
+            ("mask-ignored", fits(got, softmax(raw / math.sqrt(d)))),
+            # filled with an ordinary number: every hidden key of a row gets one same weight
+            ("zero-fill", constant_fill(got, allowed) and proportional_on(got, right, allowed)),
             ("mask-after-softmax", masked_after_softmax(got, right)),
         ])
         if found:

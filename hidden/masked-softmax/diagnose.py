@@ -6,8 +6,10 @@ import numpy as np
 
 from grader.diagnose import (
     arr,
+    constant_fill,
     fits,
     masked_after_softmax,
+    proportional_on,
     same_support,
     softmax,
     sums_to_one,
@@ -51,7 +53,9 @@ def diagnose(case, records):
     ]
     if lens is not None and not keep.all():
         findings += [
-            ("zero-fill", sums_to_one(got, -1) and same_support(got, np.ones_like(keep))),
+            # an ordinary fill: every hidden key of a row gets one same weight (an ignored
+            # valid_lens would give each the weight of its own score)
+            ("zero-fill", constant_fill(got, keep) and proportional_on(got, right, keep)),
             ("off-by-one", sums_to_one(got, -1) and same_support(got, _keep(lens, B, n, m, 1))),
         ]
         if lens.ndim == 2:

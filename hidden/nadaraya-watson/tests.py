@@ -57,9 +57,13 @@ def build(rng: torch.Generator) -> list[Case]:
     xk64, yv64 = toy(12, f64)
     xk32, yv32 = toy(5, f32)
     # Far queries: keys 10 apart, queries about halfway between, w = 10, so (d*w)^2 / 2 is
-    # above 1000 for every key and exp() underflows to exactly 0 in float32 and float64.
+    # 800 or more for every key and exp() underflows to exactly 0 in float32 and float64, except
+    # for the first query, 2 from its key (score -200). The last is 5 past the last key (-1250, one
+    # key far ahead of the rest): one maximum for the whole table instead of each row's own
+    # leaves that last row's exp() all 0, in float32 and float64.
     far_keys = 10.0 * torch.arange(6, dtype=f64) + rand(6, dtype=f64, lo=-0.5, hi=0.5)
     far_q = far_keys[:-1] + 5.0 + rand(5, dtype=f64, lo=-0.5, hi=0.5)
+    far_q[0], far_q[-1] = far_keys[0] + 2.0, far_keys[-1] + 5.0
     far_y = torch.randn(6, generator=rng, dtype=f64)
     return [
         nw_case("default w = 1, float64, 6 queries < 12 keys", rand(6, dtype=f64), xk64, yv64, None),

@@ -44,7 +44,17 @@ VARIANTS = [
     ("einsum and torch.where", None, src()),
     ("matmul with w_v and masked_fill", None, src(
         SCORE="(feat @ w_v.unsqueeze(-1)).squeeze(-1)",
+        MASK="hide = torch.arange(s.size(2))[None, None, :] >= valid_lens[:, None, None]\n        s = s.masked_fill(hide, -1e6)")),
+    # -inf instead of the statement's -1e6: right unless a row has valid length 0 (NaN there)
+    ("masked_fill with -inf", "length-zero-nan", src(
+        SCORE="(feat @ w_v.unsqueeze(-1)).squeeze(-1)",
         MASK="hide = torch.arange(s.size(2))[None, None, :] >= valid_lens[:, None, None]\n        s = s.masked_fill(hide, float('-inf'))")),
+    ("padding scores multiplied by the mask (0)", "zero-fill", src(
+        MASK="s = s * (torch.arange(s.shape[-1])[None, None, :] < valid_lens[:, None, None])")),
+    ("padding scores replaced by zeros_like", "zero-fill", src(
+        MASK="pos = torch.arange(s.shape[-1]).view(1, 1, -1)\n        s = torch.where(pos < valid_lens.view(-1, 1, 1), s, torch.zeros_like(s))")),
+    ("torch.where with -inf", "length-zero-nan", src(
+        MASK="keep = torch.arange(s.shape[-1]).view(1, 1, -1) < valid_lens.view(-1, 1, 1)\n        s = torch.where(keep, s, torch.full_like(s, float('-inf')))")),
     ("no tanh", "no-tanh", src(ACT="")),
     ("identity instead of tanh", "no-tanh", src(ACT="torch.nn.Identity()")),
     ("summed features instead of w_v", "sum-instead-of-wv", src(SCORE="feat.sum(-1)")),

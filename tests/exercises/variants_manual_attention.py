@@ -69,6 +69,8 @@ VARIANTS = [
     ("mask inverted with masked_fill -1e4", "mask-inverted", src(MASK="s = s.masked_fill(mask, -1e4)")),
     ("mask multiplied into the scores", "mask-ignored", src(MASK="s = s * torch.ones_like(s)")),
     ("mask never used", "mask-ignored", src(MASK="pass")),
+    ("masked scores filled with 0", "zero-fill", src(MASK="s = s.masked_fill(~mask, 0.0)")),
+    ("scores times the mask", "zero-fill", src(MASK="s = s * mask")),
     ("weights times the mask", "mask-after-softmax", src(MASK="pass", POST="w = w * mask if mask is not None else w")),
     ("weights zeroed with where", "mask-after-softmax",
      src(MASK="pass", POST="w = torch.where(mask, w, torch.zeros_like(w)) if mask is not None else w")),

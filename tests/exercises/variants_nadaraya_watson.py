@@ -41,6 +41,8 @@ VARIANTS = [
     ("gaussian kernel normalised by hand", "underflowing-softmax",
      src(SOFTMAX="torch.exp(logits) / torch.exp(logits).sum(dim=-1).unsqueeze(-1)")),
     ("w times the squared distance", "w-outside-square", src(LOGITS="-w * d ** 2 / 2")),
+    ("one max for the whole table", "global-max-shift", src(SOFTMAX="(logits - logits.max()).exp() / (logits - logits.max()).exp().sum(1, keepdim=True)")),
+    ("global max with amax", "global-max-shift", src(SOFTMAX="torch.exp(logits - torch.amax(logits)) / torch.exp(logits - torch.amax(logits)).sum(dim=-1, keepdim=True)")),
     ("w outside, written with pow", "w-outside-square", src(LOGITS="-0.5 * w * torch.pow(d, 2)")),
     ("softmax over dim 0", "wrong-axis", src(SOFTMAX="torch.softmax(logits, 0)")),
     ("softmax over the queries with F", "wrong-axis", src(SOFTMAX="torch.nn.functional.softmax(logits, dim=-2)")),

@@ -15,6 +15,7 @@ import variants_additive_attention as add  # noqa: E402
 import variants_manual_attention as manual  # noqa: E402
 import variants_masked_softmax as msm  # noqa: E402
 import variants_multi_head_attention as mha  # noqa: E402
+import variants_nadaraya_watson as nw  # noqa: E402
 import variants_permutation_invariance as perm  # noqa: E402
 
 MHA, EQ, ADD = "multi-head-attention", "permutation-invariance", "additive-attention"
@@ -35,10 +36,11 @@ OBSERVED = {
                                       "the right columns in another order"),
     "dropout left on": (MHA, mha.einsum(SOFTMAX="F.dropout(F.softmax(att, dim=-1), 0.1, training=True)"),
                         "Two identical calls"),
-    "additive: hidden keys filled with 0": (ADD, add.src(MASK=(
+    # 0 is named (zero-fill, a mistake file); -1 is the same bug in another spelling, observed
+    "additive: hidden keys filled with -1": (ADD, add.src(MASK=(
         "pos = torch.arange(s.shape[-1]).view(1, 1, -1)\n"
-        "        s = torch.where(pos < valid_lens.view(-1, 1, 1), s, torch.zeros_like(s))")),
-        "weights that should be 0 are not"),
+        "        s = torch.where(pos < valid_lens.view(-1, 1, 1), s, torch.full_like(s, -1.0))")),
+        "every hidden key of a row gets the same weight"),
     "mask transposed": (MHA, mha.einsum(MASK="att = att.masked_fill(mask.transpose(-1, -2) == False, float('-inf'))"),
                         "transpose of the right ones"),
     "row.max() of an empty row": ("masked-softmax", msm.src(BODY=(
@@ -58,7 +60,20 @@ OBSERVED.update({
                             "between −1 and 1, the range of a tanh"),
     "-1e6 added instead of filled": ("masked-softmax", msm.src(BODY="return soft(X + (~visible) * -1e6)"),
                                      "rows that should be uniform"),
+    "additive: valid_lens on the queries": (ADD, add.src(MASK=(
+        "keep = torch.arange(s.shape[1]).view(1, -1, 1) < valid_lens.view(-1, 1, 1)\n"
+        "        s = s.masked_fill(~keep, -1e6)")), "applied to the queries (rows) instead of the keys"),
+    "additive: scores divided by sqrt(h)": (ADD, add.src(SCORE="torch.einsum('bnmh,h->bnm', feat, w_v) / w_v.shape[0] ** 0.5"),
+                                            "additive scores w_vᵀ tanh(W_q q + W_k k) are not scaled"),
+    "nadaraya-watson: w divides the distance": ("nadaraya-watson", nw.src(LOGITS="-((d / w) ** 2) / 2"), "= 1/w⁴ here"),
 })
+
+# Words that must appear in no feedback of these submissions: a cause their code does not have.
+NEVER = {
+    "additive: scores divided by sqrt(h)": ("√d_k", "Q·Kᵀ"),
+    "nadaraya-watson: w divides the distance": ("mask",),
+    "additive: valid_lens on the queries": ("ignored",),
+}
 
 
 def _failed(report):
@@ -72,6 +87,21 @@ def test_an_unnamed_mistake_is_told_by_what_differs(grader, label):
     assert not report.full_marks and report.mistakes() == [], report.mistakes()
     texts = [t.message["en"] for t in _failed(report)]
     assert any(words in text for text in texts), texts
+    for word in NEVER.get(label, ()):
+        assert not any(word in text for text in texts), (word, texts)
+
+
+def test_masked_scores_filled_with_0_are_not_called_an_ignored_mask(grader):
+    # manual-attention__09 of the blind set: the mask is used, with an ordinary fill
+    report = grader.grade("manual-attention", manual.src(MASK="s = s.masked_fill(~mask, 0.0)"))
+    assert report.mistakes() == ["zero-fill"]
+    ignored = grader.grade("manual-attention", manual.src(MASK="pass"))
+    assert ignored.mistakes() == ["mask-ignored"]
+
+
+def test_ignored_valid_lens_are_not_called_a_zero_fill(grader):
+    report = grader.grade("masked-softmax", msm.src(BODY="return soft(X)"))
+    assert not report.full_marks and "zero-fill" not in report.mistakes()
 
 
 def test_allclose_without_the_callers_atol_is_not_called_an_inverse_permutation(grader):
