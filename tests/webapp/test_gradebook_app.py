@@ -260,8 +260,9 @@ def _try_password(app_url: str, password: str, forwarded_for: str | None = None,
     if browser_key is None:  # a script: no browser key
         table, csv_file, log, status = fresh.predict(password, api_name="/instructor_scores")
     else:  # the page's own button, which sends this browser's key
-        table, csv_file, log, status = fresh.predict(password, browser_key,
-                                                     api_name="/instructor_scores_browser")
+        # the page's event also sets the export's expiry timer (issue 20): a fifth output
+        table, csv_file, log, status, _timer = fresh.predict(password, browser_key,
+                                                             api_name="/instructor_scores_browser")
     return status
 
 

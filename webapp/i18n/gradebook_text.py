@@ -69,6 +69,10 @@ EN: dict[str, str] = {
     "instructor.wrong": "Wrong password.",
     "instructor.count": "{rows} submissions from {learners} learners.",
     "instructor.exported": "CSV exported.",
+    "instructor.exported_for": "CSV exported. The link below works for {minutes} min; then the "
+                               "file is deleted and you press Export CSV again.",
+    "instructor.expired": "The export's link has expired and its file is deleted (it held "
+                          "learners' data). Press Export CSV to make a new one.",
     # What the gradebook stores, as a page shows it (webapp/views/gradebook_lang.py). The
     # English text is the stored value itself: labels, sources, access-log words.
     "gb.suffix.guest": " (guest)",
@@ -161,6 +165,8 @@ ZH: dict[str, str] = {
     "instructor.wrong": "密码错误。",
     "instructor.count": "{rows} 次提交，{learners} 位学习者。",
     "instructor.exported": "已导出 CSV。",
+    "instructor.exported_for": "已导出 CSV。下方链接在 {minutes} 分钟内有效；之后文件会被删除，需要再按一次“导出 CSV”。",
+    "instructor.expired": "导出链接已过期，文件已删除（其中含有学习者的数据）。请再按一次“导出 CSV”生成新的文件。",
     "gb.suffix.guest": "（访客）",
     "gb.suffix.api": "（API）",
     "gb.anonymous": "匿名",

@@ -142,7 +142,8 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
     book = submissions.gradebook()
     book.log_access(who, "export", "csv with code" if include_code else "csv")
     path = exports.csv_file(book, include_code=bool(include_code))
-    return path, tr("instructor.exported", lang)
+    minutes = max(1, round(exports.EXPORT_TTL_S / 60))
+    return path, tr("instructor.exported_for", lang, minutes=minutes)
 
 
 def clean_gradio_copies() -> None:
@@ -173,10 +174,16 @@ def build(learner: identity.Identity) -> None:
             show = gr.Button(t("instructor.open"), variant="primary", elem_id="instructor-open")
             csv_button = gr.Button(t("instructor.export"), elem_id="instructor-export")
         status = gr.Markdown(elem_id="instructor-status")
-        table = gr.Dataframe(label=t("instructor.table"), interactive=False,
+        # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
+        table = gr.Dataframe(label=t("instructor.table"), interactive=False, visible=False,
                              elem_id="instructor-table")
-        csv = gr.File(label=t("instructor.csv"), interactive=False, elem_id="instructor-csv")
-        access = gr.Dataframe(label=t("instructor.log"), interactive=False, elem_id="instructor-log")
+        csv = gr.File(label=t("instructor.csv"), interactive=False, visible=False,
+                      elem_id="instructor-csv")
+        access = gr.Dataframe(label=t("instructor.log"), interactive=False, visible=False,
+                              elem_id="instructor-log")
+        # The export's file is deleted after LAB_EXPORT_TTL_S: its link goes with it (it stayed
+        # on the page and answered a raw 403 JSON).
+        expiry = gr.Timer(exports.EXPORT_TTL_S, active=False)
 
     key = learner.key  # this browser's key: a browser that logged in before is known
     # Scripts call /instructor_scores and /instructor_csv without a browser key, as before;
@@ -186,6 +193,7 @@ def build(learner: identity.Identity) -> None:
 
     def on_show(pw, browser_key=None, request: gr.Request = None,
                 profile: gr.OAuthProfile | None = None):
+        """The API's answer (scripts): plain values, (table, csv, log, status)."""
         frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request),
                                         browser_key)
         if frame is None:
@@ -202,14 +210,38 @@ def build(learner: identity.Identity) -> None:
             return None, None, None, text
         return gr.skip(), path, gr.skip(), text
 
+    def shown(values: tuple, timer) -> tuple:
+        """The page's answer: what holds something is shown, what is None is hidden (an empty
+        Dataframe is headed "1 2 3"), and the export's expiry timer set."""
+        out = [v if isinstance(v, dict) else gr.update(value=v, visible=v is not None)
+               for v in values[:3]]
+        return (*out, values[3], timer)
+
+    def on_show_page(pw, browser_key, request: gr.Request, profile: gr.OAuthProfile | None):
+        values = on_show(pw, browser_key, request, profile)
+        return shown(values, gr.skip() if values[0] is not None else gr.Timer(active=False))
+
+    def on_export_page(pw, with_code, browser_key, request: gr.Request,
+                       profile: gr.OAuthProfile | None):
+        values = on_export(pw, with_code, browser_key, request, profile)
+        return shown(values, gr.Timer(active=values[1] is not None))
+
+    def on_expire(request: gr.Request):
+        """The export's file is gone: so is its link, and the page says how to get a new one."""
+        return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
+                gr.Timer(active=False))
+
     # "undocumented", not "private": Gradio does not enforce "private" on the server (a raw
     # HTTP client can call any event by index), so the protection is the check above, and
     # scripts (and the tests) may call these by name.
     ui = dict(api_visibility="undocumented")
     outputs = [table, csv, access, status]
-    gr.on([show.click, password.submit], on_show, [password, key], outputs,
+    page_outputs = [*outputs, expiry]
+    expiry.tick(on_expire, None, [csv, status, expiry], api_visibility="private",
+                show_progress="hidden")
+    gr.on([show.click, password.submit], on_show_page, [password, key], page_outputs,
           api_name="instructor_scores_browser", **ui)
-    csv_button.click(on_export, [password, include_code, key], outputs,
+    csv_button.click(on_export_page, [password, include_code, key], page_outputs,
                      api_name="instructor_csv_browser", **ui)
     api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)
     api_csv.click(on_export, [password, include_code], outputs, api_name="instructor_csv", **ui)
