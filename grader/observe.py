@@ -179,7 +179,7 @@ def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: 
         return None  # compare.py's NaN/inf message already says what breaks
     if _is_weights(want):
         return _weights_finding(label, mine, want, case, i, exercise)
-    return _values_finding(label, mine, want)
+    return _values_finding(label, mine, want, case, i, exercise)
 
 
 def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
@@ -248,9 +248,10 @@ def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray,
         if scaled:
             return scaled
         if masked.any():
-            return (f"the rows sum to 1 and no key the mask hides gets weight, but {int(off_mask.sum())} "
-                    "visible keys whose right weight is about 0 (their scores lie far below the row's "
-                    "best) get weight: the scores already differ before the softmax.",
+            k = int(off_mask.sum())
+            return (f"the rows sum to 1 and no key the mask hides gets weight, but {k} visible "
+                    f"key{'s' if k != 1 else ''} whose right weight is about 0 (their scores lie far below "
+                    "the row's best) get weight: the scores already differ before the softmax.",
                     f"每行之和为 1，被掩码遮蔽的键也没有得到权重，但有 {int(off_mask.sum())} 个可见键本应权重约为 0"
                     "（它们的分数远低于该行最高分）却得到了权重：softmax 之前的分数就已不同。")
         return (f"the rows sum to 1, but {int(off_mask.sum())} weights whose right value is about 0 (keys "
@@ -448,7 +449,68 @@ def _scores_finding(mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | Non
     return None
 
 
-def _values_finding(label: str, mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
+def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> tuple[str, str] | None:
+    """A sinusoidal table (max_len, d_model) read column by column: which columns differ, and
+    the one frequency rule, phase or first position that reproduces every column (told as a
+    property of the learner's own table; nothing is said when no rule, or several, fit)."""
+    args = case.steps[i].args
+    if mine.ndim != 2 or len(args) < 2 or not all(isinstance(a, int) for a in args[:2]):
+        return None
+    L, d = mine.shape
+    if (L, d) != tuple(args[:2]) or d < 2 or d % 2 or L < 3:
+        return None
+    bad = ~np.isclose(mine, want, rtol=1e-4, atol=1e-5).all(axis=0)  # per column
+    if not bad.any():
+        return None
+    even, odd = bad[0::2], bad[1::2]
+    p = np.arange(L, dtype=np.float64)[:, None]
+    pair = np.arange(d) // 2  # column j belongs to pair i = j // 2
+    col = np.arange(d)
+    rules = {  # what the learner's table may be: (English, Chinese) → table
+        ("every column pair has frequency 1, where pair i should have 1 / 10000^(2i / d_model): the "
+         "exponent comes out 0 (as 2i // d_model does)", "每一对列的频率都是 1，而第 i 对应为 1 / 10000^(2i / d_model)：指数算成了 0（2i // d_model 就是这样）"):
+            (np.ones(d), 0.0),
+        ("each column has its own frequency 1 / 10000^(j / d_model); a sine and its cosine share one, "
+         "1 / 10000^(2i / d_model)", "每一列都用了自己的频率 1 / 10000^(j / d_model)；一对正弦和余弦应共用 1 / 10000^(2i / d_model)"):
+            (10000.0 ** (-col / d), 0.0),
+        ("the frequencies grow with the column, 10000^(2i / d_model), instead of falling: the position "
+         "is multiplied by the power, not divided by it", "频率随列增大（10000^(2i / d_model)）而不是减小：位置乘以了这个幂，而不是除以它"):
+            (10000.0 ** (2 * pair / d), 0.0),
+        ("the frequencies are e^(−4·2i / d_model), as if ln 10000 were replaced by log10 10000 = 4",
+         "频率是 e^(−4·2i / d_model)，相当于把 ln 10000 换成了 log10 10000 = 4"):
+            (np.exp(-4.0 * 2 * pair / d), 0.0),
+        ("the positions start at 1: row 0 should be sin(0) = 0 and cos(0) = 1",
+         "位置从 1 开始：第 0 行应为 sin(0) = 0 和 cos(0) = 1"):
+            (10000.0 ** (-2 * pair / d), 1.0),
+    }
+    for (en, zh), (freq, shift) in rules.items():
+        x = (p + shift) * freq[None, :]
+        table = np.where(col % 2 == 0, np.sin(x), np.cos(x))
+        if np.allclose(mine, table, rtol=1e-4, atol=1e-5):
+            return (f"read column by column, {en}.", f"逐列来看：{zh}。")
+    x = p * 10000.0 ** (-2 * pair / d)[None, :]
+    if np.allclose(mine[:, 0::2], np.cos(x[:, 0::2]), atol=1e-5) and np.allclose(mine[:, 1::2], np.sin(x[:, 1::2]), atol=1e-5):
+        return ("read column by column, the even columns hold the cosines and the odd ones the sines: "
+                "column 2i is sin, column 2i + 1 is cos.",
+                "逐列来看：偶数列是余弦、奇数列是正弦；第 2i 列应为 sin，第 2i + 1 列应为 cos。")
+    top = float(np.abs(mine - want).max())
+    if odd.any() and not even.any():
+        return (f"the sine columns (0, 2, 4, …) are right; only the cosine columns (1, 3, 5, …) differ, "
+                f"by at most {top:.2g}: look at how the cosines are computed.",
+                f"正弦列（0, 2, 4, …）正确；只有余弦列（1, 3, 5, …）不同，最多相差 {top:.2g}：请检查余弦的计算。")
+    if even.any() and not odd.any():
+        return (f"the cosine columns (1, 3, 5, …) are right; only the sine columns (0, 2, 4, …) differ, "
+                f"by at most {top:.2g}: look at how the sines are computed.",
+                f"余弦列（1, 3, 5, …）正确；只有正弦列（0, 2, 4, …）不同，最多相差 {top:.2g}：请检查正弦的计算。")
+    return None
+
+
+def _values_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase | None = None,
+                    i: int = 0, exercise: str | None = None) -> tuple[str, str] | None:
+    if exercise in ("positional-table", "permutation-invariance") and case is not None:
+        found = _table_finding(mine, want, case, i)
+        if found:
+            return found
     if "score" in label:
         found = _scores_finding(mine, want)
         if found:
