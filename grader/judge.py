@@ -49,11 +49,38 @@ def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None)
             return False, _m("This test did not finish.", "该测试没有运行完。")
         ref = expected[i] if expected is not None and i < len(expected) else None
         for check in step.checks:
-            problem = check_record(check, got[i], expected_of(check, ref),
-                                   case.labels[i], hidden=hidden, sizes=sizes)
+            if check.again is not None:
+                problem = _again_problem(check, got, expected, i, expected_of(check, ref),
+                                         case.labels[i], hidden, sizes)
+            else:
+                problem = check_record(check, got[i], expected_of(check, ref),
+                                       case.labels[i], hidden=hidden, sizes=sizes)
             if problem:
                 return False, problem
     return True, None
+
+
+def _again_problem(spec: Check, got: list[Record], reference: list[Record] | None, i: int,
+                   expected: Any, fn_label: str, hidden: bool, sizes: frozenset[int]) -> dict | None:
+    """A call on tensors an earlier call was given (spec.again). Whether it passes is judged
+    against the reference's answer alone, so only a right answer passes, whatever code in the
+    sandbox says. Which words it fails with comes from the learner's tensors read back after
+    the calls, which move no score: "changed in place" (``says``) where they are not what the
+    reference's run read back (the inputs as passed), otherwise the words any wrong answer
+    gets (a function that is wrong, or gives two answers to one question, changed nothing)."""
+    plain = replace(spec, again=None)
+    problem = check_record(plain, got[i], expected, fn_label, hidden=hidden, sizes=sizes)
+    if problem is None or got[i].error is not None:
+        return problem
+    at = i + spec.again.get("after", 0)
+    after, before = _record_at(got, at), _record_at(reference or [], at)
+    if after is None or before is None or at == i or compare.same(after.value, before.value):
+        return problem
+    return dict(spec.again["says"])
+
+
+def _record_at(records: list[Record], at: int) -> Record | None:
+    return records[at] if 0 <= at < len(records) and records[at].error is None else None
 
 
 def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:

@@ -16,7 +16,7 @@ from grader.spec import Case, Ref
 
 # The key under which each step op stores what it runs (spec.py writes them so).
 _NAME_KEY = {"get": "name", "call": "fn", "new": "cls", "set_params": "obj", "describe": "obj",
-             "fixture": "name"}
+             "fixture": "name", "keep": "save"}
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,17 @@ class Check:
     true_means: dict[str, str] | None = None
     false_means: dict[str, str] | None = None
     explain: dict[str, dict[str, str]] = field(default_factory=dict)
+    # spec.again: {"after": the step that read the kept inputs back, counted from this one (-1:
+    # the step before), "says": the message where they were changed in place} (grader/judge.py)
+    again: dict | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> Check:
         return cls(kind=d["kind"], label=d.get("label"), select=tuple(d.get("select") or ()),
                    rtol=d.get("rtol", 1e-5), atol=d.get("atol", 1e-6), expected=d.get("expected"),
                    literal="expected" in d, fail=d.get("fail"), true_means=d.get("true_means"),
-                   false_means=d.get("false_means"), explain=d.get("explain") or {})
+                   false_means=d.get("false_means"), explain=d.get("explain") or {},
+                   again=d.get("again"))
 
 
 @dataclass(frozen=True)
@@ -79,11 +83,15 @@ class Step:
         return out
 
 
-def _label(step: Step, made: dict[str, str]) -> str:
+def _label(step: Step, made: dict[str, str], got: dict[str, str]) -> str:
     """The learner's own name for what a step ran (never the grader's save names)."""
     if step.op == "call" and isinstance(step.name, Ref):
         cls = made.get(step.name.name)
-        return f"{cls}.forward" if cls else "the layer you were given"
+        if cls:
+            return f"{cls}.forward"
+        return got.get(step.name.name, "the layer you were given")  # a function read by `get`
+    if step.op == "keep":
+        return "the grader's inputs"
     if step.op in ("set_params", "describe"):  # the contract's weights / attributes of a module
         return made.get(step.name, "your module")
     if step.op == "fixture":
@@ -111,7 +119,8 @@ class TestCase:
     def of(cls, case: Case) -> TestCase:
         steps = tuple(Step.from_dict(s) for s in case.steps)
         made = {s.save: s.name for s in steps if s.op == "new" and s.save}
-        return cls(case.name, case.points, steps, tuple(_label(s, made) for s in steps),
+        got = {s.save: s.name for s in steps if s.op == "get" and s.save and isinstance(s.name, str)}
+        return cls(case.name, case.points, steps, tuple(_label(s, made, got) for s in steps),
                    case.visible, case.hint, case.zh or "", case)
 
     def to_wire(self, nonce: str | None = None) -> list[dict]:

@@ -1,11 +1,16 @@
 """Trusted probes that run inside the sandbox around a learner's function or module.
 
-They check what plain value comparison misses: a call that changes its inputs in place,
-numpy where the contract says Tensor, a module that cannot be trained (backward fails, the
-gradients do not reach the projections, an optimiser step changes nothing). A probe returns
-plain data; the trusted side compares it with what the same probe gives on the reference and
-only ever echoes it through a fixed vocabulary (it runs next to learner code, so its output
-is as untrusted as theirs).
+They check what plain value comparison misses: numpy where the contract says Tensor, a module
+that cannot be trained (backward fails, the gradients do not reach the projections, an
+optimiser step changes nothing). A probe returns plain data; the trusted side compares it with
+what the same probe gives on the reference and only ever echoes it through a fixed vocabulary.
+
+A probe runs next to learner code, which can replace it (issue 19, F6), so a point may rest on
+its output only where that output is raw values a correct computation yields (``train``'s
+gradients). In-place changes to the inputs are no probe's word any more: spec.again shows them
+in the answers of later calls, checked on the trusted side; dtypes are judged there from the
+returned bytes (spec.returns). What is left to ``returns`` is the one fact no byte carries:
+whether a value was a torch.Tensor or a numpy array.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ PROJECTIONS = ("query", "key", "value", "out_proj")
 
 
 def describe(value: Any) -> Any:
-    """The kind of a returned value, nested through tuples: 'Tensor:float64:cpu', 'ndarray'..."""
+    """The kind of a returned value, nested through tuples: 'Tensor', 'numpy.ndarray', 'float'.
+    Not its dtype: that is judged on the trusted side from the bytes (spec.returns)."""
     if isinstance(value, torch.Tensor):
-        return f"Tensor:{str(value.dtype).removeprefix('torch.')}:{value.device.type}"
+        return "Tensor"
     if isinstance(value, (tuple, list)):
         return [describe(v) for v in value[:8]]
     if isinstance(value, bool):
@@ -29,32 +35,9 @@ def describe(value: Any) -> Any:
         if type(value).__module__ not in ("builtins",) else type(value).__name__
 
 
-def _args(args: list, kwargs: dict) -> tuple[list, dict, list, dict]:
-    """Keep the caller's tensors and pass the learner private copies to compare afterwards."""
-    keep_a = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
-    keep_k = {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()}
-    return list(args), dict(kwargs), keep_a, keep_k
-
-
 def returns(fn: Any, args: list | None = None, kwargs: dict | None = None) -> Any:
-    """What ``fn(*args, **kwargs)`` returns, described (types, dtypes, devices), not its values."""
+    """What ``fn(*args, **kwargs)`` returns, described (kinds), not its values."""
     return describe(fn(*(args or []), **(kwargs or {})))
-
-
-def unchanged(fn: Any, args: list | None = None, kwargs: dict | None = None) -> list[str]:
-    """Names of the tensor arguments ``fn`` changed in place (empty when it left them alone)."""
-    args, kwargs, keep_a, keep_k = _args(args or [], kwargs or {})
-    fn(*args, **kwargs)
-    changed = [f"argument {i + 1}" for i, (a, k) in enumerate(zip(args, keep_a, strict=True))
-               if isinstance(a, torch.Tensor) and not _same(a, k)]
-    changed += [name for name, v in kwargs.items()
-                if isinstance(v, torch.Tensor) and not _same(v, keep_k[name])]
-    return changed
-
-
-def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.shape == b.shape and a.dtype == b.dtype and bool(torch.equal(a, b) or (
-        a.is_floating_point() and torch.allclose(a, b, rtol=0, atol=0, equal_nan=True)))
 
 
 def train(module: Any, x: torch.Tensor, grad_out: torch.Tensor, mask: Any = None,
@@ -99,4 +82,4 @@ def train(module: Any, x: torch.Tensor, grad_out: torch.Tensor, mask: Any = None
     return ("ok", *grads, after.detach() if isinstance(after, torch.Tensor) else None)
 
 
-PROBES = {"returns": returns, "unchanged": unchanged, "train": train}
+PROBES = {"returns": returns, "train": train}

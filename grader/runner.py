@@ -126,6 +126,10 @@ def run_step(namespace: dict, step: dict, saved: dict) -> Any:
     if op == "describe":
         obj = saved[step["obj"]]
         return {name: describe_attr(obj, name) for name in step["attrs"]}
+    if op == "keep":  # its inputs as objects: later steps pass the very same tensors (spec.keep)
+        if "check" in step:  # read back: as they are now (a case's records are sent at its end)
+            args = [a.clone() if hasattr(a, "clone") else a for a in args]
+        return args[0] if len(args) == 1 else args
     if op == "fixture":
         from grader import fixtures  # torch; preloaded in the worker
 

@@ -165,12 +165,95 @@ def fixture(name: str, *, save: str, **kwargs: Any) -> dict:
 def probe(name: str, *, check: dict | list[dict], save: str | None = None, **kwargs: Any) -> dict:
     """Run a trusted probe from ``grader/probes.py`` around learner code inside the sandbox.
 
-    ``probe("unchanged", fn=ref("f"), args=[X])``: which tensor arguments ``f`` changed in place;
-    ``probe("returns", fn=ref("m"), args=[x])``: the kinds (Tensor/dtype/device) it returns;
+    ``probe("returns", fn=ref("m"), args=[x])``: the kinds (Tensor, numpy.ndarray...) it returns;
     ``probe("train", module=ref("m"), x=x, grad_out=g)``: one backward pass and optimiser step.
-    The output is compared with the same probe on the reference, like any step.
+    The output is compared with the same probe on the reference, like any step. A probe runs
+    next to learner code, which can replace it: only what the trusted side can check in its
+    output (raw values a correct computation yields) may carry points of its own.
     """
     return _step("fixture", save, None, check, name=name, kwargs=kwargs)
+
+
+def keep(*values: Any, save: str | None = None, check: dict | None = None) -> dict:
+    """Hand back ``values`` (one value, or a list of them) as the sandbox received them. With
+    ``save``, later steps pass the very same object (``ref(save)``): each step's inputs are
+    otherwise a fresh copy, so a call could never see what an earlier call did to them."""
+    return _step("keep", save, None, check, args=list(values))
+
+
+def returns(fn: Ref, *args: Any, items: int = 0, label: str, fail: dict[str, str],
+            **kwargs: Any) -> list[dict]:
+    """Steps that check what ``fn(*args, **kwargs)`` returns: ``items`` tensors in a tuple (0: one
+    tensor), each of the reference's dtype, and of the reference's kinds (torch.Tensor...).
+
+    The dtypes are judged on the trusted side from the bytes that came back, so no code in the
+    sandbox can claim a float64 it did not return. Whether a value was a torch.Tensor or a
+    numpy array leaves no trace in its bytes: only the ``returns`` probe, in the sandbox, can say
+    it (grader/probes.py), and it is the one fact here learner code could misreport."""
+    picks: list[int | None] = list(range(items)) or [None]
+    dtypes = [check("dtype", label=label, select=i, fail=fail) for i in picks]
+    return [call(fn, *args, check=dtypes, **kwargs),
+            probe("returns", fn=fn, args=list(args), kwargs=kwargs,
+                  check=check("equal", label=label, fail=fail))]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The arguments of one call, for ``again``."""
+
+    args: tuple
+    kwargs: dict
+
+
+def inputs(*args: Any, **kwargs: Any) -> Inputs:
+    """Arguments for ``again``: ``inputs(X, None)``, ``inputs(Q, K, V, mask=M)``."""
+    return Inputs(args, kwargs)
+
+
+def again(fn: str | Ref, first: Inputs, *later: Inputs, check: dict | list[dict],
+          fail: dict[str, str], prefix: str = "kept") -> list[dict]:
+    """Steps that show, in values the trusted side checks, whether ``fn`` changes its inputs in
+    place (issue 19, F6: a probe in the sandbox that said so could be replaced by learner code).
+
+    ``fn`` is called on ``first``; then on each of ``later``, where every tensor that also is in
+    ``first`` (the same Python object) is passed as the very object that first call received and
+    may have changed. Each later answer is checked against the reference's answer on the same
+    inputs: only a right answer passes, and code in the sandbox cannot make one without
+    computing it from the inputs as they were. The kept tensors are read back after the first
+    call, and each later call is also made on fresh copies, unchecked (for diagnosers): those
+    records only choose the words of a failure (judge._again_problem), ``fail`` (changed in
+    place) where the tensors read back are not what was passed, else what any wrong answer
+    is told.
+
+    Pick ``later`` so that the usual in-place changes show in its answer (a masked softmax that
+    wrote -1e6 into ``X`` is seen by a call without a mask); an in-place change no later answer
+    can show is invisible to the trusted side, and is not charged. Tensors are told apart from
+    other arguments by their ``shape``; ``prefix`` keeps the saved names of two groups apart.
+    """
+    checks = check if isinstance(check, list) else [check]
+    # The learner's answers on fresh copies first, unchecked: a diagnoser reading a case's
+    # first call (hidden/<id>/diagnose.py) then reads a value case, and names a wrong answer.
+    steps: list[dict] = [call(fn, *one.args, check=[], **one.kwargs) for one in later]
+    kept: dict[int, Ref] = {}
+    for value in (*first.args, *first.kwargs.values()):
+        if hasattr(value, "shape") and id(value) not in kept:
+            name = f"{prefix}{len(kept)}"
+            kept[id(value)] = Ref(name)
+            steps.append(keep(value, save=name))
+
+    def same(value: Any) -> Any:
+        return kept.get(id(value), value)
+
+    steps.append(call(fn, *map(same, first.args), **{k: same(v) for k, v in first.kwargs.items()}))
+    # The kept tensors read back right after that first call (a second call could undo what
+    # it did: a mask flipped twice); check=[]: not judged, but its value comes back.
+    back = len(steps)
+    steps.append(keep(*kept.values(), check=[]))
+    for one in later:
+        says = {"after": back - len(steps), "says": dict(fail)}  # counted from the checked step
+        steps.append(call(fn, *map(same, one.args), check=[{**c, "again": says} for c in checks],
+                          **{k: same(v) for k, v in one.kwargs.items()}))
+    return steps
 
 
 @dataclass

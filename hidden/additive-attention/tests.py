@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref, zh_names
+from grader.spec import Case, again, call, check, get, inputs, ref, returns, zh_names
 
 TYPES_FAIL = {"en": "`additive_scores` and `additive_attention` must return torch tensors with the dtype "
                     "of `q` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
@@ -121,16 +121,17 @@ def build(rng: torch.Generator) -> list[Case]:
                         "zh": "分数很大时不能溢出：请使用 torch.softmax。"}),
         Case("types: torch tensors in the dtype of q (float32 and float64); inputs left unchanged", 1.0, [
             get("additive_scores", save="s"),
-            probe("returns", fn=ref("s"), args=[randn(2, 3, 4, dtype=f64), randn(2, 5, 3, dtype=f64),
-                                                *params(4, 3, 6, f64)],
-                  check=check("equal", label="additive_scores", fail=TYPES_FAIL)),
+            *returns(ref("s"), randn(2, 3, 4, dtype=f64), randn(2, 5, 3, dtype=f64),
+                     *params(4, 3, 6, f64), label="additive_scores", fail=TYPES_FAIL),
             get("additive_attention", save="a"),
-            probe("returns", fn=ref("a"), args=[randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2),
-                                                *params(4, 3, 6, f32)],
-                  check=check("equal", label="additive_attention", fail=TYPES_FAIL)),
-            probe("unchanged", fn=ref("a"), args=[randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2),
-                                                  *params(4, 3, 6, f32), torch.tensor([3, 5])],
-                  check=check("equal", label="additive_attention", fail=UNCHANGED_FAIL))]),
+            *returns(ref("a"), randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2), *params(4, 3, 6, f32),
+                     items=2, label="additive_attention", fail=TYPES_FAIL),
+            # The very same tensors twice: v scaled or q shifted in place changes the second answer.
+            *again("additive_attention", inputs(*(same := (randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2),
+                                                           *params(4, 3, 6, f32), torch.tensor([3, 5])))),
+                   inputs(*same),
+                   check=[check(label="weights", select=1, **_tol(f32)),
+                          check(label="context", select=0, **_tol(f32))], fail=UNCHANGED_FAIL)]),
         Case("bad input: W_q does not match the query width", 1.0, [
             call("additive_scores", q, k, randn(6, 5), randn(6, 3), randn(6), raises="ValueError"),
         ]),

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref, zh_names
+from grader.spec import Case, again, call, check, get, inputs, ref, returns, zh_names
 
 TYPES_FAIL = {"en": "`attention` must return torch tensors `(context, weights)` with the dtype of `Q` "
                     "(float64 here): no numpy, no `.float()`.",
@@ -31,13 +31,16 @@ def _attn_case(name, points, Q, K, V, mask=None, tol=1e-5, dtype_check=False):
     ]
     if dtype_check:  # types, dtypes (float64 and float32) and untouched inputs, said once for the exercise
         q32, k32, v32 = (t.float() for t in (Q, K, V))
-        steps += [get("attention", save="f"), probe("returns", fn=ref("f"), args=[Q, K, V], kwargs=kw,
-                                                    check=check("equal", label="attention", fail=TYPES_FAIL)),
-                  probe("returns", fn=ref("f"), args=[q32, k32, v32], kwargs=kw,
-                        check=check("equal", label="attention", fail=TYPES32_FAIL)),
-                  probe("unchanged", fn=ref("f"), args=[Q, K, V], kwargs={
-                      "mask": torch.ones(Q.shape[-2], K.shape[-2], dtype=torch.bool)},
-                        check=check("equal", label="attention", fail=UNCHANGED_FAIL))]
+        steps += [get("attention", save="f"),
+                  *returns(ref("f"), Q, K, V, items=2, label="attention", fail=TYPES_FAIL, **kw),
+                  *returns(ref("f"), q32, k32, v32, items=2, label="attention", fail=TYPES32_FAIL, **kw)]
+        # The same Q, K, V and a causal mask twice: Q divided in place, or the mask flipped,
+        # changes the second answer (spec.again).
+        mask = torch.ones(Q.shape[-2], K.shape[-2], dtype=torch.bool).tril()
+        steps += again("attention", inputs(Q, K, V, mask=mask), inputs(Q, K, V, mask=mask),
+                       check=[check(label="weights", select=1, rtol=tol, atol=atol),
+                              check(label="context", select=0, rtol=tol, atol=atol)],
+                       fail=UNCHANGED_FAIL)
     return Case(name, points, steps)
 
 

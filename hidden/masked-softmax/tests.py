@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref, zh_names
+from grader.spec import Case, again, call, check, get, inputs, ref, returns, zh_names
 
 TOL = {"rtol": 1e-5, "atol": 1e-6}
 
@@ -53,6 +53,13 @@ def _weights_case(name, X, lens, points=2.0, hint=None):
     ])
 
 
+def _again(X, lens, prefix):
+    """``masked_softmax(X, lens)``, then again on that very X without a mask: its answer must be
+    what a fresh copy gives (spec.again). -1e6 written into the hidden scores shows there."""
+    return again("masked_softmax", inputs(X, lens), inputs(X, None),
+                 check=check("allclose", label="weights", **TOL), fail=UNCHANGED_FAIL, prefix=prefix)
+
+
 TYPES_FAIL = {
     "en": "`masked_softmax` must return a torch.Tensor with the dtype of `X` (float32 in, float32 "
           "out; float64 in, float64 out): no numpy, no `.float()` or `.double()` on the result.",
@@ -98,19 +105,16 @@ def build(rng: torch.Generator) -> list[Case]:
                       torch.randn(6, 2, 6, generator=rng, dtype=f32), _lens(rng, (6, 2), 6)),
         Case("returns a torch.Tensor in the dtype of X (float32 and float64)", 1.0, [
             get("masked_softmax", save="f"),
-            probe("returns", fn=ref("f"), args=[torch.randn(2, 3, 4, generator=rng, dtype=f64),
-                                                torch.tensor([2, 4])],
-                  check=check("equal", label="masked_softmax", fail=TYPES_FAIL)),
-            probe("returns", fn=ref("f"), args=[torch.randn(2, 3, 4, generator=rng, dtype=f32), None],
-                  check=check("equal", label="masked_softmax", fail=TYPES_FAIL))]),
+            *returns(ref("f"), torch.randn(2, 3, 4, generator=rng, dtype=f64), torch.tensor([2, 4]),
+                     label="masked_softmax", fail=TYPES_FAIL),
+            *returns(ref("f"), torch.randn(2, 3, 4, generator=rng, dtype=f32), None,
+                     label="masked_softmax", fail=TYPES_FAIL)]),
+        # In-place changes show in later answers: -1e6 written into X's hidden scores changes
+        # what a call without a mask returns.
         Case("leaves X and valid_lens unchanged", 1.0, [
-            get("masked_softmax", save="f"),
-            probe("unchanged", fn=ref("f"), args=[torch.randn(3, 2, 5, generator=rng, dtype=f32),
-                                                  torch.tensor([2, 5, 1])],
-                  check=check("equal", label="masked_softmax", fail=UNCHANGED_FAIL)),
-            probe("unchanged", fn=ref("f"), args=[torch.randn(2, 2, 4, generator=rng, dtype=f64),
-                                                  torch.tensor([[1, 4], [3, 2]])],
-                  check=check("equal", label="masked_softmax", fail=UNCHANGED_FAIL))]),
+            *_again(torch.randn(3, 2, 5, generator=rng, dtype=f32), torch.tensor([2, 5, 1]), "first"),
+            *_again(torch.randn(2, 2, 4, generator=rng, dtype=f64), torch.tensor([[1, 4], [3, 2]]),
+                    "second")]),
         _weights_case("large scores (hundreds), float32, 2-D valid lengths",
                       _large(rng, (3, 3, 5), f32, 150.0), _lens(rng, (3, 3), 5), points=1.0,
                       hint=HINT_LARGE),

@@ -7,7 +7,20 @@ so a single mistake of that kind costs its points once.
 
 import torch
 
-from grader.spec import Case, call, check, describe, new, probe, ref, set_params, zh_names
+from grader.spec import (
+    Case,
+    again,
+    call,
+    check,
+    describe,
+    inputs,
+    new,
+    probe,
+    ref,
+    returns,
+    set_params,
+    zh_names,
+)
 
 NAMES = ("query", "key", "value", "out_proj")
 CLS = "SimpleMultiHeadAttention"
@@ -103,9 +116,9 @@ def build(rng: torch.Generator) -> list[Case]:
         checks = [check(label="weights", select=1, **tol), check(label="output", select=0, **tol)]
         kw = {} if mask is None else {"mask": mask}
         # ``twice``: the same call again, so dropout left on (two calls disagree) shows
-        again = [call(ref("m"), x, **kw, check=check(label="output", select=0, **tol))] if twice else []
+        repeat = [call(ref("m"), x, **kw, check=check(label="output", select=0, **tol))] if twice else []
         return Case(name, points, [*loaded(E, h, dtype, merged), call(ref("m"), x, **kw, check=checks),
-                                   *again])
+                                   *repeat])
 
     lengths = torch.tensor([5, 3, 1, 4])
     padding = (torch.arange(5).view(1, 1, 1, 5) < lengths.view(4, 1, 1, 1))  # (B, 1, 1, T)
@@ -129,12 +142,13 @@ def build(rng: torch.Generator) -> list[Case]:
                    dtype=f64, merged=True),
         Case("returns torch tensors in the module's dtype (float64) and leaves x unchanged", 1, [
             *loaded(8, 2, f64),
-            probe("returns", fn=ref("m"), args=[x_types], check=check(
-                "equal", label=f"{CLS}.forward", fail=TYPES_FAIL)),
-            probe("unchanged", fn=ref("m"), args=[x_types], check=check(
-                "equal", label=f"{CLS}.forward", fail=_m(
-                    "`forward` changes the caller's `x` in place: compute on new tensors.",
-                    "`forward` 原地修改了调用者传入的 `x`：请在新张量上计算。", "changes-input")))]),
+            *returns(ref("m"), x_types, items=2, label=f"{CLS}.forward", fail=TYPES_FAIL),
+            # The very same x twice: x scaled or shifted in place changes the second answer.
+            *again(ref("m"), inputs(x_types), inputs(x_types),
+                   check=[check(label="weights", select=1, rtol=1e-5, atol=1e-6),
+                          check(label="output", select=0, rtol=1e-5, atol=1e-6)], fail=_m(
+                       "`forward` changes the caller's `x` in place: compute on new tensors.",
+                       "`forward` 原地修改了调用者传入的 `x`：请在新张量上计算。", "changes-input"))]),
         Case("trainable: the gradients of all four projections and one SGD step match the reference",
              2, [*loaded(8, 2, f64),
                  probe("train", module=ref("m"), x=x_train, grad_out=g_train, check=[

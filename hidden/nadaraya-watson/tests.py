@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, get, probe, ref, zh_names
+from grader.spec import Case, again, call, check, get, inputs, ref, returns, zh_names
 
 TYPES_FAIL = {"en": "`nw_predict` must return torch tensors `(pred, attention)` with the dtype of "
                     "`x_query` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
@@ -93,12 +93,15 @@ def build(rng: torch.Generator) -> list[Case]:
         ]),
         Case("types: torch tensors in the dtype of the inputs; inputs left unchanged", 1.0, [
             get("nw_predict", save="f"),
-            probe("returns", fn=ref("f"), args=[rand(3, dtype=f64), xk64, yv64],
-                  check=check("equal", label="nw_predict", fail=TYPES_FAIL)),
-            probe("returns", fn=ref("f"), args=[rand(3, dtype=f32), xk32, yv32, 2.0],
-                  check=check("equal", label="nw_predict", fail=TYPES_FAIL)),
-            probe("unchanged", fn=ref("f"), args=[rand(4, dtype=f64), xk64, yv64, 1.5],
-                  check=check("equal", label="nw_predict", fail=UNCHANGED_FAIL))]),
+            *returns(ref("f"), rand(3, dtype=f64), xk64, yv64, items=2, label="nw_predict",
+                     fail=TYPES_FAIL),
+            *returns(ref("f"), rand(3, dtype=f32), xk32, yv32, 2.0, items=2, label="nw_predict",
+                     fail=TYPES_FAIL),
+            # The very same tensors twice: x_query shifted or y_values scaled in place changes
+            # the second answer.
+            *again("nw_predict", inputs(*(same := (rand(4, dtype=f64), xk64, yv64, 1.5))), inputs(*same),
+                   check=[check(label="pred", select=0, **_tol(f64)),
+                          check(label="attention", select=1, **_tol(f64))], fail=UNCHANGED_FAIL)]),
         Case("bad input: x_keys and y_values of different lengths", 1.0, [
             call("nw_predict", rand(3, dtype=f64), xk64, yv64[:-1], raises="ValueError"),
         ]),

@@ -2,7 +2,7 @@
 
 import torch
 
-from grader.spec import Case, call, check, fixture, get, probe, ref, zh_names
+from grader.spec import Case, call, check, fixture, get, ref, returns, zh_names
 
 ANSWER = {"label": "is_permutation_equivariant",
           "true_means": {"en": "the layer is equivariant", "zh": "该层是等变的"},
@@ -122,12 +122,11 @@ def build(rng: torch.Generator) -> list[Case]:
                  check=check(label="table", rtol=1e-4, atol=1e-5))]))
     cases.append(Case("the table is a float32 torch.Tensor", 1, [
         get("sinusoidal_positional_encoding", save="f"),
-        probe("returns", fn=ref("f"), args=[6, 8], check=check(
-            "equal", label="sinusoidal_positional_encoding(6, 8)",
+        *returns(ref("f"), 6, 8, label="sinusoidal_positional_encoding(6, 8)",
             fail={"en": "`sinusoidal_positional_encoding` must return a torch.Tensor of dtype "
                         "float32 (compute in float64 if you like, then `.float()`).",
                   "zh": "`sinusoidal_positional_encoding` 必须返回 dtype 为 float32 的 torch.Tensor"
-                        "（可以先用 float64 计算，再 `.float()`）。", "mistake": "wrong-return-type"}))]))
+                        "（可以先用 float64 计算，再 `.float()`）。", "mistake": "wrong-return-type"})]))
     cases.append(Case("odd d_model raises ValueError", 1, [
         call("sinusoidal_positional_encoding", 5, 7, raises="ValueError")]))
     return cases

@@ -73,3 +73,66 @@ def test_a_mistake_that_changes_its_input_leaves_the_next_runs_inputs_alone():
     for i, records in first.cases.items():
         assert [codec.pack(r.to_wire()) for r in records] == \
             [codec.pack(r.to_wire()) for r in again.cases[i]], f"case {i} changed"
+
+
+# spec.again (issue 19, F6): the function called again on the very tensors its first call got.
+AGAIN = '''
+import torch
+
+calls = []
+
+def right(x):
+    return x * 2
+
+def scales(x):
+    x.mul_(3)  # changes the caller's x in place, and answers from it
+    return x * 2
+
+def wrong(x):
+    return x * 5
+
+def noisy(x):
+    calls.append(1)
+    return x * 2 + len(calls)  # two answers to one question, x untouched
+'''
+_FAIL = {"en": "in place", "zh": "原地", "mistake": "changes-input"}
+
+
+def _again_case(name: str):
+    from grader.model import TestCase
+    from grader.spec import Case, again, inputs
+
+    x = torch.arange(1.0, 4.0)
+    return TestCase.of(Case("again", 1, again(name, inputs(x), inputs(x), check=check(label="y"),
+                                              fail=_FAIL)))
+
+
+def _judged(name: str):
+    from grader.judge import judge_case
+    from grader.model import Run
+
+    case = _again_case(name)
+    got = Run.of(runner.run_trusted(AGAIN, [case.to_wire()])).cases[0]
+    reference = f"def {name}(x):\n    return x * 2\n"  # what `right` does
+    expected = Run.of(runner.run_trusted(reference, [case.to_wire()])).cases[0]
+    return judge_case(case, got, expected), got
+
+
+def test_again_passes_only_a_right_answer_on_the_same_tensors():
+    (passed, problem), got = _judged("right")
+    assert passed and problem is None
+    (passed, problem), got = _judged("scales")
+    assert not passed and problem == {"en": "in place", "zh": "原地", "mistake": "changes-input"}
+    # the read-back after the first call is a copy: 3x the input, not what later calls made it
+    back = next(r.value for s, r in zip(_again_case("scales").steps, got, strict=True)
+                if s.op == "keep" and s.checks == () and r.value is not None)
+    np.testing.assert_array_equal(back, [3.0, 6.0, 9.0])
+
+
+def test_again_says_in_place_only_where_the_inputs_changed():
+    """A wrong answer, or two answers to one question, fails in the words any wrong answer
+    gets: the tensors read back are what was passed, so nothing was changed in place."""
+    for name in ("wrong", "noisy"):
+        (passed, problem), _ = _judged(name)
+        assert not passed and problem is not None and problem.get("mistake") is None, name
+        assert "in place" not in problem["en"], name
