@@ -32,6 +32,10 @@ class Gradebook(ABC):
     """
 
     backend: str = "?"
+    # Appended to the SELECT of a conditional write, so a concurrent UPDATE of the row it
+    # read makes it wait and read again (PostgreSQL: " FOR SHARE"). SQLite runs one writer at
+    # a time, so a single statement there cannot interleave with another.
+    ROW_LOCK: str = ""
 
     @abstractmethod
     def _insert(self, sub: Submission) -> int: ...
@@ -140,6 +144,36 @@ class Gradebook(ABC):
         self._execute("INSERT INTO browser_keys (key_hash, learner_id, linked_at) VALUES (?, ?, ?) "
                       "ON CONFLICT (key_hash) DO UPDATE SET learner_id = excluded.learner_id, "
                       "linked_at = excluded.linked_at", (key_hash, learner_id, utc_now_iso()))
+
+    def link_browser_by_code(self, key_hash: str, code_hash: str) -> str | None:
+        """Link the browser whose key hashes to ``key_hash`` to the learner whose *current*
+        recovery code hashes to ``code_hash``; that learner's id, or None (no such code). One
+        statement: a code replaced while it runs links nothing, so a browser cannot slip in
+        between :meth:`renew_recovery`'s new code and its sign-out."""
+        rows = self._query(
+            "INSERT INTO browser_keys (key_hash, learner_id, linked_at) "
+            f"SELECT ?, learner_id, ? FROM recovery_codes WHERE code_hash = ?{self.ROW_LOCK} "
+            "ON CONFLICT (key_hash) DO UPDATE SET learner_id = excluded.learner_id, "
+            "linked_at = excluded.linked_at RETURNING learner_id",
+            (key_hash, utc_now_iso(), code_hash))
+        return rows[0][0] if rows else None
+
+    def unlink_browsers(self, learner_id: str, keep: str | None = None) -> int:
+        """End every browser's link to ``learner_id`` except the one whose key hashes to
+        ``keep`` (the browser that asked); how many ended. Those browsers are their own keys'
+        guests again from their next request on (submissions look the link up every time).
+        The browser whose key made ``learner_id`` is that id and has no link to end."""
+        rows = self._query("DELETE FROM browser_keys WHERE learner_id = ? AND key_hash <> ? "
+                           "RETURNING key_hash", (learner_id, keep or ""))
+        return len(rows)
+
+    def renew_recovery(self, learner_id: str, code_hash: str, keep: str | None = None) -> int:
+        """A new recovery code for ``learner_id`` (the earlier one stops working), and every
+        other browser's link ended (:meth:`unlink_browsers`): revoking a leaked code also
+        shuts out the browsers that used it. The code first, so nobody links with the old
+        one after the sign-out. How many links ended."""
+        self.set_recovery(learner_id, code_hash)
+        return self.unlink_browsers(learner_id, keep)
 
     def linked_learner(self, key_hash: str) -> str | None:
         """The learner id a browser key was linked to, or None (then the key's own id holds)."""
