@@ -23,7 +23,8 @@ EN: dict[str, str] = {
     "progress.recovery_help": "Your work belongs to this browser. To carry it to another "
                               "browser, show your personal recovery code here, copy it, and "
                               "enter it there. Keep it private: whoever has it sees your work. "
-                              "Showing a new code cancels the previous one.",
+                              "Showing a new code cancels the previous one and signs out every "
+                              "other browser that used a code (this one stays).",
     "progress.recovery_new": "Show a new recovery code",
     "progress.recovery_code": "Your recovery code (copy it now: it is shown only once)",
     "progress.recovery_enter": "Recovery code from your other browser",
@@ -35,6 +36,13 @@ EN: dict[str, str] = {
     "recovery.used": "This browser now continues your work (**{name}**).",
     "recovery.wrong": "That recovery code is not valid (or a newer one replaced it).",
     "recovery.no_key": "This browser has no learner key yet: reload the page and try again.",
+    "progress.sign_out_help": "A browser you do not know can see your work? Sign out every other "
+                              "browser that used a recovery code. Your code stays valid, so if it "
+                              "may have leaked, show a new code instead: that does both.",
+    "progress.sign_out": "Sign out other browsers",
+    "recovery.signed_out": "Other browsers signed out: {n}. They no longer see your work; this "
+                           "browser stays.",
+    "recovery.none_out": "No other browser was using your recovery code.",
     "progress.refresh": "Refresh",
     "progress.best": "Best score per exercise",
     "progress.history": "History (newest first)",
@@ -126,7 +134,7 @@ ZH: dict[str, str] = {
     "progress.recovery": "在其他浏览器中继续",
     "progress.recovery_help": "你的作业属于本浏览器。要带到其他浏览器，请在这里显示你的个人恢复码，"
                               "复制后在那边输入。请妥善保管：拿到它的人就能看到你的作业。"
-                              "显示新的恢复码会让旧的失效。",
+                              "显示新的恢复码会让旧的失效，并让其他用过恢复码的浏览器全部退出（本浏览器除外）。",
     "progress.recovery_new": "显示新的恢复码",
     "progress.recovery_code": "你的恢复码（请立即复制：只显示一次）",
     "progress.recovery_enter": "来自另一个浏览器的恢复码",
@@ -136,6 +144,11 @@ ZH: dict[str, str] = {
     "recovery.used": "本浏览器现在继续你的作业（**{name}**）。",
     "recovery.wrong": "该恢复码无效（或已被新的恢复码取代）。",
     "recovery.no_key": "此浏览器尚未生成学习者密钥：请刷新页面后重试。",
+    "progress.sign_out_help": "有不认识的浏览器能看到你的作业？可以让其他用过恢复码的浏览器全部退出。"
+                              "你的恢复码仍然有效；如果它可能已经泄露，请改为显示新的恢复码：这样两件事都会完成。",
+    "progress.sign_out": "让其他浏览器退出",
+    "recovery.signed_out": "已让 {n} 个其他浏览器退出：它们不再能看到你的作业；本浏览器不受影响。",
+    "recovery.none_out": "没有其他浏览器在使用你的恢复码。",
     "progress.refresh": "刷新",
     "progress.best": "各练习最高分",
     "progress.history": "历史记录（最新在前）",

@@ -90,15 +90,35 @@ def pick_number(submission_id) -> str:
     return text
 
 
-def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
-                      session: str | None = None) -> str:
-    """A fresh recovery code for this guest (only its hash is stored; the old one stops working)."""
+def _guest_asking(key: str | None, profile: gr.OAuthProfile | None, lang: str,
+                  session: str | None) -> tuple[Learner, str]:
+    """(whose work, the hash of the asking browser's key) for the recovery buttons: a guest's
+    only (a signed-in learner's other browsers are Hugging Face's sessions, not ours)."""
     who = owner(key, profile, session)
     if who.kind != "guest":
         raise ValueError(tr("recovery.signed_in", lang))
+    return who, ids.key_hash(str(identity.key_for(key, session)))
+
+
+def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
+                      session: str | None = None) -> str:
+    """A fresh recovery code for this guest (only its hash is stored). The old one stops
+    working, and every other browser that used a code is signed out (issue 19, F4: a leaked
+    code used to stay good for any browser that had already linked with it); this browser
+    stays, whether it made the work or linked to it."""
+    who, asking = _guest_asking(key, profile, lang, session)
     code = ids.new_recovery_code()
-    submissions.gradebook().set_recovery(who.id, ids.recovery_hash(code))
+    submissions.gradebook().renew_recovery(who.id, ids.recovery_hash(code), keep=asking)
     return code
+
+
+def sign_out_others(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
+                    session: str | None = None) -> str:
+    """End every other browser's link to this guest's work (the code stays as it is); the
+    message to show."""
+    who, asking = _guest_asking(key, profile, lang, session)
+    ended = submissions.gradebook().unlink_browsers(who.id, keep=asking)
+    return tr("recovery.signed_out", lang, n=ended) if ended else tr("recovery.none_out", lang)
 
 
 def use_recovery_code(code: str | None, key: str | None, address: str, lang: str = "en",
@@ -110,16 +130,16 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     book = submissions.gradebook()
     found: list[str] = []
 
-    def verify() -> bool:
+    def verify() -> bool:  # links only while the code is the learner's current one
         raw = ids.normalise_recovery_code(code)
-        target = book.recovered_learner(ids.recovery_hash(raw)) if raw else None
+        target = book.link_browser_by_code(ids.key_hash(str(key)), ids.recovery_hash(raw)) \
+            if raw else None
         found.extend([target] if target else [])
         return bool(target)
 
     ok, wait = _RECOVERY_TRIES.attempt(f"recovery:{address}", verify)
     if not ok:
         raise ValueError(locked_message(wait)[lang] if wait > 0 else tr("recovery.wrong", lang))
-    book.link_browser(ids.key_hash(str(key)), found[0])
     rows = book.history(learner_id=found[0], limit=1)
     from webapp.views.gradebook_lang import show_label
 
@@ -151,6 +171,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
             typed_code = gr.Textbox(label=t("progress.recovery_enter"), max_length=64,
                                     elem_id="recovery-enter")
             use = gr.Button(t("progress.recovery_use"), variant="primary", elem_id="recovery-use")
+        gr.Markdown(t("progress.sign_out_help"))
+        sign_out = gr.Button(t("progress.sign_out"), elem_id="recovery-sign-out")
         rec_status = gr.Markdown(elem_id="recovery-status")
 
     # Gradio injects Request and OAuthProfile by type hint; friendly() turns errors into text.
@@ -176,6 +198,10 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
         lang = lang_of(request)
         return new_recovery_code(key, profile, lang, request.session_hash), tr("recovery.shown", lang)
 
+    @friendly(1)
+    def on_sign_out(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
+        return sign_out_others(key, profile, lang_of(request), request.session_hash)
+
     @friendly(3)
     def on_use(_typed, key, code, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
@@ -190,6 +216,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     # A click on any cell of a history row picks that submission: its number and its code.
     history.select(on_row, who, [pick, preview, status], **ui)
     new.click(on_new, who, [shown, rec_status], **ui)
+    sign_out.click(on_sign_out, who, [rec_status], **ui)
     gr.on([use.click, typed_code.submit], on_use, [*who, typed_code], [best, history, rec_status],
           **ui)
     return ProgressPage(pick=pick, load=load, status=status, who=who)

@@ -1,0 +1,87 @@
+"""Issue 19, F4, through the My progress page's own functions: a new recovery code signs out
+every browser that used the old one (before, a browser that had linked kept reading the
+victim's new submissions), and "Sign out other browsers" does so without a new code."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.gradebook import Submission, open_gradebook
+from grader.gradebook import identity as idm
+from webapp.i18n import tr
+from webapp.services import submissions as glue
+
+
+@pytest.fixture
+def book(tmp_path):
+    """A fresh gradebook in the app's submitter, put back afterwards (the app shares it)."""
+    submitter = glue.default()
+    with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as b:
+        saved = submitter.use_gradebook(b)
+        try:
+            yield b
+        finally:
+            submitter.use_gradebook(saved)
+
+
+def _submit(book, learner_id: str, code: str) -> int:
+    return book.record(Submission(learner="Ada (guest)", learner_id=learner_id, exercise="causal-mask",
+                                  code=code, score=1.0, max_score=4.0, tests=[]))
+
+
+def _sees(key: str) -> list[int]:
+    from webapp.pages import progress
+
+    return progress.tables(key, None)[1]["#"].tolist() if not progress.tables(key, None)[1].empty else []
+
+
+def test_a_new_code_signs_out_the_browser_that_used_the_old_one(book):
+    from webapp.pages import progress
+
+    a, b, c = (idm.new_browser_key() for _ in range(3))
+    me = idm.guest_id(a)
+    first = _submit(book, me, "print('before')\n")
+    old = progress.new_recovery_code(a, None)
+    progress.use_recovery_code(old, b, "10.0.0.6")
+    assert _sees(b) == [first]
+    progress.new_recovery_code(a, None)  # the victim revokes the leaked code
+    later = _submit(book, me, "print('after')\n")
+    assert _sees(a) == [later, first]
+    assert _sees(b) == []  # it kept reading both before
+    with pytest.raises(ValueError, match="not in your history"):
+        progress.own_code(b, None, later)
+    with pytest.raises(ValueError, match="not valid"):
+        progress.use_recovery_code(old, c, "10.0.0.7")
+
+
+def test_a_linked_browser_that_shows_a_new_code_stays(book):
+    from webapp.pages import progress
+
+    a, b, c = (idm.new_browser_key() for _ in range(3))
+    me = idm.guest_id(a)
+    first = _submit(book, me, "x = 1\n")
+    code = progress.new_recovery_code(a, None)
+    for key, address in ((b, "10.0.0.6"), (c, "10.0.0.7")):
+        progress.use_recovery_code(code, key, address)
+    progress.new_recovery_code(b, None)  # b asks: b stays, c is out, a is a's own key
+    assert (_sees(a), _sees(b), _sees(c)) == ([first], [first], [])
+
+
+def test_sign_out_other_browsers_keeps_this_one_and_the_code(book):
+    from webapp.pages import progress
+
+    a, b, c = (idm.new_browser_key() for _ in range(3))
+    me = idm.guest_id(a)
+    first = _submit(book, me, "x = 1\n")
+    code = progress.new_recovery_code(a, None)
+    progress.use_recovery_code(code, b, "10.0.0.6")
+    assert progress.sign_out_others(a, None) == tr("recovery.signed_out", "en", n=1)
+    assert (_sees(a), _sees(b)) == ([first], [])
+    assert progress.sign_out_others(a, None, "zh") == tr("recovery.none_out", "zh")
+    progress.use_recovery_code(code, c, "10.0.0.7")  # the code itself still works
+    assert _sees(c) == [first]
+    with pytest.raises(ValueError, match="signed in"):
+        import gradio as gr
+
+        progress.sign_out_others(a, gr.OAuthProfile({"preferred_username": "ada", "name": "Ada",
+                                                     "picture": "", "profile": ""}))
