@@ -16,6 +16,8 @@ EN: dict[str, str] = {
     ),
     # The score column of the kept-runs table: "exact 0.990 · token 0.998".
     "kept.exact": "exact",
+    "kept.stop_flag": "stopped at {step}",
+    "kept.diverged": "diverged at {step}",
     "kept.token": "token",
     # Above the live curves until the first evaluation has measured the accuracies.
     "train.acc_wait": ("*Accuracy panels appear after the first evaluation, at step {every}: "
@@ -72,6 +74,8 @@ ZH: dict[str, str] = {
         "所列目标中有 {unk} 句含有模型训练时从未见过的法语单词，因此不可能译对。"
     ),
     "kept.exact": "完全匹配",
+    "kept.stop_flag": "在第 {step} 步停止",
+    "kept.diverged": "在第 {step} 步发散",
     "kept.token": "词元准确率",
     "train.acc_wait": "*准确率图在第一次评估（第 {every} 步）之后出现；在此之前只测量训练损失。*",
     "curve.train.both": "训练损失（开启 Dropout 和标签平滑）",

@@ -131,7 +131,8 @@ def build(sessions: TrainSessions) -> None:
         kind = gr.Radio(_options("kind", KINDS), value="cross", label=t("train.kind"),
                         elem_id="train-kind")
         show = gr.Button(t("train.show"), elem_id="train-show")
-    snap = gr.Slider(0, 16, value=16, step=1, label=t("train.snap_label"),
+    # Before any run the page shows the untrained model: the slider reads 0 (it read 16 / 16).
+    snap = gr.Slider(0, 16, value=0, step=1, label=t("train.snap_label"),
                      elem_id="train-snap")
     maps = gr.Plot(label=t("train.maps"), elem_id="train-maps")
     maps_caption = gr.Markdown(elem_id="train-maps-caption")
@@ -163,7 +164,7 @@ def build(sessions: TrainSessions) -> None:
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
     def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,
-                 corpus, request: gr.Request, progress=gr.Progress()):  # noqa: B008 - Gradio's idiom
+                 corpus, request: gr.Request):
         lang, session = lang_of(request), request.session_hash
         flag = sessions.start(session)  # the Stop click (another request) sets it
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
@@ -184,7 +185,6 @@ def build(sessions: TrainSessions) -> None:
                 step, total, elapsed = msg["step"], msg["total"], msg["elapsed"]
                 eta = elapsed / max(step, 1) * (total - step)
                 text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
-                progress(msg["fraction"], desc=text)
                 fig, hint = live_curves(run, lang)
                 yield fig, text, run, *keep[:7], hint
             sessions.put(session, run, address=client_of(request).address)  # for the explorer
@@ -263,8 +263,9 @@ def build(sessions: TrainSessions) -> None:
         name = kept_name(run, len(kept) + 1, lang)
         # Kept runs are drawn from their history and summary only; at most a few per session.
         kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}})
+        # The status keeps its "Done: …" line (it was wiped).
         return (kept, gr.update(value=compare_curves(kept, lang), visible=True),
-                gr.update(value=compare_table(kept, lang), visible=True), "")
+                gr.update(value=compare_table(kept, lang), visible=True), gr.skip())
 
     def on_task(task):
         from webapp.services.training import page_preset
@@ -293,7 +294,10 @@ def build(sessions: TrainSessions) -> None:
                          gr.update(visible=True), gr.update(visible=False)), None,
                 [curves, curves_hint, preds, preds_hint, alignment], queue=False,
                 api_visibility="private")
-    event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private")
+    # The status line says step, time and ETA in the page's language; Gradio's own progress
+    # ("0.2s Training: step 167 / 1500 … 11.1%") beside it went to the hidden sink.
+    event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private",
+                        show_progress="hidden")
     event.then(after_train, [run_state, index, kind, width],
                [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment, kind],
                api_visibility="private", js=with_width(4)).then(

@@ -134,12 +134,18 @@ def localise_predictions(df: pd.DataFrame, lang: str) -> pd.DataFrame:
 
 
 def kept_name(run, number: int, lang: str) -> str:
-    """A kept run's legend name in ``lang``: task, model and the settings that tell runs apart."""
+    """A kept run's legend name in ``lang``: task, model and the settings that tell runs apart
+    (layers too), and whether it was stopped early and where (issue 20)."""
     c = run.config
     task = tr(f"task.{run.task_name}", lang)
+    s = getattr(run, "summary", {}) or {}
+    end = ""
+    if s.get("stopped") in ("stop_flag", "diverged"):
+        end = " · " + tr(f"kept.{s['stopped']}", lang, step=s.get("steps", 0))
     if run.model_name == "bahdanau":
-        return f"{task} · Bahdanau · d={c.d_model} #{number}"
-    return f"{task} · pe={tr(f'pe.{c.pe}', lang)} · h={c.heads} · d={c.d_model} #{number}"
+        return f"{task} · Bahdanau · d={c.d_model} · L={c.layers}{end} #{number}"
+    return (f"{task} · pe={tr(f'pe.{c.pe}', lang)} · h={c.heads} · d={c.d_model} · L={c.layers}"
+            f"{end} #{number}")
 
 
 def _score(run, lang: str) -> str:

@@ -22,11 +22,20 @@ class _Bahdanau(_Run):
 
 def test_kept_names_use_the_catalogues_task_and_pe_names():
     zh = kept_name(_Run(), 1, "zh")
+    # issue 20: the layers are part of the name (two runs differing only in layers looked alike)
     assert zh == (f"{text_lab.ZH_LAB['task.reverse']} · pe={text_lab.ZH_LAB['pe.sinusoidal']} "
-                  "· h=2 · d=16 #1")
+                  "· h=2 · d=16 · L=1 #1")
     assert "reverse" not in zh and "sinusoidal" not in zh
-    assert kept_name(_Run(), 2, "en") == "reverse · pe=sinusoidal · h=2 · d=16 #2"
+    assert kept_name(_Run(), 2, "en") == "reverse · pe=sinusoidal · h=2 · d=16 · L=1 #2"
     assert kept_name(_Bahdanau(), 3, "zh").startswith(text_lab.ZH_LAB["task.sort"] + " · Bahdanau")
+
+
+def test_a_kept_run_stopped_early_says_so():
+    class Stopped(_Run):
+        summary = {**_Run.summary, "stopped": "stop_flag", "steps": 167}
+
+    assert kept_name(Stopped(), 1, "en") == "reverse · pe=sinusoidal · h=2 · d=16 · L=1 · stopped at 167 #1"
+    assert "在第 167 步停止" in kept_name(Stopped(), 1, "zh")
 
 
 def test_the_compare_tables_score_is_in_the_pages_language():
