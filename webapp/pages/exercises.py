@@ -178,7 +178,9 @@ def build(learner: identity.Identity) -> Editor:
     score = gr.Markdown(elem_id="ex-score")
     shown = gr.State(first)
     drafts = learner.drafts if learner.drafts is not None else gr.State({})
-    tests = gr.Dataframe(label=t("ex.tests"), interactive=False, wrap=True, elem_id="ex-tests",
+    # Headed from the start (an empty Dataframe is headed "1 2 3"); the page's language on load.
+    tests = gr.Dataframe(empty_results("en"), label=t("ex.tests"), interactive=False, wrap=True,
+                         elem_id="ex-tests",
                          column_widths=["25%", "8%", "8%", "8%", "51%"],
                          datatype=["str", "str", "number", "number", "markdown"])
 
@@ -188,9 +190,9 @@ def build(learner: identity.Identity) -> Editor:
 
     def on_open(request: gr.Request):
         """First load: the exercise titles and the statement follow the browser's language
-        (the statement toggle then changes the statement only)."""
+        (the statement toggle then changes the statement only), and so do the table's headers."""
         page = lang_of(request)
-        return gr.update(choices=exercise_choices(lang=page)), page
+        return gr.update(choices=exercise_choices(lang=page)), page, empty_results(page)
 
     @friendly(5)
     def on_choose(ex_id, code, was, kept, request: gr.Request):
@@ -270,13 +272,15 @@ def build(learner: identity.Identity) -> Editor:
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
     # The page's own status line says where a submission is ("position 3 in the queue", then
     # "grading"): Gradio's English "queue: 1/1 | 0.3s" goes to the app's hidden sink instead.
+    # trigger_mode "multiple": a second click while the first is graded is a second
+    # submission of the code on screen, waiting behind the first (Gradio dropped it silently).
     submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
-                 show_progress="hidden", **ui)
+                 show_progress="hidden", trigger_mode="multiple", **ui)
     examples.click(run(examples_report), [exercise, code], [tests, score],
                    concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks
-        root.load(on_open, None, [exercise, lang], **ui)
+        root.load(on_open, None, [exercise, lang, tests], **ui)
         root.load(on_restore, [exercise, drafts], [code], **ui)
     gr.api(grade, api_name="grade", concurrency_id="submit")
     return Editor(exercise, code, shown, drafts, score, tests)  # for Progress's "load"

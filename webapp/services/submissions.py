@@ -198,7 +198,15 @@ class Submitter:
             return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
         with ticket:  # the one release path: the turn ends here, graded or not
             try:
-                ticket.wait_turn(on_wait)
+                told: list[tuple[int, float]] = []
+
+                def tell(position: int, eta_s: float) -> None:
+                    told.append((position, eta_s))
+                    on_wait(position, eta_s)
+
+                ticket.wait_turn(tell if on_wait else None)
+                if on_wait is not None and not told:  # a worker at once: still say "grading"
+                    on_wait(0, 0.0)
                 report = self.grade(clean.exercise_id, clean.code, who.label)
             except Exception as exc:  # noqa: BLE001 - the grader failed: say so, store nothing
                 if type(exc).__name__ == "SandboxRefused":  # fail closed: sandbox too weak

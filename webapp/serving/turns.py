@@ -288,8 +288,22 @@ class TurnQueue:
             return self._order().get(ticket, 1)
 
     def eta_s(self, position: int) -> float:
-        """Seconds before a ticket at ``position`` starts: rounds of ``slots`` turns."""
-        return math.ceil(position / self.slots) * self.typical_s if position > 0 else 0.0
+        """Seconds before a ticket at ``position`` starts. Each slot frees when its running turn
+        ends: a turn younger than the typical one is expected to last that long; one already
+        older is expected to run as long again (learners saw "about 1 s" beside two 9 s
+        gradings, for 8 s). A free slot counts as a turn just started. Then every turn ahead
+        takes the typical time, on whichever slot frees first."""
+        if position <= 0:
+            return 0.0
+        typical, now = self.typical_s, self._clock()
+        with self._lock:
+            ages = [max(now - t.started, 0.0) for t in self._live
+                    if t.state == "running" and t.started is not None]
+        free = sorted([typical - a if a < typical else a for a in ages[:self.slots]]
+                      + [typical] * max(0, self.slots - len(ages)))
+        for _ in range(position - 1):  # the turns ahead, each on the first slot to free
+            heapq.heapreplace(free, free[0] + typical)
+        return max(free[0], 0.0)
 
     def wait_change(self, ticket: Ticket, timeout_s: float) -> None:
         """Block until ``ticket``'s turn comes (or it is released) or ``timeout_s`` passes."""

@@ -186,7 +186,9 @@ def test_wait_turn_reports_position_and_eta_then_grading():
                               args=(lambda pos, eta: seen.append((pos, eta)), 0.05))
     waiter.start()
     time.sleep(0.3)
-    assert seen == [(1, 2.0)]  # position 1, one typical grading away; said once, not per poll
+    # position 1, one typical grading away (less what the running one has had); said once in
+    # 0.3 s, not per poll: the rounded ETA has not changed
+    assert len(seen) == 1 and seen[0][0] == 1 and seen[0][1] == pytest.approx(2.0, abs=0.1)
     first.release()
     waiter.join(timeout=5)
     assert not waiter.is_alive()
@@ -284,3 +286,19 @@ def test_a_refusal_by_the_line_gives_the_new_learner_place_back():
     bob = ClientKey("s2", "203.0.113.66", "id:bob")
     assert limits.admit(bob) is None  # the address's one new-learner place was free again
     assert not limits.is_new(bob)
+
+
+def test_the_eta_counts_what_the_running_turns_have_had():
+    """A learner behind two 9 s gradings was told "about 1 s" for 8 s (new-learner pass): a
+    running turn older than the typical one is expected to run as long again."""
+    clock = [0.0]
+    q = TurnQueue(slots=2, typical_s=0.5, clock=lambda: clock[0])
+    slow = [q.admit(ClientKey(f"s{i}", f"198.51.100.{i}")) for i in range(2)]
+    me = q.admit(ClientKey("me", "198.51.100.9"))
+    assert q.eta_s(me.position()) == pytest.approx(0.5)  # both just started
+    clock[0] = 0.2
+    assert q.eta_s(me.position()) == pytest.approx(0.3)  # the ETA counts down
+    clock[0] = 4.0  # both long past the typical turn
+    assert q.eta_s(me.position()) == pytest.approx(4.0)
+    for t in (*slow, me):
+        t.release()

@@ -97,7 +97,8 @@ def test_the_hard_bounds_still_hold():
     assert all(isinstance(t, Ticket) for t in held)
     full = q.admit(client(9))
     assert isinstance(full, Refused) and full.reason == "queue_full"
-    assert full.retry_after_s == pytest.approx(2.0)  # one round of 2 s frees a place
+    # one round of 2 s frees a place (less the few ms the running turns have already had)
+    assert full.retry_after_s == pytest.approx(2.0, abs=0.05)
     assert "retry in 2 s" in full.message["en"] and "2 秒后重试" in full.message["zh"]
     for t in held:
         t.release()
