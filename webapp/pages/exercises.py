@@ -17,7 +17,7 @@ from webapp.pages.common import friendly, lang_of, t, warn
 from webapp.pages.identity import client_of
 from webapp.services import quickcheck, submissions
 from webapp.serving.turns import Refused, grading_message, queue_message
-from webapp.views.exercise_list import exercise_choices, public_text
+from webapp.views.exercise_list import exercise_choices, public_text, starter_text
 from webapp.views.report_view import empty_results, results_frame, score_markdown
 
 MAX_DRAFT_CHARS = 100_000  # the submit path's own cap on code (grader DEFAULT_LIMITS)
@@ -199,22 +199,27 @@ def build(learner: identity.Identity) -> Editor:
         if ex_id == was:  # already shown (a repeated event, or Progress loaded this code)
             return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
         kept = keep_draft(kept, was, code)  # the code on screen belongs to the exercise shown
+        page = lang_of(request)
         # The last exercise's results go with it (they sat under the new editor, unheaded).
-        return (kept.get(ex_id) or public_text(ex_id, "starter.py"), ex_id, kept,
-                empty_results(lang_of(request)), "")
+        return (kept.get(ex_id) or starter_text(ex_id, page), ex_id, kept, empty_results(page),
+                "")
 
     @friendly(4)
-    def on_reset(ex_id, kept):
+    def on_reset(ex_id, kept, request: gr.Request):
         kept = {k: v for k, v in (kept or {}).items() if k != ex_id}
-        return public_text(ex_id, "starter.py"), ex_id, kept, ""
+        return starter_text(ex_id, lang_of(request)), ex_id, kept, ""
 
     def on_leave(was, code, kept):
         return keep_draft(kept, was, code)
 
-    def on_restore(ex_id, kept):
-        """After a reload: the draft of the exercise shown, if this browser kept one."""
+    def on_restore(ex_id, kept, request: gr.Request):
+        """After a reload: the draft of the exercise shown, if this browser kept one; else, on
+        a Chinese page, the starter with its comments in Chinese."""
         text = (kept or {}).get(ex_id) if isinstance(kept, dict) else None
-        return text if isinstance(text, str) else gr.skip()
+        if isinstance(text, str):
+            return text
+        page = lang_of(request)
+        return starter_text(ex_id, page) if ex_id and page != "en" else gr.skip()
 
     @friendly(2)
     def on_upload(path):

@@ -25,3 +25,18 @@ def public_text(exercise_id: str, name: str) -> str:
         raise ValueError(f"unknown exercise {exercise_id!r}; choose one of {', '.join(sorted(exercises))}")
     path = exercises[exercise_id].public_dir / name
     return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def starter_text(exercise_id: str, lang: str = "en") -> str:
+    """The starter code, its comments and docstrings in ``lang``: on a Chinese page each
+    English comment that the exercise's ``starter.zh.json`` translates is replaced (the code
+    itself is the same, so it behaves and is graded the same)."""
+    import json
+
+    code = public_text(exercise_id, "starter.py")
+    if lang != "zh":
+        return code
+    raw = public_text(exercise_id, "starter.zh.json")
+    for en, zh in (json.loads(raw).get("comments", {}) if raw else {}).items():
+        code = code.replace(en, zh)
+    return code

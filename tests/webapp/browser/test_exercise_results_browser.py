@@ -1,6 +1,7 @@
-"""Issue 20 (items 2 and 3), in both languages at 1280 and 390 px: results go with their
-exercise (choosing another clears the table and its heading, headers kept), and a practice run
-of the public examples says it is neither graded nor recorded instead of looking like a score."""
+"""Issue 20 (items 2, 3 and 10), in both languages at 1280 and 390 px: results go with their
+exercise (choosing another clears the table and its heading, headers kept), a practice run of
+the public examples says it is neither graded nor recorded instead of looking like a score, and
+the starter's comments are in the page's language."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = needs_chromium
 
-CASES = [("en-US", 1280, "Exercises", "Practice run", "not recorded", "Score", "test", "✗"),
-         ("zh-CN", 390, "练习", "练习运行", "不记录", "得分", "测试", "未通过")]
+CASES = [("en-US", 1280, "Exercises", "Practice run", "not recorded", "Score", "test", "✗",
+          "Part A: replace the zeros"),
+         ("zh-CN", 390, "练习", "练习运行", "不记录", "得分", "测试", "未通过", "A 部分：把这些 0 换成")]
 
 
 def _choose(page, number: int) -> None:
@@ -25,12 +27,13 @@ def _choose(page, number: int) -> None:
     expect(box).to_have_value(re.compile(rf"^{number}\. "), timeout=20_000)
 
 
-@pytest.mark.parametrize("locale,width,tab,practice,unrecorded,score,header,failed", CASES)
+@pytest.mark.parametrize("locale,width,tab,practice,unrecorded,score,header,failed,comment", CASES)
 def test_practice_runs_say_so_and_results_go_with_their_exercise(
-        browser, app_url, locale, width, tab, practice, unrecorded, score, header, failed):
+        browser, app_url, locale, width, tab, practice, unrecorded, score, header, failed, comment):
     page = open_page(browser, app_url, locale, width)
     page.get_by_role("tab", name=tab).click()
     expect(page.locator("#ex-code")).to_contain_text("def ", timeout=20_000)
+    expect(page.locator("#ex-code")).to_contain_text(comment, timeout=20_000)  # starter's language
     page.locator("#ex-examples").click()
     result = page.locator("#ex-score")
     expect(result).to_contain_text(practice, timeout=60_000)
