@@ -146,6 +146,19 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     return tr("recovery.used", lang, name=show_label(rows[0].learner, lang) if rows else found[0])
 
 
+def recovered_name(key: str | None, session: str | None = None) -> str | None:
+    """The name this browser's learner last submitted under (a guest label without its
+    " (guest)"), for the label box after a recovery code linked it: the label used to stay
+    empty and the learner's next rows read "anonymous" beside their named ones. None when they
+    never gave one."""
+    who = identity.learner(None, key, None, session)
+    rows = submissions.gradebook().history(learner_id=who.id, limit=1)
+    label = rows[0].learner if rows else ""
+    if not label.endswith(ids.GUEST_SUFFIX):
+        return None
+    return label[: -len(ids.GUEST_SUFFIX)].strip() or None
+
+
 def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage:
     """Lay out the page inside the current gr.Tab; connect_editor() wires the reload button.
     With its ``tab``, the tables refresh themselves whenever the learner opens the page."""
@@ -202,11 +215,16 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     def on_sign_out(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         return sign_out_others(key, profile, lang_of(request), request.session_hash)
 
-    @friendly(3)
+    @friendly(6)
     def on_use(_typed, key, code, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
         text = use_recovery_code(code, key, identity.address_of(request), lang, request.session_hash)
-        return (*tables(key, profile, lang, request.session_hash), text)
+        name = recovered_name(key, request.session_hash)  # the learner's label comes along
+        if name is None:
+            label = (gr.skip(), gr.skip(), gr.skip())
+        else:
+            label = (name, name, identity.describe(name, profile, lang))
+        return (*label, *tables(key, profile, lang, request.session_hash), text)
 
     # Private events are still reachable over raw HTTP: what protects them is the browser key.
     ui = dict(api_visibility="private")
@@ -217,8 +235,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     history.select(on_row, who, [pick, preview, status], **ui)
     new.click(on_new, who, [shown, rec_status], **ui)
     sign_out.click(on_sign_out, who, [rec_status], **ui)
-    gr.on([use.click, typed_code.submit], on_use, [*who, typed_code], [best, history, rec_status],
-          **ui)
+    gr.on([use.click, typed_code.submit], on_use, [*who, typed_code],
+          [learner.name, learner.stored, learner.status, best, history, rec_status], **ui)
     return ProgressPage(pick=pick, load=load, status=status, who=who)
 
 

@@ -100,6 +100,9 @@ def test_a_new_code_and_sign_out_end_the_other_browsers_links(new_browser, app_u
     _use(b, old)
     expect(b.locator("#recovery-status")).to_contain_text("continues your work", timeout=WAIT)
     expect(b.locator("#progress-history")).to_contain_text(BEFORE[1], timeout=WAIT)
+    # ... under A's name (issue 20, item 1: B's label box stayed empty, its rows "anonymous")
+    expect(b.locator("#who-name input, #who-name textarea").first).to_have_value("ada",
+                                                                                 timeout=WAIT)
 
     # A shows a new code: B is signed out, and sees neither the old nor the new submission.
     new = _new_code(a)

@@ -85,3 +85,24 @@ def test_sign_out_other_browsers_keeps_this_one_and_the_code(book):
 
         progress.sign_out_others(a, gr.OAuthProfile({"preferred_username": "ada", "name": "Ada",
                                                      "picture": "", "profile": ""}))
+
+
+def test_a_recovered_browser_carries_the_learners_name(book):
+    """Issue 20, item 1: after a recovery code, the second browser's label box got nothing, and
+    the instructor saw the learner's next rows as "anonymous" beside their named ones."""
+    from webapp.pages import progress
+
+    a, b = idm.new_browser_key(), idm.new_browser_key()
+    _submit(book, idm.guest_id(a), "x = 1\n")  # stored as "Ada (guest)"
+    code = progress.new_recovery_code(a, None)
+    assert progress.recovered_name(b) is None  # not linked yet: nobody's name
+    progress.use_recovery_code(code, b, "10.0.0.6")
+    assert progress.recovered_name(b) == "Ada"
+    label = glue.default().resolve_learner(idm_claim("Ada", b)).label
+    assert label == "Ada (guest)"
+
+
+def idm_claim(typed: str, key: str):
+    from grader.gradebook import Claim
+
+    return Claim(typed=typed, browser_key=key)
