@@ -25,7 +25,6 @@ from grader.judge import check_record, expected_of
 from grader.model import Check, Record, TestCase
 from grader.report import bilingual as _m
 
-
 # Exercises whose scores are a scaled dot product Q·Kᵀ / √d_k (the scale wording names d_k).
 DOT_PRODUCT = frozenset({"manual-attention", "causal-mask", "multi-head-attention"})
 
