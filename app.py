@@ -47,6 +47,17 @@ CSS = """
    header does not stick over the first row; the name box and its status stack. */
 @media (max-width: 600px) {
   #ex-tests table { min-width: 720px; }
+  /* Gradio 6 draws the body as rows of divs sized in % of the viewport, not of the 720 px
+     header table: the columns did not line up and cells wrapped one character per line
+     ("未 / 通 / 过"). The same widths as the header's column_widths (exercises.py), of 720 px. */
+  #ex-tests .virtual-row { min-width: 720px; }
+  #ex-tests .virtual-row > .body-cell { flex: none !important; }
+  #ex-tests .virtual-row > .body-cell:nth-child(1) { width: 180px !important; min-width: 180px !important; }
+  #ex-tests .virtual-row > .body-cell:nth-child(2) { width: 79.2px !important; min-width: 79.2px !important; }
+  #ex-tests .virtual-row > .body-cell:nth-child(3),
+  #ex-tests .virtual-row > .body-cell:nth-child(4) { width: 50.4px !important; min-width: 50.4px !important; }
+  #ex-tests .virtual-row > .body-cell:nth-child(5) { width: 360px !important; min-width: 360px !important; }
+  #ex-tests .body-cell .text { word-break: keep-all; }
   #ex-tests th, #ex-tests th * { white-space: nowrap !important; word-break: keep-all !important; }
   #ex-tests thead, #ex-tests thead tr, #ex-tests th { position: static !important; }
   #who-row { flex-direction: column !important; align-items: stretch !important; }

@@ -181,7 +181,8 @@ def build(learner: identity.Identity) -> Editor:
     # Headed from the start (an empty Dataframe is headed "1 2 3"); the page's language on load.
     tests = gr.Dataframe(empty_results("en"), label=t("ex.tests"), interactive=False, wrap=True,
                          elem_id="ex-tests",
-                         column_widths=["25%", "8%", "8%", "8%", "51%"],
+                         # app.py's phone CSS gives the body cells these widths of 720 px
+                         column_widths=["25%", "11%", "7%", "7%", "50%"],
                          datatype=["str", "str", "number", "number", "markdown"])
 
     @friendly(1)
