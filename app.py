@@ -28,15 +28,14 @@ from webapp.serving.sessions import TrainSessions
 log = logging.getLogger("transformer_lab.app")
 
 # Separate queue pools: a long training run never holds a slot that grading or the playground needs.
-# "submit" (Submit, Run examples and the `grade` API) is wide, sized for a lecture hall: each event
-# only waits in the serving wing's grading line (webapp.serving.turns), which shows its position
-# and ETA and gives the grader's workers out fairly by address and learner. A narrow pool left a
-# class waiting in Gradio's own queue, first come first served, behind any flooding client.
-# "train" is wide for the same reason: a cached run replays at once and the rest wait in the
-# training line (position and ETA shown), which lets LAB_TRAIN_SLOTS (1) train at once.
+# "submit" (Submit, Run examples and the `grade` API) and "train" are as wide as the serving
+# wing's lines are long (ServingSettings.pools): each event only waits in its line
+# (webapp.serving.turns), which shows its position and ETA and gives the workers out fairly
+# by address and learner; a narrower pool left the rest in Gradio's own first-come queue.
 # "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
-# A waiting event costs one thread blocked on a condition variable.
-POOLS = {"play": 4, "train": 200, "submit": 256, "measure": 1}
+# A waiting event costs one thread blocked on an event; the line refuses before the pool fills.
+POOLS = submissions.default().serving.settings.pools()
+
 
 CSS = """
 #tl-title h1 { margin-bottom: 0.2em; }

@@ -93,7 +93,7 @@ def test_retries_of_a_learner_with_work_in_flight_cost_that_learner(submit_path)
     flooder = FLOODERS[0]
     send = submit_path(ServingSettings(grading_slots=1, rate_limit=3, address_rate_limit=10))
     serving = submit_path.serving
-    bot = glue.rate_key(submit_path.submitter.resolve_learner("Bot"), "f-live")
+    bot = glue.rate_key(submit_path.submitter.resolve_learner("Bot"), "f-live", flooder)
     # Bot's slow grading, in flight, charged as the submit path charges it.
     client = ClientKey("f-live", flooder, bot)
     assert serving.limits.admit(client) is None

@@ -228,11 +228,16 @@ def build(learner: identity.Identity) -> Editor:
 
     def run(fn):
         @friendly(2)
-        def inner(ex_id, code, request: gr.Request):
+        def inner(ex_id, code, typed, key, request: gr.Request,
+                  profile: gr.OAuthProfile | None = None):
             lang = lang_of(request)
-            # The same line as Submit (fair by address, one turn at a time per tab); examples
-            # store nothing, so they count against no submission limit.
-            ticket = submissions.default().serving.grading.admit(client_of(request))
+            # The same line as Submit, as the same learner (one turn at a time, and a fresh
+            # page session is no new fair share: red team, issue 17), and the same bound on the
+            # learners an address may start; examples store nothing, so no submission limit.
+            client, refused = submissions.default().practice_client(
+                identity.claim(typed, key, profile, session=request.session_hash),
+                request.session_hash, client_of(request))
+            ticket = refused or submissions.default().serving.grading.admit(client)
             if isinstance(ticket, Refused):  # keep the last result; say why not
                 warn(render(ticket.message, lang), lang)
                 return gr.skip(), "⚠️ " + render(ticket.message, lang)
@@ -282,7 +287,7 @@ def build(learner: identity.Identity) -> Editor:
     # submission of the code on screen, waiting behind the first (Gradio dropped it silently).
     submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
                  show_progress="hidden", trigger_mode="multiple", **ui)
-    examples.click(run(examples_report), [exercise, code], [tests, score],
+    examples.click(run(examples_report), [exercise, code, *who], [tests, score],
                    concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks

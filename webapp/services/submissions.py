@@ -60,13 +60,18 @@ def learner_name(typed: str | None, signed_in: bool = False) -> str:
     return ids.label_for(typed, GUEST_SUFFIX)
 
 
-def rate_key(learner: Learner | str, session_key: str | None) -> str:
-    """Who the rate limit counts: the learner's id, or the browser session for anonymous API
-    callers (they all share one label)."""
+def rate_key(learner: Learner | str, session_key: str | None,
+             address: str | None = None) -> str:
+    """Who the rate limit (and the line) counts: the learner's id, or the browser session for
+    anonymous API callers (they all share one label). An API label is anyone's to type, so it
+    counts per client ``address`` too: a stranger typing "alice" elsewhere spent the real
+    alice's limit and places in line (red team, issue 17); the gradebook id stays shared."""
     if isinstance(learner, str):  # a bare label (older callers)
         return f"anon:{session_key or 'no-session'}" if learner == ANONYMOUS else f"name:{learner}"
     if learner.kind == "api" and learner.label == ANONYMOUS:
         return f"anon:{session_key or 'no-session'}"
+    if learner.kind == "api":
+        return f"id:{learner.id}@{address or ''}"
     return f"id:{learner.id}"
 
 
@@ -169,6 +174,25 @@ class Submitter:
             linked = self.book.linked_learner(ids.key_hash(learner.browser_key))
         return ids.resolve(learner, linked, self.signed_in_folds())
 
+    def practice_client(self, learner: Claim, session_key: str | None,
+                        client: ClientKey) -> tuple[ClientKey, Refused | None]:
+        """A public-examples run's place in the line: as the learner (its unit), under the
+        address's bound on new learners; or why not. Nothing else is counted."""
+        try:
+            who = self.resolve_learner(learner)
+        except SubmissionRejected as err:
+            return client, Refused(err.reason, err.message)
+        client = client.as_learner(rate_key(who, session_key, client.address))
+        if client.address:
+            ok, wait = self.serving.limits.new_learners.check(client.address, client.unit)
+            if not ok:
+                n = self.serving.limits.new_learners.limiter.per_learner
+                window = self.serving.limits.new_learners.limiter.window_s
+                return client, Refused("new_learners", both(
+                    "queue.new_learners", n=n, window=max(1, round(window / 60)),
+                    wait=max(1, math.ceil(wait))), wait)
+        return client, None
+
     def submit(self, exercise_id: str, code: str | bytes,
                learner: str | Claim | Learner | None, session_key: str | None, *,
                signed_in: bool = False, filename: str | None = None,
@@ -186,7 +210,8 @@ class Submitter:
             who = self.resolve_learner(learner, signed_in)
         except SubmissionRejected as err:
             return refusal(err.reason, err.message, exercise_id)
-        client = (client or ClientKey(session_key)).as_learner(rate_key(who, session_key))
+        client = client or ClientKey(session_key)
+        client = client.as_learner(rate_key(who, session_key, client.address))
         serving = self.serving
         new = serving.limits.is_new(client)
         if (refused := serving.limits.admit(client)) is not None:

@@ -154,11 +154,31 @@ def guard(queue: Any, per_address: int, per_session: int,
         ok, event_id, state = await push(body=body, request=request, username=username)
         if ok and isinstance(event_id, str):
             owners[event_id] = mine
+            pool = queue.event_ids_to_events[event_id].concurrency_id \
+                if event_id in queue.event_ids_to_events else None
+            if pool in queue.event_queue_per_concurrency_id:
+                fair_order(queue.event_queue_per_concurrency_id[pool].queue, owner)
         return ok, event_id, state
 
     queue.push = bounded_push
     queue.guarded = (per_address, per_session)
     return queue
+
+
+def fair_order(events: list, owner: Callable[[Any], str | None]) -> None:
+    """Reorder one pool's waiting events, in place, round-robin by client address: every
+    address's first waiting event, then every address's second, ... (arrival order within each
+    round). Gradio serves a pool first come first served, so 500 events of one address kept a
+    stranger's page waiting 40 s behind them (red team, issue 17); now it waits behind at most
+    one event per other address. Gradio takes the front of this very list."""
+    seen: dict[str | None, int] = {}
+    keyed = []
+    for i, event in enumerate(events):
+        who = owner(event)
+        rank = seen[who] = seen.get(who, -1) + 1
+        keyed.append((rank, i, event))
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    events[:] = [e for _, _, e in keyed]
 
 
 def guard_blocks(blocks: gr.Blocks, per_address: int, per_session: int,
@@ -204,9 +224,12 @@ PATCHES: dict[str, Callable[[], bool]] = {
         list(inspect.signature(Queue.push).parameters)[1:] == ["body", "request", "username"]
         and inspect.iscoroutinefunction(Queue.push)
         and "event_queue_per_concurrency_id" in inspect.getsource(Queue.__init__)),
-    "queued event fields (_id, session_hash, request)": lambda: all(
+    "queued event fields (_id, session_hash, request, concurrency_id)": lambda: all(
         n in inspect.getsource(Event.__init__)
-        for n in ("self._id", "self.session_hash", "self.request")),
+        for n in ("self._id", "self.session_hash", "self.request", "self.concurrency_id")),
+    "a pool serves the front of EventQueue.queue (fair order by address)": lambda: (
+        "first_event = event_queue.queue[0]" in inspect.getsource(Queue)
+        and "self.event_ids_to_events" in inspect.getsource(Queue.__init__)),
     "state_holder.SessionState (light sessions)": lambda: (
         _has(state_holder, "SessionState")
         and _has(_ORIGINAL, "__setitem__", "_update_config", "_update_value_in_config")

@@ -41,19 +41,31 @@ class ServingSettings:
     grading_slots: int = 2  # LAB_GRADER_WORKERS: gradings at once (the grader's warm workers)
     per_address_waiting: int = 200  # LAB_PER_ADDRESS: submissions one address may have in line
     per_learner_waiting: int = 3  # LAB_PER_LEARNER: one learner's clicks in line (one grades)
-    max_waiting: int = 2000  # LAB_MAX_WAITING: submissions in line from everyone together
+    # Each submission in line holds a thread of Gradio's "submit" pool, which app.py sizes from
+    # this: the line refuses before the pool fills (red team: two addresses of 200 filled a
+    # 256-wide pool and a stranger waited in Gradio's own queue behind them).
+    max_waiting: int = 600  # LAB_MAX_WAITING: submissions in line from everyone together
     rate_limit: int = 10  # LAB_RATE_LIMIT: accepted submissions per learner per window
     address_rate_limit: int = 600  # LAB_ADDRESS_RATE_LIMIT: per address per window (a flood)
     rate_window_s: float = 60.0  # LAB_RATE_WINDOW_S
     new_learners_per_address: int = 300  # LAB_NEW_LEARNERS: new learner keys per address ...
     new_learners_window_s: float = 600.0  # LAB_NEW_LEARNERS_WINDOW_S: ... in this window
     train_slots: int = 1  # LAB_TRAIN_SLOTS: runs that train at once
-    train_per_address: int = 200  # LAB_TRAIN_PER_ADDRESS: runs one address may have in line
+    train_per_address: int = 50  # LAB_TRAIN_PER_ADDRESS: runs one address may have in line
+    train_max_waiting: int = 150  # LAB_TRAIN_MAX_WAITING: runs in line in all (sizes the pool)
     train_offer_s: float = 20.0  # LAB_TRAIN_OFFER_S: past this wait, offer a cached shorter run
     forwarded_hops: int = 0  # LAB_FORWARDED_HOPS: trusted proxies (1 on a Space by default)
     queue_max: int = 4096  # LAB_QUEUE_MAX: Gradio's queue, every page's events together
     queue_per_address: int = 512  # LAB_QUEUE_PER_ADDRESS: of which one address may hold
     queue_per_session: int = 16  # LAB_QUEUE_PER_SESSION: of which one tab may hold
+
+    def pools(self) -> dict[str, int]:
+        """Gradio's queue pools: "submit" and "train" hold one thread per event waiting in the
+        serving lines, so each is the line's whole bound plus the turns running and a reserve
+        for refusals; "play" and "measure" are narrow (fair by address: gradio_patch)."""
+        return {"play": 4, "measure": 1,
+                "submit": self.max_waiting + self.grading_slots + 32,
+                "train": self.train_max_waiting + self.train_slots + 16}
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -90,6 +102,7 @@ class ServingSettings:
                                       float, 1e-9),
             train_slots=num("LAB_TRAIN_SLOTS", d.train_slots),
             train_per_address=num("LAB_TRAIN_PER_ADDRESS", d.train_per_address),
+            train_max_waiting=num("LAB_TRAIN_MAX_WAITING", d.train_max_waiting),
             train_offer_s=num("LAB_TRAIN_OFFER_S", d.train_offer_s, float, 1e-9),
             forwarded_hops=num("LAB_FORWARDED_HOPS", hops_default, int, 0),
             queue_max=num("LAB_QUEUE_MAX", d.queue_max),

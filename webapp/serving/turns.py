@@ -209,9 +209,12 @@ class TurnQueue:
             self._unit_served.clear()
             self._ended.clear()
             return
+        now = self._clock()
+        if len(self._ended) > 4 * len(self._live) + 1024:  # its own bound (red team: 200,000)
+            self._ended = {k: v for k, v in self._ended.items() if now - v < self.RECENT_S}
         if len(self._unit_served) < 4 * len(self._live) + 1024:
             return
-        now, active = self._clock(), {t.group for t in self._live}
+        active = {t.group for t in self._live}
         floor = min(self._group_served[g] for g in active)
         self._ended = {k: v for k, v in self._ended.items() if now - v < self.RECENT_S}
         self._group_served = {g: s for g, s in self._group_served.items()

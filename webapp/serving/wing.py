@@ -75,7 +75,7 @@ def training_line(s: ServingSettings, **kw: Any) -> TurnQueue:
     """One run per browser session in line (a second press while one runs is refused: the page
     says to wait or press Stop); a whole class from one address waits."""
     kw = {k: v for k, v in kw.items() if v is not None}
-    return TurnQueue(s.train_slots, s.train_per_address, 1, s.max_waiting,
+    return TurnQueue(s.train_slots, s.train_per_address, 1, s.train_max_waiting,
                      typical_s=TRAIN_TYPICAL_S, **kw)
 
 

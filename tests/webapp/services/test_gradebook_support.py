@@ -411,3 +411,47 @@ def test_trust_is_kept_in_the_gradebook_for_every_replica(tmp_path, monkeypatch)
         assert access.trust_hashes("198.51.100.7", "not a key").keys() == {"address"}
         monkeypatch.setenv(access.PASSWORD_ENV, "a brand new password")
         assert not any(two.trusted_client(h) for h in access.trust_hashes("198.51.100.7", key).values())
+
+
+def test_an_api_label_counts_per_address(book):
+    """Red team (issue 17, A3): from address B, ten `grade` calls labelled "alice" spent the
+    real alice's limit at address A ("try again in 29 s"). A label is anyone's to type: its
+    limit and places in line count per address (the gradebook id stays shared)."""
+    from grader.report import Report, TestResult
+
+    def graded(exercise_id, code, learner=None):
+        return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
+
+    Key = ClientKey
+    serving = Serving.local(ServingSettings(rate_limit=2))
+    sub = glue.Submitter(serving=serving, book=book, grade=graded)
+    for i in range(3):
+        glue.grade_and_record("causal-mask", "x = 1", "alice", f"b{i}", submitter=sub,
+                              client=Key(f"b{i}", "203.0.113.66"))
+    real = glue.grade_and_record("causal-mask", "x = 1", "alice", "a", submitter=sub,
+                                 client=Key("a", "198.51.100.7"))
+    assert real["extra_data"]["stored"] is True, real
+    ids = {r.learner_id for r in book.all_rows(include_code=False)}
+    assert len(ids) == 1  # one shared API id in the gradebook, as before
+
+
+def test_public_examples_take_turns_as_the_learner(book):
+    """Red team (issue 17, A2): a tab sending 40 "Run examples" clicks, each from a new page
+    session, became 40 fair shares at the class's address (classmates waited 195 s). Examples
+    now take their turn as the learner: fresh sessions of one browser are one unit."""
+    from grader.gradebook import Claim
+
+    serving = Serving.local(ServingSettings(new_learners_per_address=2))
+    sub = glue.Submitter(serving=serving, book=book)
+    key = idm.new_browser_key()
+    units = set()
+    for i in range(5):
+        client, refused = sub.practice_client(Claim(typed="Eve", browser_key=key), f"s{i}",
+                                              ClientKey(f"s{i}", "198.51.100.7"))
+        assert refused is None
+        units.add(client.unit)
+    assert len(units) == 1  # one learner, whatever the session
+    for i in range(2):  # the address's new-learner bound covers examples too
+        _, refused = sub.practice_client(Claim(typed="Bot", browser_key=idm.new_browser_key()),
+                                         f"m{i}", ClientKey(f"m{i}", "198.51.100.7"))
+    assert refused is not None and refused.reason == "new_learners"

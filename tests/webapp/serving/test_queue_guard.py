@@ -86,3 +86,41 @@ def test_the_app_bounds_every_clients_share_of_its_queue():
 def test_the_guard_refuses_bad_bounds():
     with pytest.raises(ValueError, match="queue bounds"):
         gradio_patch.guard(object(), per_address=0, per_session=3, address=lambda r: None)
+
+
+@pytest.fixture
+def wide_slow_app():
+    """One worker, a queue roomy enough for a flood (per address 40 of 100)."""
+    release = threading.Event()
+
+    def slow(x):
+        release.wait(30)
+        return x
+
+    with gr.Blocks() as blocks:
+        box = gr.Textbox()
+        box.submit(slow, box, box, api_name="slow", concurrency_limit=1)
+    blocks.queue(max_size=100)
+    gradio_patch.guard_blocks(blocks, per_address=40, per_session=3,
+                              address=lambda request: client_of_request(request, 1).address)
+    blocks.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=free_port(),
+                  quiet=True)
+    fn_index = next(i for i, f in blocks.fns.items() if f.api_name == "slow")
+    yield blocks, fn_index
+    release.set()
+    blocks.close()
+
+
+def test_a_stranger_waits_behind_one_event_per_other_address_not_a_flood(wide_slow_app):
+    """Red team (issue 17, A7): 522 playground events of one address, each from a fresh session,
+    kept a stranger's event at rank 510 for 40 s; Gradio serves a pool first come first served.
+    The guard now orders each pool round-robin by address: the stranger is second in line."""
+    blocks, fn = wide_slow_app
+    url = blocks.local_url
+    codes = [_join(url, fn, ATTACKER, f"flood{i}").status_code for i in range(30)]
+    assert codes.count(200) == 30
+    assert _join(url, fn, VISITOR, "honest").status_code == 200
+    order = [gradio_patch.waiting(blocks._queue)]
+    owners = [e.session_hash for e in order[0]]
+    # One flood event runs; of those waiting, the stranger's is the first or the second.
+    assert "honest" in owners[:2], owners[:5]

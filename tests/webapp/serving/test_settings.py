@@ -22,6 +22,7 @@ VARIABLES = [
     ("new_learners_window_s", "LAB_NEW_LEARNERS_WINDOW_S", "30", 30.0),
     ("train_slots", "LAB_TRAIN_SLOTS", "2", 2),
     ("train_per_address", "LAB_TRAIN_PER_ADDRESS", "9", 9),
+    ("train_max_waiting", "LAB_TRAIN_MAX_WAITING", "40", 40),
     ("train_offer_s", "LAB_TRAIN_OFFER_S", "5", 5.0),
     ("forwarded_hops", "LAB_FORWARDED_HOPS", "2", 2),
     ("queue_max", "LAB_QUEUE_MAX", "100", 100),
@@ -34,10 +35,12 @@ def test_an_empty_environment_gives_the_documented_defaults():
     s = ServingSettings.from_env({})
     assert s == ServingSettings()
     assert (s.grading_slots, s.per_address_waiting, s.per_learner_waiting, s.max_waiting) == \
-        (2, 200, 3, 2000)
+        (2, 200, 3, 600)  # 600: the submit pool is sized from it (red team, issue 17)
     assert (s.rate_limit, s.address_rate_limit, s.rate_window_s) == (10, 600, 60.0)
     assert (s.new_learners_per_address, s.new_learners_window_s) == (300, 600.0)
-    assert (s.train_slots, s.train_per_address, s.train_offer_s) == (1, 200, 20.0)
+    assert (s.train_slots, s.train_per_address, s.train_offer_s) == (1, 50, 20.0)
+    assert s.train_max_waiting == 150
+    assert s.pools() == {"play": 4, "measure": 1, "submit": 600 + 2 + 32, "train": 150 + 1 + 16}
     assert s.forwarded_hops == 0  # no trusted proxy off a Space
     assert (s.queue_max, s.queue_per_address, s.queue_per_session) == (4096, 512, 16)
     # Unset and blank are the same thing.
