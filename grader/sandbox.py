@@ -201,7 +201,9 @@ def set_undumpable() -> None:
 
 # --- levels ----------------------------------------------------------------------------------
 # Weakest to strongest. "isolated" is the floor: no network, no exec, no IPC, no reads outside
-# the job. "full" adds a non-root uid; "strict" adds private namespaces (capped tmpfs workdir).
+# the job. "full" adds a non-root uid; "strict" adds private namespaces (capped tmpfs workdir)
+# and Landlock's signal scoping (ABI 6, kernel 6.12): below it only seccomp keeps signals in,
+# and the log must not say "strict" there (issue 19, F3).
 LEVELS = ("basic", "isolated", "full", "strict")
 FLOOR = "isolated"
 # Layers switched off on purpose (``--without`` on the worker): to test that the grader refuses,
@@ -219,7 +221,16 @@ def level_name(level: dict) -> str:
     user = str(level.get("user", ""))
     if not (user.startswith("nobody") or (user.startswith("uid") and not user.startswith("uid 0 "))):
         return "isolated"
-    return "strict" if level.get("namespaces") else "full"
+    return "strict" if level.get("namespaces") and signal_scoped(level) else "full"
+
+
+SIGNAL_SCOPE_ABI = 6  # LANDLOCK_SCOPE_SIGNAL and abstract-socket scoping
+
+
+def signal_scoped(level: dict) -> bool:
+    """Whether Landlock itself keeps learner code's signals inside its own domain."""
+    abi = level.get("landlock")
+    return isinstance(abi, int) and not isinstance(abi, bool) and abi >= SIGNAL_SCOPE_ABI
 
 
 def at_least(name: str, minimum: str) -> bool:
@@ -257,6 +268,10 @@ def missing_layers(level: dict) -> list[str]:
         out.append(f"a non-root user for learner code ({level.get('user')})")
     if not level.get("namespaces"):
         out.append("private mount/IPC namespaces: " + level.get("namespaces_error", "switched off"))
+    if level.get("landlock") and not signal_scoped(level):
+        out.append(f"Landlock signal scoping (ABI {SIGNAL_SCOPE_ABI}, kernel 6.12; ABI "
+                   f"{level.get('landlock')} here): only seccomp keeps signals in (kill, tkill, "
+                   "tgkill, and fcntl/ioctl owner routes are refused)")
     return out
 
 

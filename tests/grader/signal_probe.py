@@ -54,6 +54,9 @@ def run() -> dict:
     as_root = os.geteuid() == 0
     victim = subprocess.Popen(["sleep", "120"], start_new_session=True,
                               user=65534 if as_root else None, group=65534 if as_root else None)
+    # Landlock capped at 5 is "full", not "strict" (no signal scoping): grade there knowingly,
+    # as an operator of such a host would (LAB_SANDBOX_MIN).
+    os.environ["LAB_SANDBOX_MIN"] = "full"
     try:
         pool = WorkerPool(protected=protected_paths(), without=("landlock-scope",))
         with Grader(pool=pool) as g:

@@ -18,6 +18,17 @@ def test_level_names():
     assert sandbox.level_name({"user": "uid 1000 (not root)", "landlock": 6, "seccomp": True}) == "full"
 
 
+def test_without_landlock_signal_scoping_the_level_is_not_strict():
+    """Issue 19, F3: with Landlock 5 (kernels before 6.12) the log said "strict" although only
+    seccomp kept signals in; now that host is "full", and what is missing is said."""
+    five = {"user": "nobody", "landlock": 5, "seccomp": True, "namespaces": True}
+    assert sandbox.level_name(five) == "full"
+    assert sandbox.level_name({**five, "landlock": 6}) == "strict"
+    missing = sandbox.missing_layers(five)
+    assert any("signal scoping" in m and "ABI 5 here" in m for m in missing), missing
+    assert not any("signal scoping" in m for m in sandbox.missing_layers({**five, "landlock": 7}))
+
+
 def test_required_level_defaults_to_what_the_host_offers_never_below_the_floor(monkeypatch):
     monkeypatch.delenv("LAB_SANDBOX_MIN", raising=False)
     assert sandbox.required_level("strict") == "strict"

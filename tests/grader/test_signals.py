@@ -43,6 +43,7 @@ def test_learner_code_cannot_signal_a_process_group_through_a_file_owner(who):
         pytest.skip("needs root (and setpriv for uid 1000)")
     result = _probe(AS_UID_1000 if who == "uid 1000" else [])
     assert result["level"]["landlock"] == 5, result["level"]
+    assert result["level"]["summary"] == "full", result["level"]  # not "strict" without scoping
     assert "ATTACK" in result["output"], result["output"]
     assert result["victim_alive"], result["output"]
     said = result["output"]
