@@ -234,10 +234,13 @@ def build(learner: identity.Identity) -> Editor:
             # The same line as Submit, as the same learner (one turn at a time, and a fresh
             # page session is no new fair share: red team, issue 17), and the same bound on the
             # learners an address may start; examples store nothing, so no submission limit.
+            serving = submissions.default().serving
             client, refused = submissions.default().practice_client(
                 identity.claim(typed, key, profile, session=request.session_hash),
                 request.session_hash, client_of(request))
-            ticket = refused or submissions.default().serving.grading.admit(client)
+            ticket = refused or serving.grading.admit(client)
+            if isinstance(ticket, Refused) and refused is None:
+                serving.practice.refund(client)  # the line refused it: nothing was used
             if isinstance(ticket, Refused):  # keep the last result; say why not
                 warn(render(ticket.message, lang), lang)
                 return gr.skip(), "⚠️ " + render(ticket.message, lang)

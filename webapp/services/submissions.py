@@ -176,22 +176,15 @@ class Submitter:
 
     def practice_client(self, learner: Claim, session_key: str | None,
                         client: ClientKey) -> tuple[ClientKey, Refused | None]:
-        """A public-examples run's place in the line: as the learner (its unit), under the
-        address's bound on new learners; or why not. Nothing else is counted."""
+        """A public-examples run's place in the line: as the learner (its unit), under the same
+        limits as Submit, counted apart (practice costs no submission), and the same bound on
+        the learners an address starts; or why not."""
         try:
             who = self.resolve_learner(learner)
         except SubmissionRejected as err:
             return client, Refused(err.reason, err.message)
         client = client.as_learner(rate_key(who, session_key, client.address))
-        if client.address:
-            ok, wait = self.serving.limits.new_learners.check(client.address, client.unit)
-            if not ok:
-                n = self.serving.limits.new_learners.limiter.per_learner
-                window = self.serving.limits.new_learners.limiter.window_s
-                return client, Refused("new_learners", both(
-                    "queue.new_learners", n=n, window=max(1, round(window / 60)),
-                    wait=max(1, math.ceil(wait))), wait)
-        return client, None
+        return client, self.serving.practice.admit(client)
 
     def submit(self, exercise_id: str, code: str | bytes,
                learner: str | Claim | Learner | None, session_key: str | None, *,

@@ -106,22 +106,28 @@ class Limits:
 
     @classmethod
     def build(cls, s: ServingSettings, url: str | None = None,
-              data_dir: Path | str | None = None) -> Limits:
-        """The deployment's limits (SQLite or PostgreSQL, see :func:`open_limiter`)."""
-        return cls(open_limiter(s.rate_limit, s.rate_window_s, "learner", url, data_dir),
-                   open_limiter(s.address_rate_limit, s.rate_window_s, "address", url, data_dir),
-                   NewLearners(open_limiter(s.new_learners_per_address, s.new_learners_window_s,
-                                            "new-learner", url, data_dir)))
+              data_dir: Path | str | None = None, scope: str = "",
+              new_learners: NewLearners | None = None) -> Limits:
+        """The deployment's limits (SQLite or PostgreSQL, see :func:`open_limiter`); ``scope``
+        keeps another set of the same limits apart (the public examples': "practice-"), and
+        ``new_learners`` may be shared with it (one bound on the learners an address starts)."""
+        return cls(open_limiter(s.rate_limit, s.rate_window_s, f"{scope}learner", url, data_dir),
+                   open_limiter(s.address_rate_limit, s.rate_window_s, f"{scope}address", url,
+                                data_dir),
+                   new_learners or NewLearners(open_limiter(
+                       s.new_learners_per_address, s.new_learners_window_s, "new-learner", url,
+                       data_dir)))
 
     @classmethod
     def in_memory(cls, s: ServingSettings | None = None,
-                  clock: Callable[[], float] = time.monotonic) -> Limits:
+                  clock: Callable[[], float] = time.monotonic,
+                  new_learners: NewLearners | None = None) -> Limits:
         """The same policy counted in this process only (tests, a single throwaway process)."""
         s = s or ServingSettings()
         return cls(RateLimiter(s.rate_limit, s.rate_window_s, clock),
                    RateLimiter(s.address_rate_limit, s.rate_window_s, clock),
-                   NewLearners(RateLimiter(s.new_learners_per_address, s.new_learners_window_s,
-                                           clock)))
+                   new_learners or NewLearners(RateLimiter(
+                       s.new_learners_per_address, s.new_learners_window_s, clock)))
 
     def admit(self, client: ClientKey) -> Refused | None:
         """Count one accepted submission of ``client`` (its learner set), or why not."""

@@ -27,12 +27,20 @@ TRAIN_TYPICAL_S = 10.0  # a default reverse run on CPU Basic: 6-15 s, until real
 
 @dataclass
 class Serving:
-    """Who goes next (``grading``, ``training``) and who is refused (``limits``)."""
+    """Who goes next (``grading``, ``training``) and who is refused (``limits`` for submissions,
+    ``practice`` for public-examples runs: the same limits counted apart, sharing the bound on
+    the learners an address starts)."""
 
     settings: ServingSettings
     grading: TurnQueue
     training: TurnQueue
     limits: Limits
+    practice: Limits | None = None
+
+    def __post_init__(self) -> None:
+        if self.practice is None:  # a test's own limits: practice counted in this process
+            self.practice = Limits.in_memory(self.settings,
+                                             new_learners=self.limits.new_learners)
 
     @classmethod
     def local(cls, s: ServingSettings | None = None, **queue_kw: Any) -> Serving:
@@ -40,8 +48,10 @@ class Serving:
         the grading line."""
         s = s or ServingSettings()
         clock = queue_kw.get("clock")
-        return cls(s, grading_line(s, **queue_kw), training_line(s, clock=clock),
-                   Limits.in_memory(s, **({"clock": clock} if clock else {})))
+        limits = Limits.in_memory(s, **({"clock": clock} if clock else {}))
+        return cls(s, grading_line(s, **queue_kw), training_line(s, clock=clock), limits,
+                   Limits.in_memory(s, **({"clock": clock} if clock else {}),
+                                    new_learners=limits.new_learners))
 
     @classmethod
     def build(cls, s: ServingSettings, url: str | None = None) -> Serving:
@@ -53,7 +63,9 @@ class Serving:
             from webapp.serving.pg_places import PostgresPlaces
 
             places = PostgresPlaces(url, s.per_address_waiting, "grading")
-        wing = cls(s, grading_line(s, places=places), training_line(s), Limits.build(s, url))
+        limits = Limits.build(s, url)
+        practice = Limits.build(s, url, scope="practice-", new_learners=limits.new_learners)
+        wing = cls(s, grading_line(s, places=places), training_line(s), limits, practice)
         log.info("serving: %d grading turns at once, %d in line per address (%d in all), "
                  "%d per learner; client address = %s", s.grading_slots, s.per_address_waiting,
                  s.max_waiting, s.per_learner_waiting, "the peer (no trusted proxy)"

@@ -455,3 +455,19 @@ def test_public_examples_take_turns_as_the_learner(book):
         _, refused = sub.practice_client(Claim(typed="Bot", browser_key=idm.new_browser_key()),
                                          f"m{i}", ClientKey(f"m{i}", "198.51.100.7"))
     assert refused is not None and refused.reason == "new_learners"
+
+
+def test_public_examples_have_the_submit_limits_counted_apart(book):
+    """Issue 19, property 2: the public examples go through the same admission and limits as
+    Submit (they had no rate limit at all); counted apart, so practice costs no submission."""
+    from grader.gradebook import Claim
+
+    serving = Serving.local(ServingSettings(rate_limit=3))
+    sub = glue.Submitter(serving=serving, book=book)
+    key = idm.new_browser_key()
+    outcomes = [sub.practice_client(Claim(typed="Eve", browser_key=key), f"s{i}",
+                                    ClientKey(f"s{i}", "198.51.100.7"))[1] for i in range(4)]
+    assert outcomes[:3] == [None] * 3 and outcomes[3].reason == "rate_limited"
+    client = ClientKey("s9", "198.51.100.7").as_learner(
+        glue.rate_key(sub.resolve_learner(Claim(typed="Eve", browser_key=key)), "s9"))
+    assert serving.limits.admit(client) is None  # her submissions' own limit is untouched
