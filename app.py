@@ -48,7 +48,7 @@ CSS = """
   #ex-tests table { min-width: 720px; }
   /* Gradio 6 draws the body as rows of divs sized in % of the viewport, not of the 720 px
      header table: the columns did not line up and cells wrapped one character per line
-     ("未 / 通 / 过"). The same widths as the header's column_widths (exercises.py), of 720 px. */
+     (the result "failed" one per line). The same widths as the header's column_widths (exercises.py), of 720 px. */
   #ex-tests .virtual-row { min-width: 720px; }
   #ex-tests .virtual-row > .body-cell { flex: none !important; }
   #ex-tests .virtual-row > .body-cell:nth-child(1) { width: 180px !important; min-width: 180px !important; }

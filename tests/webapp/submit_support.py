@@ -28,8 +28,14 @@ def submit_harness(tmp_path, graded: Callable) -> Iterator[Callable]:
         submitter = Submitter(serving, book, graded)
         install.serving, install.submitter = serving, submitter
 
-        def send(name: str, session: str, address: str, code: str = "x = 1\n") -> str:
-            out = grade_and_record("causal-mask", code, name, session, submitter=submitter,
+        def send(name: str, session: str, address: str, code: str = "x = 1\n",
+                 key: str | None = None) -> str:
+            """As an API caller labelled ``name``, or with ``key`` as a page's guest (a browser
+            key is the same learner from any address; an API label counts per address)."""
+            from grader.gradebook import Claim
+
+            who = Claim(typed=name, browser_key=key) if key else name
+            out = grade_and_record("causal-mask", code, who, session, submitter=submitter,
                                    client=ClientKey(session, address))
             return out.get("reason") or ("graded" if out["extra_data"]["stored"] else "?")
         return send

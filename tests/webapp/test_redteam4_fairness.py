@@ -120,11 +120,16 @@ def test_retries_of_a_learner_with_work_in_flight_cost_that_learner(submit_path)
 # --- G1: a refusal by one limit charges no other limit ------------------------------------------
 
 def test_an_address_refusal_leaves_the_learners_quota(submit_path):
+    # Ada is a page's guest (her browser key is the same learner from every address; an API
+    # label counts per address since issue 17's red team, A3).
+    from grader.gradebook.identity import new_browser_key
+
+    ada = new_browser_key()
     send = submit_path(ServingSettings(grading_slots=1, rate_limit=2, address_rate_limit=1))
-    assert send("Ada", "s1", "198.51.100.10") == "graded"
-    assert send("Ada", "s2", "198.51.100.10") == "rate_limited"  # the address's one allowance
-    assert send("Ada", "s3", "198.51.100.11") == "graded"  # her second allowance was intact
-    assert send("Ada", "s4", "198.51.100.12") == "rate_limited"  # now her own limit
+    assert send("Ada", "s1", "198.51.100.10", key=ada) == "graded"
+    assert send("Ada", "s2", "198.51.100.10", key=ada) == "rate_limited"  # the address's one
+    assert send("Ada", "s3", "198.51.100.11", key=ada) == "graded"  # her second was intact
+    assert send("Ada", "s4", "198.51.100.12", key=ada) == "rate_limited"  # now her own limit
 
 
 def test_a_learner_refusal_leaves_the_addresss_quota(submit_path):

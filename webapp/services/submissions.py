@@ -19,12 +19,14 @@ from typing import Any, Union
 
 from grader.gradebook import (
     ANONYMOUS,
+    DEFAULT_LIMITS,
     Claim,
     Gradebook,
     GradebookError,
     Learner,
     Submission,
     SubmissionRejected,
+    check_exercise,
     clean_learner,
     open_gradebook,
     validate_submission,
@@ -107,6 +109,16 @@ def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
     """A Refusal with its retry time rounded up to whole seconds (at least 1)."""
     return Refusal(reason, message, exercise_id if isinstance(exercise_id, str) else None,
                    None if retry_after_s is None else max(1, math.ceil(retry_after_s)))
+
+
+def cheap_size_check(code: object) -> None:
+    """Refuse, before any limit is counted or anything parsed, what is too large to be a
+    submission at all (the full checks, notebooks included, run once it is let in)."""
+    size = len(code) if isinstance(code, (str, bytes, bytearray, memoryview)) else 0
+    if size > DEFAULT_LIMITS.max_upload_bytes:
+        from grader.gradebook import clean_code
+
+        clean_code(code)  # raises its own bilingual "too large" refusal, before reading on
 
 
 def _default_grade(exercise_id: str, code: str, label: str) -> Report:
@@ -192,14 +204,16 @@ class Submitter:
                client: ClientKey | None = None, on_wait: OnWait | None = None) -> Outcome:
         """Grade one submission and store it; return once the row is durable.
 
-        validate (cheap, nothing stored) → who (the learner, within the client's address) →
-        the limits (counted only when admitted) → a turn in the grading line (position and
-        ETA through ``on_wait(position, eta_s)`` while it waits) → grade → store. The ticket
-        is released in one place, whatever happens; a refusal leaves no row.
+        cheap checks (the exercise, the size) → who (the learner, within the client's
+        address) → the limits (counted only when admitted) → a place in the grading line →
+        the costly checks (decoding, a notebook's parse: only once let in, issue 19) → its turn
+        (position and ETA through ``on_wait(position, eta_s)``) → grade → store. The ticket is
+        released in one place, whatever happens; a refusal leaves no row and gives back what
+        the limits counted.
         """
         try:
-            clean = validate_submission(code, exercise_ids(), exercise_id, None,
-                                        filename=filename)
+            ex = check_exercise(exercise_id, exercise_ids())
+            cheap_size_check(code)
             who = self.resolve_learner(learner, signed_in)
         except SubmissionRejected as err:
             return refusal(err.reason, err.message, exercise_id)
@@ -208,13 +222,17 @@ class Submitter:
         serving = self.serving
         new = serving.limits.is_new(client)
         if (refused := serving.limits.admit(client)) is not None:
-            return refusal(refused.reason, refused.message, clean.exercise_id,
-                           refused.retry_after_s)
+            return refusal(refused.reason, refused.message, ex, refused.retry_after_s)
         ticket = serving.grading.admit(client)
         if isinstance(ticket, Refused):
             serving.limits.refund(client, new)  # not in line: nothing was used
-            return refusal(ticket.reason, ticket.message, clean.exercise_id, ticket.retry_after_s)
+            return refusal(ticket.reason, ticket.message, ex, ticket.retry_after_s)
         with ticket:  # the one release path: the turn ends here, graded or not
+            try:
+                clean = validate_submission(code, exercise_ids(), ex, None, filename=filename)
+            except SubmissionRejected as err:  # let in, but nothing to grade: nothing counted
+                serving.limits.refund(client, new)
+                return refusal(err.reason, err.message, ex)
             try:
                 told: list[tuple[int, float]] = []
 
