@@ -1,0 +1,99 @@
+"""A playground request while hostile submissions are judged (issue 19's third number, <= 0.5 s).
+
+Starts the app with its defaults on a free loopback port (fresh data folder), measures the
+Attention basics API alone, then again while other clients keep the grader busy with the red
+team's F2 submission (outputs of 2**19 empty rows: zero bytes on the wire, minutes of trusted
+work before the fix) and with sleepers that run to the wall limit. Prints medians and maxima.
+
+    python scripts/measure_playground_latency.py [--rounds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO), str(REPO / "scripts")]
+from load_test import free_port, stop, wait_http_ok  # noqa: E402
+
+F2 = '''import torch
+def causal_mask(n):
+    return torch.zeros(2**19, 0, dtype=torch.bool)
+def causal_attention(Q, K, V):
+    z = torch.zeros(2**19, 0, dtype=Q.dtype)
+    return z, z
+'''
+SLEEPER = "import time\ntime.sleep(60)\n"
+
+
+def timed_basics(client, rounds: int) -> list[float]:
+    out = []
+    for _ in range(rounds):
+        t0 = time.monotonic()
+        client.predict(api_name="/attention_basics")
+        out.append(time.monotonic() - t0)
+    return out
+
+
+def main() -> int:
+    import subprocess
+
+    from gradio_client import Client
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=20)
+    args = ap.parse_args()
+    port = free_port()
+    env = {**os.environ, "LAB_DATA_DIR": tempfile.mkdtemp(prefix="latency-"),
+           "GRADIO_SERVER_PORT": str(port), "GRADIO_SERVER_NAME": "127.0.0.1",
+           "GRADIO_ANALYTICS_ENABLED": "False"}
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    report: dict = {}
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_http_ok(url, proc, 120)
+        time.sleep(5)  # the background warm-up (torch, grader workers) settles
+        probe = Client(url, verbose=False)
+        timed_basics(probe, 3)
+        alone = timed_basics(probe, args.rounds)
+        stop_flag = threading.Event()
+        graded = [0]
+
+        def attacker(code: str, name: str) -> None:
+            c = Client(url, verbose=False)
+            while not stop_flag.is_set():
+                try:
+                    c.predict("causal-mask", code, name, api_name="/grade")
+                    graded[0] += 1
+                except Exception:  # noqa: BLE001 - a refusal counts too: keep attacking
+                    time.sleep(0.2)
+
+        threads = [threading.Thread(target=attacker, args=(code, f"{kind}{i}"), daemon=True)
+                   for i, (code, kind) in enumerate([(F2, "f2"), (F2, "f2"), (SLEEPER, "sleep")])]
+        for t in threads:
+            t.start()
+        time.sleep(3)
+        busy = timed_basics(probe, args.rounds)
+        stop_flag.set()
+        report = {"alone_median_s": round(statistics.median(alone), 3),
+                  "alone_max_s": round(max(alone), 3),
+                  "while_judged_median_s": round(statistics.median(busy), 3),
+                  "while_judged_max_s": round(max(busy), 3),
+                  "hostile_gradings_meanwhile": graded[0], "target_s": 0.5}
+    finally:
+        stop(proc)
+    print(json.dumps(report, indent=2))
+    return 0 if report and report["while_judged_median_s"] <= 0.5 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
