@@ -175,6 +175,15 @@ def launch(**kwargs) -> tuple:
     # every pool at once, plus Gradio's own work.
     kwargs.setdefault("max_threads", sum(POOLS.values()) + 16)
     kwargs["head"] = TOAST_HEAD + kwargs.get("head", "")
+    # Event-call bodies are bounded before Gradio parses them (red team, issue 17, A5).
+    from starlette.middleware import Middleware
+
+    from webapp.serving.body_limit import BodyLimit
+
+    app_kwargs = dict(kwargs.pop("app_kwargs", None) or {})
+    app_kwargs["middleware"] = [*app_kwargs.get("middleware", []), Middleware(
+        BodyLimit, max_bytes=submissions.default().serving.settings.max_body_bytes)]
+    kwargs["app_kwargs"] = app_kwargs
     return demo.launch(i18n=I18N, css=CSS + toast_titles_css(), **kwargs)
 
 

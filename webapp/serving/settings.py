@@ -58,6 +58,7 @@ class ServingSettings:
     queue_max: int = 4096  # LAB_QUEUE_MAX: Gradio's queue, every page's events together
     queue_per_address: int = 512  # LAB_QUEUE_PER_ADDRESS: of which one address may hold
     queue_per_session: int = 16  # LAB_QUEUE_PER_SESSION: of which one tab may hold
+    max_body_bytes: int = 1_000_000  # LAB_MAX_BODY_BYTES: an event call's request body
 
     def pools(self) -> dict[str, int]:
         """Gradio's queue pools: "submit" and "train" hold one thread per event waiting in the
@@ -108,4 +109,5 @@ class ServingSettings:
             queue_max=num("LAB_QUEUE_MAX", d.queue_max),
             queue_per_address=num("LAB_QUEUE_PER_ADDRESS", d.queue_per_address),
             queue_per_session=num("LAB_QUEUE_PER_SESSION", d.queue_per_session),
+            max_body_bytes=num("LAB_MAX_BODY_BYTES", d.max_body_bytes),
         )

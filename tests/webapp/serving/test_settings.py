@@ -23,6 +23,7 @@ VARIABLES = [
     ("train_slots", "LAB_TRAIN_SLOTS", "2", 2),
     ("train_per_address", "LAB_TRAIN_PER_ADDRESS", "9", 9),
     ("train_max_waiting", "LAB_TRAIN_MAX_WAITING", "40", 40),
+    ("max_body_bytes", "LAB_MAX_BODY_BYTES", "5000", 5000),
     ("train_offer_s", "LAB_TRAIN_OFFER_S", "5", 5.0),
     ("forwarded_hops", "LAB_FORWARDED_HOPS", "2", 2),
     ("queue_max", "LAB_QUEUE_MAX", "100", 100),
