@@ -21,6 +21,8 @@ EN: dict[str, str] = {
     "queue.full": "The grader's line is full ({n} submissions are waiting). Please retry in "
                   "{wait} s; nothing was stored.",
     "queue.position": "◷ Waiting for the grader: position {position} in the queue, about {eta} s.",
+    "limit.body": "This request is larger than {mb} MB; a solution fits in a few kB. Nothing was "
+                  "stored.",
     "limit.locked": "Too many wrong tries. Try again in {wait} s ({minutes} min).",
     "limit.wait": "You have sent {n} submissions in the last {window} s. Please try again in "
                   "{wait} s; use the time to read the hints of your last result.",
@@ -81,6 +83,7 @@ ZH: dict[str, str] = {
     "queue.new_learners": "最近 {window} 分钟内从你所在的网络地址新开始的学习者过多（{n} 位）。请在 {wait} 秒后重试；"
                           "本次提交未被保存。",
     "queue.position": "◷ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。",
+    "limit.body": "该请求超过 {mb} MB；答案只需几 kB。未保存任何内容。",
     "limit.locked": "错误尝试次数过多。请在 {wait} 秒（约 {minutes} 分钟）后再试。",
     "limit.wait": "你在最近 {window} 秒内已提交 {n} 次。请在 {wait} 秒后再试，这段时间可以先看看上一次结果中的提示。",
     "queue.grading": "◷ 正在评分你的提交……",

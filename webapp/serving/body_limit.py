@@ -2,7 +2,8 @@
 
 Why: Gradio parses a /gradio_api/queue/join body whole (JSON into Python objects) before any
 of our checks can refuse it: eight 20 MB bodies took the app from 336 to 869 MB, 608 MB of it
-kept (red team, issue 17, A5), while a submission may hold at most 100 kB of code. Event calls
+kept (red team, issue 17, A5), while a submission may hold at most 100 kB of code and an
+upload 5 MB (both refused with a clear message by the gradebook's checks, below this bound). Event calls
 (queue/join, call/, run/) are refused with 413 past ``max_bytes``: at once when
 Content-Length says so, else as soon as the bytes read pass it (a body without one is read
 here, never more than ``max_bytes``, and handed on). File uploads (/upload) keep
@@ -15,6 +16,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from webapp.i18n import both
+
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict]]
 Send = Callable[[dict], Awaitable[None]]
@@ -24,7 +27,7 @@ GUARDED = ("/queue/join", "/call/", "/run/", "/api/")
 class BodyLimit:
     """ASGI middleware: event-call bodies of at most ``max_bytes``."""
 
-    def __init__(self, app: Callable, max_bytes: int = 1_000_000) -> None:
+    def __init__(self, app: Callable, max_bytes: int = 12_000_000) -> None:
         if max_bytes < 1:
             raise ValueError(f"max_bytes must be >= 1, got {max_bytes}")
         self.app, self.max_bytes = app, max_bytes
@@ -63,7 +66,10 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"error": f"request body over {self.max_bytes} bytes"}).encode()
+        mb = f"{self.max_bytes / 1e6:g}"
+        body = json.dumps({"error": f"request body over {self.max_bytes} bytes",
+                           "message": both("limit.body", mb=mb)},
+                          ensure_ascii=False).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})
