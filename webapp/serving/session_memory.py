@@ -16,6 +16,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.serving.settings import env_number
+
 MAX_KEPT = 8  # LAB_MAX_KEPT_RUNS: kept runs per session; the oldest goes first
 SESSION_TTL_S = 1800.0  # LAB_SESSION_TTL_S
 
@@ -25,21 +27,13 @@ def light_sessions_enabled() -> bool:
     return os.environ.get("LAB_LIGHT_SESSIONS", "1").strip().lower() not in ("0", "off", "no")
 
 
-def _env(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    value = float(raw) if raw else default
-    if not value > 0:
-        raise ValueError(f"{name} must be a positive number, got {raw!r}")
-    return value
-
-
 def session_ttl_s() -> float:
     """Seconds a session's trained model and kept runs live after their last change."""
-    return _env("LAB_SESSION_TTL_S", SESSION_TTL_S)
+    return env_number("LAB_SESSION_TTL_S", SESSION_TTL_S)
 
 
 def max_kept() -> int:
-    return int(_env("LAB_MAX_KEPT_RUNS", MAX_KEPT))
+    return int(env_number("LAB_MAX_KEPT_RUNS", MAX_KEPT))
 
 
 @dataclass
