@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
@@ -26,6 +27,13 @@ def test_huge_event_bodies_are_refused_before_they_are_read(app_url):
         assert chunked.status_code == 413  # no Content-Length: counted while read
     ok = httpx.get(f"{app_url}config", timeout=30)
     assert ok.status_code == 200
+
+
+def _run(coro) -> None:
+    """asyncio.run in a thread of its own: a browser test earlier in the same process (CI runs
+    them together) can leave an event loop running in this one, where asyncio.run refuses."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro).result()
 
 
 def test_the_app_behind_the_bound_never_sees_an_oversized_body():
@@ -53,15 +61,15 @@ def test_the_app_behind_the_bound_never_sees_an_oversized_body():
 
     scope = {"type": "http", "method": "POST", "path": "/gradio_api/queue/join",
              "headers": [(b"content-length", b"5000")]}
-    asyncio.run(BodyLimit(app, max_bytes=1000)(scope, receiver([b"x" * 5000]), send))
+    _run(BodyLimit(app, max_bytes=1000)(scope, receiver([b"x" * 5000]), send))
     assert called == [] and sent[0]["status"] == 413 and read[0] == 0  # refused unread
     sent.clear()
     chunked = {**scope, "headers": []}
-    asyncio.run(BodyLimit(app, max_bytes=1000)(chunked, receiver([b"x" * 400] * 100), send))
+    _run(BodyLimit(app, max_bytes=1000)(chunked, receiver([b"x" * 400] * 100), send))
     assert called == [] and sent[0]["status"] == 413 and read[0] <= 1200  # stopped at the bound
 
     async def small_receive():
         return {"type": "http.request", "body": b'{"a": 1}', "more_body": False}
 
-    asyncio.run(BodyLimit(app, max_bytes=1000)(chunked, small_receive, send))
+    _run(BodyLimit(app, max_bytes=1000)(chunked, small_receive, send))
     assert called == [b'{"a": 1}']
