@@ -4,13 +4,39 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 # learner is the label a learner chose; learner_id tells two learners with one label apart
-# (empty on rows stored before ids). It comes last so the older columns keep their places.
+# (empty on rows stored before ids). Newer columns come after it so the older ones keep their
+# places: the named mistakes (ids, then their names in English) and the first failing stage.
 HEADER = ["id", "learner", "exercise", "score", "max_score", "passed", "tests", "status",
-          "submitted_at", "grader_version", "learner_id"]
+          "submitted_at", "grader_version", "learner_id", "mistakes", "mistake_names", "stage"]
+# A mistake's name is the first clause of the grader's message for it (hidden/<id>/mistakes.json).
+_CLAUSE_END = re.compile(r"[:;.]\s|[：；。]|[:;.]$")
+MAX_NAME_CHARS = {"en": 80, "zh": 40}
+
+
+@lru_cache(maxsize=512)
+def mistake_name(exercise: str, mistake: str, lang: str = "en") -> str:
+    """A mistake id as a person reads it: the first clause of the grader's own message for it
+    ("no-scale" -> "Scores are not scaled"), in English or Chinese ("zh"). Without the hidden
+    tests (a public copy) or for an unknown id: the id with spaces ("no scale")."""
+    from grader.exercises import UnknownExercise, get
+
+    try:
+        messages = {m.name: m.message for m in get(exercise).mistakes()}
+    except (UnknownExercise, OSError, ValueError):
+        messages = {}
+    message = messages.get(mistake) or {}
+    text = str(message.get("zh" if lang == "zh" else "en") or message.get("en") or "").strip()
+    if not text:
+        return mistake.replace("-", " ")
+    head = _CLAUSE_END.split(text, maxsplit=1)[0].strip()
+    cap = MAX_NAME_CHARS["zh" if lang == "zh" else "en"]
+    return head if len(head) <= cap else head[: cap - 1].rstrip() + "…"
 
 # A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -37,7 +63,10 @@ def rows_to_csv(rows: Iterable[Any], include_code: bool = False) -> str:
     for r in rows:
         line = [r.id, safe_cell(r.learner), safe_cell(r.exercise), number(r.score),
                 number(r.max_score), r.passed_count(), len(r.tests), safe_cell(r.status),
-                r.submitted_at, safe_cell(r.grader_version), safe_cell(r.learner_id or "")]
+                r.submitted_at, safe_cell(r.grader_version), safe_cell(r.learner_id or ""),
+                safe_cell(",".join(r.mistakes or [])),
+                safe_cell("; ".join(mistake_name(r.exercise, m) for m in r.mistakes or [])),
+                safe_cell(r.stage or "")]
         if include_code:
             line.append(safe_cell(r.code))
         writer.writerow(line)

@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -108,6 +109,11 @@ class Submission:
     # stored before ids existed. ``learner`` is only the label shown next to it.
     learner_id: str | None = None
     id: int | None = None
+    # What the grader said went wrong, kept for the class view and the CSV. None: derived from
+    # ``tests`` (each test's ``mistake`` and, for the stage, the first failed test's name).
+    mistakes: list[str] | None = None  # mistake ids, first failing test's first; stored "a,b"
+    stage: str | None = None  # where it first failed ("" when nothing failed), English
+    stage_zh: str | None = None  # the same stage as a Chinese page names it
 
     def __post_init__(self) -> None:
         # Every graded submission must be storable whatever its text: the learner's code and
@@ -118,6 +124,19 @@ class Submission:
                 setattr(self, name, surrogate_safe(value))
         if isinstance(self.tests, list):
             self.tests = surrogate_safe_data(self.tests)
+        if isinstance(self.tests, list) and (self.mistakes is None or self.stage is None):
+            mistakes, stage, stage_zh = diagnosis_of(self.tests)
+            if self.mistakes is None:
+                self.mistakes = mistakes
+            if self.stage is None:
+                self.stage, self.stage_zh = stage, stage_zh
+        self.mistakes = _checked_mistakes(self.mistakes)
+        for name in ("stage", "stage_zh"):
+            value = getattr(self, name)
+            value = surrogate_safe(value) if isinstance(value, str) else ("" if value is None else value)
+            if not isinstance(value, str) or "\x00" in value:
+                raise ValueError(f"{name} must be text without NUL, got {value!r}")
+            setattr(self, name, value[:MAX_STAGE_CHARS])
         # Check everything here, before any SQL, so bad input is never stored half-way.
         for name in ("learner", "exercise", "status", "grader_version"):
             value = getattr(self, name)
@@ -166,9 +185,88 @@ class Submission:
         values.update(overrides)
         return cls(**values)
 
+    def mistakes_text(self) -> str:
+        """The mistake ids as stored: comma-separated, in the order named."""
+        return ",".join(self.mistakes or [])
+
     def passed_count(self) -> int:
         """How many test cases passed (per the stored per-test results)."""
         return sum(1 for t in self.tests if isinstance(t, dict) and t.get("passed"))
+
+
+MAX_STAGE_CHARS = 300
+_MISTAKE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+# The stage observation (grader/observe.py) names the first output that differs.
+_OBSERVED = (re.compile(r"^The first output that differs is `([^`]{1,80})`"),
+             re.compile(r"^(?:`[^`]*`(?:, )?)+ right, `([^`]{1,80})` not:"))
+
+
+def _checked_mistakes(value: Any) -> list[str]:
+    """Mistake ids as a list (stored text "a,b" is split); an id is a short slug."""
+    if isinstance(value, str):
+        value = [v for v in value.split(",") if v]
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"mistakes must be a list of mistake ids, not {type(value).__name__}")
+    out = []
+    for item in value:
+        if not isinstance(item, str) or not _MISTAKE_ID.fullmatch(item):
+            raise ValueError(f"a mistake id is a short slug such as 'no-scale', got {item!r}")
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def diagnosis_of(tests: list[Any]) -> tuple[list[str], str, str]:
+    """(mistake ids, stage, stage in Chinese) from stored per-test results.
+
+    The mistakes are every test's named ``mistake`` in test order, once each (the first
+    failing test's comes first). The stage is the first failed test's name, followed by the
+    output it first differs at when the stage observation says so ("" when nothing failed).
+    """
+    mistakes: list[str] = []
+    for t in tests:
+        m = t.get("mistake") if isinstance(t, dict) else None
+        if isinstance(m, str) and _MISTAKE_ID.fullmatch(m) and m not in mistakes:
+            mistakes.append(m)
+    first = next((t for t in tests if isinstance(t, dict) and not t.get("passed")), None)
+    if first is None:
+        return mistakes, "", ""
+    name = str(first.get("name") or "")
+    name_zh = str(first.get("name_zh") or name)
+    message = first.get("message")
+    text = message.get("en", "") if isinstance(message, dict) else ""
+    for pattern in _OBSERVED:
+        found = pattern.match(text) if isinstance(text, str) else None
+        if found and found[1] not in name:
+            name, name_zh = f"{name} · `{found[1]}`", f"{name_zh} · `{found[1]}`"
+            break
+    return mistakes, name[:MAX_STAGE_CHARS], name_zh[:MAX_STAGE_CHARS]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One submission as the class view reads it: no code, no per-test results."""
+
+    id: int
+    learner: str
+    learner_id: str | None
+    exercise: str
+    score: float
+    max_score: float
+    status: str
+    submitted_at: str
+    mistakes: tuple[str, ...]
+    stage: str
+    stage_zh: str
+
+    @property
+    def who(self) -> str:
+        """The learner's key: their id when the row has one, else their label (as best_of)."""
+        return f"id:{self.learner_id}" if self.learner_id else f"label:{self.learner}"
+
+    @property
+    def fraction(self) -> float:
+        return self.score / self.max_score if self.max_score > 0 else 0.0
 
 
 @dataclass(frozen=True)

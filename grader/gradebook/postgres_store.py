@@ -6,7 +6,7 @@ import re
 
 from grader.gradebook.model import GradebookError, Submission
 from grader.gradebook.pg_pool import open_pool
-from grader.gradebook.store import Gradebook, legacy_ids
+from grader.gradebook.store import Gradebook, diagnosis_updates, legacy_ids
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
@@ -20,7 +20,10 @@ CREATE TABLE IF NOT EXISTS submissions (
     status         TEXT             NOT NULL,
     submitted_at   TIMESTAMPTZ      NOT NULL,
     grader_version TEXT             NOT NULL,
-    learner_id     TEXT
+    learner_id     TEXT,
+    mistakes       TEXT             NOT NULL DEFAULT '',
+    stage          TEXT             NOT NULL DEFAULT '',
+    stage_zh       TEXT             NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS submissions_learner ON submissions (learner, exercise);
 CREATE TABLE IF NOT EXISTS browser_keys (
@@ -48,7 +51,11 @@ CREATE TABLE IF NOT EXISTS access_log (
 # A gradebook made before learner ids: add the column (old rows keep working), then index it.
 HAS_LEARNER_ID = ("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
                   "AND table_name = 'submissions' AND column_name = 'learner_id'")
-INDEXES = "CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise)"
+INDEXES = ("CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise); "
+           "CREATE INDEX IF NOT EXISTS submissions_at ON submissions (submitted_at)")
+# A gradebook made before the class view: add the diagnosis columns, filled from the tests.
+HAS_DIAGNOSIS = ("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                 "AND table_name = 'submissions' AND column_name = 'stage_zh'")
 # Replicas starting together would race on CREATE TABLE IF NOT EXISTS (a unique-key error in
 # pg_type); a transaction-scoped advisory lock makes them take turns. The key is arbitrary.
 _SCHEMA_LOCK_KEY = 0x7A_1AB_0005
@@ -62,6 +69,20 @@ def _migrate(conn) -> None:
     for learner_id, label in legacy_ids(labels):
         conn.execute("UPDATE submissions SET learner_id = %s WHERE learner_id IS NULL "
                      "AND learner = %s", (learner_id, label))
+
+
+def _migrate_diagnosis(conn) -> None:
+    """Add mistakes, stage and stage_zh inside the caller's locked transaction; old rows get
+    them from the per-test results they hold."""
+    for name in ("mistakes", "stage", "stage_zh"):
+        conn.execute(f"ALTER TABLE submissions ADD COLUMN IF NOT EXISTS {name} TEXT NOT NULL "
+                     "DEFAULT ''")
+    old = conn.execute("SELECT id, tests, status FROM submissions").fetchall()
+    updates = diagnosis_updates(old)
+    if updates:
+        with conn.cursor() as cur:
+            cur.executemany("UPDATE submissions SET mistakes = %s, stage = %s, stage_zh = %s "
+                            "WHERE id = %s", updates)
 
 
 def redact(url: str) -> str:
@@ -100,6 +121,8 @@ class PostgresGradebook(Gradebook):
             conn.execute(SCHEMA)
             if not conn.execute(HAS_LEARNER_ID).fetchall():
                 _migrate(conn)
+            if not conn.execute(HAS_DIAGNOSIS).fetchall():
+                _migrate_diagnosis(conn)
             conn.execute(INDEXES)
 
         try:
@@ -132,12 +155,13 @@ class PostgresGradebook(Gradebook):
         from psycopg.types.json import Jsonb
 
         params = (sub.learner, sub.exercise, sub.code, sub.score, sub.max_score, Jsonb(sub.tests),
-                  sub.status, sub.submitted_at, sub.grader_version, sub.learner_id)
+                  sub.status, sub.submitted_at, sub.grader_version, sub.learner_id,
+                  sub.mistakes_text(), sub.stage, sub.stage_zh)
         try:
             rows = self._run(
                 "INSERT INTO submissions (learner, exercise, code, score, max_score, tests, "
-                "status, submitted_at, grader_version, learner_id) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id", params)
+                "status, submitted_at, grader_version, learner_id, mistakes, stage, stage_zh) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id", params)
         except Exception as exc:
             raise GradebookError(f"could not store the submission: {type(exc).__name__}: {exc}") from exc
         return int(rows[0][0])

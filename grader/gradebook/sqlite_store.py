@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from grader.gradebook.model import GradebookError, Submission
-from grader.gradebook.store import Gradebook, legacy_ids
+from grader.gradebook.store import Gradebook, diagnosis_updates, legacy_ids
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS submissions (
@@ -22,7 +22,10 @@ CREATE TABLE IF NOT EXISTS submissions (
     status         TEXT    NOT NULL,
     submitted_at   TEXT    NOT NULL,
     grader_version TEXT    NOT NULL,
-    learner_id     TEXT
+    learner_id     TEXT,
+    mistakes       TEXT    NOT NULL DEFAULT '',
+    stage          TEXT    NOT NULL DEFAULT '',
+    stage_zh       TEXT    NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS submissions_learner ON submissions (learner, exercise);
 CREATE TABLE IF NOT EXISTS browser_keys (
@@ -48,7 +51,10 @@ CREATE TABLE IF NOT EXISTS access_log (
 );
 """
 # After the columns exist (a database from before learner ids gets them in _migrate()).
-INDEXES = "CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise);"
+INDEXES = ("CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise);\n"
+           "CREATE INDEX IF NOT EXISTS submissions_at ON submissions (submitted_at);")
+# Added after learner ids (the class view): a gradebook made before gets them in _migrate().
+DIAGNOSIS_COLUMNS = ("mistakes", "stage", "stage_zh")
 
 
 PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
@@ -115,11 +121,13 @@ class SQLiteGradebook(Gradebook):
             raise GradebookError(f"cannot prepare the SQLite gradebook at {self.path}: {exc}") from exc
 
     def _migrate(self) -> None:
-        """Add ``learner_id`` to a gradebook made before it; old rows keep working.
+        """Add ``learner_id`` and the diagnosis columns to a gradebook made before them; old
+        rows keep working.
 
         In one IMMEDIATE transaction, so two processes opening the same old file take turns.
         Old rows of signed-in learners (a bare HF username) get ``hf:<name>``; old guest rows
-        keep no id: nothing proved who typed those names.
+        keep no id: nothing proved who typed those names. Old rows get their mistakes and
+        stage from the per-test results they already hold.
         """
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
@@ -131,6 +139,14 @@ class SQLiteGradebook(Gradebook):
                     "SELECT DISTINCT learner FROM submissions WHERE learner_id IS NULL")]
                 conn.executemany("UPDATE submissions SET learner_id = ? "
                                  "WHERE learner_id IS NULL AND learner = ?", legacy_ids(labels))
+            if not set(DIAGNOSIS_COLUMNS) <= cols:
+                for name in DIAGNOSIS_COLUMNS:
+                    if name not in cols:
+                        conn.execute(f"ALTER TABLE submissions ADD COLUMN {name} TEXT NOT NULL "
+                                     "DEFAULT ''")
+                old = conn.execute("SELECT id, tests, status FROM submissions").fetchall()
+                conn.executemany("UPDATE submissions SET mistakes = ?, stage = ?, stage_zh = ? "
+                                 "WHERE id = ?", diagnosis_updates(old))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -138,14 +154,15 @@ class SQLiteGradebook(Gradebook):
 
     def _insert(self, sub: Submission) -> int:
         params = (sub.learner, sub.exercise, sub.code, sub.score, sub.max_score, sub.tests_json(),
-                  sub.status, sub.submitted_at, sub.grader_version, sub.learner_id)
+                  sub.status, sub.submitted_at, sub.grader_version, sub.learner_id,
+                  sub.mistakes_text(), sub.stage, sub.stage_zh)
         with self._lock:
             try:
                 # A single INSERT in autocommit mode: when execute() returns, it is committed.
                 cur = self._conn.execute(
                     "INSERT INTO submissions (learner, exercise, code, score, max_score, tests, "
-                    "status, submitted_at, grader_version, learner_id) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", params)
+                    "status, submitted_at, grader_version, learner_id, mistakes, stage, stage_zh) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", params)
             except sqlite3.Error as exc:
                 raise GradebookError(f"could not store the submission: {exc}") from exc
             return int(cur.lastrowid)

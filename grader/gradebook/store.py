@@ -10,11 +10,20 @@ from typing import Any
 
 from grader.gradebook.csv_export import rows_to_csv
 from grader.gradebook.identity import legacy_signed_in, signed_in_id
-from grader.gradebook.model import BestScore, Submission, best_of, surrogate_safe, utc_now_iso
+from grader.gradebook.model import (
+    Attempt,
+    BestScore,
+    Submission,
+    best_of,
+    diagnosis_of,
+    normalise_timestamp,
+    surrogate_safe,
+    utc_now_iso,
+)
 
 # Column order of every SELECT; _row() relies on it.
 COLUMNS = ("id", "learner", "exercise", "code", "score", "max_score", "tests", "status",
-           "submitted_at", "grader_version", "learner_id")
+           "submitted_at", "grader_version", "learner_id", "mistakes", "stage", "stage_zh")
 # The same columns without the big code, for score tables and CSV.
 LIGHT_COLUMNS = tuple("'' AS code" if c == "code" else c for c in COLUMNS)
 DEFAULT_FILENAME = "gradebook.sqlite3"
@@ -117,6 +126,24 @@ class Gradebook(ABC):
         """Every submission, oldest first."""
         return self._select(light=not include_code)
 
+    def class_rows(self, since: str | datetime | None = None) -> list[Attempt]:
+        """Every submission since ``since`` (all when None), oldest first, without code or
+        per-test results: the class view's one query."""
+        sql = ("SELECT id, learner, learner_id, exercise, score, max_score, status, submitted_at, "
+               "mistakes, stage, stage_zh FROM submissions")
+        params: tuple = ()
+        if since is not None:
+            sql, params = sql + " WHERE submitted_at >= ?", (normalise_timestamp(since),)
+        out = []
+        for (i, learner, learner_id, exercise, score, max_score, status, at, mistakes, stage,
+             stage_zh) in self._query(sql + " ORDER BY id", params):
+            out.append(Attempt(int(i), learner, learner_id, exercise, float(score),
+                               float(max_score), status,
+                               at.isoformat() if isinstance(at, datetime) else str(at),
+                               tuple(m for m in (mistakes or "").split(",") if m),
+                               stage or "", stage_zh or ""))
+        return out
+
     def count(self, learner: str | None = None, *, learner_id: str | None = None) -> int:
         """How many submissions are stored (for one learner by label or id, or in all)."""
         where, params = self._who(learner, learner_id)
@@ -128,7 +155,8 @@ class Gradebook(ABC):
         return [r[0] for r in self._query("SELECT DISTINCT learner FROM submissions ORDER BY learner")]
 
     def to_csv(self, include_code: bool = False) -> str:
-        """Every submission as CSV text (header: id, learner, exercise, score, max_score, ...)."""
+        """Every submission as CSV text (header: id, learner, exercise, score, max_score, ...,
+        mistakes, mistake names, stage)."""
         return rows_to_csv(self.all_rows(include_code=include_code), include_code=include_code)
 
     # -- identity ----------------------------------------------------------------------------
@@ -245,6 +273,24 @@ class AccessEntry:
     who: str
     action: str
     detail: str
+
+
+def diagnosis_updates(rows: list[tuple[Any, Any, Any]]) -> list[tuple[str, str, str, int]]:
+    """(mistakes, stage, stage_zh, id) for rows stored before those columns, from each row's
+    (id, tests, status): the migration fills them from the per-test results already kept."""
+    out = []
+    for row_id, tests, _status in rows:
+        try:
+            tests = json.loads(tests) if isinstance(tests, str) else tests
+        except ValueError:
+            continue
+        if not isinstance(tests, list):
+            continue
+        mistakes, stage, stage_zh = diagnosis_of(tests)
+        if mistakes or stage:
+            out.append((",".join(mistakes), surrogate_safe(stage), surrogate_safe(stage_zh),
+                        int(row_id)))
+    return out
 
 
 def legacy_ids(labels: list[str]) -> list[tuple[str, str]]:
