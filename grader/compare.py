@@ -179,10 +179,8 @@ def compare(spec: Check, got: Any, expected: Any, hidden: bool = False) -> dict 
     g_nan, e_nan = np.isnan(g_arr), np.isnan(e_arr)
     if (g_nan != e_nan).any():
         if not e_nan.any():
-            return _msg(f"`{label}` contains NaN: a softmax over a row whose keys are all blocked "
-                        "(-inf), or an exp that overflows, gives NaN.",
-                        f"`{label}` 中出现了 NaN：对所有键都被屏蔽（-inf）的行做 softmax，或 exp 溢出，"
-                        "都会得到 NaN。")
+            return _msg(f"`{label}` contains NaN where the right values are all finite numbers.",
+                        f"`{label}` 中出现了 NaN，而正确的值全是有限的数。")
         return _msg(f"`{label}` contains NaN where it should not (or lacks it where expected).",
                     f"`{label}` 在不该出现 NaN 的位置出现了 NaN（或相反）。")
     ok = np.isclose(g_arr, e_arr, rtol=spec.rtol, atol=spec.atol,

@@ -23,6 +23,7 @@ from grader import compare
 from grader.diagnose import TINY, arr, constant_fill
 from grader.judge import check_record, expected_of
 from grader.model import Check, Record, TestCase
+from grader.observe_values import constant_finding, nan_finding, transposed_finding, values_finding
 from grader.report import bilingual as _m
 
 # Exercises whose scores are a scaled dot product Q·Kᵀ / √d_k (the scale wording names d_k).
@@ -174,11 +175,16 @@ def _is_weights(want: np.ndarray) -> bool:
 
 def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
              exercise: str | None = None) -> tuple[str, str] | None:
-    if not np.isfinite(mine).all() and np.isfinite(want).all():
-        return None  # compare.py's NaN/inf message already says what breaks
+    constant = constant_finding(label, mine, want)
+    if constant:
+        return constant
+    if not np.isfinite(mine).all() and np.isfinite(want).all():  # weights: where, against the mask
+        if not _is_weights(want):
+            return None  # compare.py's text, and the case's own hint, stay
+        return nan_finding(label, mine, want, _hidden_keys(case, i, mine.shape, exercise))
     if _is_weights(want):
         return _weights_finding(label, mine, want, case, i, exercise)
-    return _values_finding(label, mine, want, case, i, exercise)
+    return values_finding(label, mine, want, case, i, exercise)
 
 
 def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
@@ -191,15 +197,7 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
                     "to 1 down each column, over the queries: the softmax runs over the wrong axis.",
                     f"`{label}` 的每一行应在键（最后一维）上求和为 1；你的结果是每一列（在查询上）求和为 1："
                     "softmax 的维度不对。")
-        if masked is not None and not masked.any():  # nothing is hidden here: no mask to blame
-            return (f"each row of `{label}` should sum to 1 over the keys; yours sum to {_span(rows)}. "
-                    "Look at what is done to the weights after they are normalised (a scale or a sum).",
-                    f"`{label}` 的每一行应在键上求和为 1；你的结果每行之和为 {_span(rows)}。请检查归一化之后"
-                    "对权重做的计算（缩放或求和）。")
-        return (f"each row of `{label}` should sum to 1 over the keys; yours sum to {_span(rows)}. "
-                "Look at what happens after the softmax (a scale, a mask or a sum applied to the weights).",
-                f"`{label}` 的每一行应在键上求和为 1；你的结果每行之和为 {_span(rows)}。请检查 softmax 之后的计算"
-                "（对权重做的缩放、掩码或求和）。")
+        return _row_sum_finding(label, mine, want, rows)
     uniform = (want.max(axis=-1) - want.min(axis=-1)) < 1e-9
     wrong_rows = ~np.isclose(mine, want, rtol=1e-4, atol=1e-6).all(axis=-1)
     if uniform.any() and wrong_rows.any() and not (wrong_rows & ~uniform).any():
@@ -233,7 +231,40 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
     heads = _same_heads(mine, want, case)
     if heads:
         return heads
+    flipped = transposed_finding(label, mine, want, weights=True)
+    if flipped:
+        return flipped
     return _scale_finding(mine, want, case, i, exercise)
+
+
+def _row_sum_finding(label: str, mine: np.ndarray, want: np.ndarray,
+                     rows: np.ndarray) -> tuple[str, str]:
+    """Rows that do not sum to 1, with what the weights still share with the right ones: one
+    factor for every weight, or the right proportions per row with the hidden keys at 0."""
+    said = (f"each row of `{label}` should sum to 1 over the keys; yours sum to {_span(rows)}",
+            f"`{label}` 的每一行应在键上求和为 1；你的结果每行之和为 {_span(rows)}")
+    big = want > 1e-6
+    ratio = np.where(big, mine / np.where(big, want, 1.0), np.nan)
+    if big.any() and np.isfinite(mine).all() and (np.abs(mine[~big]) <= 1e-9).all():
+        lo, hi = np.nanmin(ratio, axis=-1), np.nanmax(ratio, axis=-1)
+        per_row = np.nan_to_num(hi - lo) <= 1e-4 * np.maximum(np.nan_to_num(np.abs(hi)), 1e-12)
+        if per_row.all():
+            c = float(np.nanmedian(ratio))
+            if np.allclose(ratio[big], c, rtol=1e-4):
+                return (f"{said[0]}: every weight is {c:.3g} times the right one, so the weights are "
+                        "scaled after they are normalised.",
+                        f"{said[1]}：每个权重都是正确值的 {c:.3g} 倍，也就是在归一化之后又被缩放了。")
+            if not (~big).any():
+                return (f"{said[0]}: in every row the weights have the right proportions, but they are "
+                        "divided by something other than the row's own sum.",
+                        f"{said[1]}：每一行的权重比例都正确，但除以的不是这一行自己的和。")
+            return (f"{said[0]}: in every row the weights have the right proportions, and the keys that "
+                    "should get 0 get 0, but the row is not normalised again after them: keys are "
+                    "hidden after the softmax instead of in the scores before it.",
+                    f"{said[1]}：每一行的权重比例都正确，应为 0 的键也是 0，但之后这一行没有重新归一化：键是在"
+                    " softmax 之后才被遮蔽的，而不是在 softmax 之前的分数里。")
+    return (f"{said[0]}: look at the step that normalises them.",
+            f"{said[1]}：请检查对它们做归一化的那一步。")
 
 
 def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray, extra: np.ndarray,
@@ -424,127 +455,3 @@ def _sizes(case: TestCase, i: int) -> dict[str, int]:
     if len(shapes) == 3 and all(s is not None and len(s) >= 1 for s in shapes):
         return {"d_k": int(shapes[0][-1]), "d_v": int(shapes[2][-1])}
     return {}
-
-
-def _scores_finding(mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
-    """Scores (…, n, m) that split into a query part plus a key part, or stay inside (−1, 1)."""
-    if mine.ndim < 2 or mine.shape[-1] < 2 or mine.shape[-2] < 2:
-        return None
-
-    def mixed(s: np.ndarray) -> float:  # s[i, j] − s[i, 0] − s[0, j] + s[0, 0]
-        return float(np.abs(s - s[..., :, :1] - s[..., :1, :] + s[..., :1, :1]).max())
-
-    size = max(1.0, float(np.abs(want).max()))
-    if mixed(mine) < 1e-6 * size and mixed(want) > 1e-3 * size:
-        return ("your scores split into a part that depends only on the query plus a part that depends "
-                "only on the key (s[i, j] − s[i, 0] − s[0, j] + s[0, 0] = 0 everywhere), so every query "
-                "ranks the keys the same way; in w_vᵀ tanh(W_q q + W_k k) the tanh acts on the sum.",
-                "你的分数可以拆成“只与查询有关的部分 + 只与键有关的部分”（处处有 s[i, j] − s[i, 0] − s[0, j] + "
-                "s[0, 0] = 0），于是每个查询对键的排序都一样；在 w_vᵀ tanh(W_q q + W_k k) 中，tanh 作用在两者之和上。")
-    if float(np.abs(mine).max()) < 1 and float(np.abs(want).max()) > 1.5:
-        return ("all your scores lie between −1 and 1, the range of a tanh, while the right ones do not: "
-                "w_v weights the tanh features after the tanh.",
-                "你的分数全部落在 −1 到 1 之间（tanh 的值域），而正确的分数并非如此：w_v 应在 tanh 之后对特征加权。")
-    return None
-
-
-def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> tuple[str, str] | None:
-    """A sinusoidal table (max_len, d_model) read column by column: which columns differ, and
-    the one frequency rule, phase or first position that reproduces every column (told as a
-    property of the learner's own table; nothing is said when no rule, or several, fit)."""
-    args = case.steps[i].args
-    if mine.ndim != 2 or len(args) < 2 or not all(isinstance(a, int) for a in args[:2]):
-        return None
-    L, d = mine.shape
-    if (L, d) != tuple(args[:2]) or d < 2 or d % 2 or L < 3:
-        return None
-    bad = ~np.isclose(mine, want, rtol=1e-4, atol=1e-5).all(axis=0)  # per column
-    if not bad.any():
-        return None
-    even, odd = bad[0::2], bad[1::2]
-    p = np.arange(L, dtype=np.float64)[:, None]
-    pair = np.arange(d) // 2  # column j belongs to pair i = j // 2
-    col = np.arange(d)
-    rules = {  # what the learner's table may be: (English, Chinese) → table
-        ("every column pair has frequency 1, where pair i should have 1 / 10000^(2i / d_model): the "
-         "exponent comes out 0 (as 2i // d_model does)", "每一对列的频率都是 1，而第 i 对应为 1 / 10000^(2i / d_model)：指数算成了 0（2i // d_model 就是这样）"):
-            (np.ones(d), 0.0),
-        ("each column has its own frequency 1 / 10000^(j / d_model); a sine and its cosine share one, "
-         "1 / 10000^(2i / d_model)", "每一列都用了自己的频率 1 / 10000^(j / d_model)；一对正弦和余弦应共用 1 / 10000^(2i / d_model)"):
-            (10000.0 ** (-col / d), 0.0),
-        ("the frequencies grow with the column, 10000^(2i / d_model), instead of falling: the position "
-         "is multiplied by the power, not divided by it", "频率随列增大（10000^(2i / d_model)）而不是减小：位置乘以了这个幂，而不是除以它"):
-            (10000.0 ** (2 * pair / d), 0.0),
-        ("the frequencies are e^(−4·2i / d_model), as if ln 10000 were replaced by log10 10000 = 4",
-         "频率是 e^(−4·2i / d_model)，相当于把 ln 10000 换成了 log10 10000 = 4"):
-            (np.exp(-4.0 * 2 * pair / d), 0.0),
-        ("the positions start at 1: row 0 should be sin(0) = 0 and cos(0) = 1",
-         "位置从 1 开始：第 0 行应为 sin(0) = 0 和 cos(0) = 1"):
-            (10000.0 ** (-2 * pair / d), 1.0),
-    }
-    for (en, zh), (freq, shift) in rules.items():
-        x = (p + shift) * freq[None, :]
-        table = np.where(col % 2 == 0, np.sin(x), np.cos(x))
-        if np.allclose(mine, table, rtol=1e-4, atol=1e-5):
-            return (f"read column by column, {en}.", f"逐列来看：{zh}。")
-    x = p * 10000.0 ** (-2 * pair / d)[None, :]
-    if np.allclose(mine[:, 0::2], np.cos(x[:, 0::2]), atol=1e-5) and np.allclose(mine[:, 1::2], np.sin(x[:, 1::2]), atol=1e-5):
-        return ("read column by column, the even columns hold the cosines and the odd ones the sines: "
-                "column 2i is sin, column 2i + 1 is cos.",
-                "逐列来看：偶数列是余弦、奇数列是正弦；第 2i 列应为 sin，第 2i + 1 列应为 cos。")
-    top = float(np.abs(mine - want).max())
-    if odd.any() and not even.any():
-        return (f"the sine columns (0, 2, 4, …) are right; only the cosine columns (1, 3, 5, …) differ, "
-                f"by at most {top:.2g}: look at how the cosines are computed.",
-                f"正弦列（0, 2, 4, …）正确；只有余弦列（1, 3, 5, …）不同，最多相差 {top:.2g}：请检查余弦的计算。")
-    if even.any() and not odd.any():
-        return (f"the cosine columns (1, 3, 5, …) are right; only the sine columns (0, 2, 4, …) differ, "
-                f"by at most {top:.2g}: look at how the sines are computed.",
-                f"余弦列（1, 3, 5, …）正确；只有正弦列（0, 2, 4, …）不同，最多相差 {top:.2g}：请检查正弦的计算。")
-    return None
-
-
-def _values_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase | None = None,
-                    i: int = 0, exercise: str | None = None) -> tuple[str, str] | None:
-    if exercise in ("positional-table", "permutation-invariance") and case is not None:
-        found = _table_finding(mine, want, case, i)
-        if found:
-            return found
-    if "score" in label:
-        found = _scores_finding(mine, want)
-        if found:
-            return found
-    flat_w, flat_m = want.reshape(-1), mine.reshape(-1)
-    big = np.abs(flat_w) > 1e-6
-    if big.sum() >= 2:
-        ratio = flat_m[big] / flat_w[big]
-        c = float(np.median(ratio))
-        if abs(c - 1) > 1e-3 and np.allclose(flat_m, c * flat_w, rtol=1e-4, atol=1e-6):
-            return (f"every entry is about {c:.3g} times the right one.",
-                    f"每个元素都约为正确值的 {c:.3g} 倍。")
-    if mine.ndim >= 1 and mine.shape[-1] > 1:
-        order = _column_order(mine, want)
-        if order is not None:
-            n = len(order)
-            rev = order == list(range(n - 1, -1, -1))
-            return (f"it holds the right columns in another order{' (reversed)' if rev else ''}: "
-                    "look at how the pieces are put side by side (for heads: head 0 first, features "
-                    "of one head together).",
-                    f"它包含正确的列，但顺序不对{'（顺序颠倒）' if rev else ''}：请检查拼接的顺序"
-                    "（多头时：第 0 个头在前，同一个头的特征放在一起）。")
-    return None
-
-
-def _column_order(mine: np.ndarray, want: np.ndarray) -> list[int] | None:
-    """The permutation of the last axis that turns ``want`` into ``mine`` (not the identity)."""
-    n = mine.shape[-1]
-    cols_m = mine.reshape(-1, n).T
-    cols_w = want.reshape(-1, n).T
-    order = []
-    for c in cols_m:
-        hits = [j for j in range(n) if np.allclose(c, cols_w[j], rtol=1e-4, atol=1e-6)]
-        if len(hits) != 1:
-            return None
-        order.append(hits[0])
-    return order if sorted(order) == list(range(n)) and order != list(range(n)) else None
-

@@ -28,6 +28,26 @@ def _keep(lens, B, n, m, shift=0):
     return np.arange(m)[None, None, :] < (lens[:, :, None] + shift)
 
 
+def _lengths_of_other_rows(got, X, lens, keep):
+    """Every query row uses one of the given valid lengths, but not always its own: the right
+    lengths in the wrong rows (a 1-D valid_lens repeated with ``repeat`` instead of
+    ``repeat_interleave``, an arange over the queries). Needs a row that could fit no other way."""
+    B, n, m = X.shape
+    choices = sorted({int(v) for v in np.asarray(lens).reshape(-1) if int(v) >= 1})
+    if len(choices) < 2:
+        return False
+    moved = False
+    for b in range(B):
+        for q in range(n):
+            fitting = [v for v in choices
+                       if fits(got[b, q], softmax(np.where(np.arange(m) < v, X[b, q], FILL)))]
+            if not fitting:
+                return False
+            own = int(keep[b, q].sum())
+            moved |= own not in fitting
+    return moved
+
+
 def diagnose(case, records):
     step = case.steps[0]
     if step.get("op") != "call" or step.get("fn") != "masked_softmax":
@@ -58,6 +78,12 @@ def diagnose(case, records):
             ("zero-fill", constant_fill(got, keep) and proportional_on(got, right, keep)),
             ("off-by-one", sums_to_one(got, -1) and same_support(got, _keep(lens, B, n, m, 1))),
         ]
+        L = np.broadcast_to(lens[:, None], (B, n)) if lens.ndim == 1 else lens
+        on_queries = np.broadcast_to(np.arange(n)[None, :, None] < L[:, :, None], X.shape)
+        if (on_queries != keep).any():
+            findings.append(("lens-on-queries", fits(got, softmax(np.where(on_queries, X, FILL)))))
+        findings.append(("lens-wrong-rows", sums_to_one(got, -1)
+                         and _lengths_of_other_rows(got, X, lens, keep)))
         if lens.ndim == 2:
             row = _keep(lens[:, 0], B, n, m)
             if (row != keep).any():

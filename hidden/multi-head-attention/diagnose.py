@@ -11,7 +11,8 @@ from grader.diagnose import arr, first_fit, softmax, value_of
 FILL = -1e9  # a finite fill, so a fully blocked row is uniform (torch's -inf would give NaN)
 
 
-def _weights(x, params, h, *, scale=None, split="heads", axis=-1, mask=None, mask_mode="normal"):
+def _weights(x, params, h, *, scale=None, split="heads", axis=-1, mask=None, mask_mode="normal",
+             transposed=False):
     B, T, E = x.shape
     d = E // h
 
@@ -21,10 +22,16 @@ def _weights(x, params, h, *, scale=None, split="heads", axis=-1, mask=None, mas
     def heads(t):
         if split == "heads":
             return t.reshape(B, T, h, d).transpose(0, 2, 1, 3)  # (B, h, T, d)
+        if split == "strided":  # view (B, T, d, h): head i gets features i, i + h, i + 2h, ...
+            return t.reshape(B, T, d, h).transpose(0, 3, 1, 2)
+        if split == "overlap":  # head i starts at feature i, not i * d: the slices overlap
+            return np.stack([t[..., i:i + d] for i in range(h)], axis=1)
         return t.reshape(B, h, T, d)  # plain view: mixes time steps between heads
 
     q, k = heads(proj("query")), heads(proj("key"))
     s = q @ k.swapaxes(-1, -2) * (1 / math.sqrt(d) if scale is None else scale)  # (B, h, T, T)
+    if transposed:  # K·Qᵀ: row i holds the scores of query i's column
+        s = s.swapaxes(-1, -2)
     if mask is not None and mask_mode != "ignored":
         m = np.broadcast_to(mask, s.shape)
         s = np.where(m if mask_mode == "inverted" else ~m, FILL, s)
@@ -51,6 +58,9 @@ def diagnose(case, records):
         "scale-by-d-k": w(scale=1 / d),
         "split-without-transpose": w(split="plain"),
         "softmax-wrong-axis": w(axis=-2),
+        "split-strided": w(split="strided"),
+        "split-overlapping": w(split="overlap"),
+        "scores-transposed": w(transposed=True),
     }
     if mask is not None:
         candidates["mask-inverted"] = w(mask_mode="inverted")

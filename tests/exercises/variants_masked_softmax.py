@@ -60,6 +60,17 @@ VARIANTS = [
      src(ROWLEN="L = L[:, :1].expand(B, n)")),
     ("2-D lengths: row maximum... of the first query", "lens-2d-as-1d",
      src(ROWLEN="L = torch.stack([L[b, 0].repeat(n) for b in range(B)])")),
+    ("1-D lengths tiled with repeat", "lens-wrong-rows",
+     src().replace("L.repeat_interleave(n).reshape(B, n)", "L.repeat(n).reshape(B, n)")),
+    ("1-D lengths: a comprehension over the queries, tiling", "lens-wrong-rows",
+     src().replace("L.repeat_interleave(n).reshape(B, n)",
+                   "torch.stack([L[(b * n + q) % B] for b in range(B) for q in range(n)]).reshape(B, n)")),
+    ("lengths against the query index", "lens-on-queries",
+     src(BODY="rows = torch.arange(n).view(1, n, 1) < L.unsqueeze(-1)\n    "
+              "return soft(X.masked_fill(~rows, -1e6))")),
+    ("row mask from arange(n), expanded", "lens-on-queries",
+     src(BODY="keep = (torch.arange(n)[None, :] < L).unsqueeze(-1).expand(B, n, m)\n    "
+              "return soft(torch.where(keep, X, torch.tensor(-1e9)))")),
     ("softmax over dim 1", "wrong-axis", src(DEF="return torch.softmax(Z, dim=1)")),
     ("softmax over dim -2 via F", "wrong-axis",
      src(DEF="import torch.nn.functional as F\n    return F.softmax(Z, dim=-2)")),

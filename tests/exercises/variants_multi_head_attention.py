@@ -141,6 +141,20 @@ VARIANTS = [
      einsum(MASK="att = att.masked_fill(mask, float('-inf'))")),
     ("mask inverted, filled with -1e9", "mask-inverted",
      loop(MASK="s.masked_fill(m, -1e9)")),
+    ("einsum, heads split by view(b, n, d, h)", "split-strided", einsum().replace(
+        "t.reshape(b, n, self.h, self.head_dim).permute(0, 2, 1, 3)",
+        "t.view(b, n, self.head_dim, self.h).permute(0, 3, 1, 2)")),
+    ("loop, head i takes every h-th feature", "split-strided", loop().replace(
+        "sl = slice(i * self.d_k, (i + 1) * self.d_k)", "sl = slice(i, None, self.num_heads)")),
+    ("loop, head i starts at feature i", "split-overlapping", loop().replace(
+        "sl = slice(i * self.d_k, (i + 1) * self.d_k)", "sl = slice(i, i + self.d_k)")),
+    ("einsum, slices at offset i stacked", "split-overlapping", einsum().replace(
+        "return t.reshape(b, n, self.h, self.head_dim).permute(0, 2, 1, 3)",
+        "return torch.stack([t[:, :, i:i + self.head_dim] for i in range(self.h)], 1)")),
+    ("einsum, K times Q transposed", "scores-transposed", einsum().replace(
+        '"bhqd,bhkd->bhqk", q, k', '"bhqd,bhkd->bhqk", k, q')),
+    ("loop, k @ q.T", "scores-transposed", loop().replace(
+        "s = q @ k.transpose(1, 2)", "s = k @ q.transpose(1, 2)")),
     ("softmax over the queries (dim=-2)", "softmax-wrong-axis", einsum(SOFTMAX="att.softmax(dim=-2)")),
     ("softmax over dim=1 in the loop", "softmax-wrong-axis", loop(SOFTMAX="torch.softmax(s, dim=1)")),
     ("assert instead of ValueError", "no-divisibility-check",

@@ -66,10 +66,17 @@ OBSERVED.update({
     "additive: scores divided by sqrt(h)": (ADD, add.src(SCORE="torch.einsum('bnmh,h->bnm', feat, w_v) / w_v.shape[0] ** 0.5"),
                                             "additive scores w_vᵀ tanh(W_q q + W_k k) are not scaled"),
     "nadaraya-watson: w divides the distance": ("nadaraya-watson", nw.src(LOGITS="-((d / w) ** 2) / 2"), "= 1/w⁴ here"),
+    # blind set 2026-12-02: the scores K·Qᵀ in an exercise with no mistake file for it
+    "manual: K·Qᵀ": ("manual-attention", manual.src().replace('"...nd,...md->...nm", Q, K', '"...nd,...md->...nm", K, Q'),
+                     "softmax of the transposed scores"),
+    "nadaraya-watson: kernel divided by m": ("nadaraya-watson", nw.src(SOFTMAX="logits.exp() / logits.shape[1]"),
+                                             "divided by something other than the row's own sum"),
 })
 
 # Words that must appear in no feedback of these submissions: a cause their code does not have.
 NEVER = {
+    "manual: K·Qᵀ": ("tanh",),
+    "nadaraya-watson: kernel divided by m": ("mask",),
     "additive: scores divided by sqrt(h)": ("√d_k", "Q·Kᵀ"),
     "nadaraya-watson: w divides the distance": ("mask",),
     "additive: valid_lens on the queries": ("ignored",),
@@ -168,3 +175,14 @@ def test_no_correct_variant_gets_an_observation(grader):
         for label, expected, source in module.VARIANTS:
             if expected is None:
                 assert grader.grade(ex, source).full_marks, label
+
+
+def test_the_untouched_starter_is_told_its_outputs_are_constant(grader):
+    """The starter of manual-attention returns zeros: no exercise's words (a tanh, a split of
+    the scores) describe it; the observation says what its values are."""
+    from grader.exercises import EXERCISES_DIR
+
+    report = grader.grade("manual-attention", (EXERCISES_DIR / "manual-attention" / "starter.py").read_text())
+    texts = [t.message["en"] for t in _failed(report)]
+    assert any("every entry of `scores` is 0" in text for text in texts), texts
+    assert not any("tanh" in text or "depends only on the query" in text for text in texts), texts

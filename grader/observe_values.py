@@ -1,0 +1,217 @@
+"""Stage observations on plain values (no weights): a scores table that splits into a query
+part plus a key part or stays inside tanh's range, a sinusoidal table read column by column, a
+constant factor, the right columns in another order, a constant output. Used by
+grader/observe.py, which decides the stage; everything here reads only the learner's values
+and the reference's, on the trusted side, and says a property of the learner's own values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from grader.model import TestCase
+
+
+def mixed(s: np.ndarray) -> float:
+    """max |s[i, j] − s[i, 0] − s[0, j] + s[0, 0]|: 0 when s is a row part plus a column part."""
+    return float(np.abs(s - s[..., :, :1] - s[..., :1, :] + s[..., :1, :1]).max())
+
+
+def constant_finding(label: str, mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
+    """Every entry the same number while the right values are not all equal."""
+    if mine.size < 2 or not np.isfinite(mine).all() or np.ptp(mine) > 1e-12 \
+            or np.ptp(np.nan_to_num(want)) < 1e-9:
+        return None
+    c = f"{float(mine.reshape(-1)[0]):.4g}".replace("-", "−")
+    return (f"every entry of `{label}` is {c}, while the right entries are not all equal (if this is "
+            "still the starter's placeholder, this is the part to write).",
+            f"`{label}` 的每个元素都是 {c}，而正确的元素并不全相等（如果这里仍是初始代码的占位值，这就是要写的部分）。")
+
+
+def transposed_finding(label: str, mine: np.ndarray, want: np.ndarray,
+                       weights: bool) -> tuple[str, str] | None:
+    """Square (…, n, n) values that are the transpose of the right ones (scores), or the softmax
+    of the transposed scores (weights: log w − log wantᵀ is then a row part plus a column part)."""
+    if mine.ndim < 2 or mine.shape[-1] != mine.shape[-2] or mine.shape[-1] < 2:
+        return None
+    flip = np.swapaxes(want, -1, -2)
+    if np.allclose(mine, want, rtol=1e-4, atol=1e-6) or np.allclose(want, flip, rtol=1e-4, atol=1e-6):
+        return None
+    if weights:
+        if not ((mine > 1e-12).all() and (want > 1e-12).all()):
+            return None
+        lm, lw = np.log(mine), np.log(want)
+        if not (mixed(lm - np.log(flip)) < 1e-4 and mixed(lm - lw) > 1e-2):
+            return None
+        return (f"`{label}` is the softmax of the transposed scores: row i is computed from what should "
+                "be column i (key i against every query). The scores are Q·Kᵀ, row i = query i against "
+                "every key.",
+                f"`{label}` 是对转置后的分数做的 softmax：第 i 行用的是本应在第 i 列的分数（键 i 对所有查询）。分数应为 "
+                "Q·Kᵀ，第 i 行是查询 i 对所有键的分数。")
+    if not np.allclose(mine, flip, rtol=1e-4, atol=1e-6):
+        return None
+    return (f"`{label}` is the transpose of the right one: row i holds key i against every query. The "
+            "scores are Q·Kᵀ, row i = query i against every key.",
+            f"`{label}` 是正确结果的转置：第 i 行是键 i 对所有查询的分数。分数应为 Q·Kᵀ，第 i 行是查询 i 对所有键的分数。")
+
+
+def nan_finding(label: str, mine: np.ndarray, want: np.ndarray,
+                hidden: np.ndarray | None) -> tuple[str, str] | None:
+    """Where NaN/inf appear (right values finite), told against which keys the case hides."""
+    if mine.ndim < 2 or np.isfinite(mine).all() or not np.isfinite(want).all():
+        return None
+    bad = ~np.isfinite(mine).all(axis=-1)  # rows with NaN/inf
+    rest_right = bool(np.allclose(mine[~bad], want[~bad], rtol=1e-4, atol=1e-6)) if (~bad).any() else False
+    k, total = int(bad.sum()), int(bad.size)
+    if hidden is not None and hidden.shape == mine.shape:
+        empty = hidden.all(axis=-1)
+        if empty.any() and np.array_equal(bad, empty):
+            wr = want[empty]
+            uniform = bool(np.allclose(wr, 1.0 / mine.shape[-1], atol=1e-6))
+            en = zh = ""
+            if uniform:
+                en = (" The right weights there are uniform (1/m): hide keys with a large finite negative "
+                      "number (such as −1e6), so that a row with every key hidden stays a plain softmax.")
+                zh = "正确的权重在这些行是均匀的（1/m）：请用很大的有限负数（如 −1e6）遮蔽键，使所有键都被遮蔽的行仍是普通的 softmax。"
+            return (f"`{label}` is NaN exactly in the {k} row{'s' if k != 1 else ''} whose keys are all hidden"
+                    f"{' and right in every other row' if rest_right else ''}: a softmax over a row of −inf "
+                    f"is 0/0.{en}",
+                    f"`{label}` 恰好在所有键都被遮蔽的 {k} 行中为 NaN{'，其余各行都正确' if rest_right else ''}："
+                    f"对一整行 −inf 做 softmax 就是 0/0。{zh}")
+        if (bad & empty).any():
+            return None
+    where = "" if hidden is None or not hidden.any() else " (rows where some key is visible)"
+    where_zh = "" if hidden is None or not hidden.any() else "（这些行中有可见的键）"
+    return (f"`{label}` has NaN or inf in {k} of {total} rows{where}"
+            f"{', and is right in every other row' if rest_right else ''}. A NaN there is 0/0 or ∞/∞ "
+            "when the values are normalised: the exp of every term of such a row came out 0 (all far "
+            "below 0) or one came out ∞ (far above 0). Subtracting the row's own maximum before exp "
+            "(as torch.softmax does) keeps every row finite.",
+            f"`{label}` 的 {total} 行中有 {k} 行出现 NaN 或 inf{where_zh}"
+            f"{'，其余各行都正确' if rest_right else ''}。这里的 NaN 来自归一化时的 0/0 或 ∞/∞：这一行的每一项 exp "
+            "都变成了 0（都远小于 0），或某一项变成了 ∞（远大于 0）。在 exp 之前减去该行自己的最大值"
+            "（torch.softmax 就是这样做的）可以让每一行都保持有限。")
+
+
+def _scores_finding(label: str, mine: np.ndarray, want: np.ndarray,
+                    exercise: str | None) -> tuple[str, str] | None:
+    """Additive scores (…, n, m) that split into a query part plus a key part, or stay inside
+    (−1, 1); for any exercise, scores that are the transpose of the right ones."""
+    if mine.ndim < 2 or mine.shape[-1] < 2 or mine.shape[-2] < 2:
+        return None
+    if exercise != "additive-attention":
+        return transposed_finding(label, mine, want, weights=False)
+    size = max(1.0, float(np.abs(want).max()))
+    if mixed(mine) < 1e-6 * size and mixed(want) > 1e-3 * size:
+        return ("your scores split into a part that depends only on the query plus a part that depends "
+                "only on the key (s[i, j] − s[i, 0] − s[0, j] + s[0, 0] = 0 everywhere), so every query "
+                "ranks the keys the same way; in w_vᵀ tanh(W_q q + W_k k) the tanh acts on the sum.",
+                "你的分数可以拆成“只与查询有关的部分 + 只与键有关的部分”（处处有 s[i, j] − s[i, 0] − s[0, j] + "
+                "s[0, 0] = 0），于是每个查询对键的排序都一样；在 w_vᵀ tanh(W_q q + W_k k) 中，tanh 作用在两者之和上。")
+    if float(np.abs(mine).max()) < 1 and float(np.abs(want).max()) > 1.5:
+        return ("all your scores lie between −1 and 1, the range of a tanh, while the right ones do not: "
+                "w_v weights the tanh features after the tanh.",
+                "你的分数全部落在 −1 到 1 之间（tanh 的值域），而正确的分数并非如此：w_v 应在 tanh 之后对特征加权。")
+    return None
+
+
+def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> tuple[str, str] | None:
+    """A sinusoidal table (max_len, d_model) read column by column: which columns differ, and
+    the one frequency rule, phase or first position that reproduces every column (told as a
+    property of the learner's own table; nothing is said when no rule, or several, fit)."""
+    args = case.steps[i].args
+    if mine.ndim != 2 or len(args) < 2 or not all(isinstance(a, int) for a in args[:2]):
+        return None
+    L, d = mine.shape
+    if (L, d) != tuple(args[:2]) or d < 2 or d % 2 or L < 3:
+        return None
+    bad = ~np.isclose(mine, want, rtol=1e-4, atol=1e-5).all(axis=0)  # per column
+    if not bad.any():
+        return None
+    even, odd = bad[0::2], bad[1::2]
+    p = np.arange(L, dtype=np.float64)[:, None]
+    pair = np.arange(d) // 2  # column j belongs to pair i = j // 2
+    col = np.arange(d)
+    rules = {  # what the learner's table may be: (English, Chinese) → table
+        ("every column pair has frequency 1, where pair i should have 1 / 10000^(2i / d_model): the "
+         "exponent comes out 0 (as 2i // d_model does)", "每一对列的频率都是 1，而第 i 对应为 1 / 10000^(2i / d_model)：指数算成了 0（2i // d_model 就是这样）"):
+            (np.ones(d), 0.0),
+        ("each column has its own frequency 1 / 10000^(j / d_model); a sine and its cosine share one, "
+         "1 / 10000^(2i / d_model)", "每一列都用了自己的频率 1 / 10000^(j / d_model)；一对正弦和余弦应共用 1 / 10000^(2i / d_model)"):
+            (10000.0 ** (-col / d), 0.0),
+        ("the frequencies grow with the column, 10000^(2i / d_model), instead of falling: the position "
+         "is multiplied by the power, not divided by it", "频率随列增大（10000^(2i / d_model)）而不是减小：位置乘以了这个幂，而不是除以它"):
+            (10000.0 ** (2 * pair / d), 0.0),
+        ("the frequencies are e^(−4·2i / d_model), as if ln 10000 were replaced by log10 10000 = 4",
+         "频率是 e^(−4·2i / d_model)，相当于把 ln 10000 换成了 log10 10000 = 4"):
+            (np.exp(-4.0 * 2 * pair / d), 0.0),
+        ("the positions start at 1: row 0 should be sin(0) = 0 and cos(0) = 1",
+         "位置从 1 开始：第 0 行应为 sin(0) = 0 和 cos(0) = 1"):
+            (10000.0 ** (-2 * pair / d), 1.0),
+    }
+    for (en, zh), (freq, shift) in rules.items():
+        x = (p + shift) * freq[None, :]
+        table = np.where(col % 2 == 0, np.sin(x), np.cos(x))
+        if np.allclose(mine, table, rtol=1e-4, atol=1e-5):
+            return (f"read column by column, {en}.", f"逐列来看：{zh}。")
+    x = p * 10000.0 ** (-2 * pair / d)[None, :]
+    if np.allclose(mine[:, 0::2], np.cos(x[:, 0::2]), atol=1e-5) and np.allclose(mine[:, 1::2], np.sin(x[:, 1::2]), atol=1e-5):
+        return ("read column by column, the even columns hold the cosines and the odd ones the sines: "
+                "column 2i is sin, column 2i + 1 is cos.",
+                "逐列来看：偶数列是余弦、奇数列是正弦；第 2i 列应为 sin，第 2i + 1 列应为 cos。")
+    top = float(np.abs(mine - want).max())
+    if odd.any() and not even.any():
+        return (f"the sine columns (0, 2, 4, …) are right; only the cosine columns (1, 3, 5, …) differ, "
+                f"by at most {top:.2g}: look at how the cosines are computed.",
+                f"正弦列（0, 2, 4, …）正确；只有余弦列（1, 3, 5, …）不同，最多相差 {top:.2g}：请检查余弦的计算。")
+    if even.any() and not odd.any():
+        return (f"the cosine columns (1, 3, 5, …) are right; only the sine columns (0, 2, 4, …) differ, "
+                f"by at most {top:.2g}: look at how the sines are computed.",
+                f"余弦列（1, 3, 5, …）正确；只有正弦列（0, 2, 4, …）不同，最多相差 {top:.2g}：请检查正弦的计算。")
+    return None
+
+
+def values_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase | None = None,
+                    i: int = 0, exercise: str | None = None) -> tuple[str, str] | None:
+    if exercise in ("positional-table", "permutation-invariance") and case is not None:
+        found = _table_finding(mine, want, case, i)
+        if found:
+            return found
+    if "score" in label:
+        found = _scores_finding(label, mine, want, exercise)
+        if found:
+            return found
+    flat_w, flat_m = want.reshape(-1), mine.reshape(-1)
+    big = np.abs(flat_w) > 1e-6
+    if big.sum() >= 2:
+        ratio = flat_m[big] / flat_w[big]
+        c = float(np.median(ratio))
+        if abs(c - 1) > 1e-3 and np.allclose(flat_m, c * flat_w, rtol=1e-4, atol=1e-6):
+            return (f"every entry is about {c:.3g} times the right one.",
+                    f"每个元素都约为正确值的 {c:.3g} 倍。")
+    if mine.ndim >= 1 and mine.shape[-1] > 1:
+        order = _column_order(mine, want)
+        if order is not None:
+            n = len(order)
+            rev = order == list(range(n - 1, -1, -1))
+            return (f"it holds the right columns in another order{' (reversed)' if rev else ''}: "
+                    "look at how the pieces are put side by side (for heads: head 0 first, features "
+                    "of one head together).",
+                    f"它包含正确的列，但顺序不对{'（顺序颠倒）' if rev else ''}：请检查拼接的顺序"
+                    "（多头时：第 0 个头在前，同一个头的特征放在一起）。")
+    return None
+
+
+def _column_order(mine: np.ndarray, want: np.ndarray) -> list[int] | None:
+    """The permutation of the last axis that turns ``want`` into ``mine`` (not the identity)."""
+    n = mine.shape[-1]
+    cols_m = mine.reshape(-1, n).T
+    cols_w = want.reshape(-1, n).T
+    order = []
+    for c in cols_m:
+        hits = [j for j in range(n) if np.allclose(c, cols_w[j], rtol=1e-4, atol=1e-6)]
+        if len(hits) != 1:
+            return None
+        order.append(hits[0])
+    return order if sorted(order) == list(range(n)) and order != list(range(n)) else None
+
