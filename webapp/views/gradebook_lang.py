@@ -28,7 +28,9 @@ SOURCE_KEYS = {"before ids (unverified)": "gb.source.before_ids",
 ACTION_KEYS = {"view": "gb.action.view", "export": "gb.action.export", "refused": "gb.action.refused"}
 DETAIL_KEYS = {"best scores": "gb.detail.best_scores", "csv": "gb.detail.csv",
                "csv with code": "gb.detail.csv_code", "wrong password": "gb.detail.wrong_password",
-               "not on LAB_INSTRUCTORS": "gb.detail.not_listed"}
+               "not on LAB_INSTRUCTORS": "gb.detail.not_listed",
+               "class view": "gb.detail.class_view",
+               "class view (refreshed)": "gb.detail.class_view_refresh"}
 
 
 def shown(keys: dict[str, str], lang: str) -> dict[str, str]:

@@ -1,0 +1,212 @@
+"""The instructor's class view as data: who tried which exercise, how far they got, which named
+mistakes are common and who is stuck, from one gradebook query (no gradio).
+
+``summarise`` is pure (rows in, a :class:`ClassSummary` out), so tests feed it rows directly;
+``load`` is the one query per refresh (:meth:`Gradebook.class_rows`).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from grader.gradebook import Gradebook
+from grader.gradebook.model import Attempt
+
+STUCK_WINDOW = timedelta(minutes=15)
+STUCK_ATTEMPTS = 3  # this many attempts in the window without a gain in best score: stuck
+NONE, TRYING, FULL = "none", "trying", "full"  # a cell's state (the grid's CSS classes)
+_CLOCK = re.compile(r"^\s*(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T])?(\d{1,2})[:：.](\d{2})\s*$")
+
+
+@dataclass(frozen=True)
+class Learner:
+    """One row of the grid: the learner's key (id, else label), newest label and id."""
+
+    key: str
+    label: str
+    learner_id: str | None
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One learner on one exercise: best result, attempts, and what went wrong last."""
+
+    best: float  # points of the best attempt
+    max_score: float
+    fraction: float  # best / max, compared across changes of max_score
+    attempts: int
+    state: str  # TRYING or FULL (a cell never tried is absent)
+    attempts_to_full: int | None  # the attempt number that first reached full marks
+    last_mistake: str | None  # the first mistake of the newest attempt that named one
+    last_stage: str  # where the newest attempt first failed ("" when it passed)
+    last_stage_zh: str
+    last_status: str  # the newest attempt's status (graded, syntax_error, timeout, ...)
+    last_at: str
+
+
+@dataclass(frozen=True)
+class Total:
+    """Per exercise: how many learners tried it, how many reached full marks, and the median
+    number of attempts those needed."""
+
+    exercise: str
+    tried: int
+    full: int
+    median_to_full: float | None
+
+
+@dataclass(frozen=True)
+class MistakeCount:
+    """One named mistake of one exercise: how many learners made it, in how many attempts."""
+
+    exercise: str
+    mistake: str
+    learners: tuple[Learner, ...]
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """A learner trying one exercise again and again without gaining: the attempts in the
+    window, the best fraction, and the last named mistake (or stage)."""
+
+    learner: Learner
+    exercise: str
+    attempts: int
+    cell: Cell
+
+
+@dataclass
+class ClassSummary:
+    """Everything the class view draws, for rows since ``since`` (None: all)."""
+
+    exercises: list[str]
+    learners: list[Learner]
+    cells: dict[tuple[str, str], Cell]
+    totals: list[Total]
+    mistakes: list[MistakeCount]
+    stuck: list[Stuck]
+    since: str | None = None
+    rows: int = 0
+    fractions: dict[str, list[float]] = field(default_factory=dict)  # best per learner, per exercise
+
+    def cell(self, learner: Learner, exercise: str) -> Cell | None:
+        return self.cells.get((learner.key, exercise))
+
+
+def _at(iso: str) -> datetime:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
+
+
+def _cell(group: list[Attempt]) -> Cell:
+    """One learner's attempts on one exercise, oldest first, as a grid cell."""
+    best = max(group, key=lambda r: (r.fraction, -r.id))  # ties: the earliest best
+    full_at = next((i + 1 for i, r in enumerate(group) if r.max_score > 0
+                    and r.score >= r.max_score), None)
+    named = next((r for r in reversed(group) if r.mistakes), None)
+    last = group[-1]
+    return Cell(best.score, best.max_score, best.fraction, len(group),
+                FULL if full_at is not None else TRYING, full_at,
+                named.mistakes[0] if named else None, last.stage, last.stage_zh, last.status,
+                last.submitted_at)
+
+
+def _stuck(group: list[Attempt], now: datetime) -> int:
+    """How many attempts of the window, when there are at least STUCK_ATTEMPTS of them and
+    none after the window's first raised the best score; else 0. Full marks are not stuck."""
+    start = now - STUCK_WINDOW
+    recent = [r for r in group if _at(r.submitted_at) >= start]
+    if len(recent) < STUCK_ATTEMPTS:
+        return 0
+    before = [r.fraction for r in group if _at(r.submitted_at) < start]
+    best = max(before + [recent[0].fraction])
+    if best >= 1.0 or any(r.fraction > best + 1e-9 for r in recent[1:]):
+        return 0
+    return len(recent)
+
+
+def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | None = None,
+              since: str | None = None) -> ClassSummary:
+    """The class view of ``rows`` (oldest first). ``exercises`` gives the columns' order;
+    exercises found only in the rows follow it. ``now`` decides who is stuck."""
+    now = now or datetime.now(timezone.utc)
+    groups: dict[tuple[str, str], list[Attempt]] = {}
+    learners: dict[str, Learner] = {}
+    seen: list[str] = list(exercises)
+    count = 0
+    for r in rows:
+        count += 1
+        groups.setdefault((r.who, r.exercise), []).append(r)
+        learners[r.who] = Learner(r.who, r.learner, r.learner_id)  # the newest label wins
+        if r.exercise not in seen:
+            seen.append(r.exercise)
+    cells = {key: _cell(group) for key, group in groups.items()}
+    order = sorted(learners.values(), key=lambda x: (x.label.casefold(), x.key))
+    totals, fractions = [], {}
+    for ex in seen:
+        here = [cells[(x.key, ex)] for x in order if (x.key, ex) in cells]
+        done = [c.attempts_to_full for c in here if c.attempts_to_full is not None]
+        totals.append(Total(ex, len(here), len(done),
+                            float(statistics.median(done)) if done else None))
+        fractions[ex] = [c.fraction for c in here]
+    made: dict[tuple[str, str], tuple[dict[str, Learner], list[int]]] = {}
+    for (who, ex), group in groups.items():
+        for r in group:
+            for m in r.mistakes:
+                people, attempts = made.setdefault((ex, m), ({}, [0]))
+                people[who] = learners[who]
+                attempts[0] += 1
+    position = {ex: i for i, ex in enumerate(seen)}
+    mistakes = [MistakeCount(ex, m, tuple(sorted(people.values(), key=lambda x: x.label.casefold())),
+                             attempts[0])
+                for (ex, m), (people, attempts) in made.items()]
+    mistakes.sort(key=lambda c: (-len(c.learners), -c.attempts, position[c.exercise], c.mistake))
+    stuck = [Stuck(learners[who], ex, n, cells[(who, ex)])
+             for (who, ex), group in groups.items() if (n := _stuck(group, now))]
+    stuck.sort(key=lambda s: (-s.attempts, s.learner.label.casefold(), position[s.exercise]))
+    return ClassSummary(seen, order, cells, totals, mistakes, stuck, since, count, fractions)
+
+
+def load(book: Gradebook, exercises: list[str], since: str | None = None,
+         now: datetime | None = None) -> ClassSummary:
+    """The class view from the gradebook: one query (rows since ``since``), then summarise."""
+    return summarise(book.class_rows(since), exercises, now, since)
+
+
+def lesson_start(text: str | None, tz_offset_min: float | None = None,
+                 now: datetime | None = None) -> str | None:
+    """A start time typed by the teacher as UTC ISO text, or None for an empty box.
+
+    "HH:MM" is today in the teacher's time zone (``tz_offset_min`` as JavaScript's
+    ``getTimezoneOffset()``: minutes to add to local time to get UTC; None is UTC), or
+    yesterday when that is still ahead; "YYYY-MM-DD HH:MM" is that day. Raises ValueError.
+    """
+    if text is None or not str(text).strip():
+        return None
+    found = _CLOCK.match(str(text))
+    if not found:
+        raise ValueError(f"not a time of day (HH:MM): {text!r}")
+    year, month, day, hour, minute = (int(x) if x else None for x in found.groups())
+    if hour > 23 or minute > 59:
+        raise ValueError(f"not a time of day (HH:MM): {text!r}")
+    offset = timedelta(minutes=float(tz_offset_min or 0))
+    now = now or datetime.now(timezone.utc)
+    local_now = (now - offset).replace(tzinfo=None)
+    if year is None:
+        local = local_now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if local > local_now:
+            local -= timedelta(days=1)
+    else:
+        local = datetime(year, month, day, hour, minute)
+    return (local + offset).replace(tzinfo=timezone.utc).isoformat(timespec="microseconds")
+
+
+def local_clock(iso: str | None, tz_offset_min: float | None = None) -> str:
+    """A stored UTC time as the teacher's "HH:MM" (the inverse of :func:`lesson_start`)."""
+    if not iso:
+        return ""
+    return (_at(iso) - timedelta(minutes=float(tz_offset_min or 0))).strftime("%H:%M")
