@@ -127,8 +127,8 @@ def build_demo() -> gr.Blocks:
                 editor = exercises.build(who)
             with gr.Tab(t("tab.progress"), id="progress") as progress_tab:
                 mine = progress.build(who, progress_tab)  # fresh tables each time it is opened
-            with gr.Tab(t("tab.instructor"), id="instructor"):
-                instructor.build(who)
+            with gr.Tab(t("tab.instructor"), id="instructor") as instructor_tab:
+                instructor.build(who, instructor_tab)  # opening it redraws the class view
         progress.connect_editor(mine, editor, tabs=tabs)
     # Every event names its pool; the limit is the pool's, whatever event comes first.
     gradio_patch.assign_pools(blocks, POOLS, sink, default="play")

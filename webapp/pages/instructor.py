@@ -11,16 +11,19 @@ Who is an instructor:
   allowance. Wrong guesses from many addresses therefore cannot lock the instructor out.
 
 Every view, export and checked refusal is written to the gradebook's access log (who, when).
+Below the form the class view (class_view.py) shows who is stuck on which mistake; it is drawn
+only for a session whose sign-in succeeded, and every draw checks the sign-in again.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from datetime import datetime, timedelta, timezone
 
 import gradio as gr
 
-from webapp.pages import identity
+from webapp.pages import class_view, identity
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import exports, instructor_access, submissions
 from webapp.serving.ratelimit import FailureLimiter, locked_message
@@ -146,6 +149,27 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
     return path, tr("instructor.exported_for", lang, minutes=minutes)
 
 
+REFRESH_LOG_S = 600  # a timer's redraws are logged once per 10 minutes per instructor
+
+
+def log_class_view(who: str, periodic: bool) -> None:
+    """Log a class-view draw: every one a teacher asked for; a timer's at most once per
+    REFRESH_LOG_S, so a lesson's refreshes do not push everything else off the access log."""
+    book = submissions.gradebook()
+    if periodic:
+        newest = book.access_log(1)
+        if newest and (newest[0].who, newest[0].detail) == (who, "class view (refreshed)"):
+            at = datetime.fromisoformat(newest[0].at)
+            if datetime.now(timezone.utc) - at < timedelta(seconds=REFRESH_LOG_S):
+                return
+    book.log_access(who, "view", "class view (refreshed)" if periodic else "class view")
+
+
+def log_frame(lang: str):
+    """The access log as the page shows it, fresh after each action."""
+    return gradebook_lang.access_frame(gradebook_tables.access_frame(submissions.gradebook()), lang)
+
+
 def clean_gradio_copies() -> None:
     """Exports expire together with Gradio's copies of them (it copies every file it serves)."""
     from webapp.serving.gradio_patch import upload_folder
@@ -153,11 +177,12 @@ def clean_gradio_copies() -> None:
     exports.also_clean(upload_folder)
 
 
-def build(learner: identity.Identity) -> None:
+def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
     """Lay out the page inside the current gr.Tab: a sign-in or password form, or "disabled".
 
     The events are wired in every mode and every request re-checks mode(), so the page only
-    says what the server was started with; the check itself never trusts the page.
+    says what the server was started with; the check itself never trusts the page. With its
+    ``tab``, opening the tab redraws the class view and restarts its timer.
     """
     check_password()
     clean_gradio_copies()
@@ -174,9 +199,11 @@ def build(learner: identity.Identity) -> None:
             show = gr.Button(t("instructor.open"), variant="primary", elem_id="instructor-open")
             csv_button = gr.Button(t("instructor.export"), elem_id="instructor-export")
         status = gr.Markdown(elem_id="instructor-status")
-        # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
-        table = gr.Dataframe(label=t("instructor.table"), interactive=False, visible=False,
-                             elem_id="instructor-table")
+        cv = class_view.build()  # who is stuck on what, first; the long table below, folded
+        with gr.Accordion(t("instructor.table"), open=False, elem_id="instructor-table-box"):
+            # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
+            table = gr.Dataframe(label=t("instructor.table"), interactive=False, visible=False,
+                                 elem_id="instructor-table")
         csv = gr.File(label=t("instructor.csv"), interactive=False, visible=False,
                       elem_id="instructor-csv")
         access = gr.Dataframe(label=t("instructor.log"), interactive=False, visible=False,
@@ -184,6 +211,7 @@ def build(learner: identity.Identity) -> None:
         # The export's file is deleted after LAB_EXPORT_TTL_S: its link goes with it (it stayed
         # on the page and answered a raw 403 JSON).
         expiry = gr.Timer(exports.EXPORT_TTL_S, active=False)
+    signed = gr.State(False)  # this session's sign-in succeeded (server-side, never the page's)
 
     key = learner.key  # this browser's key: a browser that logged in before is known
     # Scripts call /instructor_scores and /instructor_csv without a browser key, as before;
@@ -208,7 +236,7 @@ def build(learner: identity.Identity) -> None:
         if path is None:
             warn(text, lang_of(request))
             return None, None, None, text
-        return gr.skip(), path, gr.skip(), text
+        return gr.skip(), path, log_frame(lang_of(request)), text  # the log shows the export
 
     def shown(values: tuple, timer) -> tuple:
         """The page's answer: what holds something is shown, what is None is hidden (an empty
@@ -219,7 +247,40 @@ def build(learner: identity.Identity) -> None:
 
     def on_show_page(pw, browser_key, request: gr.Request, profile: gr.OAuthProfile | None):
         values = on_show(pw, browser_key, request, profile)
-        return shown(values, gr.skip() if values[0] is not None else gr.Timer(active=False))
+        timer = gr.skip() if values[0] is not None else gr.Timer(active=False)
+        return (*shown(values, timer), values[0] is not None)  # and whether this session is in
+
+    def on_class(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
+                 profile: gr.OAuthProfile | None, echo: bool = False, periodic: bool = False):
+        """The class view drawn anew: (class outputs..., access log, signed). Nothing is read
+        for a session that never signed in, nor while the view is off screen (its timer
+        stops until the tab is opened again); every draw checks the sign-in again."""
+        lang = lang_of(request)
+        if not is_signed:
+            return (*class_view.hidden(), gr.skip(), False)
+        if not seen:
+            return (*(gr.skip(),) * (len(cv.outputs) - 1), gr.Timer(active=False), gr.skip(), True)
+        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key)
+        if who is None:
+            warn(refusal, lang)
+            return (*class_view.hidden(), gr.update(value=None, visible=False), False)
+        log_class_view(who, periodic)
+        return (*class_view.draw(since, tz, lang, echo), gr.update(value=log_frame(lang),
+                                                                   visible=True), True)
+
+    def on_class_tick(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
+                      profile: gr.OAuthProfile | None):
+        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile,
+                        periodic=True)
+
+    def on_class_since(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
+                       profile: gr.OAuthProfile | None):
+        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, echo=True)
+
+    def on_mistake(picks, evt: gr.SelectData, request: gr.Request):
+        """Who made the clicked mistake (from this session's last draw, already checked)."""
+        row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        return class_view.who_made(picks, row, lang_of(request))
 
     def on_export_page(pw, with_code, browser_key, request: gr.Request,
                        profile: gr.OAuthProfile | None):
@@ -239,8 +300,23 @@ def build(learner: identity.Identity) -> None:
     page_outputs = [*outputs, expiry]
     expiry.tick(on_expire, None, [csv, status, expiry], api_visibility="private",
                 show_progress="hidden")
-    gr.on([show.click, password.submit], on_show_page, [password, key], page_outputs,
-          api_name="instructor_scores_browser", **ui)
+    opened = gr.on([show.click, password.submit], on_show_page, [password, key],
+                   [*page_outputs, signed], api_name="instructor_scores_browser", **ui)
+    cv_in = [password, cv.since, key, cv.tz, cv.seen, signed]
+    cv_out = [*cv.outputs, access, signed]
+    opened.then(on_class, cv_in, cv_out, js=class_view.OPEN_JS, api_name="instructor_class", **ui)
+    gr.on([cv.refresh.click, cv.since.submit], on_class, cv_in, cv_out, js=class_view.OPEN_JS,
+          api_name="instructor_class_refresh", **ui)
+    cv.now.click(on_class_since, cv_in, cv_out, js=class_view.NOW_JS,
+                 api_name="instructor_class_now", **ui)
+    cv.everything.click(on_class_since, cv_in, cv_out, js=class_view.ALL_JS,
+                        api_name="instructor_class_all", **ui)
+    cv.timer.tick(on_class_tick, cv_in, cv_out, js=class_view.TICK_JS, show_progress="hidden",
+                  api_name="instructor_class_tick", **ui)
+    if tab is not None:  # back on the tab: drawn at once, and the timer runs again
+        tab.select(on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
+                   api_name="instructor_class_open", **ui)
+    cv.mistakes.select(on_mistake, [cv.picks], cv.who, api_visibility="private")
     csv_button.click(on_export_page, [password, include_code, key], page_outputs,
                      api_name="instructor_csv_browser", **ui)
     api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)

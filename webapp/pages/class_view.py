@@ -1,0 +1,130 @@
+"""The Instructor page's class view: who is stuck on which mistake, in a grid, lists and two
+figures, redrawn every 30 s while the tab is open. Layout and drawing only: the page that
+builds it (instructor.py) checks who may see it before every draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import gradio as gr
+
+from webapp.pages.common import t, tr
+from webapp.services import class_view as data
+from webapp.services import submissions
+from webapp.views import class_view as view
+
+REFRESH_S = 30.0
+
+
+def client_js(since: str | None = None, seen: str | None = None) -> str:
+    """The browser's part of a class-view event, whose inputs end [since, key, tz, seen,
+    signed]: it fills in the teacher's time zone and whether the view is on screen (its tab
+    selected and the browser tab visible; a hidden view is not queried and its timer stops
+    until the tab is opened again). ``since``/``seen``: JavaScript that replaces those values."""
+    return ("(...args) => { const n = args.length, d = new Date(), two = (x) => String(x)"
+            ".padStart(2, '0'); const el = document.getElementById('class-view'); "
+            f"args[n - 5] = {since or 'args[n - 5]'}; args[n - 3] = d.getTimezoneOffset(); "
+            f"args[n - 2] = {seen or 'true'}; return args; }}")
+
+
+# A timer tick asks the page whether the view is on screen; a click or the tab's opening is.
+TICK_JS = client_js(seen="!!el && el.offsetParent !== null && document.visibilityState === 'visible'")
+NOW_JS = client_js(since="two(d.getHours()) + ':' + two(d.getMinutes())")  # the teacher's clock
+ALL_JS = client_js(since="''")
+OPEN_JS = client_js()
+
+
+@dataclass
+class ClassViewUI:
+    """The class view's components; ``outputs`` is the order :func:`draw` fills."""
+
+    box: gr.Column
+    since: gr.Textbox
+    now: gr.Button
+    everything: gr.Button
+    refresh: gr.Button
+    status: gr.Markdown
+    grid: gr.HTML
+    stuck: gr.HTML
+    mistakes: gr.Dataframe
+    who: gr.HTML
+    scores_plot: gr.Plot
+    mistakes_plot: gr.Plot
+    timer: gr.Timer
+    tz: gr.Number
+    seen: gr.Checkbox
+    picks: gr.State  # the mistakes in table order, for a click on a row
+
+    @property
+    def outputs(self) -> list:
+        return [self.box, self.since, self.status, self.grid, self.stuck, self.mistakes,
+                self.who, self.scores_plot, self.mistakes_plot, self.picks, self.timer]
+
+
+def build() -> ClassViewUI:
+    """Lay out the class view (hidden until an instructor opens it)."""
+    with gr.Column(visible=False, elem_id="class-view") as box:
+        gr.Markdown("### " + t("cv.title"))
+        with gr.Row(equal_height=True):
+            since = gr.Textbox(label=t("cv.since"), max_length=40, scale=3, elem_id="class-since")
+            now = gr.Button(t("cv.since_now"), scale=1, elem_id="class-since-now")
+            everything = gr.Button(t("cv.since_all"), scale=1, elem_id="class-since-all")
+            refresh = gr.Button(t("cv.refresh"), scale=1, elem_id="class-refresh")
+        status = gr.Markdown(elem_id="class-status")
+        gr.Markdown("#### " + t("cv.grid"))
+        grid = gr.HTML(css_template=view.GRID_CSS, elem_id="class-grid")
+        stuck = gr.HTML(css_template=view.GRID_CSS, elem_id="class-stuck")
+        with gr.Row():
+            with gr.Column(min_width=300):
+                mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
+                                        elem_id="class-mistakes", wrap=True)
+                who = gr.HTML(css_template=view.GRID_CSS, elem_id="class-who")
+            with gr.Column(min_width=300):
+                mistakes_plot = gr.Plot(show_label=False, elem_id="class-mistakes-plot")
+        scores_plot = gr.Plot(show_label=False, elem_id="class-scores-plot")
+        tz = gr.Number(visible=False)
+        seen = gr.Checkbox(visible=False)
+        picks = gr.State([])
+    timer = gr.Timer(REFRESH_S, active=False)
+    return ClassViewUI(box, since, now, everything, refresh, status, grid, stuck, mistakes, who,
+                       scores_plot, mistakes_plot, timer, tz, seen, picks)
+
+
+def hidden() -> tuple:
+    """Everything hidden and the timer stopped (a refusal, or nobody signed in)."""
+    return (gr.update(visible=False), gr.skip(), "", "", "", gr.update(value=None, visible=False),
+            "", None, None, [], gr.Timer(active=False))
+
+
+def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False) -> tuple:
+    """The class view's outputs for rows since the teacher's start time (one query).
+    ``echo``: write the start time back into its box (a button set it; a timer tick must not
+    overwrite what the teacher is typing)."""
+    try:
+        since = data.lesson_start(since_text, tz)
+    except ValueError:
+        warning = tr("cv.bad_since", lang, text=str(since_text)[:40])
+        return (gr.update(visible=True), gr.skip(), "⚠️ " + warning, *(gr.skip(),) * 7,
+                gr.Timer(active=True))
+    summary = data.load(submissions.gradebook(), submissions.exercise_ids(), since)
+    clock = data.local_clock(since, tz)
+    drawn = datetime.now(timezone.utc).isoformat()
+    updated = data.local_clock(drawn, tz)
+    frame = view.mistakes_frame(summary, lang)
+    picks = [(m.exercise, m.mistake, [(x.key, x.label, x.learner_id) for x in m.learners])
+             for m in summary.mistakes[: len(frame)]]
+    return (gr.update(visible=True), (clock if since else "") if echo else gr.skip(),
+            view.status_line(summary, lang, clock, updated), view.grid_html(summary, lang, drawn),
+            view.stuck_html(summary, lang), gr.update(value=frame, visible=len(frame) > 0),
+            view.who_made(None, lang), view.score_distribution(summary, lang),
+            view.mistakes_bars(summary, lang), picks, gr.Timer(active=True))
+
+
+def who_made(picks: list, index: int | None, lang: str) -> str:
+    """The learners behind one row of the mistakes table (from the last draw's own data)."""
+    if not isinstance(index, int) or not 0 <= index < len(picks or []):
+        return view.who_made(None, lang)
+    exercise, mistake, people = picks[index]
+    learners = tuple(data.Learner(k, label, lid) for k, label, lid in people)
+    return view.who_made(data.MistakeCount(exercise, mistake, learners, 0), lang)
