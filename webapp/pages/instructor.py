@@ -88,8 +88,11 @@ def _refuse(key: str, lang: str, **fields: object) -> str:
 
 
 def authorize(password: str | None, profile: gr.OAuthProfile | None, address: str,
-              lang: str = "en", browser_key: str | None = None) -> tuple[str | None, str]:
+              lang: str = "en", browser_key: str | None = None,
+              remember: bool = True) -> tuple[str | None, str]:
     """(who, "") for an instructor, else (None, the refusal to show). Checked refusals are logged.
+    ``remember=False`` (the class view's redraws, every 30 s): a success does not write the
+    client's trust again; the sign-in that opened the view just did.
 
     ``browser_key``: the browser's own key (identity.py); a browser that logged in before is
     counted by that key, not by an address it may share with a classroom."""
@@ -112,7 +115,7 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     ok, wait = tries().attempt(client, lambda: instructor_access.password_ok(password),
                                trusted=bool(known))
     if ok:
-        for h in hashes.values():
+        for h in hashes.values() if remember else ():
             book.trust_client(h)
         return f"password from {address}", ""
     if wait > 0:  # locked out: the password was not even compared, and nothing is logged
@@ -260,7 +263,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
             return (*class_view.hidden(), gr.skip(), False)
         if not seen:
             return (*(gr.skip(),) * (len(cv.outputs) - 1), gr.Timer(active=False), gr.skip(), True)
-        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key)
+        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                                 remember=False)
         if who is None:
             warn(refusal, lang)
             return (*class_view.hidden(), gr.update(value=None, visible=False), False)
