@@ -107,6 +107,30 @@ def _situation(msg: str, sizes: frozenset[int]) -> Message | None:
     return None
 
 
+def own_raise_text(err: ErrorInfo, fn_label: str, source: str) -> dict[str, str] | None:
+    """The exception came from a ``raise`` or ``assert`` the learner wrote (the innermost
+    traceback frame is a line of ``source`` that starts so): its text is the learner's, and
+    a category matched on it would guess; the line is told instead, on a test whose inputs the
+    statement allows (a test that expects an exception never reaches here)."""
+    frames = [_FRAME.match(line.strip()) for line in err.traceback.splitlines() if 'File "' in line]
+    if not frames or frames[-1] is None:
+        return None
+    number = int(frames[-1].group(1))
+    lines = source.splitlines()
+    if not 1 <= number <= len(lines) or not re.match(r"\s*(raise|assert)\b", lines[number - 1]):
+        return None
+    kind = safe_type(err.type, fallback="an exception of your own class")
+    if kind == "NotImplementedError":
+        return _m(f"`{fn_label}` raised NotImplementedError at line {number} of your code: that part "
+                  "is not written yet.",
+                  f"`{fn_label}` 在你代码的第 {number} 行抛出了 NotImplementedError：这一部分还没有写。")
+    return _m(f"`{fn_label}` raised {kind} at line {number} of your code, on a hidden test whose "
+              "inputs the statement allows (the test's name says what they are): look at the "
+              f"condition that leads to line {number}.",
+              f"`{fn_label}` 在一个输入符合题目规定的隐藏测试中，于你代码的第 {number} 行抛出了 {kind}"
+              f"（测试名说明了输入是什么）：请检查通向第 {number} 行的条件。")
+
+
 def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset()) -> dict[str, str]:
     """A hidden-safe bilingual message for an exception the learner's code raised: its type
     (when it is a builtin or library one) and what kind of error it is, never its text.

@@ -32,6 +32,11 @@ def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
                 err.type, (), "", ""), memory_mib)
         if not case.visible:  # line numbers of the learner's frames only
             result.details = feedback.traceback_lines(result.details, source)
+            at = next(i for i, r in enumerate(records) if r.error is err)
+            label = case.labels[at] if at < len(case.labels) else "your code"
+            own = feedback.own_raise_text(err, label, source)
+            if own is not None and result.mistake is None:
+                result.message = own
     return result
 
 

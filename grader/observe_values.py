@@ -70,14 +70,16 @@ def nan_finding(label: str, mine: np.ndarray, want: np.ndarray,
             uniform = bool(np.allclose(wr, 1.0 / mine.shape[-1], atol=1e-6))
             en = zh = ""
             if uniform:
-                en = (" The right weights there are uniform (1/m): hide keys with a large finite negative "
-                      "number (such as −1e6), so that a row with every key hidden stays a plain softmax.")
-                zh = "正确的权重在这些行是均匀的（1/m）：请用很大的有限负数（如 −1e6）遮蔽键，使所有键都被遮蔽的行仍是普通的 softmax。"
+                en = (" The right weights there are uniform (1/m): with a finite fill (such as −1e6) and "
+                      "a softmax that subtracts the row's maximum first (torch.softmax does), a row of "
+                      "equal fills gives exp(0) = 1 for every key.")
+                zh = ("正确的权重在这些行是均匀的（1/m）：用有限的填充值（如 −1e6），并用先减去该行最大值的 softmax"
+                      "（torch.softmax 就是这样），一行相同的填充值对每个键都得到 exp(0) = 1。")
             return (f"`{label}` is NaN exactly in the {k} row{'s' if k != 1 else ''} whose keys are all hidden"
-                    f"{' and right in every other row' if rest_right else ''}: a softmax over a row of −inf "
-                    f"is 0/0.{en}",
+                    f"{' and right in every other row' if rest_right else ''}: there every exp term came out "
+                    f"0 (a fill of −inf, or exp of a large negative fill), and 0/0 is NaN.{en}",
                     f"`{label}` 恰好在所有键都被遮蔽的 {k} 行中为 NaN{'，其余各行都正确' if rest_right else ''}："
-                    f"对一整行 −inf 做 softmax 就是 0/0。{zh}")
+                    f"这些行的每一项 exp 都是 0（填充了 −inf，或对很大的负填充值直接取 exp），而 0/0 是 NaN。{zh}")
         if (bad & empty).any():
             return None
     where = "" if hidden is None or not hidden.any() else " (rows where some key is visible)"
@@ -145,6 +147,9 @@ def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -
         ("the frequencies are e^(−4·2i / d_model), as if ln 10000 were replaced by log10 10000 = 4",
          "频率是 e^(−4·2i / d_model)，相当于把 ln 10000 换成了 log10 10000 = 4"):
             (np.exp(-4.0 * 2 * pair / d), 0.0),
+        ("the exponent of pair i is i / d_model where it is 2i / d_model (column 2i's own index over "
+         "d_model), so the frequencies fall half as fast", "第 i 对的指数是 i / d_model，而应为 2i / d_model（第 2i 列自己的下标除以 d_model），所以频率下降得慢了一半"):
+            (10000.0 ** (-pair / d), 0.0),
         ("the positions start at 1: row 0 should be sin(0) = 0 and cos(0) = 1",
          "位置从 1 开始：第 0 行应为 sin(0) = 0 和 cos(0) = 1"):
             (10000.0 ** (-2 * pair / d), 1.0),
@@ -159,6 +164,9 @@ def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -
         return ("read column by column, the even columns hold the cosines and the odd ones the sines: "
                 "column 2i is sin, column 2i + 1 is cos.",
                 "逐列来看：偶数列是余弦、奇数列是正弦；第 2i 列应为 sin，第 2i + 1 列应为 cos。")
+    found = _pair_frequencies(mine, p, d)
+    if found:
+        return found
     top = float(np.abs(mine - want).max())
     if odd.any() and not even.any():
         return (f"the sine columns (0, 2, 4, …) are right; only the cosine columns (1, 3, 5, …) differ, "
@@ -171,10 +179,73 @@ def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -
     return None
 
 
+def _pair_frequencies(mine: np.ndarray, p: np.ndarray, d: int) -> tuple[str, str] | None:
+    """A table whose every pair (2i, 2i + 1) is sin/cos of one frequency, read off row 1, with
+    some frequencies other than 1 / 10000^(2i / d_model): the frequencies are told (they follow
+    from the public formula and the case's public sizes)."""
+    f = np.arctan2(mine[1, 0::2], mine[1, 1::2])  # one frequency per pair, in (−π, π]
+    x = p * np.repeat(f, 2)[None, :]
+    fitted = np.where(np.arange(d) % 2 == 0, np.sin(x), np.cos(x))
+    right = 10000.0 ** (-2 * np.arange(d // 2) / d)
+    if not np.allclose(mine, fitted, rtol=1e-4, atol=1e-5) or np.allclose(f, right, rtol=1e-3, atol=1e-6):
+        return None
+    shown = min(3, d // 2)
+    mine_s = ", ".join(f"{v:.3g}" for v in f[:shown])
+    right_s = ", ".join(f"{v:.3g}" for v in right[:shown])
+    which, which_zh = ("pairs 0, 1, …", "第 0、1……对") if d > 2 else ("the one pair", "唯一这一对")
+    return (f"read column by column, each pair (2i, 2i + 1) is the sine and cosine of one frequency, but "
+            f"the frequencies of {which} are {mine_s}{', …' if d // 2 > shown else ''}, where "
+            f"1 / 10000^(2i / d_model) gives {right_s}: look at how the frequency of pair i is computed.",
+            f"逐列来看：每一对列 (2i, 2i + 1) 是同一个频率的正弦和余弦，但{which_zh}的频率是 {mine_s}"
+            f"{'……' if d // 2 > shown else ''}，而 1 / 10000^(2i / d_model) 给出的是 {right_s}：请检查第 i 对的频率是怎样算的。")
+
+
+def _added_table_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase,
+                         i: int) -> tuple[str, str] | None:
+    """X (B, T, d) * √d + P[:T], split in its two parts: which part differs, and a table indexed
+    by the batch row instead of the time step."""
+    args = case.steps[i].args
+    x = np.asarray(args[0], dtype=np.float64) if args and hasattr(args[0], "shape") else None
+    if x is None or x.ndim != 3 or x.shape != mine.shape:
+        return None
+    B, T, d = x.shape
+    mine_p, right_p = mine - np.sqrt(d) * x, want - np.sqrt(d) * x  # the tables added
+    table = right_p[0]  # (T, d): the same for every batch row
+    tol = dict(rtol=1e-4, atol=1e-5)
+    if B > 1 and T > 1 and np.allclose(mine_p, table[None, :, :], **tol):
+        return None  # the table is right: what differs is X's part (a mistake file says which)
+    by_batch = np.broadcast_to(_sinusoids(B, d)[:, None, :], (B, T, d))  # row b for batch row b
+    if np.allclose(mine_p, by_batch, **tol):
+        return (f"`{label}` minus X·√d_model is the same for every time step of a batch row: batch row b "
+                "gets row b of the table at every position. The table's row t belongs to time step t "
+                "(axis 1 of X), the same for every batch row.",
+                f"`{label}` 减去 X·√d_model 后，在同一批次行的每个时间步都相同：第 b 个批次行的每个位置都加上了编码表的"
+                "第 b 行。编码表的第 t 行属于时间步 t（X 的第 1 维），对每个批次行都一样。")
+    return None
+
+
+def _sinusoids(rows: int, d: int) -> np.ndarray:
+    """The statement's table (rows, d): sin in column 2i, cos in 2i + 1, frequency 10000^(−2i/d)."""
+    x = np.arange(rows, dtype=np.float64)[:, None] * 10000.0 ** (-2 * (np.arange(d) // 2) / d)[None, :]
+    return np.where(np.arange(d) % 2 == 0, np.sin(x), np.cos(x))
+
+
+def _size_factor(c: float, case: TestCase | None) -> str:
+    """"1/n" or "n" when the factor is one over (or one of) the lengths of the case's inputs, a
+    sum divided by its count or a mean multiplied back (only when exactly one length fits)."""
+    if case is None:
+        return ""
+    from grader.judge import input_sizes
+
+    fits = {f"1/{n}" for n in input_sizes(case) if n > 1 and abs(c * n - 1) < 1e-3}
+    fits |= {f"{n}" for n in input_sizes(case) if n > 1 and abs(c / n - 1) < 1e-3}
+    return next(iter(fits)) if len(fits) == 1 else ""
+
+
 def values_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase | None = None,
                     i: int = 0, exercise: str | None = None) -> tuple[str, str] | None:
     if exercise in ("positional-table", "permutation-invariance") and case is not None:
-        found = _table_finding(mine, want, case, i)
+        found = _table_finding(mine, want, case, i) or _added_table_finding(label, mine, want, case, i)
         if found:
             return found
     if "score" in label:
@@ -187,6 +258,12 @@ def values_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCas
         ratio = flat_m[big] / flat_w[big]
         c = float(np.median(ratio))
         if abs(c - 1) > 1e-3 and np.allclose(flat_m, c * flat_w, rtol=1e-4, atol=1e-6):
+            size = _size_factor(c, case)
+            n = size.split("/")[-1]
+            if size:
+                return (f"every entry is about {c:.3g} = {size} times the right one ({n} is a length "
+                        "of this test's inputs).",
+                        f"每个元素都约为正确值的 {c:.3g} = {size} 倍（{n} 是本测试输入的一个长度）。")
             return (f"every entry is about {c:.3g} times the right one.",
                     f"每个元素都约为正确值的 {c:.3g} 倍。")
     if mine.ndim >= 1 and mine.shape[-1] > 1:

@@ -60,6 +60,7 @@ ZH_NAMES = {
     'large scores, float64': '大分数，float64',
     'bad input: n < 1': '错误输入：n < 1',
     'bad input: Q, K, V of different lengths': '错误输入：Q、K、V 长度不同',
+    'bad input: Q and K of different widths d': '错误输入：Q 与 K 的宽度 d 不同',
 }
 
 
@@ -99,6 +100,11 @@ def build(rng: torch.Generator) -> list[Case]:
         Case("bad input: n < 1", 1.0, [call("causal_mask", 0, raises="ValueError")]),
         Case("bad input: Q, K, V of different lengths", 1.0, [
             call("causal_attention", randn(2, 4, 3), randn(2, 5, 3), randn(2, 5, 3),
+                 raises="ValueError"),
+        ]),
+        # the statement also refuses Q and K of different widths d (Q·Kᵀ needs one d)
+        Case("bad input: Q and K of different widths d", 1.0, [
+            call("causal_attention", randn(2, 4, 3), randn(2, 4, 5), randn(2, 4, 3),
                  raises="ValueError"),
         ]),
     ]

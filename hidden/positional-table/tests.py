@@ -35,6 +35,7 @@ ZH_NAMES = {
     'table, 100 positions, d_model 64': '编码表，100 个位置，d_model 64',
     'table, 7 positions, d_model 6': '编码表，7 个位置，d_model 6',
     'table, d_model 2 (a single pair)': '编码表，d_model 2（只有一对）',
+    'table, one position (max_len 1)': '编码表，只有一个位置（max_len 1）',
     'add_positions, float32, batch 3 < T 5, d_model 8': 'add_positions，float32，批大小 3 < T 5，d_model 8',
     'add_positions, float64, batch 6 > T 2, d_model 10': 'add_positions，float64，批大小 6 > T 2，d_model 10',
     'types: a float32 table, add_positions keeps the dtype of X': '类型：float32 的编码表，add_positions 保持 X 的 dtype',
@@ -57,6 +58,8 @@ def build(rng: torch.Generator) -> list[Case]:
         _table_case("table, 100 positions, d_model 64", 100, 64),
         _table_case("table, 7 positions, d_model 6", 7, 6),
         _table_case("table, d_model 2 (a single pair)", 9, 2, points=1.0),
+        # max_len 1 is legal (the statement refuses max_len < 1): a table of one row, row 0
+        _table_case("table, one position (max_len 1)", 1, 8, points=1.0),
         Case("add_positions, float32, batch 3 < T 5, d_model 8", 1.0, [
             call("add_positions", x32, check=check(label="add_positions(X)", **TOL)),
         ]),

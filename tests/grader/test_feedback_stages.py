@@ -186,3 +186,32 @@ def test_the_untouched_starter_is_told_its_outputs_are_constant(grader):
     texts = [t.message["en"] for t in _failed(report)]
     assert any("every entry of `scores` is 0" in text for text in texts), texts
     assert not any("tanh" in text or "depends only on the query" in text for text in texts), texts
+
+
+def test_a_learners_own_raise_on_legal_inputs_is_told_by_its_line_not_a_guessed_category(grader):
+    """positional-table__11 of the 2026-12-03 blind set: `max_len <= 1` refuses a legal one-row
+    table with the learner's own ValueError("... must be ..."), which the text categories read
+    as "a value of the wrong type or an argument the call does not take"."""
+    source = '''import math
+import torch
+
+
+def positional_encoding(max_len, d_model):
+    if max_len <= 1 or d_model < 2 or d_model % 2:
+        raise ValueError("max_len must be > 1 and d_model even")
+    pos = torch.arange(max_len, dtype=torch.float64)[:, None]
+    freq = torch.exp(-math.log(10000.0) * torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    table = torch.zeros(max_len, d_model, dtype=torch.float64)
+    table[:, 0::2], table[:, 1::2] = torch.sin(pos * freq), torch.cos(pos * freq)
+    return table.float()
+
+
+def add_positions(X):
+    B, T, d = X.shape
+    return X * math.sqrt(d) + positional_encoding(T, d).to(X.dtype)
+'''
+    report = grader.grade("positional-table", source)
+    failed = _failed(report)
+    assert [t.name for t in failed] == ["table, one position (max_len 1)"]
+    text = failed[0].message["en"]
+    assert "at line 7 of your code" in text and "wrong type" not in text

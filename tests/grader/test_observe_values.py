@@ -43,7 +43,7 @@ def test_nan_exactly_on_rows_with_every_key_hidden():
     mine[0, 1] = np.nan
     en, zh = nan_finding("weights", mine, want, hidden)
     assert "exactly in the 1 row whose keys are all hidden and right in every other row" in en
-    assert "uniform (1/m)" in en and "−1e6" in zh
+    assert "uniform (1/m)" in en and "−1e6" in zh and "0/0 is NaN" in en
 
 
 def test_nan_in_rows_that_see_keys_names_no_mask():
@@ -59,3 +59,20 @@ def test_a_constant_output_is_told_and_a_constant_right_one_is_not():
     assert "every entry of `scores` is 0" in constant_finding("scores", np.zeros((3, 3)), S[0, :3, :3])[0]
     assert constant_finding("weights", np.full((2, 2), 0.5), np.full((2, 2), 0.5)) is None
     assert constant_finding("x", np.zeros(1), np.ones(1)) is None
+
+
+def test_a_factor_of_one_over_an_input_length_is_told_as_such():
+    """nadaraya-watson__12 of the 2026-12-03 blind set: a mean over the keys where the sum is
+    due gives pred / m; the factor is told as 1/m when m is the one input length that fits."""
+    import torch
+
+    from grader.model import TestCase
+    from grader.observe_values import values_finding
+    from grader.spec import Case, call, check
+
+    x = torch.zeros(12)
+    case = TestCase.of(Case("t", 1.0, [call("nw_predict", torch.zeros(6), x, x, check=check(label="pred"))]))
+    want = RNG.normal(size=6) + 3
+    en, zh = values_finding("pred", want / 12, want, case, 0, "nadaraya-watson")
+    assert "0.0833 = 1/12 times the right one (12 is a length" in en and "1/12" in zh
+    assert "= 1/" not in values_finding("pred", want * 0.37, want, case, 0, "nadaraya-watson")[0]

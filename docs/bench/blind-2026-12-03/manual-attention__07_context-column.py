@@ -1,0 +1,22 @@
+import math
+
+import torch
+
+Q = torch.tensor([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+K = Q.clone()
+V = torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]])
+
+scores = Q @ K.T / math.sqrt(4)
+weights = torch.softmax(scores, dim=-1)
+out = weights @ V
+# the context of the first token
+context = out[:, 0]
+
+
+def attention(Q, K, V, mask=None):
+    d_k = Q.shape[-1]
+    s = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    if mask is not None:
+        s = s.masked_fill(~mask, float("-inf"))
+    w = torch.softmax(s, dim=-1)
+    return w @ V, w

@@ -1,0 +1,23 @@
+import torch
+
+
+def masked_softmax(X, valid_lens=None):
+    if X.dim() != 3:
+        raise ValueError("X must be 3-D")
+    if valid_lens is None:
+        return torch.softmax(X, dim=-1)
+    B, n, m = X.shape
+    if valid_lens.dim() == 1:
+        if valid_lens.shape[0] != B:
+            raise ValueError("valid_lens must have length B")
+        lens = valid_lens.unsqueeze(1).repeat(1, n)
+    elif valid_lens.dim() == 2:
+        if valid_lens.shape != (B, n):
+            raise ValueError("valid_lens must have shape (B, n)")
+        lens = valid_lens
+    else:
+        raise ValueError("valid_lens must be 1-D or 2-D")
+    idx = torch.arange(m).reshape(1, 1, m)
+    # keys up to the valid length are visible
+    mask = idx <= lens.unsqueeze(-1)
+    return torch.softmax(X.masked_fill(~mask, -1e6), dim=-1)
