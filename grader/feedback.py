@@ -79,6 +79,9 @@ _CATEGORIES: list[tuple[str, Message]] = [
 
 
 _EMPTY = re.compile(r"numel\(\) == 0|zero-size array|with no elements|empty (sequence|tensor)", re.I)
+_MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)"
+                     r"|Expected size for first two dimensions of batch2 tensor to be: \[\d+, (\d+)\] "
+                     r"but got: \[\d+, (\d+)\]")
 _BROADCAST = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) "
                         r"at non-singleton dimension (\d+)")
 
@@ -94,6 +97,17 @@ def _situation(msg: str, sizes: frozenset[int]) -> Message | None:
             "no key); handle that row without reducing over nothing",
             "对空张量做了 `.max()` 之类的归约：本测试中有一行没有任何元素可归约（例如有效长度为 0 的查询，"
             "它看不到任何键）；请在不对空行归约的前提下处理这一行")
+    found = _MATMUL.search(msg)
+    if found:
+        g = found.groups()
+        left, right = (int(g[1]), int(g[2])) if g[0] is not None else (int(g[4]), int(g[5]))
+        if {left, right} <= sizes:
+            return Message(
+                f"a matrix product (`@`, matmul) whose inner sizes differ: the left operand's last "
+                f"axis has size {left}, the right operand's second-to-last {right}; they must be equal "
+                "(print the shapes of both operands on the public examples)",
+                f"矩阵乘法（`@`、matmul）的内侧大小不一致：左操作数最后一维大小为 {left}，右操作数倒数第二维为 "
+                f"{right}；两者必须相等（可在公开示例中打印两个操作数的形状）")
     found = _BROADCAST.search(msg)
     if found:
         a, b, dim = (int(g) for g in found.groups())

@@ -201,3 +201,18 @@ def test_the_hint_is_kept_for_nan_or_inf_outputs():
     explain.add_hint(case, crashed, records_of([{"error": {"type": "ValueError", "message": "",
                                                             "mro": [], "traceback": ""}}]))
     assert crashed.message["en"] == "raised"
+
+
+def test_a_matrix_product_with_unequal_inner_sizes_is_told_with_them_when_they_are_the_inputs():
+    """Exceptions explained (issue 18): the two inner sizes of a failed `@`, said only when both
+    are sizes of the case's own inputs (a learner-chosen number could spell hidden data)."""
+    from grader.feedback import error_text
+    from grader.model import ErrorInfo
+
+    err = ErrorInfo("RuntimeError", ("RuntimeError",), "mat1 and mat2 shapes cannot be multiplied (8x3 and 5x8)", "")
+    told = error_text(err, "additive_scores", frozenset({3, 5, 2}))["en"]
+    assert "last axis has size 3, the right operand's second-to-last 5" in told
+    assert "size 3" not in error_text(err, "additive_scores", frozenset({3}))["en"]
+    batched = ErrorInfo("RuntimeError", ("RuntimeError",),
+                        "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 5].", "")
+    assert "size 3, the right operand's second-to-last 5" in error_text(batched, "f", frozenset({2, 3, 5}))["en"]
