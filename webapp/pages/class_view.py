@@ -73,13 +73,13 @@ def build() -> ClassViewUI:
             refresh = gr.Button(t("cv.refresh"), scale=1, elem_id="class-refresh")
         status = gr.Markdown(elem_id="class-status")
         gr.Markdown("#### " + t("cv.grid"))
-        grid = gr.HTML(css_template=view.GRID_CSS, elem_id="class-grid")
-        stuck = gr.HTML(css_template=view.GRID_CSS, elem_id="class-stuck")
+        grid = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-grid")
+        stuck = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-stuck")
         with gr.Row():
             with gr.Column(min_width=300):
                 mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
                                         elem_id="class-mistakes", wrap=True)
-                who = gr.HTML(css_template=view.GRID_CSS, elem_id="class-who")
+                who = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-who")
             with gr.Column(min_width=300):
                 mistakes_plot = gr.Plot(show_label=False, elem_id="class-mistakes-plot")
         scores_plot = gr.Plot(show_label=False, elem_id="class-scores-plot")

@@ -39,6 +39,7 @@ GRID_CSS = """
 .cv-grid tfoot th, .cv-grid tfoot td { font-weight: 600; background: var(--background-fill-secondary); }
 .cv-legend span, .cv-legend b { display: inline-block; padding: 0 0.5em; margin-right: 0.4em; border-radius: 3px; }
 .cv-list { margin: 0.3em 0; padding-left: 1.2em; }
+@media (max-width: 600px) { .cv-grid .cv-learner { min-width: 6.5em; } }
 """
 
 
@@ -133,13 +134,14 @@ def stuck_html(summary: ClassSummary, lang: str = "en") -> str:
             f'<thead><tr>{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
-MISTAKE_COLUMNS = ("cv.col.exercise", "cv.col.mistake", "cv.col.learners", "cv.col.attempts")
+# The counts first: a narrow column still shows them beside the mistake's name.
+MISTAKE_COLUMNS = ("cv.col.learners", "cv.col.attempts", "cv.col.mistake", "cv.col.exercise")
 
 
 def mistakes_frame(summary: ClassSummary, lang: str = "en", top: int = 20) -> pd.DataFrame:
-    """The most common named mistakes: exercise, the mistake's name, learners, attempts."""
-    rows = [(_exercise(m.exercise, lang), mistake_text(m.exercise, m.mistake, lang),
-             len(m.learners), m.attempts) for m in summary.mistakes[:top]]
+    """The most common named mistakes: learners, attempts, the mistake's name, exercise."""
+    rows = [(len(m.learners), m.attempts, mistake_text(m.exercise, m.mistake, lang),
+             _exercise(m.exercise, lang)) for m in summary.mistakes[:top]]
     return pd.DataFrame(rows, columns=[tr(c, lang) for c in MISTAKE_COLUMNS])
 
 

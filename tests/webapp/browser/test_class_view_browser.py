@@ -86,24 +86,26 @@ def submission(n: int, ex: str, score: float, minutes_ago: float, mistakes: str 
 
 
 def class_of_30() -> list[tuple]:
-    """0-9 reach full marks on exercise 1 (after n % 3 wrong tries naming a mistake); 10-15
-    are stuck on exercise 2 (4 tries in 12 minutes at 3/12); 16-23 tried exercise 1 twice 40
-    minutes ago; 24-29 sent exercise 4 once, a syntax error. Everything else is not tried."""
+    """0-9 reach full marks on manual-attention (after n % 3 wrong tries naming a mistake),
+    the odd ones also try causal-mask once; 10-15 are stuck on causal-mask (4 tries in 12
+    minutes at 3/12); 16-23 tried manual-attention twice 40 minutes ago; 24-29 sent
+    masked-softmax once, a syntax error. Everything else is not tried."""
+    first, causal, masked = EXERCISES[0], EXERCISES[4], EXERCISES[3]
     out = []
     for n in range(10):
         for k in range(n % 3):
-            out.append(submission(n, EXERCISES[0], 3 * k, 50 - k, "no-scale" if k == 0
+            out.append(submission(n, first, 3 * k, 50 - k, "no-scale" if k == 0
                                   else "softmax-wrong-axis"))
-        out.append(submission(n, EXERCISES[0], 12, 45))
+        out.append(submission(n, first, 12, 45))
         if n % 2:
-            out.append(submission(n, EXERCISES[1], 6, 30, "mask-after-softmax"))
+            out.append(submission(n, causal, 6, 30, "mask-after-softmax"))
     for n in range(10, 16):
         for minutes in (12, 9, 5, 2):
-            out.append(submission(n, EXERCISES[1], 3, minutes, "mask-after-softmax"))
+            out.append(submission(n, causal, 3, minutes, "mask-after-softmax"))
     for n in range(16, 24):
-        out += [submission(n, EXERCISES[0], 3, 41, "no-scale"), submission(n, EXERCISES[0], 6, 40)]
+        out += [submission(n, first, 3, 41, "no-scale"), submission(n, first, 6, 40)]
     for n in range(24, 30):
-        out.append(submission(n, EXERCISES[3], 0, 20, status="syntax_error"))
+        out.append(submission(n, masked, 0, 20, status="syntax_error"))
     out.sort(key=lambda r: r[4])
     return out
 
@@ -190,7 +192,7 @@ def test_the_class_view_matches_the_gradebook(browser, page_app, locale, width, 
         text = rows.nth(i).inner_text()
         assert mistake_text(ex, m, lang) in text and str(len(people)) in text, text
     (ex, m), people = ranked[0]
-    rows.nth(0).locator(".body-cell").nth(1).click()
+    rows.nth(0).locator(".body-cell").nth(2).click()  # on the mistake's name
     listed = page.locator("#cv-who-list li")
     expect(listed).to_have_count(len(people), timeout=10_000)
     assert sorted(listed.all_inner_texts()) == sorted(show_label(p, lang) for p in people)

@@ -148,7 +148,7 @@ def test_the_grid_html_shows_states_scores_and_totals(lang):
 def test_stuck_mistakes_and_who_made_one_read_in_the_pages_language(lang):
     s = summarise(klass(), EXERCISES, now=NOW)
     frame = view.mistakes_frame(s, lang)
-    assert list(frame.iloc[:, 2]) == [2, 2, 1, 1] and list(frame.iloc[:, 3]) == [5, 2, 1, 1]
+    assert list(frame.iloc[:, 0]) == [2, 2, 1, 1] and list(frame.iloc[:, 1]) == [5, 2, 1, 1]
     listing = view.who_made(s.mistakes[0], lang)
     assert re.findall(r"<li[^>]*>([^<]+)</li>", listing) == [
         view.show_label("ada (guest)", lang), view.show_label("cy (guest)", lang)]
