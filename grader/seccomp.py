@@ -1,5 +1,6 @@
 """The seccomp filter of a sandboxed child: no network, exec, new processes, IPC or tracing,
-and no signal to anyone else (kill and friends, and the file-owner route of fcntl and ioctl)."""
+no signal to anyone else (kill and friends, and the file-owner route of fcntl and ioctl), and
+no call that names another process by pid (prlimit64, setpriority, sched_*, ioprio_*...)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,26 @@ X86_64_DENY = {
 }
 X86_64 = {"clone": 56, "clone3": 435, "kill": 62, "tkill": 200, "tgkill": 234,
           "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "fcntl": 72, "ioctl": 16}
+# Calls that name another process by pid and act on it without a signal (red team,
+# 2026-12-03, R1/R2): prlimit64(pid, RLIMIT_CPU, 1 s) on the app makes the kernel SIGKILL it
+# (same uid on a Space); setpriority/sched_*/ioprio_* renice or pin another learner's job;
+# their get-halves read another job's state (a channel between jobs). Allowed only for the
+# child itself: pid 0 or its own pid. (name: (number, argument holding the pid, the value the
+# argument before it must have, or None))
+PID_TARGETED = {
+    "prlimit64": (302, 0, None), "sched_setaffinity": (203, 0, None),
+    "sched_getaffinity": (204, 0, None), "sched_setparam": (142, 0, None),
+    "sched_getparam": (143, 0, None), "sched_setscheduler": (144, 0, None),
+    "sched_getscheduler": (145, 0, None), "sched_rr_get_interval": (148, 0, None),
+    "sched_setattr": (314, 0, None), "sched_getattr": (315, 0, None),
+    "migrate_pages": (256, 0, None), "move_pages": (279, 0, None),
+    "get_robust_list": (274, 0, None),
+    "setpriority": (141, 1, 0), "getpriority": (140, 1, 0),  # which = PRIO_PROCESS only
+    "ioprio_set": (251, 1, 1), "ioprio_get": (252, 1, 1),  # which = IOPRIO_WHO_PROCESS only
+}
+# Never needed, and each reaches another process: kcmp compares two processes' resources,
+# process_madvise / process_mrelease act on another process's memory through a pidfd.
+X86_64_DENY.update({"kcmp": 312, "process_madvise": 440, "process_mrelease": 448})
 CLONE_THREAD = 0x00010000
 # Signals without kill (issue 19, F3): a file's owner gets SIGIO, or the signal F_SETSIG
 # names (SIGKILL too), whenever the file becomes ready with O_ASYNC set. Owner = -pgid makes
@@ -66,6 +87,7 @@ LD_ARCH = _ins(0x20, 0, 0, 4)
 LD_ARG0 = _ins(0x20, 0, 0, 16)
 LD_ARG1 = _ins(0x20, 0, 0, 24)  # low 32 bits (x86_64 is little-endian): fcntl's and ioctl's cmd
 LD_ARG2 = _ins(0x20, 0, 0, 32)
+LD_ARGS = (LD_ARG0, LD_ARG1, LD_ARG2)
 
 
 def _jeq(k: int, jt: int, jf: int) -> bytes:
@@ -94,6 +116,18 @@ def _no_signal_direction(deny: int) -> list[bytes]:
     ioctl += [_ret(RET_ALLOW), _ret(deny)]
     return ([_jeq(X86_64["fcntl"], 0, len(fcntl))] + fcntl
             + [_jeq(X86_64["ioctl"], 0, len(ioctl))] + ioctl)
+
+
+def _own_process_only(nr: int, arg: int, before: int | None, allowed: list[int], deny: int) -> list[bytes]:
+    """Syscall ``nr`` allowed only when argument ``arg`` is one of ``allowed`` (and, if
+    ``before`` is given, argument ``arg - 1`` equals it); ends by reloading the number."""
+    n = len(allowed)
+    body = []
+    if before is not None:
+        body += [LD_ARGS[arg - 1], _jeq(before, 0, n + 1)]  # another kind of target -> deny
+    body += [LD_ARGS[arg]] + [_jeq(v, n - i, 0) for i, v in enumerate(allowed)]
+    body += [_ret(deny), _ret(RET_ALLOW)]
+    return [_jeq(nr, 0, len(body))] + body + [LD_NR]
 
 
 def available() -> bool:
@@ -128,6 +162,8 @@ def program(pid: int) -> bytes:
         prog += [_ret(eperm), _ret(RET_ALLOW)]
         # Reload the syscall number for the next test (arg0 is in the accumulator now).
         prog += [LD_NR]
+    for nr, arg, before in PID_TARGETED.values():
+        prog += _own_process_only(nr, arg, before, [pid, 0], eperm)
     prog += _no_signal_direction(eperm)
     prog.append(_ret(RET_ALLOW))
     return b"".join(prog)
