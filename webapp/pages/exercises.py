@@ -16,7 +16,7 @@ from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t, warn
 from webapp.pages.identity import client_of
 from webapp.services import quickcheck, submissions
-from webapp.serving.turns import Refused, grading_message, queue_message
+from webapp.serving.turns import PushedOut, Refused, grading_message, queue_message
 from webapp.views.exercise_list import exercise_choices, public_text, starter_text
 from webapp.views.report_view import empty_results, results_frame, score_markdown
 
@@ -245,7 +245,11 @@ def build(learner: identity.Identity) -> Editor:
                 warn(render(ticket.message, lang), lang)
                 return gr.skip(), "⚠️ " + render(ticket.message, lang)
             with ticket:
-                ticket.wait_turn()
+                try:
+                    ticket.wait_turn()
+                except PushedOut as out:  # a full line gave the place to a lighter address
+                    warn(render(out.refused.message, lang), lang)
+                    return gr.skip(), "⚠️ " + render(out.refused.message, lang)
                 report = fn(ex_id, code)
             return results_frame(report, lang), score_markdown(report, lang, practice=True)
 

@@ -36,7 +36,7 @@ from grader.gradebook.model import surrogate_safe_data
 from grader.report import Report, render
 from webapp.i18n import both
 from webapp.serving import wing
-from webapp.serving.turns import OnWait, Refused
+from webapp.serving.turns import OnWait, PushedOut, Refused
 from webapp.serving.who import ClientKey
 
 log = logging.getLogger("transformer_lab.app")
@@ -244,6 +244,9 @@ class Submitter:
                 if on_wait is not None and not told:  # a worker at once: still say "grading"
                     on_wait(0, 0.0)
                 report = self.grade(clean.exercise_id, clean.code, who.label)
+            except PushedOut as out:  # a full line gave the place to a lighter address
+                return refusal(out.refused.reason, out.refused.message, clean.exercise_id,
+                               out.refused.retry_after_s)
             except Exception as exc:  # noqa: BLE001 - the grader failed: say so, store nothing
                 if type(exc).__name__ == "SandboxRefused":  # fail closed: sandbox too weak
                     log.error("grading refused: %s", exc)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from webapp.i18n import both, tr
 from webapp.services import run_cache, run_cache_backends
 from webapp.serving import wing
-from webapp.serving.turns import Refused, Ticket
+from webapp.serving.turns import PushedOut, Refused, Ticket
 from webapp.serving.who import ClientKey
 
 if TYPE_CHECKING:
@@ -181,7 +181,10 @@ def _wait(ticket: Ticket, run: Any, cache: run_cache.RunCache | None,
     stop = run.trainer.stop
     last, offer, looked = None, None, False
     while True:
-        pos = ticket.position()
+        try:
+            pos = ticket.position()
+        except PushedOut as out:  # a full line gave the place to a lighter address
+            raise TrainRefused(out.refused.message) from None
         if pos == 0:
             return
         if stop is not None and stop.is_set():

@@ -11,8 +11,11 @@ The policy, in the order it wins when rules conflict:
    idle joins level with the least-served one in line: idle time is not banked.
 2. **Queue, don't refuse.** A classroom behind one address waits in line with its position
    and an ETA. Only a flood is refused: past ``per_address`` tickets of one address, past
-   ``per_learner`` of one learner, past ``max_waiting`` in all (and, in the submit path, past
-   the rate limits of webapp.serving.limits).
+   ``per_learner`` of one learner (and, in the submit path, past the rate limits of
+   webapp.serving.limits). A full line (``max_waiting``) takes a newcomer whose address holds
+   fewer places than the address holding the most, by pushing out that address's newest
+   waiting ticket (its waiter gets ``PushedOut``): a few flooding addresses cannot fill the
+   line against everyone else (red team 2026-12-03, R3: four addresses had refused them all).
 3. **Strangers cannot hurt each other.** A newcomer address joins level with the least-served
    address and wins ties against any address graded in the last ``RECENT_S``: it waits at most
    for the first running turn to end, whatever the other address's keys and backlog.
@@ -57,6 +60,14 @@ class Refused:
     retry_after_s: float | None = None
 
 
+class PushedOut(RuntimeError):
+    """The ticket lost its place to a lighter address while the line was full (``refused``)."""
+
+    def __init__(self, refused: Refused) -> None:
+        super().__init__(refused.reason)
+        self.refused = refused
+
+
 @dataclass(eq=False)
 class Ticket:
     """A place in the line. Use it as a context manager, or ``release()`` it (safe twice)."""
@@ -66,7 +77,7 @@ class Ticket:
     seq: int
     group: str  # the address (or the session, when the address is unknown)
     unit: str  # the learner within it
-    state: str = "waiting"  # waiting -> running -> done
+    state: str = "waiting"  # waiting -> running -> done; waiting -> pushed (-> done)
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
     lease: str | None = field(default=None, repr=False)  # its place across replicas, if any
@@ -137,7 +148,7 @@ class TurnQueue:
                 wait = self.eta_s(len(mine))
                 return Refused("address_full", both("queue.address_full", n=len(mine),
                                                     wait=max(1, math.ceil(wait))), wait)
-            if waiting >= self.max_waiting:
+            if waiting >= self.max_waiting and not self._push_out(group):
                 wait = self.eta_s(waiting)
                 return Refused("queue_full", both("queue.full", n=waiting,
                                                   wait=max(1, math.ceil(wait))), wait)
@@ -154,6 +165,28 @@ class TurnQueue:
             self._changed()
             self._schedule()
             return ticket
+
+    def _push_out(self, group: str) -> bool:
+        """Make room for ``group`` in a full line (lock held): the address holding the most
+        waiting places, when it holds at least two more than ``group``, gives up its newest
+        waiting ticket. False when no address is that much heavier (``group`` is refused)."""
+        counts: dict[str, int] = {}
+        for t in self._live:
+            if t.state == "waiting":
+                counts[t.group] = counts.get(t.group, 0) + 1
+        heaviest = max(counts, key=counts.get, default=None)
+        if heaviest is None or counts[heaviest] < counts.get(group, 0) + 2:
+            return False
+        victim = max((t for t in self._live if t.group == heaviest and t.state == "waiting"),
+                     key=lambda t: t.seq)
+        victim.state = "pushed"
+        if victim.lease is not None and self.places is not None:
+            self.places.release(victim.lease)
+            victim.lease = None
+        self._live.remove(victim)
+        victim.moved.set()
+        self._changed()
+        return True
 
     def _join(self, group: str, unit: str) -> None:
         """An idle group (or unit) joins level with the least-served one in line, counted as
@@ -179,6 +212,9 @@ class TurnQueue:
         """Give the ticket back (its turn too); a used turn's time refines the ETA and costs its
         group and learner that many units."""
         with self._lock:
+            if ticket.state == "pushed":  # already out of the line, its lease given back
+                ticket.state = "done"
+                return
             if ticket.state == "done":
                 return
             if ticket.started is not None:
@@ -284,8 +320,11 @@ class TurnQueue:
 
     # --- waiting ---------------------------------------------------------------------------
     def position(self, ticket: Ticket) -> int:
-        """0 once its turn has come (or it is done); else its place in the line (1 = next)."""
+        """0 once its turn has come (or it is done); else its place in the line (1 = next).
+        Raises PushedOut when a full line gave its place to a lighter address."""
         with self._lock:
+            if ticket.state == "pushed":
+                raise PushedOut(Refused("pushed_out", both("queue.pushed_out"), self.typical_s))
             if ticket.state != "waiting":
                 return 0
             return self._order().get(ticket, 1)

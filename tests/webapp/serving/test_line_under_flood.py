@@ -34,7 +34,11 @@ def test_two_flooding_addresses_do_not_get_a_newcomer_refused_or_kept_behind_the
 
 
 def test_a_real_overload_is_still_refused():
-    queue, held = _flooded(8, max_waiting=14)  # two running, fourteen waiting: the line is full
+    """A full line of many addresses, one place each: no address is heavier than a newcomer's,
+    so there is nobody to push out, and the newcomer is refused (with a time to retry)."""
+    queue = TurnQueue(slots=2, typical_s=9.5, max_waiting=14)
+    held = [queue.admit(ClientKey(f"c{a}", f"203.0.113.{a + 1}")) for a in range(16)]
+    assert all(isinstance(t, Ticket) for t in held)  # two running, fourteen waiting
     refused = queue.admit(ClientKey("honest", "198.51.100.7"))
     assert isinstance(refused, Refused) and refused.reason == "queue_full"
     assert refused.retry_after_s >= 1
@@ -90,3 +94,90 @@ def test_a_refusal_by_the_line_costs_no_rate_limit(tmp_path):
         held.release()
         assert send("Ada", "s-ada", "198.51.100.9") == "graded"  # her one allowance was intact
         assert send("Ada", "s-ada", "198.51.100.9") == "rate_limited"  # and now it is used
+
+
+def test_four_flooding_addresses_cannot_fill_the_line_against_strangers():
+    """Red team 2026-12-03, R3: four addresses kept 200 places each (the per-address bound)
+    against a line of 600, and 4 of 5 learners from other addresses were refused for 290 s. A
+    full line now takes a newcomer from a lighter address by pushing out the newest waiting
+    ticket of the address that holds the most; that ticket's waiter is told why."""
+    from webapp.serving.turns import PushedOut
+
+    queue = TurnQueue(slots=2, typical_s=9.5, per_address=20, per_learner=1, max_waiting=60)
+    flood = []
+    for a in range(4):  # 4 x 20 = 80 tickets: 2 running, the line (60) full, the rest refused
+        for s in range(20):
+            t = queue.admit(ClientKey(f"f{a}-{s}", f"203.0.113.{a + 1}"))
+            if isinstance(t, Ticket):
+                flood.append(t)
+    assert queue.snapshot()["waiting"] == 60
+    # The flood evened itself out while it filled the line: the fourth address pushed out the
+    # heaviest ones' newest tickets (15 places each now).
+    before = {id(t) for t in flood if t.state == "pushed"}
+    assert sorted(queue.snapshot(f"203.0.113.{a + 1}")["waiting"] for a in range(4)) == [15, 15, 15, 15]
+    strangers = [queue.admit(ClientKey(f"s{i}", f"198.51.100.{i + 1}")) for i in range(5)]
+    assert all(isinstance(t, Ticket) for t in strangers), strangers
+    assert queue.snapshot()["waiting"] == 60  # the line's bound holds
+    pushed = [t for t in flood if t.state == "pushed" and id(t) not in before]
+    assert len(pushed) == 5 and len({t.group for t in pushed}) >= 2  # the heaviest, in turn
+    try:
+        pushed[0].wait_turn()
+        raise AssertionError("a pushed-out ticket got a turn")
+    except PushedOut as out:
+        assert out.refused.reason == "pushed_out" and "another network" in out.refused.message["en"]
+        assert "其他网络" in out.refused.message["zh"]
+    pushed[0].release()  # safe: its place is already given back
+    # The strangers come before the flood's backlogs: round robin over the addresses in line,
+    # so each waits behind at most one ticket of every other address (4 + 5), not 60.
+    assert max(t.position() for t in strangers) <= 4 + 5
+    for t in flood + strangers:
+        t.release()
+    assert queue.snapshot() == {"running": 0, "waiting": 0}
+
+
+def test_an_address_is_never_pushed_out_for_one_as_heavy():
+    queue = TurnQueue(slots=1, typical_s=1.0, per_address=10, max_waiting=4)
+    held = [queue.admit(ClientKey(f"a{i}", "203.0.113.1" if i < 3 else "203.0.113.2")) for i in range(5)]
+    assert all(isinstance(t, Ticket) for t in held)  # 1 runs; waiting: A 2, B 2
+    refused = queue.admit(ClientKey("b-more", "203.0.113.2"))  # B would pass A: no push-out
+    assert isinstance(refused, Refused) and refused.reason == "queue_full"
+    assert all(t.state != "pushed" for t in held)
+    for t in held:
+        t.release()
+
+
+def test_a_pushed_out_submission_is_refused_with_why_and_nothing_is_stored(tmp_path):
+    import threading
+
+    from grader.report import Report, TestResult
+
+    gate = threading.Event()
+
+    def graded(exercise_id, code, learner=None):
+        gate.wait(10)  # the first submission holds the one worker until the line is set up
+        return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
+
+    with submit_harness(tmp_path, graded) as install:
+        send = install(ServingSettings(grading_slots=1, per_address_waiting=5, max_waiting=2,
+                                       per_learner_waiting=1))
+        line = install.serving.grading
+        out: dict[str, str] = {}
+
+        def submit(name: str, address: str) -> threading.Thread:
+            t = threading.Thread(target=lambda: out.__setitem__(name, send(name, f"s-{name}", address)))
+            t.start()
+            return t
+
+        runs = []
+        for n in ("f0", "f1", "f2"):  # one runs, two wait: the line (2) is full, one address
+            runs.append(submit(n, "203.0.113.1"))
+            while sum(line.snapshot().values()) < len(runs):
+                threading.Event().wait(0.01)
+        runs.append(submit("Stranger", "198.51.100.7"))  # pushes out f2, the newest waiting
+        while "f2" not in out:
+            threading.Event().wait(0.01)
+        gate.set()
+        for t in runs:
+            t.join(10)
+        assert out == {"f0": "graded", "f1": "graded", "f2": "pushed_out", "Stranger": "graded"}, out
+        assert install.submitter.book.count() == 3  # nothing stored for the pushed-out one
