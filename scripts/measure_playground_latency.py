@@ -5,6 +5,11 @@ Attention basics API alone, then again while other clients keep the grader busy 
 team's F2 submission (outputs of 2**19 empty rows: zero bytes on the wire, minutes of trusted
 work before the fix) and with sleepers that run to the wall limit. Prints medians and maxima.
 
+It also times the event loop itself: a probe thread asks a route that does almost no work
+(``GET /gradio_api/queue/status``, answered on the event loop) every 20 ms, alone and under
+the same attack; the slowest answers beyond the quiet median say how long the loop was held
+(issue 19, property 1: never more than 50 ms).
+
     python scripts/measure_playground_latency.py [--rounds 20]
 """
 
@@ -43,6 +48,34 @@ def timed_basics(client, rounds: int) -> list[float]:
     return out
 
 
+def loop_probe(url: str, stop_flag: threading.Event, out: list[float]) -> None:
+    """Time a near-empty route every 20 ms until ``stop_flag`` (seconds per answer)."""
+    import httpx
+
+    with httpx.Client(timeout=30) as http:
+        while not stop_flag.is_set():
+            t0 = time.monotonic()
+            http.get(f"{url}/gradio_api/queue/status")
+            out.append(time.monotonic() - t0)
+            time.sleep(0.02)
+
+
+def probe_during(url: str, seconds: float) -> list[float]:
+    flag, out = threading.Event(), []
+    t = threading.Thread(target=loop_probe, args=(url, flag, out), daemon=True)
+    t.start()
+    time.sleep(seconds)
+    flag.set()
+    t.join(30)
+    return out
+
+
+def _tail(xs: list[float]) -> dict:
+    xs = sorted(xs)
+    return {"n": len(xs), "median_ms": round(1000 * statistics.median(xs), 1),
+            "p99_ms": round(1000 * xs[int(0.99 * (len(xs) - 1))], 1), "max_ms": round(1000 * xs[-1], 1)}
+
+
 def main() -> int:
     import subprocess
 
@@ -65,6 +98,7 @@ def main() -> int:
         probe = Client(url, verbose=False)
         timed_basics(probe, 3)
         alone = timed_basics(probe, args.rounds)
+        loop_alone = probe_during(url, 10.0)
         stop_flag = threading.Event()
         graded = [0]
 
@@ -83,12 +117,18 @@ def main() -> int:
             t.start()
         time.sleep(3)
         busy = timed_basics(probe, args.rounds)
+        loop_busy = probe_during(url, 20.0)
         stop_flag.set()
         report = {"alone_median_s": round(statistics.median(alone), 3),
                   "alone_max_s": round(max(alone), 3),
                   "while_judged_median_s": round(statistics.median(busy), 3),
                   "while_judged_max_s": round(max(busy), 3),
-                  "hostile_gradings_meanwhile": graded[0], "target_s": 0.5}
+                  "hostile_gradings_meanwhile": graded[0], "target_s": 0.5,
+                  "event_loop_probe_alone": _tail(loop_alone),
+                  "event_loop_probe_while_judged": _tail(loop_busy),
+                  "event_loop_held_beyond_quiet_median_max_ms": round(
+                      1000 * (max(loop_busy) - statistics.median(loop_alone)), 1),
+                  "event_loop_target_ms": 50}
     finally:
         stop(proc)
     print(json.dumps(report, indent=2))
