@@ -14,6 +14,7 @@ from webapp.pages import (
     exercises,
     identity,
     instructor,
+    links,
     multihead,
     pooling,
     positional,
@@ -106,6 +107,7 @@ def build_demo() -> gr.Blocks:
     """The whole app: a title and one tab per page. Nothing heavy runs here."""
     with gr.Blocks(title="Transformer Lab") as blocks:
         gr.Markdown(t("app.title"), elem_id="tl-title")
+        link_notice = gr.Markdown(elem_id="link-notice", elem_classes=["tl-status"])  # lesson links
         # Gradio 6.31 still writes a "hidden" event's progress ("queue: 1/1 | 0.2s", in English)
         # into every output at opacity 0, where screen readers and innerText read it: such
         # events show it on this hidden input instead (below).
@@ -130,6 +132,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab(t("tab.instructor"), id="instructor") as instructor_tab:
                 instructor.build(who, instructor_tab)  # opening it redraws the class view
         progress.connect_editor(mine, editor, tabs=tabs)
+        links.connect(blocks, tabs, link_notice)  # a lesson link's tab and settings, on load
     # Every event names its pool; the limit is the pool's, whatever event comes first.
     gradio_patch.assign_pools(blocks, POOLS, sink, default="play")
     serving = submissions.default().serving

@@ -21,6 +21,7 @@ from webapp.i18n import (
     report_text,
     text,
     text_lab,
+    text_links,
     text_play,
     text_queue,
     text_train,
@@ -30,7 +31,8 @@ PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_L
          "gradebook_text": (gradebook_text.EN, gradebook_text.ZH),
          "report_text": (report_text.EN, report_text.ZH),
          "text_train": (text_train.EN, text_train.ZH), "text_play": (text_play.EN, text_play.ZH),
-         "text_queue": (text_queue.EN, text_queue.ZH)}
+         "text_queue": (text_queue.EN, text_queue.ZH),
+         "text_links": (text_links.EN, text_links.ZH)}
 
 
 def _merge(index: int) -> dict[str, str]:

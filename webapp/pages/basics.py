@@ -5,6 +5,7 @@ from __future__ import annotations
 import gradio as gr
 
 from webapp.compute.matrices import LESSON_K, LESSON_Q, LESSON_V, check_int
+from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 
 # torch is imported on first use (webapp.compute.basics), so the app starts fast.
@@ -138,6 +139,12 @@ def build() -> None:
         compute = gr.Button(t("compute"), variant="primary", elem_id="basics-compute")
         randomise = gr.Button(t("randomise"))
         lesson = gr.Button(t("lesson"))
+    matrix = links.Text(2000)  # parse_matrix's 16 × 16 numbers, written out
+    links.register("basics", {"q": (q, matrix), "k": (k, matrix), "v": (v, matrix),
+                              "scoring": scoring, "scale": scale, "mask": mask,
+                              "valid": (valid_len, links.Range(1, 16, integer=True)),
+                              "seed": (seed, links.Range(0, 10**6, integer=True))},
+                   changers={randomise: ("q", "k", "v"), lesson: ("q", "k", "v")})
     status = gr.Markdown(elem_id="basics-status")
     shapes = gr.Dataframe(label=t("basics.shapes"), interactive=False)
     with gr.Row():
@@ -187,16 +194,17 @@ def build() -> None:
     def on_lesson(request: gr.Request):
         return (*LESSON, tr("basics.intro", lang_of(request)), "")
 
-    def on_scoring(scoring):
+    def on_scoring(scoring, request: gr.Request):
         """Additive scoring has no √d to divide by: the tickbox is greyed out (the caption says
-        so); dot-product scoring makes it live again."""
-        return gr.update(interactive=scoring == "dot")
+        so); dot-product scoring makes it live again, unless a lesson link locks it."""
+        return gr.update(interactive=scoring == "dot" and not links.locked(request, "basics", "scale"))
 
     compute.click(on_compute, inputs, outputs, api_name="attention_basics", concurrency_id="play")
     # Live: on first load and on every change (the whole computation takes a few ms).
     live_outputs = [*outputs[:-1], steps_title, *steps, notice, status]
+    # "always_last": a lesson link sets the controls right after load; the page must end on them
     gr.on(None, on_live, inputs, live_outputs, api_visibility="private", concurrency_id="play",
-          show_progress="hidden")
+          show_progress="hidden", trigger_mode="always_last")
     randomise.click(on_randomise, [seed], [q, k, v, intro, status], api_visibility="private")
     lesson.click(on_lesson, None, [q, k, v, intro, status], api_visibility="private")
     scoring.change(on_scoring, [scoring], [scale], api_visibility="private",

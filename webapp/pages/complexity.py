@@ -7,6 +7,7 @@ import threading
 import gradio as gr
 
 from webapp.compute.matrices import check_int
+from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, t, tr
 
 DEFAULT_SIZES, DEFAULT_D = "128, 256, 512, 1024", 64
@@ -88,6 +89,13 @@ def first_result(lang="en"):
             measured_caption(df, lang))
 
 
+def link_note(values: dict, lang: str) -> str:
+    """A lesson link with other sizes or d than the first measurement: say that the figure shown
+    is that one (re-measuring takes seconds: the button does it, not the link)."""
+    same = values["sizes"] == DEFAULT_SIZES and values["d"] == DEFAULT_D
+    return "" if same else tr("link.cx_stale", lang)
+
+
 def build() -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("cx.intro"))
@@ -99,6 +107,8 @@ def build() -> None:
         sizes = gr.Textbox(DEFAULT_SIZES, label=t("cx.sizes"), min_width=160)
         d = gr.Number(DEFAULT_D, precision=0, label=t("cx.d"), min_width=100)
         run = gr.Button(t("cx.run"), variant="primary", elem_id="cx-run")
+    links.register("complexity", {"sizes": (sizes, links.Text(100, r"[0-9,\s]")),  # parse_sizes
+                                  "d": (d, links.Range(8, 256, integer=True))}, note=link_note)
     status = gr.Markdown(elem_id="cx-status")
     plot = gr.Plot(label=t("cx.plot"), elem_id="cx-plot")
     # Says what was measured and follows the figure: a busy machine can bend the slopes.

@@ -7,6 +7,7 @@ from typing import Any
 import gradio as gr
 
 from webapp.compute.matrices import check_int
+from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 from webapp.pages.viewport import head_grid, width_input, with_width
 
@@ -27,6 +28,16 @@ CLICK_TO_ENLARGE = """() => {
 }"""
 KINDS = ("encoder_self", "decoder_self", "cross")  # a Transformer's attention, as the Train page's
 MASKED = "#c8c8c8"  # masked cells are nan: the grey background shows through them
+# "layer · head" of every head the grid can show (a trained model: up to 4 layers × 8 heads)
+HEAD_NAMES = tuple(f"{i} · {j}" for i in range(1, 5) for j in range(1, 9))
+
+
+def pick_choices(values: dict) -> dict[str, dict]:
+    """A lesson link's "head to enlarge" among the random layer's heads (the live view then
+    names them all): a radio's value must be one of its choices."""
+    heads = values["heads"] if isinstance(values.get("heads"), int) else 1
+    names = [f"1 · {j}" for j in range(1, heads + 1)]
+    return {"pick": {"choices": list(dict.fromkeys([*names, values["pick"]]))}}
 
 
 def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
@@ -148,6 +159,7 @@ def build(sessions: Any, tab: gr.Tab | None = None) -> None:
         seed = gr.Number(0, precision=0, label=t("seed"), min_width=100, elem_id="mh-seed")
     # Compute is the API's random layer (the page itself is live): hidden with the random controls
     go = gr.Button(t("compute"), variant="primary", elem_id="mh-compute")
+    share = links.copy_row("multihead")
     status = gr.Markdown(elem_id="mh-status")
     caption = gr.Markdown(elem_id="mh-caption")
     grid = gr.Plot(label=t("mh.thumbs"), elem_id="mh-grid")
@@ -155,6 +167,12 @@ def build(sessions: Any, tab: gr.Tab | None = None) -> None:
     big = gr.Plot(label=t("mh.big"), elem_id="mh-big")
     shapes = gr.Dataframe(label=t("mh.shapes"), interactive=False)
     width = width_input()
+    whole = links.Range(0, 10**6, integer=True)
+    links.register("multihead", {
+        "source": source, "kind": kind, "embed": (embed, links.Range(1, 512, integer=True)),
+        "heads": (heads, links.Range(1, 8, integer=True)), "tokens": tokens, "mask": mask,
+        "valid": (valid_len, links.Range(1, 24, integer=True)), "seed": (seed, whole),
+        "pick": (pick, links.Choice(HEAD_NAMES))}, share, adjust=pick_choices)
 
     inputs = [source, kind, embed, heads, tokens, mask, valid_len, seed, pick, width]
 
@@ -187,7 +205,9 @@ def build(sessions: Any, tab: gr.Tab | None = None) -> None:
             run.config.d_model, int(layer_maps[0].shape[0]))
         table = shapes_table(multihead_shape_steps(1, n, len(k), e, h, lang=lang), lang=lang)
         return (gr.update(value=thumbnails(layer_maps, q, k, lang, width), visible=True),
-                gr.update(choices=names, value=chosen, visible=True),
+                # the value only when it must change: a redraw of older settings still on its
+                # way must not undo a head just picked (or a lesson link's)
+                gr.update(choices=names, visible=True, **({} if chosen == pick else {"value": chosen})),
                 gr.update(value=enlarged, visible=True), gr.update(value=table, visible=True),
                 cap, intro_text, "")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gradio as gr
 
 from webapp.compute.matrices import check_float, check_int
+from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 
 
@@ -82,6 +83,9 @@ def build() -> None:
         lr = gr.Number(0.5, label=t("pooling.lr"), min_width=100)
         seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     go = gr.Button(t("compute"), variant="primary", elem_id="pool-compute")
+    links.register("pooling", {"n": n_train, "noise": noise, "w": w, "steps": steps,
+                               "lr": (lr, links.Range(1e-4, 10.0)),  # render's check_float
+                               "seed": (seed, links.Range(0, 10**6, integer=True))})
     status = gr.Markdown(elem_id="pool-status")
     with gr.Row():
         fixed = gr.Plot(label=t("pooling.fixed"), elem_id="pool-fixed", min_width=320)

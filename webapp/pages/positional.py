@@ -9,6 +9,7 @@ import gradio as gr
 from transformer_lab.figures import positional_curves, positional_heatmap
 from transformer_lab.tables import matrix_table
 from webapp.compute.matrices import check_int
+from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 
 MAX_LEN, MAX_D = 512, 512
@@ -88,6 +89,7 @@ def build() -> None:
         d_model = gr.Number(32, precision=0, label=t("pe.d_model"), elem_id="pe-d", min_width=100)
         dims = gr.Textbox("4, 5, 6, 7", label=t("pe.dims"), min_width=160, elem_id="pe-dims")
     show = gr.Button(t("pe.show"), variant="primary", elem_id="pe-show")
+    share = links.copy_row("positional")
     status = gr.Markdown(elem_id="pe-status")
     with gr.Row():
         heat = gr.Plot(show_label=False, elem_id="pe-heatmap", min_width=300)
@@ -101,6 +103,11 @@ def build() -> None:
         perm_seed = gr.Number(0, precision=0, label=t("seed"))
         run = gr.Button(t("pe.run_perm"), elem_id="pe-perm-run")
     perm = gr.Dataframe(label=t("pe.perm_table"), interactive=False, elem_id="pe-perm")
+    whole = links.Range(0, 10**6, integer=True)
+    links.register("positional", {"length": length, "d": (d_model, links.Range(2, MAX_D, integer=True)),
+                                  "dims": (dims, links.Text(120, r"[0-9,\s-]")),  # split_dims' list
+                                  "perm_d": (perm_d, links.Range(2, 64, integer=True)),
+                                  "perm_seed": (perm_seed, whole)}, share)
     perm_status = gr.Markdown()
     gr.Markdown(t("pe.perm_caption"))
 
@@ -121,4 +128,5 @@ def build() -> None:
           api_visibility="private", concurrency_id="play", show_progress="hidden",
           trigger_mode="always_last")
     gr.on(None, quiet(2)(on_perm.__wrapped__), [perm_d, perm_seed], [perm, perm_status],
-          api_visibility="private", concurrency_id="play", show_progress="hidden")
+          api_visibility="private", concurrency_id="play", show_progress="hidden",
+          trigger_mode="always_last")  # a lesson link sets them right after load

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gradio as gr
 
+from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
 from webapp.pages.identity import client_of
 from webapp.pages.train_run import devices, run_training, tatoeba_offered, train
 from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.services.train_config import KINDS, MODELS, PES, TASKS, start_values
+from webapp.services.train_config import CHOICES, KINDS, LIMITS, MODELS, PES, TASKS, start_values
 from webapp.serving.sessions import TrainSessions
 from webapp.views.train_view import (
     accuracy_gap_text,
@@ -86,6 +87,27 @@ def compare_curves(kept: dict, lang: str):
     return fig
 
 
+def cached_hint(values: dict, lang: str) -> str:
+    """When a lesson link's settings are a run the cache holds: say that Train replays it at
+    once (the link itself starts nothing)."""
+    from webapp.services import run_cache, run_cache_backends
+    from webapp.services.training import page_config
+
+    try:
+        config = page_config(values["task"], **{k: values[k] for k in CHOICES})
+        cache = run_cache_backends.default_cache()
+        hit = cache is not None and cache.contains(run_cache.run_key(config))
+    except Exception:  # noqa: BLE001 - a hint only: an odd setting or a broken cache shows none
+        return ""
+    return tr("link.cached", lang) if hit else ""
+
+
+def _link_fields(controls: dict) -> dict:
+    """The Train page's controls for lesson links: the numbers in page_config's LIMITS."""
+    ranged = {name: (controls[name], links.Range(*LIMITS[name], integer=True)) for name in LIMITS}
+    return {**controls, **ranged}
+
+
 def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
     return [(t(f"{prefix}.{v}"), v) for v in values]
 
@@ -116,6 +138,7 @@ def build(sessions: TrainSessions) -> None:
         steps = gr.Number(first.steps, precision=0, label=t("train.steps"), elem_id="train-steps",
                           min_width=90)
         seed = gr.Number(first.seed, precision=0, label=t("seed"), min_width=90)
+    share = links.copy_row("train")
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
         stop = gr.Button(t("train.stop"), variant="stop", elem_id="train-stop")
@@ -161,6 +184,13 @@ def build(sessions: TrainSessions) -> None:
     width = width_input()  # the browser's width (with_width): a phone gets two heads per row
 
     settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model, corpus]
+    # A link names the settings as page_config does, then the views of a finished run.
+    links.register("train", _link_fields({
+        "task": task, "model": model, "pe": pe, "device": device, "corpus": corpus,
+        "heads": heads, "d_model": d_model, "layers": layers, "d_ff": d_ff, "dropout": dropout,
+        "steps": steps, "seed": (seed, links.Range(0, 10**6, integer=True)),
+        "index": (index, links.Range(0, 255, integer=True)), "kind": kind,
+        "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share, note=cached_hint)
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
     def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,

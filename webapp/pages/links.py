@@ -1,0 +1,212 @@
+"""Lesson links in the page: each playground tab registers its controls, gets a "Copy link to
+this setup" row, and app.py applies an opened link once on load (webapp.services.links checks it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import gradio as gr
+
+from webapp.pages.common import lang_of, t, tr
+from webapp.services.links import (
+    Choice,
+    Field,
+    Flag,
+    Link,
+    LinkError,
+    Range,
+    Text,
+    decode,
+    encode,
+)
+
+__all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "locked", "register", "specs"]
+
+# The button sends the page's own address as its last input: the link keeps the host and path
+# the learner sees (a Space's iframe, a proxy's prefix) and this page's hide/lock.
+WITH_URL = "(...a) => { a[a.length - 1] = window.location.href; return a; }"
+# The link goes to the clipboard (where the browser allows it) and to the address bar, so a
+# reload keeps the setup too.
+TO_CLIPBOARD = """(url) => {
+  if (!url || !/^https?:/.test(url)) return;
+  try { window.history.replaceState(null, '', url); } catch (e) {}
+  try { navigator.clipboard.writeText(url).catch(() => {}); } catch (e) {}
+}"""
+
+
+@dataclass
+class Page:
+    """One tab's part in the links: its controls by link name, their fields and first values."""
+
+    tab: str
+    controls: dict[str, Any]
+    fields: dict[str, Field]
+    defaults: dict[str, Any]
+    changers: dict[Any, tuple[str, ...]] = field(default_factory=dict)
+    note: Callable[[dict, str], str] | None = None
+    adjust: Callable[[dict], dict[str, dict]] | None = None
+
+
+_PENDING: list[Page] = []  # registered while the app is built; connect() takes them
+_SPECS: dict[str, dict[str, Field]] = {}  # the connected app's tabs, for locked()
+
+
+def field_of(component: Any) -> Field:
+    """The link field a control's own choices or range give (radio, dropdown, tickbox, slider)."""
+    if isinstance(component, gr.Checkbox):
+        return Flag()
+    if isinstance(component, gr.Radio | gr.Dropdown):
+        return Choice(tuple(str(c[1] if isinstance(c, tuple) else c) for c in component.choices))
+    if isinstance(component, gr.Slider):
+        step = float(component.step or 1)
+        whole = step.is_integer() and float(component.minimum).is_integer()
+        return Range(float(component.minimum), float(component.maximum), step, integer=whole)
+    raise TypeError(f"give {type(component).__name__} its link field (Range or Text)")
+
+
+@dataclass(frozen=True)
+class CopyRow:
+    """The "Copy link to this setup" button and the box its link appears in."""
+
+    button: Any
+    box: Any
+
+
+def copy_row(tab: str) -> CopyRow:
+    """Lay out ``tab``'s copy row here (register() wires it once every control exists)."""
+    with gr.Row(elem_id=f"link-row-{tab}", equal_height=True):
+        button = gr.Button(t("link.copy"), elem_id=f"link-copy-{tab}", size="sm", scale=0,
+                           min_width=200)
+        # shown once there is a link in it: an empty box on every tab would only be clutter
+        box = gr.Textbox(label=t("link.box"), elem_id=f"link-box-{tab}", interactive=False,
+                         buttons=["copy"], max_lines=2, scale=4, visible=False)
+    return CopyRow(button, box)
+
+
+def register(tab: str, controls: Mapping[str, Any], row: CopyRow | None = None,
+             changers: Mapping[Any, tuple[str, ...]] | None = None,
+             note: Callable[[dict, str], str] | None = None,
+             adjust: Callable[[dict], dict[str, dict]] | None = None) -> None:
+    """Make ``controls`` (link name → component, or (component, field) where the component has
+    no choices or range of its own: a number box, a text box) the state of ``tab``'s links, and
+    wire its copy ``row`` (laid out here when not given). ``changers``: buttons that rewrite some
+    controls (locked with them); ``note(values, lang)``: a line to show when a link opens this
+    tab; ``adjust(values)``: more update fields per control (a radio whose choices follow another)."""
+    comps, fields = {}, {}
+    for name, item in controls.items():
+        comp, fld = item if isinstance(item, tuple) else (item, field_of(item))
+        comps[name], fields[name] = comp, fld
+        if comp.elem_id is None:  # every linked control findable as #tab-name (tests, teachers' css)
+            comp.elem_id = f"{tab}-{name}"
+    page = Page(tab, comps, fields, {n: c.value for n, c in comps.items()}, dict(changers or {}),
+                note, adjust)
+    row = row or copy_row(tab)
+    here = gr.Textbox(visible=False)  # the page's address (WITH_URL)
+
+    def on_copy(request: gr.Request, *args):  # gradio puts the request first, then the inputs
+        *values, url = args
+        link = make_link(page, dict(zip(comps, values, strict=True)), url, lang_of(request))
+        return gr.update(value=link, visible=True)
+
+    row.button.click(on_copy, [*comps.values(), here], [row.box], js=WITH_URL,
+                     api_visibility="private", queue=False, show_progress="hidden").then(
+        None, [row.box], None, js=TO_CLIPBOARD, api_visibility="private", queue=False)
+    _PENDING.append(page)
+
+
+def make_link(page: Page, values: dict, url: str, lang: str) -> str:
+    """The link to ``page`` with ``values`` on the address ``url`` (keeping its hide and lock for
+    this tab), or a sentence naming the controls that hold no valid value yet."""
+    bad = []
+    for name, fld in page.fields.items():
+        try:
+            fld.parse(fld.show(values[name]))
+        except (LinkError, TypeError, ValueError):
+            bad.append(name)
+    if bad:
+        return tr("link.fix_first", lang, names=", ".join(bad))
+    parts = urlsplit(str(url or ""))
+    hide: tuple[str, ...] = ()
+    lock: tuple[str, ...] = ()
+    try:
+        current = decode(dict(parse_qsl(parts.query)), {page.tab: page.fields})
+    except LinkError:
+        current = None
+    if current is not None and current.tab == page.tab:
+        hide, lock = current.hide, current.lock
+    query = encode(page.tab, page.fields, values, hide, lock)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return "?" + query
+    return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}?{query}"
+
+
+def specs() -> dict[str, dict[str, Field]]:
+    """The connected app's tabs and their controls' link fields (link name → field)."""
+    return {tab: dict(fields) for tab, fields in _SPECS.items()}
+
+
+def locked(request: gr.Request | None, tab: str, name: str) -> bool:
+    """Whether the page's link locks control ``name`` of ``tab`` (for an event that would make it
+    live again, e.g. basics' √d tickbox when the scoring changes)."""
+    try:
+        link = decode(dict(getattr(request, "query_params", None) or {}), _SPECS)
+    except LinkError:
+        return False
+    return link is not None and link.tab == tab and name in link.lock
+
+
+def _updates(page: Page, link: Link | None) -> list:
+    """The page's control updates (then its changers') for ``link`` (None: nothing changes)."""
+    n = len(page.controls) + len(page.changers)
+    if link is None or link.tab != page.tab:
+        return [gr.skip()] * n
+    extra = page.adjust({**page.defaults, **link.values}) if page.adjust else {}
+    out = []
+    for name in page.controls:
+        kwargs = dict(extra.get(name, {}))
+        if name in link.values:
+            kwargs["value"] = link.values[name]
+        if name in link.hide:
+            kwargs["visible"] = False
+        if name in link.lock:
+            kwargs["interactive"] = False
+        out.append(gr.update(**kwargs) if kwargs else gr.skip())
+    for names in page.changers.values():
+        out.append(gr.update(interactive=False) if set(names) <= set(link.lock) else gr.skip())
+    return out
+
+
+def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
+    """Apply an opened link once on load: select its tab, set, hide and lock its controls, and
+    say in ``notice`` when a link could not be read (the page then opens as usual)."""
+    pages = list(_PENDING)
+    _PENDING.clear()
+    specs = {p.tab: p.fields for p in pages}
+    _SPECS.clear()
+    _SPECS.update(specs)
+    outputs = [tabs, notice]
+    for p in pages:
+        outputs += [*p.controls.values(), *p.changers]
+
+    def apply(request: gr.Request):
+        lang = lang_of(request)
+        try:
+            link = decode(dict(request.query_params or {}), specs)
+        except LinkError:
+            return [gr.skip(), gr.update(value=tr("link.invalid", lang), visible=True),
+                    *[u for p in pages for u in _updates(p, None)]]
+        if link is None:
+            return [gr.skip()] * len(outputs)
+        page = next(p for p in pages if p.tab == link.tab)
+        lines = [tr("link.locked", lang)] if link.lock else []
+        if page.note is not None:
+            lines.append(page.note({**page.defaults, **link.values}, lang))
+        text = "\n\n".join(x for x in lines if x)
+        return [gr.Tabs(selected=link.tab),
+                gr.update(value=text, visible=True) if text else gr.skip(),
+                *[u for p in pages for u in _updates(p, link)]]
+
+    blocks.load(apply, None, outputs, api_visibility="private", show_progress="hidden")
