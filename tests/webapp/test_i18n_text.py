@@ -152,6 +152,14 @@ def test_chinese_text_has_no_ascii_space_after_full_width_punctuation():
     assert len(texts) > 300 and not bad and not bold, (bad, bold)
 
 
+def test_chinese_text_has_no_ascii_space_between_two_chinese_characters():
+    """Chromium pass, 2026-12-02: "教师看到的是 **匿名**。" showed a gap before the bold word
+    (an ASCII space between Chinese characters, once the emphasis is drawn)."""
+    between = re.compile(r"[\u4e00-\u9fff] [\u4e00-\u9fff]")
+    bad = {key: value for key, value in i18n.ZH.items() if between.search(value.replace("*", ""))}
+    assert not bad, bad
+
+
 def test_a_chinese_input_error_and_its_stale_note_join_without_a_space():
     import gradio as gr
 
