@@ -59,7 +59,8 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
             ref = expected[i] if i < len(expected) else None
             problem = check_record(chk, got[i], expected_of(chk, ref), case.labels[i], hidden=True)
             if problem is None:
-                right.append(chk.label or case.labels[i])
+                if chk.kind != "dtype" and step.op != "fixture":  # a right value, not only a right type
+                    right.append(chk.label or case.labels[i])
                 continue
             label = chk.label or case.labels[i]
             twin = _twin_call(case, got, i)
@@ -86,7 +87,7 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
             if right:
                 done = "、".join(f"`{r}`" for r in dict.fromkeys(right))
                 en = f"{', '.join(f'`{r}`' for r in dict.fromkeys(right))} right, `{label}` not: {en}"
-                zh = f"{done}正确，`{label}` 不正确：{zh}"
+                zh = f"{done} 正确，`{label}` 不正确：{zh}"
             else:
                 en, zh = f"The first output that differs is `{label}`: {en}", f"第一个出错的输出是 `{label}`：{zh}"
             return _m(en, zh)
@@ -214,6 +215,11 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
             return found
     if extra.any():
         what = _hidden_pattern(mine, want)
+        if what[0]:  # the right number hidden, in the wrong place: where the mask is built
+            return (f"the rows sum to 1, but {int(extra.sum())} weights that should be 0 are not"
+                    f"{what[0]}: look at how the mask is built (which keys it hides), not at the fill.",
+                    f"每行之和为 1，但有 {int(extra.sum())} 个本应为 0 的权重不为 0{what[1]}：请检查掩码是怎样构造的"
+                    "（它遮蔽了哪些键），而不是填充值。")
         return (f"the rows sum to 1, but {int(extra.sum())} weights that should be 0 are not "
                 f"(keys the mask hides, or keys whose scores lie far below the row's best){what[0]}. "
                 "A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
@@ -308,9 +314,14 @@ def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray,
                     "valid_lens 遮蔽的键得到了权重，而第 i >= valid_lens[b] 个查询的整行权重是均匀的：有效长度被用在了查询"
                     "（行）上，而不是键（最后一维）上。应当在 j >= valid_lens[b] 时遮蔽第 b 行的第 j 个键。")
     what = _hidden_pattern(mine, want)
-    return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight{what[0]}. "
+    if what[0]:  # the hidden set is there, in the wrong place: the mask, not the fill
+        return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight{what[0]}: "
+                "look at how the mask is built (which keys it hides), not at the fill.",
+                f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重{what[1]}：请检查掩码是怎样构造的"
+                "（它遮蔽了哪些键），而不是填充值。")
+    return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight. "
             "A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
-            f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重{what[1]}。被遮蔽的键应在 softmax "
+            f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重。被遮蔽的键应在 softmax "
             "之前、在分数中用很大的负数填充。")
 
 

@@ -151,7 +151,7 @@ def test_observations_come_from_the_first_stage_that_differs(grader):
     report = grader.grade(MHA, OBSERVED["heads concatenated in reverse"][1])
     merged = next(t for t in report.tests if t.name.startswith("out_proj = identity"))
     assert merged.message["en"].startswith("`weights` right, `output` not:")
-    assert merged.message["zh"].startswith("`weights`正确，`output` 不正确：")
+    assert merged.message["zh"].startswith("`weights` 正确，`output` 不正确：")
 
 
 def test_every_failing_value_case_names_its_stage(grader):
@@ -215,3 +215,35 @@ def add_positions(X):
     assert [t.name for t in failed] == ["table, one position (max_len 1)"]
     text = failed[0].message["en"]
     assert "at line 7 of your code" in text and "wrong type" not in text
+
+
+def test_a_type_check_that_passes_is_not_called_a_right_value_and_a_misplaced_mask_gets_no_fill_advice(grader):
+    """Chromium pass 2026-12-02: a causal mask built with triu. The types case said
+    "`causal_attention`, `causal_mask` right, `weights` not: … hide keys … with a large negative
+    fill": only their dtypes were checked there, and the fill was right (-inf); the mask was the
+    transpose. A dtype or probe check is no right value, and a hidden set in the wrong place
+    points at how the mask is built."""
+    source = '''import math
+import torch
+
+
+def causal_mask(n):
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    return torch.triu(torch.ones(n, n, dtype=torch.bool))
+
+
+def causal_attention(Q, K, V):
+    if Q.shape[-2] != K.shape[-2] or K.shape[-2] != V.shape[-2] or Q.shape[-1] != K.shape[-1]:
+        raise ValueError("shapes")
+    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    s = s.masked_fill(~causal_mask(Q.shape[-2]), float("-inf"))
+    w = torch.softmax(s, dim=-1)
+    return w @ V, w
+'''
+    report = grader.grade("causal-mask", source)
+    types = next(t for t in report.tests if t.name.startswith("types"))
+    assert not types.passed
+    en = types.message["en"]
+    assert "`causal_mask` right" not in en and "large negative fill" not in en, en
+    assert "look at how the mask is built" in en or "Same mistake" in en, en
