@@ -32,22 +32,41 @@ def grid_columns(width: float | None, heads: int) -> int | None:
     return None if fit >= heads else fit
 
 
-def ticks_fit(width: float | None, heads: int, tokens: int) -> bool:
-    """Whether a thumbnail's tick labels have room: each token needs about TICK_PX."""
+SIDEWAYS_PX = 16  # room one tick label needs on its side (10 px font; the panels are narrower than estimated)
+
+
+def tick_px(width: float | None, heads: int, tokens: int) -> float:
+    """Horizontal room per key token in one thumbnail, in pixels."""
     cols = grid_columns(width, heads) or heads
     usable = (width - PAGE_MARGIN_PX) if width and width > 0 else 1100
-    return usable / cols / max(tokens, 1) >= TICK_PX
+    return usable / cols / max(tokens, 1)
+
+
+def ticks_fit(width: float | None, heads: int, tokens: int) -> bool:
+    """Whether a thumbnail's tick labels have room level: each token needs about TICK_PX."""
+    return tick_px(width, heads, tokens) >= TICK_PX
+
+
+def _every(labels: list, step: int) -> tuple[list[int], list]:
+    at = list(range(0, len(labels), step))
+    return at, [labels[i] for i in at]
 
 
 def head_grid(layer_maps, q, k, lang: str, width: float | None = None):
-    """attention_grid for a screen `width` px wide: a phone gets two heads per row, and tick
-    labels that would pile up are dropped (an enlarged head or the predictions show the tokens)."""
+    """attention_grid for a screen `width` px wide: a phone gets two heads per row. Key labels
+    that would pile up turn on their side, and where even that is too tight only every
+    second (third…) key is labelled; rows past MAX_ROW_TICKS likewise. The keys stay named on
+    a phone (issue 20: Train's grids had lost them there)."""
     from transformer_lab.attention_plot import attention_grid
 
     h = int(layer_maps[0].shape[0])
     fig = attention_grid(layer_maps, q, k, lang=lang, cols=grid_columns(width, h))
-    if not ticks_fit(width, h, len(k)):
-        fig.update_xaxes(showticklabels=False)
+    room = tick_px(width, h, len(k))
+    if room < TICK_PX:
+        step = max(1, -(-SIDEWAYS_PX // max(int(room), 1)))  # every step-th key fits on its side
+        at, text = _every(list(fig.layout.xaxis.ticktext), step)  # already escaped
+        fig.update_xaxes(tickangle=-90, tickfont={"size": 10}, tickvals=at, ticktext=text)
     if len(q) > MAX_ROW_TICKS:
-        fig.update_yaxes(showticklabels=False)
+        at, text = _every(list(fig.layout.yaxis.ticktext), -(-len(q) // MAX_ROW_TICKS))
+        fig.update_yaxes(tickvals=at, ticktext=text)
     return fig

@@ -78,6 +78,9 @@ def test_head_grids_never_overlap_and_stack_on_a_phone(browser, app_url, width):
     expect(maps).to_contain_text("layer 1 · head 4", timeout=60_000)
     page.wait_for_timeout(500)
     check_grid(page, "#train-maps", 4, phone)
+    # The keys stay named on a phone too (issue 20, item 9: Train's grids lost their labels).
+    ticks = page.evaluate(BOXES, "#train-maps")["ticks"]
+    assert len(ticks) >= 4, ticks  # keys are labelled (there were none at 390 px)
     no_sideways_scroll(page)
     page.context.close()
 
