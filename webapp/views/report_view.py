@@ -27,11 +27,28 @@ def score_markdown(report: Report, lang: str = "en", practice: bool = False) -> 
         passed = sum(t.passed for t in report.tests)
         lines = ["## " + tr("report.practice_line", lang, passed=passed, n=len(report.tests)),
                  tr("report.practice_note", lang)]
-        return surrogate_safe("\n\n".join(lines))
+        first = first_to_fix(report, lang)
+        return surrogate_safe("\n\n".join(lines + ([first] if first else [])))
     lines = ["## " + tr("report.score_line", lang, score=report.score, max=report.max_score)]
     if report.summary:
         lines.append(render(report.summary, lang))
+    first = first_to_fix(report, lang)
+    if first:
+        lines.append(first)
     return surrogate_safe("\n\n".join(lines))
+
+
+def first_to_fix(report: Report, lang: str = "en") -> str:
+    """The first failed test's message under the score, where every width shows it (on a phone
+    the results table's message column lies past the screen's edge; chromium pass, issue 20).
+    The table lists the failed tests first, in the same order."""
+    failed = next((t for t in report.tests if not t.passed), None)
+    if failed is None:
+        return ""
+    message = render(failed.message, lang)
+    if lang == "zh":
+        message = starter_text_zh(message)
+    return tr("report.first_fix", lang, test=test_name(failed, lang), message=message)
 
 
 def test_name(test: TestResult, lang: str = "en") -> str:

@@ -38,4 +38,12 @@ def test_the_results_table_lines_up_on_a_phone(browser, app_url, locale, tab, sc
         assert abs(hl - cl) <= 2 and abs(hw - cw) <= 2, g  # each column under its header
     assert min(w for _, w in g["cells"]) >= 45, g
     assert g["resultHeight"] <= 1.6 * g["lineHeight"], g  # "✗ 未通过" on one line
+    # The table's message column lies past the screen's edge; the first failed test's message
+    # is under the score, inside the screen (chromium pass, 2026-12-02).
+    first = page.locator("#ex-score strong").filter(has_text="First to fix" if locale == "en-US" else "先改这一处")
+    expect(first).to_be_visible()
+    box = page.locator("#ex-score").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    said = page.locator("#ex-score").inner_text()  # the starter's first failure: Part A's zeros
+    assert ("Part A: scores" if locale == "en-US" else "A 部分") in said and "is 0" in said.replace("是 0", "is 0"), said
     page.context.close()
