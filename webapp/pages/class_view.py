@@ -75,13 +75,13 @@ def build() -> ClassViewUI:
         gr.Markdown("#### " + t("cv.grid"))
         grid = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-grid")
         stuck = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-stuck")
-        with gr.Row():
-            with gr.Column(min_width=300):
-                mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
-                                        elem_id="class-mistakes", wrap=True)
-                who = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-who")
-            with gr.Column(min_width=300):
-                mistakes_plot = gr.Plot(show_label=False, elem_id="class-mistakes-plot")
+        # Full width, the figure below it: beside the figure the counts' headers wrapped one
+        # letter per line and the exercise column fell off (chromium pass, 2026-12-02).
+        mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
+                                elem_id="class-mistakes", wrap=True,
+                                column_widths=["12%", "12%", "52%", "24%"])
+        who = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-who")
+        mistakes_plot = gr.Plot(show_label=False, elem_id="class-mistakes-plot")
         scores_plot = gr.Plot(show_label=False, elem_id="class-scores-plot")
         tz = gr.Number(visible=False)
         seen = gr.Checkbox(visible=False)
