@@ -9,7 +9,10 @@ EN: dict[str, str] = {
                       "the link again.",
     "link.invalid": "⚠️ This link's settings could not be read, so the page opened with its usual "
                     "settings.",
+    "link.invalid_key": "⚠️ This link's “{name}” could not be read, so this tab opened with its "
+                        "usual settings.",
     "link.locked": "🔒 This lesson link fixes the settings of this tab.",
+    "link.locked_some": "🔒 This lesson link fixes some settings of this tab: {names}.",
     "link.cached": "⚡ This exact run is already trained: press Train to see it at once.",
     "link.cx_stale": "◷ The measurement shown is the server's first one (sizes 128, 256, 512, "
                      "1024; d = 64). Press “Run the benchmark” to time this link's settings.",
@@ -20,7 +23,9 @@ ZH: dict[str, str] = {
     "link.box": "此设置的链接",
     "link.fix_first": "⚠️ 有些设置还不是有效值（{names}）：请先改正，再复制链接。",
     "link.invalid": "⚠️ 无法读取此链接中的设置，页面已按默认设置打开。",
+    "link.invalid_key": "⚠️ 无法读取此链接中的“{name}”，本页已按默认设置打开。",
     "link.locked": "🔒 此课程链接固定了本页的设置。",
+    "link.locked_some": "🔒 此课程链接固定了本页的部分设置：{names}。",
     "link.cached": "⚡ 这组设置的训练结果已有缓存：按“训练”即可立即查看。",
     "link.cx_stale": "◷ 下面显示的是服务器启动时的测量（长度 128、256、512、1024；d = 64）。"
                      "按“运行基准测试”即可测量此链接的设置。",

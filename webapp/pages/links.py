@@ -195,13 +195,19 @@ def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
         lang = lang_of(request)
         try:
             link = decode(dict(request.query_params or {}), specs)
-        except LinkError:
-            return [gr.skip(), gr.update(value=tr("link.invalid", lang), visible=True),
+        except LinkError as err:  # the link's own tab (when valid), with its defaults
+            said = tr("link.invalid_key", lang, name=err.key) if err.key else tr("link.invalid", lang)
+            return [gr.Tabs(selected=err.tab) if err.tab else gr.skip(),
+                    gr.update(value=said, visible=True),
                     *[u for p in pages for u in _updates(p, None)]]
         if link is None:
             return [gr.skip()] * len(outputs)
         page = next(p for p in pages if p.tab == link.tab)
-        lines = [tr("link.locked", lang)] if link.lock else []
+        shown = [n for n in page.fields if n not in link.hide]
+        if link.lock and set(shown) <= set(link.lock):
+            lines = [tr("link.locked", lang)]
+        else:
+            lines = [tr("link.locked_some", lang, names=", ".join(link.lock))] if link.lock else []
         if page.note is not None:
             lines.append(page.note({**page.defaults, **link.values}, lang))
         text = "\n\n".join(x for x in lines if x)

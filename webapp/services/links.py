@@ -32,7 +32,12 @@ FOREIGN = frozenset({"view", "logs"})
 
 
 class LinkError(ValueError):
-    """A lesson link that does not check out (the page opens with its defaults)."""
+    """A lesson link that does not check out (the page opens with its defaults). ``key``: the
+    query key that failed, when one did; ``tab``: the link's tab, when that one was valid."""
+
+    def __init__(self, message: str, key: str | None = None, tab: str | None = None) -> None:
+        super().__init__(message)
+        self.key, self.tab = key, tab
 
 
 @dataclass(frozen=True)
@@ -173,19 +178,25 @@ def decode(params: Mapping[str, str], specs: Mapping[str, Spec]) -> Link | None:
         if key in META:
             continue
         if key not in spec:
-            raise LinkError(f"unknown control {key[:20]!r} on tab {tab}")
+            raise LinkError(f"unknown control {key[:20]!r} on tab {tab}", key[:20], tab)
         try:
             values[key] = spec[key].parse(raw)
         except LinkError as err:
-            raise LinkError(f"{key}: {err}") from None
-    hide = _names(ours.get("hide", ""), spec, "hide")
+            raise LinkError(f"{key}: {err}", key, tab) from None
+    try:
+        hide = _names(ours.get("hide", ""), spec, "hide")
+    except LinkError as err:
+        raise LinkError(str(err), "hide", tab) from None
     lock_raw = ours.get("lock", "")
     if lock_raw in ("", "0"):
         lock: tuple[str, ...] = ()
     elif lock_raw == "1":
         lock = tuple(n for n in spec if n not in hide)
     else:
-        lock = _names(lock_raw, spec, "lock")
+        try:
+            lock = _names(lock_raw, spec, "lock")
+        except LinkError as err:
+            raise LinkError(str(err), "lock", tab) from None
     return Link(tab, values, hide, lock)
 
 

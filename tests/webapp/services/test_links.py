@@ -111,3 +111,15 @@ def test_numbers_are_written_short_and_exact():
     assert Range(1, 8, integer=True).show(3.0) == "3"
     assert Range(0, 500, 1, integer=True).parse("7") == 7
     assert Range(0.1, 20.0, 0.1).parse("2.3") == 2.3  # 2.3 is on a 0.1 grid from 0.1
+
+
+@pytest.mark.parametrize(("params", "key", "tab"), [
+    ({"tab": "other", "n": "1"}, "n", "other"),  # one bad value: the tab is still known
+    ({"tab": "other", "colour": "red"}, "colour", "other"),
+    ({"tab": "other", "hide": "nope"}, "hide", "other"),
+    ({"tab": "nowhere"}, None, None),  # no tab to open
+])
+def test_a_refused_link_says_which_key_and_which_tab(params, key, tab):
+    with pytest.raises(LinkError) as caught:
+        decode(params, SPECS)
+    assert (caught.value.key, caught.value.tab) == (key, tab)
