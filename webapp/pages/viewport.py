@@ -42,11 +42,6 @@ def tick_px(width: float | None, heads: int, tokens: int) -> float:
     return usable / cols / max(tokens, 1)
 
 
-def ticks_fit(width: float | None, heads: int, tokens: int) -> bool:
-    """Whether a thumbnail's tick labels have room level: each token needs about TICK_PX."""
-    return tick_px(width, heads, tokens) >= TICK_PX
-
-
 def _every(labels: list, step: int) -> tuple[list[int], list]:
     at = list(range(0, len(labels), step))
     return at, [labels[i] for i in at]
