@@ -9,9 +9,14 @@ import gc
 def test_objects_alive_after_start_up_are_frozen_and_new_ones_still_collected():
     from webapp.serving.gc_pause import freeze_startup_objects
 
+    alive_before = [[] for _ in range(3)]  # containers the collector tracks
     try:
         frozen = freeze_startup_objects()
-        assert frozen > 1000 and gc.get_freeze_count() == frozen
+        # Other threads of a combined test run may free frozen objects (the count then drops),
+        # so the property is checked on objects of our own: frozen ones leave every generation.
+        assert frozen > 1000
+        scanned = {id(o) for o in gc.get_objects()}
+        assert not {id(o) for o in alive_before} & scanned
 
         class Cycle:
             pass
