@@ -114,8 +114,10 @@ def build_demo() -> gr.Blocks:
         sink = gr.Number(0, visible=False, elem_id="tl-progress-sink")
         who = identity.build()  # who is submitting: handed to Exercises, Progress, Instructor
         # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
-        blocks.train_sessions = sessions = TrainSessions()
-        gradio_patch.attach(blocks, sessions)  # a closed tab gives its models and runs back at once
+        s = submissions.default().serving.settings  # every serving setting, read once
+        blocks.train_sessions = sessions = TrainSessions(ttl_s=s.session_ttl_s,
+                                                         max_kept_runs=s.max_kept_runs)
+        gradio_patch.attach(blocks, sessions, s)  # a closed tab gives its models and runs back at once
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]) as tab:
@@ -136,7 +138,6 @@ def build_demo() -> gr.Blocks:
     # Every event names its pool; the limit is the pool's, whatever event comes first.
     gradio_patch.assign_pools(blocks, POOLS, sink, default="play")
     serving = submissions.default().serving
-    s = serving.settings
     blocks.queue(max_size=s.queue_max, default_concurrency_limit=POOLS["play"])
     # One client cannot fill the queue for everyone (red team N5); a lecture hall still fits.
     gradio_patch.guard_blocks(blocks, s.queue_per_address, s.queue_per_session,

@@ -38,12 +38,12 @@ def page(monkeypatch, tmp_path):
                            exercise="causal-mask", code="x = 1\n", score=0, max_score=1,
                            tests=[NAMED]))
     old_book = submissions.default().use_gradebook(book)
-    old_tries = instructor.configure_tries(FailureLimiter(per_client=50, client_window_s=600))
+    monkeypatch.setattr(submissions.default().serving, "password_tries",
+                        FailureLimiter(per_client=50, client_window_s=600))
     with gr.Blocks() as blocks:
         instructor.build(identity.build())
     fns = {f.name: f.fn for f in blocks.fns.values()}
     yield fns, book
-    instructor.configure_tries(old_tries)
     submissions.default().use_gradebook(old_book)
     book.close()
 

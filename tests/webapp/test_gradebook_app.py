@@ -268,16 +268,16 @@ def _try_password(app_url: str, password: str, forwarded_for: str | None = None,
 
 @pytest.fixture
 def instructor_password(book, monkeypatch):
-    from webapp.pages import instructor
+    from webapp.services import submissions
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", "correct horse battery staple")
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
                            exercise=EXERCISE, code="x = 1\n", score=1, max_score=2, tests=[]))
-    old = instructor.configure_tries(FailureLimiter(per_client=5, client_window_s=600,
-                                                    overall=20, overall_window_s=3600))
+    monkeypatch.setattr(submissions.default().serving, "password_tries",
+                        FailureLimiter(per_client=5, client_window_s=600, overall=20,
+                                       overall_window_s=3600))
     yield "correct horse battery staple"
-    instructor.configure_tries(old)
 
 
 def test_thirty_wrong_passwords_from_thirty_fresh_clients_are_refused_after_the_limit(

@@ -33,13 +33,13 @@ def page(monkeypatch, tmp_path):
     book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
                            exercise="causal-mask", code="x = 1\n", score=1, max_score=2, tests=[]))
     old_book = submissions.default().use_gradebook(book)
-    old_tries = instructor.configure_tries(FailureLimiter(per_client=50, client_window_s=600))
+    monkeypatch.setattr(submissions.default().serving, "password_tries",
+                        FailureLimiter(per_client=50, client_window_s=600))
     with gr.Blocks() as blocks:
         instructor.build(identity.build())
     fns = {f.name: f for f in blocks.fns.values()}
     table = next(b for b in blocks.blocks.values() if getattr(b, "elem_id", None) == "instructor-table")
     yield fns, table
-    instructor.configure_tries(old_tries)
     submissions.default().use_gradebook(old_book)
     book.close()
 

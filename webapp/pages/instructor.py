@@ -18,7 +18,6 @@ only for a session whose sign-in succeeded, and every draw checks the sign-in ag
 from __future__ import annotations
 
 import logging
-import os
 from datetime import datetime, timedelta, timezone
 
 import gradio as gr
@@ -32,32 +31,9 @@ from webapp.views import gradebook_lang, gradebook_tables
 log = logging.getLogger("transformer_lab.app")
 
 
-def _limits_from_env():
-    """Failed-password limits from the environment, shared by every replica on PostgreSQL."""
-    from webapp.serving.pg_failures import shared_failure_limiter
-
-    per_address = int(os.environ.get("LAB_PASSWORD_TRIES_PER_ADDRESS", "5"))  # per 10 minutes
-    overall = int(os.environ.get("LAB_PASSWORD_TRIES_PER_HOUR", "20"))  # all clients together
-    return shared_failure_limiter(per_client=per_address, client_window_s=600, overall=overall,
-                                  overall_window_s=3600)
-
-
-_TRIES: FailureLimiter | None = None  # made on first use ($DATABASE_URL may name PostgreSQL)
-
-
-def tries():
-    """The password-failure limiter (made on first use)."""
-    global _TRIES
-    if _TRIES is None:
-        _TRIES = _limits_from_env()
-    return _TRIES
-
-
-def configure_tries(limiter: FailureLimiter | None) -> FailureLimiter | None:
-    """Replace the password-failure limiter (tests, or an app with its own policy); returns the old."""
-    global _TRIES
-    old, _TRIES = _TRIES, limiter
-    return old
+def tries() -> FailureLimiter:
+    """The wrong-password limiter (the serving wing's: per address, shared by the replicas)."""
+    return submissions.default().serving.password_tries
 
 
 def mode() -> str:

@@ -18,13 +18,10 @@ from webapp.i18n import tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions
-from webapp.serving.ratelimit import FailureLimiter, locked_message
+from webapp.serving.ratelimit import locked_message
 from webapp.views import gradebook_tables
 from webapp.views.exercise_list import exercise_title
 from webapp.views.report_view import status_name
-
-# Wrong recovery codes per client address: codes carry 100 bits, so this only stops a flood.
-_RECOVERY_TRIES = FailureLimiter(per_client=10, client_window_s=600, overall=None)
 
 
 @dataclass
@@ -137,7 +134,7 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
         found.extend([target] if target else [])
         return bool(target)
 
-    ok, wait = _RECOVERY_TRIES.attempt(f"recovery:{address}", verify)
+    ok, wait = submissions.default().serving.recovery_tries.attempt(f"recovery:{address}", verify)
     if not ok:
         raise ValueError(locked_message(wait)[lang] if wait > 0 else tr("recovery.wrong", lang))
     rows = book.history(learner_id=found[0], limit=1)

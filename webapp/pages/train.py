@@ -176,11 +176,11 @@ def build(sessions: TrainSessions) -> None:
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare", visible=False)
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")
-    from webapp.serving.session_memory import cap_kept, light_run, session_ttl_s
+    from webapp.serving.session_memory import cap_kept, light_run
 
     # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
-    run_state = gr.State(None, time_to_live=session_ttl_s())
-    kept = gr.State({}, time_to_live=session_ttl_s())
+    run_state = gr.State(None, time_to_live=sessions.ttl_s)
+    kept = gr.State({}, time_to_live=sessions.ttl_s)
     width = width_input()  # the browser's width (with_width): a phone gets two heads per row
 
     settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model, corpus]
@@ -292,7 +292,8 @@ def build(sessions: TrainSessions) -> None:
             raise ValueError("train a model first")
         name = kept_name(run, len(kept) + 1, lang)
         # Kept runs are drawn from their history and summary only; at most a few per session.
-        kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}})
+        kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}},
+                        sessions.max_kept_runs)
         # The status keeps its "Done: …" line (it was wiped).
         return (kept, gr.update(value=compare_curves(kept, lang), visible=True),
                 gr.update(value=compare_table(kept, lang), visible=True), gr.skip())

@@ -38,12 +38,9 @@ from gradio.blocks import BlockFunction
 from gradio.queueing import Event, Queue
 
 from webapp.i18n import lang_of, tr
-from webapp.serving.session_memory import (
-    light_sessions_enabled,
-    limit_malloc_arenas,
-    release_freed_memory,
-)
+from webapp.serving.session_memory import limit_malloc_arenas, release_freed_memory
 from webapp.serving.sessions import TrainSessions
+from webapp.serving.settings import ServingSettings
 
 log = logging.getLogger("transformer_lab.app")
 _ORIGINAL = state_holder.SessionState
@@ -100,12 +97,12 @@ def _trim_soon() -> None:
     release_freed_memory()
 
 
-def attach(blocks: gr.Blocks, sessions: TrainSessions) -> None:
+def attach(blocks: gr.Blocks, sessions: TrainSessions, settings: ServingSettings) -> None:
     """Call inside ``with blocks:``: light sessions, fewer malloc arenas (before the server's
-    threads start), and on unload the session is released (from Gradio and from ``sessions``)
-    and freed memory returned."""
-    light_sessions(light_sessions_enabled())
-    limit_malloc_arenas()
+    threads start), as ``settings`` say, and on unload the session is released (from Gradio and
+    from ``sessions``) and freed memory returned."""
+    light_sessions(settings.light_sessions)
+    limit_malloc_arenas(settings.malloc_arenas)
 
     def on_unload(request: gr.Request) -> None:
         try:

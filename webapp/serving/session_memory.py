@@ -5,35 +5,16 @@ A trained Run holds its model, task data, trainer records and attention snapshot
 for the defaults). A session keeps its last run (to explore it) and the runs it kept for
 comparison; only the curves and the summary of a kept run are ever drawn again, so a kept run
 drops everything else. After ``LAB_SESSION_TTL_S`` without a new value (default 30 min) Gradio
-deletes a session's State; closing or reloading the tab releases it at once.
+deletes a session's State; closing or reloading the tab releases it at once. The numbers are
+fields of webapp.serving.settings.ServingSettings, read once with the others.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import os
 from dataclasses import dataclass, field
 from typing import Any
-
-from webapp.serving.settings import env_number
-
-MAX_KEPT = 8  # LAB_MAX_KEPT_RUNS: kept runs per session; the oldest goes first
-SESSION_TTL_S = 1800.0  # LAB_SESSION_TTL_S
-
-
-def light_sessions_enabled() -> bool:
-    """LAB_LIGHT_SESSIONS=0 keeps Gradio's per-session copy of component configs (to compare)."""
-    return os.environ.get("LAB_LIGHT_SESSIONS", "1").strip().lower() not in ("0", "off", "no")
-
-
-def session_ttl_s() -> float:
-    """Seconds a session's trained model and kept runs live after their last change."""
-    return env_number("LAB_SESSION_TTL_S", SESSION_TTL_S)
-
-
-def max_kept() -> int:
-    return int(env_number("LAB_MAX_KEPT_RUNS", MAX_KEPT))
 
 
 @dataclass
@@ -53,9 +34,9 @@ def light_run(run: Any) -> LightRun:
                     getattr(run, "model_name", "transformer"))
 
 
-def cap_kept(kept: dict, limit: int | None = None) -> dict:
-    """The newest ``limit`` kept runs (dicts keep insertion order: the oldest come first)."""
-    limit = max_kept() if limit is None else limit
+def cap_kept(kept: dict, limit: int) -> dict:
+    """The newest ``limit`` kept runs (dicts keep insertion order: the oldest come first);
+    ``limit`` is ServingSettings.max_kept_runs."""
     items = list(kept.items())
     return dict(items[-limit:]) if len(items) > limit else dict(items)
 
@@ -71,15 +52,13 @@ def _libc():
 M_ARENA_MAX = -8  # glibc's mallopt parameter
 
 
-def limit_malloc_arenas(arenas: int | None = None) -> bool:
-    """Cap glibc's malloc arenas (``LAB_MALLOC_ARENAS``, default 2; as MALLOC_ARENA_MAX=2).
+def limit_malloc_arenas(arenas: int) -> bool:
+    """Cap glibc's malloc arenas (ServingSettings.malloc_arenas, ``LAB_MALLOC_ARENAS``, default
+    2; as MALLOC_ARENA_MAX=2).
 
     Each thread that allocates may get its own arena (up to 8 per core); the app's 64-wide
     pools then scatter short-lived per-request memory over many arenas that are rarely given
     back. False where the C library is not glibc or the cap is switched off."""
-    if arenas is None:
-        raw = os.environ.get("LAB_MALLOC_ARENAS", "").strip()
-        arenas = int(raw) if raw else 2
     if arenas < 1:  # LAB_MALLOC_ARENAS=0: glibc's own default (up to 8 per core)
         return False
     libc = _libc()

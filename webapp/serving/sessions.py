@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.serving.session_memory import session_ttl_s
+from webapp.serving.settings import ServingSettings
 
 MAX_SESSIONS = 64  # last runs kept at most (each holds a small model, ~0.5-1 MB)
 MAX_PER_ADDRESS = 16  # of which one address holds at most (a classroom behind one NAT shares it)
@@ -38,21 +38,26 @@ class _Held:
 
 class TrainSessions:
     """Thread-safe per-session stop flags and last runs: at most ``max_sessions`` last runs, at
-    most ``max_per_address`` from one address, none idle longer than ``ttl_s`` (default: the
-    session TTL, LAB_SESSION_TTL_S).
+    most ``max_per_address`` from one address, none idle longer than ``ttl_s``; the Train page
+    keeps at most ``max_kept_runs`` runs per session to compare (both default to
+    ServingSettings: LAB_SESSION_TTL_S and LAB_MAX_KEPT_RUNS; the app passes its settings).
 
     Stop flags are not bounded by count: one lives only while its run streams (``finish``
     removes it), and each browser session has at most one.
     """
 
     def __init__(self, max_sessions: int = MAX_SESSIONS, max_per_address: int = MAX_PER_ADDRESS,
-                 ttl_s: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 ttl_s: float = ServingSettings.session_ttl_s,
+                 max_kept_runs: int = ServingSettings.max_kept_runs,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if max_sessions < 1:
             raise ValueError(f"max_sessions must be >= 1, got {max_sessions}")
         if max_per_address < 1:
             raise ValueError(f"max_per_address must be >= 1, got {max_per_address}")
         self.max_sessions, self.max_per_address = max_sessions, max_per_address
-        self.ttl_s = float(ttl_s if ttl_s is not None else session_ttl_s())
+        if max_kept_runs < 1:
+            raise ValueError(f"max_kept_runs must be >= 1, got {max_kept_runs}")
+        self.ttl_s, self.max_kept_runs = float(ttl_s), int(max_kept_runs)
         self._clock = clock
         self._lock = threading.Lock()
         self._last: OrderedDict[str, _Held] = OrderedDict()  # least recently used first

@@ -33,6 +33,21 @@ def env_number(name: str, default: float, cast: type = float, *, minimum: float 
     return value
 
 
+FLAG_WORDS = {"1": True, "on": True, "yes": True, "true": True,
+              "0": False, "off": False, "no": False, "false": False}
+
+
+def env_flag(name: str, default: bool, *, env: Mapping[str, str] | None = None) -> bool:
+    """``$name`` as on/off (1/0, on/off, yes/no, true/false), ``default`` when unset; ValueError
+    naming the variable for any other word."""
+    raw = (os.environ if env is None else env).get(name, "").strip()
+    if not raw:
+        return default
+    if raw.lower() not in FLAG_WORDS:
+        raise ValueError(f"{name} must be 1 or 0 (on/off), got {raw!r}")
+    return FLAG_WORDS[raw.lower()]
+
+
 @dataclass(frozen=True)
 class ServingSettings:
     """How many people share the machine and how far each may go. The comment after each field
@@ -61,6 +76,16 @@ class ServingSettings:
     # Above what a legitimate call may carry (a 5 MB notebook, JSON-escaped), so such a call still
     # gets the gradebook's clear "too large" message; only floods meet the 413.
     max_body_bytes: int = 12_000_000  # LAB_MAX_BODY_BYTES: an event call's request body
+    # Per-session memory (webapp.serving.session_memory): a browser session's trained model and
+    # kept runs live this long after their last change; closing the tab frees them at once.
+    session_ttl_s: float = 1800.0  # LAB_SESSION_TTL_S
+    max_kept_runs: int = 8  # LAB_MAX_KEPT_RUNS: runs one session keeps to compare (oldest go)
+    light_sessions: bool = True  # LAB_LIGHT_SESSIONS: 0 keeps Gradio's per-session config copy
+    malloc_arenas: int = 2  # LAB_MALLOC_ARENAS: glibc malloc arenas (0: glibc's own default)
+    # Wrong instructor passwords: per address in 10 minutes (a lock for that address), and from
+    # every client together in an hour (a throttle, never a lock-out)
+    password_tries_per_address: int = 5  # LAB_PASSWORD_TRIES_PER_ADDRESS
+    password_tries_per_hour: int = 20  # LAB_PASSWORD_TRIES_PER_HOUR
 
     def pools(self) -> dict[str, int]:
         """Gradio's queue pools: "submit" and "train" hold one thread per event waiting in the
@@ -73,11 +98,13 @@ class ServingSettings:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "forwarded_hops":
-                ok = isinstance(value, int) and value >= 0
+            if f.name == "light_sessions":
+                ok = isinstance(value, bool)
+            elif f.name in ("forwarded_hops", "malloc_arenas"):  # 0 is a valid count here
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
             else:
                 ok = isinstance(value, (int, float)) and math.isfinite(value) and value > 0
-            if not ok or isinstance(value, bool):
+            if not ok or (isinstance(value, bool) and f.name != "light_sessions"):
                 raise ValueError(f"{f.name} must be a positive number, got {value!r}")
 
     @classmethod
@@ -112,4 +139,11 @@ class ServingSettings:
             queue_per_address=num("LAB_QUEUE_PER_ADDRESS", d.queue_per_address),
             queue_per_session=num("LAB_QUEUE_PER_SESSION", d.queue_per_session),
             max_body_bytes=num("LAB_MAX_BODY_BYTES", d.max_body_bytes),
+            session_ttl_s=num("LAB_SESSION_TTL_S", d.session_ttl_s, float, 1e-9),
+            max_kept_runs=num("LAB_MAX_KEPT_RUNS", d.max_kept_runs),
+            light_sessions=env_flag("LAB_LIGHT_SESSIONS", d.light_sessions, env=e),
+            malloc_arenas=num("LAB_MALLOC_ARENAS", d.malloc_arenas, int, 0),
+            password_tries_per_address=num("LAB_PASSWORD_TRIES_PER_ADDRESS",
+                                           d.password_tries_per_address),
+            password_tries_per_hour=num("LAB_PASSWORD_TRIES_PER_HOUR", d.password_tries_per_hour),
         )

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from webapp.serving.limits import Limits, database_url, is_postgres
+from webapp.serving.pg_failures import shared_failure_limiter
+from webapp.serving.ratelimit import FailureLimiter
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import TurnQueue
 from webapp.serving.who import ClientKey, client_of_request
@@ -29,18 +31,26 @@ TRAIN_TYPICAL_S = 10.0  # a default reverse run on CPU Basic: 6-15 s, until real
 class Serving:
     """Who goes next (``grading``, ``training``) and who is refused (``limits`` for submissions,
     ``practice`` for public-examples runs: the same limits counted apart, sharing the bound on
-    the learners an address starts)."""
+    the learners an address starts; ``password_tries`` and ``recovery_tries`` count wrong
+    instructor passwords and wrong recovery codes per address, shared by the replicas on
+    PostgreSQL)."""
 
     settings: ServingSettings
     grading: TurnQueue
     training: TurnQueue
     limits: Limits
     practice: Limits | None = None
+    password_tries: FailureLimiter | None = None
+    recovery_tries: FailureLimiter | None = None
 
     def __post_init__(self) -> None:
         if self.practice is None:  # a test's own limits: practice counted in this process
             self.practice = Limits.in_memory(self.settings,
                                              new_learners=self.limits.new_learners)
+        if self.password_tries is None:
+            self.password_tries = password_limiter(self.settings, url="")
+        if self.recovery_tries is None:
+            self.recovery_tries = recovery_limiter(url="")
 
     @classmethod
     def local(cls, s: ServingSettings | None = None, **queue_kw: Any) -> Serving:
@@ -65,7 +75,8 @@ class Serving:
             places = PostgresPlaces(url, s.per_address_waiting, "grading")
         limits = Limits.build(s, url)
         practice = Limits.build(s, url, scope="practice-", new_learners=limits.new_learners)
-        wing = cls(s, grading_line(s, places=places), training_line(s), limits, practice)
+        wing = cls(s, grading_line(s, places=places), training_line(s), limits, practice,
+                   password_limiter(s, url), recovery_limiter(url))
         log.info("serving: %d grading turns at once, %d in line per address (%d in all), "
                  "%d per learner; client address = %s", s.grading_slots, s.per_address_waiting,
                  s.max_waiting, s.per_learner_waiting, "the peer (no trusted proxy)"
@@ -76,6 +87,21 @@ class Serving:
     def client_of(self, request: Any) -> ClientKey:
         """Session and address of a web request (trusted proxy hops only)."""
         return client_of_request(request, self.settings.forwarded_hops)
+
+
+def password_limiter(s: ServingSettings, url: str) -> FailureLimiter:
+    """Wrong instructor passwords: ``password_tries_per_address`` per address in 10 minutes,
+    ``password_tries_per_hour`` from everyone (a throttle: see FailureLimiter)."""
+    return shared_failure_limiter(per_client=s.password_tries_per_address, client_window_s=600,
+                                  overall=s.password_tries_per_hour, overall_window_s=3600,
+                                  scope="instructor", url=url)
+
+
+def recovery_limiter(url: str) -> FailureLimiter:
+    """Wrong recovery codes: 10 per address in 10 minutes (no overall cap: a class types codes
+    at once, and a code is 100 bits: guessing stays hopeless)."""
+    return shared_failure_limiter(per_client=10, client_window_s=600, overall=None,
+                                  scope="recovery", url=url)
 
 
 def grading_line(s: ServingSettings, **kw: Any) -> TurnQueue:

@@ -48,7 +48,8 @@ def page_app(tmp_path_factory):
         mp.delenv("LAB_INSTRUCTORS", raising=False)
         book = open_gradebook(f"sqlite:///{path}")
         old_book = submissions.default().use_gradebook(book)
-        old_tries = instructor.configure_tries(FailureLimiter(per_client=500, client_window_s=600))
+        mp.setattr(submissions.default().serving, "password_tries",
+                   FailureLimiter(per_client=500, client_window_s=600))
         with gr.Blocks() as demo:
             who = identity.build()
             with gr.Tabs():
@@ -61,7 +62,6 @@ def page_app(tmp_path_factory):
                     quiet=True, i18n=I18N)
         yield demo.local_url, book, path
         demo.close()
-        instructor.configure_tries(old_tries)
         submissions.default().use_gradebook(old_book)
         book.close()
 

@@ -179,12 +179,11 @@ def test_only_the_owner_can_reload_a_submission(book):
 
 def test_instructor_view_needs_the_password(book, monkeypatch):
     from webapp.pages import instructor
+    from webapp.services import submissions
 
-    old = instructor.configure_tries(FailureLimiter(per_client=3, overall=20))
-    try:
-        _password_checks(book, monkeypatch, instructor)
-    finally:
-        instructor.configure_tries(old)
+    monkeypatch.setattr(submissions.default().serving, "password_tries",
+                        FailureLimiter(per_client=3, overall=20))
+    _password_checks(book, monkeypatch, instructor)
 
 
 GUEST = "guest (one browser)"

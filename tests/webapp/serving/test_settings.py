@@ -29,6 +29,12 @@ VARIABLES = [
     ("queue_max", "LAB_QUEUE_MAX", "100", 100),
     ("queue_per_address", "LAB_QUEUE_PER_ADDRESS", "20", 20),
     ("queue_per_session", "LAB_QUEUE_PER_SESSION", "6", 6),
+    ("session_ttl_s", "LAB_SESSION_TTL_S", "90", 90.0),
+    ("max_kept_runs", "LAB_MAX_KEPT_RUNS", "3", 3),
+    ("light_sessions", "LAB_LIGHT_SESSIONS", "0", False),
+    ("malloc_arenas", "LAB_MALLOC_ARENAS", "0", 0),
+    ("password_tries_per_address", "LAB_PASSWORD_TRIES_PER_ADDRESS", "2", 2),
+    ("password_tries_per_hour", "LAB_PASSWORD_TRIES_PER_HOUR", "7", 7),
 ]
 
 
@@ -44,6 +50,9 @@ def test_an_empty_environment_gives_the_documented_defaults():
     assert s.pools() == {"play": 4, "measure": 1, "submit": 600 + 2 + 32, "train": 150 + 1 + 16}
     assert s.forwarded_hops == 0  # no trusted proxy off a Space
     assert (s.queue_max, s.queue_per_address, s.queue_per_session) == (4096, 512, 16)
+    assert (s.session_ttl_s, s.max_kept_runs, s.light_sessions, s.malloc_arenas) == \
+        (1800.0, 8, True, 2)
+    assert (s.password_tries_per_address, s.password_tries_per_hour) == (5, 20)
     # Unset and blank are the same thing.
     assert ServingSettings.from_env({name: "  " for _, name, _, _ in VARIABLES}) == s
 
@@ -95,6 +104,9 @@ def test_a_space_trusts_one_proxy_hop_unless_told_otherwise():
     ("LAB_TRAIN_PER_ADDRESS", "0"), ("LAB_FORWARDED_HOPS", "-1"), ("LAB_FORWARDED_HOPS", "one"),
     ("LAB_QUEUE_MAX", "0"), ("LAB_QUEUE_PER_ADDRESS", "x"), ("LAB_QUEUE_PER_SESSION", "0"),
     ("LAB_GRADER_WORKERS", "0"), ("LAB_GRADER_WORKERS", "two"),
+    ("LAB_SESSION_TTL_S", "0"), ("LAB_MAX_KEPT_RUNS", "0"), ("LAB_LIGHT_SESSIONS", "maybe"),
+    ("LAB_MALLOC_ARENAS", "-1"), ("LAB_MALLOC_ARENAS", "two"),
+    ("LAB_PASSWORD_TRIES_PER_ADDRESS", "0"), ("LAB_PASSWORD_TRIES_PER_HOUR", "lots"),
 ])
 def test_a_bad_value_raises_naming_its_variable(name, raw):
     with pytest.raises(ValueError, match=name) as err:
@@ -105,15 +117,43 @@ def test_a_bad_value_raises_naming_its_variable(name, raw):
 @pytest.mark.parametrize("bad", [dict(grading_slots=0), dict(rate_window_s=0.0),
                                  dict(max_waiting=-1), dict(rate_limit=True),
                                  dict(train_offer_s=float("nan")), dict(forwarded_hops=-1),
-                                 dict(forwarded_hops=1.5)])
+                                 dict(forwarded_hops=1.5), dict(light_sessions=1),
+                                 dict(malloc_arenas=-1), dict(malloc_arenas=True),
+                                 dict(max_kept_runs=0)])
 def test_settings_built_in_code_are_checked_too(bad):
     (field,) = bad
     with pytest.raises(ValueError, match=field):
         ServingSettings(**bad)
     assert ServingSettings(forwarded_hops=0).forwarded_hops == 0  # no proxy is a valid count
+    assert ServingSettings(malloc_arenas=0).malloc_arenas == 0  # glibc's own default
 
 
 def test_settings_are_frozen():
     s = ServingSettings()
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.rate_limit = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("raw", "value"), [("1", True), ("on", True), ("Yes", True),
+                                            ("true", True), ("0", False), ("off", False),
+                                            ("NO", False), ("false", False)])
+def test_light_sessions_takes_the_usual_on_off_words(raw, value):
+    assert ServingSettings.from_env({"LAB_LIGHT_SESSIONS": raw}).light_sessions is value
+
+
+def test_the_app_hands_its_settings_to_per_session_memory(monkeypatch):
+    """The settings reach the objects built from them (no module reads the variables again)."""
+    from webapp.serving.sessions import TrainSessions
+    from webapp.serving.wing import Serving
+
+    s = ServingSettings(session_ttl_s=90.0, max_kept_runs=3, password_tries_per_address=2)
+    store = TrainSessions(ttl_s=s.session_ttl_s, max_kept_runs=s.max_kept_runs)
+    assert (store.ttl_s, store.max_kept_runs) == (90.0, 3)
+    assert TrainSessions().ttl_s == ServingSettings().session_ttl_s
+    wing = Serving.local(s)
+    assert wing.password_tries.per_client == 2 and wing.password_tries.overall == 20
+    assert wing.recovery_tries.per_client == 10 and wing.recovery_tries.overall is None
+    # The variables are not read again once the settings exist.
+    monkeypatch.setenv("LAB_SESSION_TTL_S", "5")
+    monkeypatch.setenv("LAB_MAX_KEPT_RUNS", "1")
+    assert Serving.local(s).settings.session_ttl_s == 90.0
