@@ -41,6 +41,8 @@ EN: dict[str, str] = {
     "report.practice_line": "Practice run: {passed} of {n} public examples pass",
     "report.practice_note": "Not graded and not recorded: press Submit to be graded on the hidden "
                             "tests.",
+    "report.last_submission": "Your last submission to this exercise ({when} UTC), shown again "
+                              "after the page was reloaded:",
     "report.col.test": "test",
     "report.col.result": "result",
     "report.passed": "✓",
@@ -97,6 +99,7 @@ ZH: dict[str, str] = {
     "report.first_fix": "**先改这一处**（{test}）：{message}",
     "report.practice_line": "练习运行：{n} 个公开样例中通过 {passed} 个",
     "report.practice_note": "不评分，也不记录：按“提交”才会用隐藏测试评分。",
+    "report.last_submission": "这是你上次提交此练习的结果（{when} UTC），页面重新载入后再次显示：",
     "report.col.test": "测试",
     "report.col.result": "结果",
     # CJK fonts (WenQuanYi) draw ✓ like a square-root sign: words say it plainly

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -18,8 +19,15 @@ from webapp.pages.identity import client_of
 from webapp.services import quickcheck, submissions
 from webapp.serving.turns import PushedOut, Refused, grading_message, queue_message
 from webapp.views.exercise_list import exercise_choices, public_text, starter_text
-from webapp.views.report_view import empty_results, results_frame, score_markdown
+from webapp.views.report_view import (
+    empty_results,
+    last_result_markdown,
+    results_frame,
+    score_markdown,
+    stored_report,
+)
 
+log = logging.getLogger("transformer_lab.app")
 MAX_DRAFT_CHARS = 100_000  # the submit path's own cap on code (grader DEFAULT_LIMITS)
 
 def examples_report(exercise_id: str, code: str) -> Report:
@@ -45,6 +53,25 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     if isinstance(outcome, submissions.Refusal):  # nothing graded or stored; the reason leads
         raise gr.Error(f"{outcome.reason}: {outcome.text()}")
     return submissions.to_gradescope(outcome)  # the API's shape, made here only
+
+
+def last_submission(exercise_id: str | None, key: str | None,
+                    profile: gr.OAuthProfile | None,
+                    session: str | None) -> tuple[Report, str] | None:
+    """This browser's (or account's) newest submission to ``exercise_id``: (its report, when it
+    was made), or None: none yet, or the gradebook cannot be read now (a reload must still open
+    the page)."""
+    if not exercise_id or not (key or profile):
+        return None
+    try:
+        who = identity.learner(None, key, profile, session)
+        rows = submissions.gradebook().history(learner_id=who.id, exercise=exercise_id, limit=1)
+    except Exception:  # noqa: BLE001 - the page opens without it
+        log.exception("reading the last submission failed")
+        return None
+    if not rows:
+        return None
+    return stored_report(exercise_id, rows[0].tests, rows[0].status), rows[0].submitted_at
 
 
 def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,
@@ -178,6 +205,7 @@ def build(learner: identity.Identity) -> Editor:
     score = gr.Markdown(elem_id="ex-score")
     shown = gr.State(first)
     drafts = learner.drafts if learner.drafts is not None else gr.State({})
+    place = learner.place if learner.place is not None else gr.State({})
     # Headed from the start (an empty Dataframe is headed "1 2 3"); the page's language on load.
     tests = gr.Dataframe(empty_results("en"), label=t("ex.tests"), interactive=False, wrap=True,
                          elem_id="ex-tests",
@@ -189,11 +217,22 @@ def build(learner: identity.Identity) -> Editor:
     def on_statement(ex_id, lang):
         return public_text(ex_id, f"statement.{lang}.md")
 
-    def on_open(request: gr.Request):
-        """First load: the exercise titles and the statement follow the browser's language
-        (the statement toggle then changes the statement only), and so do the table's headers."""
+    def on_open(ex_id, kept, was_open, key, request: gr.Request,
+                profile: gr.OAuthProfile | None = None):
+        """First load: the exercise this browser had open (else the first), with its draft;
+        the titles, the statement and the table's headers follow the browser's language; and
+        the learner's last graded submission to that exercise, shown again."""
         page = lang_of(request)
-        return gr.update(choices=exercise_choices(lang=page)), page, empty_results(page)
+        chosen = was_open.get("exercise") if isinstance(was_open, dict) else None
+        ex = chosen if chosen in {v for _, v in exercise_choices()} else ex_id
+        text = (kept or {}).get(ex) if isinstance(kept, dict) else None
+        if not isinstance(text, str):  # no draft: the starter, its comments in the page's language
+            text = starter_text(ex, page) if ex and (page != "en" or ex != ex_id) else gr.skip()
+        tests, score = empty_results(page), ""
+        last = last_submission(ex, key, profile, request.session_hash)
+        if last is not None and last[0].tests:
+            tests, score = results_frame(last[0], page), last_result_markdown(*last, page)
+        return gr.update(choices=exercise_choices(lang=page), value=ex), page, text, ex, tests, score
 
     @friendly(5)
     def on_choose(ex_id, code, was, kept, request: gr.Request):
@@ -212,15 +251,6 @@ def build(learner: identity.Identity) -> Editor:
 
     def on_leave(was, code, kept):
         return keep_draft(kept, was, code)
-
-    def on_restore(ex_id, kept, request: gr.Request):
-        """After a reload: the draft of the exercise shown, if this browser kept one; else, on
-        a Chinese page, the starter with its comments in Chinese."""
-        text = (kept or {}).get(ex_id) if isinstance(kept, dict) else None
-        if isinstance(text, str):
-            return text
-        page = lang_of(request)
-        return starter_text(ex_id, page) if ex_id and page != "en" else gr.skip()
 
     @friendly(2)
     def on_upload(path):
@@ -286,6 +316,8 @@ def build(learner: identity.Identity) -> Editor:
     lang.change(on_statement, [exercise, lang], [statement], **ui)
     reset.click(on_reset, [exercise, drafts], [code, shown, drafts, score], **ui)
     code.blur(on_leave, [shown, code, drafts], [drafts], **ui)  # kept across reloads too
+    exercise.change(lambda ex: {"exercise": ex} if isinstance(ex, str) else gr.skip(),
+                    [exercise], [place], **ui)  # a reload comes back to this exercise
     upload.upload(on_upload, [upload], [code, score], **ui)
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
     # The page's own status line says where a submission is ("position 3 in the queue", then
@@ -298,7 +330,9 @@ def build(learner: identity.Identity) -> Editor:
                    concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks
-        root.load(on_open, None, [exercise, lang, tests], **ui)
-        root.load(on_restore, [exercise, drafts], [code], **ui)
+        # One load event sets exercise, code and `shown` together: the exercise's own change
+        # then finds it already shown and keeps the restored code (two events raced before).
+        root.load(on_open, [exercise, drafts, place, learner.key],
+                  [exercise, lang, code, shown, tests, score], **ui)
     gr.api(grade, api_name="grade", concurrency_id="submit")
     return Editor(exercise, code, shown, drafts, score, tests)  # for Progress's "load"

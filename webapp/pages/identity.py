@@ -50,6 +50,8 @@ class Identity:
     # exercise id -> the learner's unsaved code, kept in this browser. Made here, outside the
     # tabs: a BrowserState inside a tab not yet shown is not read back from storage on load.
     drafts: gr.BrowserState | None = None
+    # {"exercise": id}: the exercise this browser had open, so a reload returns to it
+    place: gr.BrowserState | None = None
 
     def inputs(self) -> list:
         """[label box, browser key]: event inputs that become claim(typed, key, profile)."""
@@ -63,6 +65,7 @@ _MINTED_LOCK = threading.Lock()
 MINTED_TTL_S = 600.0
 MINTED_MAX = 10_000  # a flood of fresh page sessions must not grow it without bound
 DRAFTS_KEY = "transformer-lab-drafts"  # localStorage key of the unsaved code per exercise
+PLACE_KEY = "transformer-lab-place"  # localStorage key of the exercise last open
 
 
 def username(profile: gr.OAuthProfile | None) -> str | None:
@@ -175,4 +178,6 @@ def build() -> Identity:
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
     gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
     drafts = gr.BrowserState({}, storage_key=DRAFTS_KEY, secret=BROWSER_STATE_SECRET)
-    return Identity(stored=stored, key=key, name=name, status=status, login=login, drafts=drafts)
+    place = gr.BrowserState({}, storage_key=PLACE_KEY, secret=BROWSER_STATE_SECRET)
+    return Identity(stored=stored, key=key, name=name, status=status, login=login, drafts=drafts,
+                    place=place)

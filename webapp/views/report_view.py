@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 
 from grader.gradebook.model import surrogate_safe, surrogate_safe_data
@@ -80,3 +82,24 @@ def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
         rows.append([test_name(t, lang), tr("report.passed" if t.passed else "report.failed", lang), t.score, t.max_score, text])
     # the child's text may hold lone surrogates, which the page's JSON cannot carry
     return pd.DataFrame(surrogate_safe_data(rows), columns=cols)  # failed first; message is Markdown
+
+
+_TEST_FIELDS = {f.name for f in dataclasses.fields(TestResult)}
+
+
+def stored_report(exercise_id: str, tests: list, status: str = "graded") -> Report:
+    """A stored submission's per-test results as a report again (the gradebook keeps each test
+    as TestResult's fields; the summary is not kept). A row it cannot read is left out."""
+    rows = []
+    for t in tests if isinstance(tests, list) else []:
+        try:
+            rows.append(TestResult(**{k: v for k, v in t.items() if k in _TEST_FIELDS}))
+        except (AttributeError, TypeError):
+            continue
+    return Report(exercise_id, tests=rows, status=status)
+
+
+def last_result_markdown(report: Report, submitted_at: str, lang: str = "en") -> str:
+    """The headline of a stored submission shown again after a reload: when, then its score."""
+    when = str(submitted_at or "")[:16].replace("T", " ")
+    return tr("report.last_submission", lang, when=when) + "\n\n" + score_markdown(report, lang)

@@ -63,3 +63,45 @@ def test_my_progress_is_fresh_when_opened_after_a_submission(browser, app_url):
     expect(page.locator("#progress-history")).to_contain_text("1. Attention by hand",
                                                               timeout=20_000)
     page.context.close()
+
+
+@pytest.mark.parametrize(("locale", "tab", "again"), [
+    ("en-US", "Exercises", "Your last submission to this exercise"),
+    ("zh-CN", "练习", "这是你上次提交此练习的结果")])
+def test_a_reload_returns_to_the_open_exercise_with_its_draft_and_last_result(
+        browser, app_url, locale, tab, again):
+    """Issue 20's leftover: a reload went back to exercise 1 and showed no result, so a learner
+    in the middle of exercise 3 lost their place (and thought their submission was lost)."""
+    page = browser.new_context(locale=locale).new_page()
+    page.goto(app_url)
+    page.get_by_role("tab", name=tab).click()
+    expect(page.locator("#ex-code")).to_contain_text("def ", timeout=20_000)
+    _choose(page, 3)
+    statement = page.locator("#ex-statement")
+    expect(statement).not_to_have_text("", timeout=20_000)
+    page.wait_for_timeout(1000)
+    shown = statement.inner_text()
+    page.locator("#ex-submit").click()  # the starter: graded and stored
+    expect(page.locator("#ex-score")).to_contain_text(re.compile(r"Score|得分"), timeout=60_000)
+    score = page.locator("#ex-score h2").inner_text()
+    page.wait_for_timeout(500)
+    table = page.locator("#ex-tests").inner_text()
+    editor = page.locator("#ex-code .cm-content")
+    editor.click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.insert_text(f"{DRAFT}\n")
+    page.locator("#ex-statement").click()  # leaving the editor keeps the draft
+    page.wait_for_timeout(1500)
+    page.reload()
+    page.get_by_role("tab", name=tab).click()
+    expect(page.locator("#ex-choose input")).to_have_value(re.compile(r"^3\. "), timeout=20_000)
+    expect(page.locator("#ex-code")).to_contain_text("4711", timeout=20_000)
+    expect(page.locator("#ex-score")).to_contain_text(again, timeout=20_000)
+    expect(page.locator("#ex-score h2")).to_have_text(score)
+    expect(page.locator("#ex-tests")).to_have_text(table, use_inner_text=True)  # every row again
+    expect(statement).to_have_text(shown, timeout=20_000)  # exercise 3's statement, not 1's
+    # Choosing another exercise then shows that one's starter, not the restored draft
+    _choose(page, 1)
+    expect(page.locator("#ex-code")).not_to_contain_text("4711", timeout=20_000)
+    expect(page.locator("#ex-score")).not_to_contain_text(again, timeout=20_000)
+    page.context.close()
