@@ -27,10 +27,29 @@ def _load_module(path: Path, name: str):
     return module
 
 
+_TESTS: dict[str, tuple[tuple[int, int], object]] = {}  # path -> ((mtime_ns, size), module)
+_TESTS_LOCK = threading.Lock()
+
+
+def _tests_module(path: Path, name: str):
+    """A tests file's module, loaded once while the file is unchanged: fresh cases for every
+    submission call its ``build(rng)`` again, and executing the file each time was 6% of the
+    app's CPU when a class submitted at once (py-spy, issue 17). ``build`` takes all its
+    randomness from ``rng`` and keeps no state in the module (test_exercises checks that two
+    builds from one seed agree)."""
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    with _TESTS_LOCK:
+        held = _TESTS.get(str(path))
+        if held is None or held[0] != stamp:
+            held = _TESTS[str(path)] = (stamp, _load_module(path, name))
+        return held[1]
+
+
 def _build_cases(path: Path, name: str, seed: int, visible: bool) -> list[Case]:
     import torch
 
-    module = _load_module(path, name)
+    module = _tests_module(path, name)
     rng = torch.Generator().manual_seed(seed)
     cases = module.build(rng)
     for case in cases:

@@ -71,6 +71,37 @@ def one_submit(app: App, address: str, tag: str, k: int, code: str, key: str | N
             "end": time.monotonic(), "score": re.search(r"Score: (\d+)", tail) is not None}
 
 
+def machine_cpu_s() -> float:
+    """CPU seconds every core of this machine has spent busy since boot (/proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_s() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def process_cpu_s(pid: int) -> float:
+    """CPU seconds of one process, every thread (not its children)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_now(app: App) -> tuple[float, float, float]:
+    return machine_cpu_s(), own_cpu_s(), process_cpu_s(app.proc.pid)
+
+
+def cpu_share(app: App, before: tuple[float, float, float]) -> dict:
+    """Busy CPU seconds since ``before``: the machine, this load generator (on the same cores
+    as the app here, which a real class's browsers are not), the app's own process (HTTP,
+    Gradio's queue, the lines, judging results, the gradebook) and the rest (grader workers)."""
+    machine, own, main = (a - b for a, b in zip(cpu_now(app), before, strict=True))
+    return {"machine_busy_s": round(machine, 1), "load_generator_s": round(own, 1),
+            "app_process_s": round(main, 1), "grader_workers_s": round(machine - own - main, 1)}
+
+
 def burst(app: App, addresses: list[str], learners: int, spread_s: float, tag: str,
           code: str, rng: random.Random) -> tuple[list[dict], float]:
     results: list[dict] = []
@@ -92,20 +123,31 @@ def burst(app: App, addresses: list[str], learners: int, spread_s: float, tag: s
     return results, start
 
 
-def summary(results: list[dict], start: float, learners: int, rows: int, median_s: float) -> dict:
+def summary(results: list[dict], start: float, learners: int, stored: tuple[int, float | None],
+            median_s: float) -> dict:
+    """``stored``: (gradebook rows, seconds from the first click to the last row the app
+    stored: the server's side of the last answer, without the load generator's own delay)."""
     refused = Counter(r["reason"] for r in results if r["refused"])
     return {"learners": learners, "answered": len(results),
             "graded": sum(not r["refused"] for r in results), "refused": sum(refused.values()),
-            "refused_by_reason": dict(refused), "gradebook_rows": rows,
+            "refused_by_reason": dict(refused), "gradebook_rows": stored[0],
             "last_answer_s": round(max(r["end"] for r in results) - start, 1) if results else None,
+            "last_stored_s": stored[1],
             "quiet_target_s": round(median_s * learners / WORKERS + 5, 1)}
 
 
-def rows_of(data: Path, tag: str) -> int:
+def rows_of(data: Path, tag: str, start: float) -> tuple[int, float | None]:
+    """Rows of this burst, and when the last was stored, in seconds after ``start``
+    (time.monotonic() of the first click)."""
+    from datetime import datetime
+
     from grader.gradebook import open_gradebook
 
+    wall_start = time.time() - (time.monotonic() - start)
     with open_gradebook(f"sqlite:///{data / 'gradebook.sqlite3'}") as book:
-        return sum(r.learner.startswith(f"burst-{tag}-") for r in book.all_rows(include_code=False))
+        rows = [r for r in book.all_rows(include_code=False) if r.learner.startswith(f"burst-{tag}-")]
+    last = max((datetime.fromisoformat(r.submitted_at).timestamp() for r in rows), default=None)
+    return len(rows), (round(last - wall_start, 1) if last is not None else None)
 
 
 def main() -> int:
@@ -116,6 +158,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--flood-keys", choices=("fresh", "one"), default="fresh")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--nice", type=int, default=0,
+                    help="lower this load generator's CPU priority once the app runs (the app "
+                         "keeps its own): a real class's browsers are not on the server's cores")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="burst-"))
     env = {**os.environ, "LAB_DATA_DIR": str(tmp / "data"), "LAB_FORWARDED_HOPS": "1",
@@ -126,7 +171,10 @@ def main() -> int:
             env.pop(name)
     rng, code = random.Random(args.seed), reference()
     app = App(env, tmp / "app.log")
-    report: dict = {"exercise": EXERCISE, "machine_cpus": os.cpu_count()}
+    if args.nice:
+        os.nice(args.nice)
+    report: dict = {"exercise": EXERCISE, "machine_cpus": os.cpu_count(),
+                    "load_generator_nice": args.nice}
     try:
         time.sleep(5)  # the background warm-up (torch, grader workers) settles
         alone = []
@@ -143,9 +191,11 @@ def main() -> int:
             if args.only and name not in args.only:
                 continue
             tag = f"{name[:3]}{uuid.uuid4().hex[:4]}"
+            cpu0 = cpu_now(app)
             results, start = burst(app, addrs, n, args.spread, tag, code, rng)
             report[name] = {"addresses": len(addrs),
-                            **summary(results, start, n, rows_of(tmp / "data", tag), median_s)}
+                            **summary(results, start, n, rows_of(tmp / "data", tag, start), median_s),
+                            "cpu": cpu_share(app, cpu0)}
             print(name, json.dumps(report[name]), flush=True)
         if not args.only or "flood" in args.only:
             tag = f"fld{uuid.uuid4().hex[:4]}"
@@ -166,17 +216,20 @@ def main() -> int:
                 for th in threads:
                     th.join(900)
 
+            cpu0 = cpu_now(app)
             f = threading.Thread(target=flooder)
             f.start()
             time.sleep(2.0)  # the flood is under way when the class clicks
             results, start = burst(app, school, args.learners, args.spread, tag, code, rng)
             f.join(900)
             report["class_under_flood"] = {
-                **summary(results, start, args.learners, rows_of(tmp / "data", tag), median_s),
+                **summary(results, start, args.learners, rows_of(tmp / "data", tag, start),
+                          median_s),
                 "flood": {"sent": 200, "keys": args.flood_keys,
                           "graded": sum(not r["refused"] for r in flood),
                           "refused_by_reason": dict(Counter(r["reason"] for r in flood
-                                                            if r["refused"]))}}
+                                                            if r["refused"]))},
+                "cpu": cpu_share(app, cpu0)}
             print("class_under_flood", json.dumps(report["class_under_flood"]), flush=True)
     finally:
         stop(app.proc)

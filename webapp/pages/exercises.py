@@ -285,6 +285,12 @@ def build(learner: identity.Identity) -> Editor:
 
         return inner
 
+    # The results table is filled after the stream ends (`graded` then `show_graded`): each
+    # gr.skip() of a component in a stream makes Gradio build a new component instance, and a
+    # class of 300 in line sent one per position change (7% of the app's CPU, py-spy, issue
+    # 17); a skipped State costs nothing.
+    graded = gr.State(None)
+
     def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
         # The browser's key (or the one its first page load is making), not the typed label.
@@ -293,12 +299,16 @@ def build(learner: identity.Identity) -> Editor:
                                       learner=claim, session_key=request.session_hash,
                                       client=client_of(request)):
             if isinstance(outcome, str):  # queue position / "grading" while it waits
-                yield gr.skip(), outcome
+                yield None, outcome
         if isinstance(outcome, submissions.Refusal):  # keep the last result; say why not graded
             warn(outcome.text(lang), lang)
-            yield gr.skip(), "⚠️ " + outcome.text(lang)
+            yield None, "⚠️ " + outcome.text(lang)
             return
         yield results_frame(outcome.report, lang), score_markdown(outcome.report, lang)
+
+    def show_graded(frame):
+        """The table of the submission just graded (None: nothing new, the table stays)."""
+        return gr.skip() if frame is None else frame
 
     who = learner.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")
@@ -324,8 +334,9 @@ def build(learner: identity.Identity) -> Editor:
     # "grading"): Gradio's English "queue: 1/1 | 0.3s" goes to the app's hidden sink instead.
     # trigger_mode "multiple": a second click while the first is graded is a second
     # submission of the code on screen, waiting behind the first (Gradio dropped it silently).
-    submit.click(on_submit, [exercise, code, *who], [tests, score], concurrency_id="submit",
-                 show_progress="hidden", trigger_mode="multiple", **ui)
+    submit.click(on_submit, [exercise, code, *who], [graded, score], concurrency_id="submit",
+                 show_progress="hidden", trigger_mode="multiple", **ui).then(
+        show_graded, [graded], [tests], show_progress="hidden", **ui)
     examples.click(run(examples_report), [exercise, code, *who], [tests, score],
                    concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block

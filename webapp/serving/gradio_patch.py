@@ -25,8 +25,12 @@ offer; LightSessionState drops that copy, so a session holds its State values on
 
 from __future__ import annotations
 
+import copy
+import datetime
 import inspect
 import logging
+import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -46,16 +50,54 @@ log = logging.getLogger("transformer_lab.app")
 _ORIGINAL = state_holder.SessionState
 
 
-class LightSessionState(_ORIGINAL):
-    """Gradio's SessionState without its per-session copy of component configs and values."""
+# What Gradio 6.31's SessionState.__init__ sets; LightSessionState sets the same, without
+# building ``config_values`` (PATCHES checks the list against Gradio's own source).
+SESSION_FIELDS = {"blocks_config", "config_values", "state_data", "_state_ttl", "is_closed",
+                  "STATE_TTL_WHEN_CLOSED"}
 
-    def __init__(self, blocks) -> None:
-        super().__init__(blocks)
-        self.config_values = {}  # the deep-link copy: built by Gradio, dropped at once
+
+# Gradio 6.31's SessionState.__setitem__ after its import line; LightSessionState's repeats
+# it without the last two lines (the deep-link copy's config).
+SETITEM_LINES = [
+    "block = self.blocks_config.blocks.get(key)",
+    "if isinstance(block, State):",
+    "self._state_ttl[key] = (",
+    "block.time_to_live,",
+    "datetime.datetime.now(),",
+    ")",
+    "self.state_data[key] = value",
+    "else:",
+    "self.blocks_config.blocks[key] = value",
+    "if block:",
+    "self.config_values[key] = self.blocks_config.config_for_block(",
+]
+
+
+class LightSessionState(_ORIGINAL):
+    """Gradio's SessionState without its per-session copy of component configs and values.
+
+    Gradio's own __init__ builds that copy first (the config of every block: ~10 ms of the
+    event loop's thread per new session, a third of the app process's CPU when 300 learners
+    submitted at once from fresh pages, measured with py-spy), so it is not called: the same
+    fields are set here, the deep-link copy left empty."""
+
+    def __init__(self, blocks) -> None:  # noqa: D107 - no super().__init__: see the class
+        self.blocks_config = copy.copy(blocks.default_config)
+        self.config_values = {}  # the deep-link copy: never built
+        self.state_data = {}
+        self._state_ttl = {}
+        self.is_closed = False
+        self.STATE_TTL_WHEN_CLOSED = 1 if os.getenv("GRADIO_IS_E2E_TEST", None) else 3600
 
     def __setitem__(self, key: int, value) -> None:
-        super().__setitem__(key, value)  # State values and updated components stay
-        self.config_values.pop(key, None)
+        """As Gradio's (a State's value and its time to live, else the updated component), but
+        without building that block's config for the deep-link copy."""
+        block = self.blocks_config.blocks.get(key)
+        if isinstance(block, gr.State):
+            self._state_ttl[key] = (block.time_to_live, datetime.datetime.now())
+            self.state_data[key] = value
+        else:
+            self.blocks_config.blocks[key] = value
 
     def _update_config(self, key: int) -> None:
         """Deep links only: nothing kept."""
@@ -230,7 +272,12 @@ PATCHES: dict[str, Callable[[], bool]] = {
     "state_holder.SessionState (light sessions)": lambda: (
         _has(state_holder, "SessionState")
         and _has(_ORIGINAL, "__setitem__", "_update_config", "_update_value_in_config")
-        and "config_values" in inspect.getsource(_ORIGINAL.__init__)),
+        and set(re.findall(r"self\.(\w+)\s*(?::[^=]+)?=(?!=)",
+                           inspect.getsource(_ORIGINAL.__init__))) == SESSION_FIELDS
+        and "copy(blocks.default_config)" in inspect.getsource(_ORIGINAL.__init__)
+        # __setitem__ as LightSessionState repeats it, with the config line last
+        and [ln.strip() for ln in inspect.getsource(_ORIGINAL.__setitem__).splitlines()[3:14]
+             if ln.strip()] == SETITEM_LINES),
     "StateHolder (release on unload)": lambda: (
         _has(state_holder.StateHolder, "delete_state")
         and all(n in inspect.getsource(state_holder.StateHolder)

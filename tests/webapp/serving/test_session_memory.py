@@ -108,3 +108,27 @@ def test_a_session_keeps_its_state_but_no_copy_of_the_pages_configs_and_outputs(
     r = httpx.get(f"{app_url.rstrip('/')}/gradio_api/deep_link", params={"session_hash": session},
                   timeout=30)
     assert r.status_code == 200  # the unused route still answers (an empty state)
+
+
+def test_a_new_session_builds_no_copy_of_the_configs(monkeypatch):
+    """A fresh page's first event used to build the config of every block (Gradio's own
+    SessionState.__init__, ~19 ms here) and throw it away: a third of the app process's CPU
+    when 300 learners submitted at once from fresh pages (py-spy, issue 17). Now nothing is
+    built, and the session has every field Gradio's own has."""
+    from gradio.blocks import BlocksConfig
+
+    import app
+    from webapp.serving.gradio_patch import _ORIGINAL, LightSessionState
+
+    built = []
+    original = BlocksConfig.config_for_block
+    monkeypatch.setattr(BlocksConfig, "config_for_block",
+                        staticmethod(lambda *a, **k: built.append(1) or original(*a, **k)))
+    light = LightSessionState(app.demo)
+    assert built == []
+    full = _ORIGINAL(app.demo)
+    assert built  # Gradio's own builds one per block
+    assert set(vars(light)) == set(vars(full)) and light.config_values == {}
+    assert (light.state_data, light._state_ttl, light.is_closed) == ({}, {}, False)
+    assert light.STATE_TTL_WHEN_CLOSED == full.STATE_TTL_WHEN_CLOSED
+    assert light.blocks_config is not app.demo.default_config  # a copy per session, as Gradio's
