@@ -11,9 +11,11 @@ from typing import Any
 
 # learner is the label a learner chose; learner_id tells two learners with one label apart
 # (empty on rows stored before ids). Newer columns come after it so the older ones keep their
-# places: the named mistakes (ids, then their names in English) and the first failing stage.
+# places: the named mistakes (ids, then their names in English) and the first failing stage,
+# then the same names and stage as a Chinese page shows them (a class taught in Chinese).
 HEADER = ["id", "learner", "exercise", "score", "max_score", "passed", "tests", "status",
-          "submitted_at", "grader_version", "learner_id", "mistakes", "mistake_names", "stage"]
+          "submitted_at", "grader_version", "learner_id", "mistakes", "mistake_names", "stage",
+          "mistake_names_zh", "stage_zh"]
 # A mistake's name is the first clause of the grader's message for it (hidden/<id>/mistakes.json).
 _CLAUSE_END = re.compile(r"[:;.]\s|[：；。]|[:;.]$")
 MAX_NAME_CHARS = {"en": 80, "zh": 40}
@@ -66,7 +68,9 @@ def rows_to_csv(rows: Iterable[Any], include_code: bool = False) -> str:
                 r.submitted_at, safe_cell(r.grader_version), safe_cell(r.learner_id or ""),
                 safe_cell(",".join(r.mistakes or [])),
                 safe_cell("; ".join(mistake_name(r.exercise, m) for m in r.mistakes or [])),
-                safe_cell(r.stage or "")]
+                safe_cell(r.stage or ""),
+                safe_cell("；".join(mistake_name(r.exercise, m, "zh") for m in r.mistakes or [])),
+                safe_cell(r.stage_zh or r.stage or "")]
         if include_code:
             line.append(safe_cell(r.code))
         writer.writerow(line)

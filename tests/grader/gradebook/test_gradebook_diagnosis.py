@@ -75,12 +75,19 @@ def test_the_csv_gains_the_mistakes_their_names_and_the_stage(book):
     book.record(sub([PASS, NAMED, SECOND]))
     book.record(sub([PASS, PASS]))
     rows = list(csv.DictReader(io.StringIO(book.to_csv())))
-    assert CSV_HEADER[-3:] == ["mistakes", "mistake_names", "stage"]
+    # Older columns keep their places; the Chinese names and stage come last.
+    assert CSV_HEADER[11:] == ["mistakes", "mistake_names", "stage", "mistake_names_zh",
+                               "stage_zh"]
     assert rows[0]["mistakes"] == "softmax-wrong-axis,no-scale"
     names = f"{mistake_name('manual-attention', 'softmax-wrong-axis')}; " \
             f"{mistake_name('manual-attention', 'no-scale')}"
     assert rows[0]["mistake_names"] == names and rows[0]["stage"] == "Part A: weights"
     assert (rows[1]["mistakes"], rows[1]["mistake_names"], rows[1]["stage"]) == ("", "", "")
+    zh = f"{mistake_name('manual-attention', 'softmax-wrong-axis', 'zh')}；" \
+         f"{mistake_name('manual-attention', 'no-scale', 'zh')}"
+    assert rows[0]["mistake_names_zh"] == zh and rows[0]["stage_zh"] == "A 部分：权重"
+    assert zh != names and not any("a" <= ch <= "z" for ch in zh.replace("softmax", ""))
+    assert (rows[1]["mistake_names_zh"], rows[1]["stage_zh"]) == ("", "")
 
 
 def test_a_mistake_name_is_the_first_clause_of_the_graders_message(tmp_path, monkeypatch):
