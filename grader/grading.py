@@ -65,7 +65,7 @@ def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: Limit
         if hidden:  # unnamed failures: what differs first, in the learner's terms
             observe.observe(cases, failed, bundle.expected, bundle.exercise_id)
     explain.say_once(report)
-    _summarise(report, crash)
+    summarise(report, crash)
     return report
 
 
@@ -119,7 +119,9 @@ def _outcome(report: Report, raw: RawResult, run: Run, limits: Limits,
             for k, v in msg.items()}, err.traceback
 
 
-def _summarise(report: Report, crash: dict | None) -> None:
+def summarise(report: Report, crash: dict | None = None) -> None:
+    """The report's summary line from its tests ("3 of 5 tests passed; score 4/12."), with a
+    crash's message after it; also used to show a stored submission again."""
     passed = sum(t.passed for t in report.tests)
     report.summary = _m(f"{passed} of {len(report.tests)} tests passed; score {report.score:g}/{report.max_score:g}.",
                         f"通过 {passed}/{len(report.tests)} 项测试；得分 {report.score:g}/{report.max_score:g}。")

@@ -141,6 +141,8 @@ EN: dict[str, str] = {
     "ex.examples": "Run public examples",
     "ex.submit": "Submit",
     "ex.reset": "Reset to starter",
+    "ex.graded_elsewhere": "Your submission to “{title}” was graded: {score} / {max}. Open that "
+                           "exercise or My progress to see its tests.",
     "ex.score": "Score",
     "ex.tests": "Tests",
     "ex.unavailable": "The grader is not available in this build yet.",
@@ -273,6 +275,7 @@ ZH: dict[str, str] = {
     "ex.examples": "运行公开样例",
     "ex.submit": "提交",
     "ex.reset": "恢复初始代码",
+    "ex.graded_elsewhere": "你提交的“{title}”已评分：{score} / {max}。打开该练习或“我的进度”查看各项测试。",
     "ex.score": "得分",
     "ex.tests": "测试",
     "ex.unavailable": "此版本暂时无法使用评分器。",

@@ -12,13 +12,18 @@ from pathlib import Path
 import gradio as gr
 
 from grader.report import Report, render
-from webapp.i18n import LANGUAGES
+from webapp.i18n import LANGUAGES, tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t, warn
 from webapp.pages.identity import client_of
 from webapp.services import quickcheck, submissions
 from webapp.serving.turns import PushedOut, Refused, grading_message, queue_message
-from webapp.views.exercise_list import exercise_choices, public_text, starter_text
+from webapp.views.exercise_list import (
+    exercise_choices,
+    exercise_title,
+    public_text,
+    starter_text,
+)
 from webapp.views.report_view import (
     empty_results,
     last_result_markdown,
@@ -244,10 +249,11 @@ def build(learner: identity.Identity) -> Editor:
         return (kept.get(ex_id) or starter_text(ex_id, page), ex_id, kept, empty_results(page),
                 "")
 
-    @friendly(4)
+    @friendly(5)
     def on_reset(ex_id, kept, request: gr.Request):
         kept = {k: v for k, v in (kept or {}).items() if k != ex_id}
-        return starter_text(ex_id, lang_of(request)), ex_id, kept, ""
+        page = lang_of(request)  # the last run's table goes with its code (headers kept)
+        return starter_text(ex_id, page), ex_id, kept, "", empty_results(page)
 
     def on_leave(was, code, kept):
         return keep_draft(kept, was, code)
@@ -285,10 +291,12 @@ def build(learner: identity.Identity) -> Editor:
 
         return inner
 
-    # The results table is filled after the stream ends (`graded` then `show_graded`): each
-    # gr.skip() of a component in a stream makes Gradio build a new component instance, and a
-    # class of 300 in line sent one per position change (7% of the app's CPU, py-spy, issue
-    # 17); a skipped State costs nothing.
+    # The result is shown after the stream ends (`graded` then `show_graded`): each gr.skip()
+    # of a component in a stream makes Gradio build a new component instance, and a class of
+    # 300 in line sent one per position change (7% of the app's CPU, py-spy, issue 17); a
+    # skipped State costs nothing. It is shown only while its exercise is still the one on
+    # screen; a learner who moved on is told where it went (chromium pass: exercise 1's result
+    # appeared under exercise 4). The score line itself comes with the stream's last message.
     graded = gr.State(None)
 
     def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
@@ -304,30 +312,42 @@ def build(learner: identity.Identity) -> Editor:
             warn(outcome.text(lang), lang)
             yield None, "⚠️ " + outcome.text(lang)
             return
-        yield results_frame(outcome.report, lang), score_markdown(outcome.report, lang)
+        markdown = score_markdown(outcome.report, lang)  # at once; show_graded corrects it
+        yield (ex_id, results_frame(outcome.report, lang), outcome.report.score,
+               outcome.report.max_score), markdown
 
-    def show_graded(frame):
-        """The table of the submission just graded (None: nothing new, the table stays)."""
-        return gr.skip() if frame is None else frame
+    def show_graded(result, on_screen, request: gr.Request):
+        """The submission just graded, under its own exercise; None: nothing new."""
+        if result is None:
+            return gr.skip(), gr.skip()
+        ex_id, frame, score, most = result
+        if ex_id == on_screen:
+            return frame, gr.skip()  # the score is already shown
+        lang = lang_of(request)
+        return gr.skip(), tr("ex.graded_elsewhere", lang, title=exercise_title(ex_id, lang),
+                             score=f"{score:g}", max=f"{most:g}")
 
     who = learner.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")
+    # Gradio's progress ("queue: 1/1 | 0.1s", English) goes to the app's hidden sink, not over
+    # the score box a submission is still writing into (chromium pass)
+    quiet = dict(ui, show_progress="hidden")
     quick_outputs = [c for slot in slots for c in slot]
-    exercise.change(quick_update, [exercise, lang], quick_outputs, **ui)
-    lang.change(quick_update, [exercise, lang], quick_outputs, **ui)
+    exercise.change(quick_update, [exercise, lang], quick_outputs, **quiet)
+    lang.change(quick_update, [exercise, lang], quick_outputs, **quiet)
     for i, (_q, pick, text, go, out) in enumerate(slots):
         go.click(quick_answer(i), [exercise, lang, pick, text], [out], **ui)
-    exercise.change(on_statement, [exercise, lang], [statement], **ui)
+    exercise.change(on_statement, [exercise, lang], [statement], **quiet)
     # Any change of exercise keeps the code on screen as the draft of the exercise it belongs
     # to (`shown`); the Progress page sets dropdown, code and `shown` together, so its change
     # finds the exercise already shown and leaves the loaded code alone.
     exercise.change(on_choose, [exercise, code, shown, drafts],
-                    [code, shown, drafts, tests, score], **ui)
-    lang.change(on_statement, [exercise, lang], [statement], **ui)
-    reset.click(on_reset, [exercise, drafts], [code, shown, drafts, score], **ui)
+                    [code, shown, drafts, tests, score], **quiet)
+    lang.change(on_statement, [exercise, lang], [statement], **quiet)
+    reset.click(on_reset, [exercise, drafts], [code, shown, drafts, score, tests], **ui)
     code.blur(on_leave, [shown, code, drafts], [drafts], **ui)  # kept across reloads too
     exercise.change(lambda ex: {"exercise": ex} if isinstance(ex, str) else gr.skip(),
-                    [exercise], [place], **ui)  # a reload comes back to this exercise
+                    [exercise], [place], **quiet)  # a reload comes back to this exercise
     upload.upload(on_upload, [upload], [code, score], **ui)
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
     # The page's own status line says where a submission is ("position 3 in the queue", then
@@ -336,7 +356,10 @@ def build(learner: identity.Identity) -> Editor:
     # submission of the code on screen, waiting behind the first (Gradio dropped it silently).
     submit.click(on_submit, [exercise, code, *who], [graded, score], concurrency_id="submit",
                  show_progress="hidden", trigger_mode="multiple", **ui).then(
-        show_graded, [graded], [tests], show_progress="hidden", **ui)
+        # in Submit's wide pool: the table follows the score at once, even when the
+        # playground's narrow pool is busy
+        show_graded, [graded, shown], [tests, score], concurrency_id="submit",
+        show_progress="hidden", **ui)
     examples.click(run(examples_report), [exercise, code, *who], [tests, score],
                    concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block

@@ -21,7 +21,7 @@ from webapp.services import submissions
 from webapp.serving.ratelimit import locked_message
 from webapp.views import gradebook_tables
 from webapp.views.exercise_list import exercise_title
-from webapp.views.report_view import status_name
+from webapp.views.report_view import empty_results, status_name
 
 
 @dataclass
@@ -256,7 +256,8 @@ def connect_editor(page: ProgressPage, editor, tabs: gr.Tabs | None = None,
         ex_id, text = own_code(key, profile, sub_id, request.session_hash)
         kept = keep_draft(kept, was, code)  # the learner's unsaved work stays one choice away
         switch = (gr.Tabs(selected=tab_id),) if tabs is not None else ()
-        return (ex_id, text, ex_id, kept, "", None, *switch, "")
+        # the table keeps its headers, in the page's language (None drew "1 2 3")
+        return (ex_id, text, ex_id, kept, "", empty_results(lang_of(request)), *switch, "")
 
     outputs = [editor.exercise, editor.code, editor.shown, editor.drafts, editor.score,
                editor.tests] + ([tabs] if tabs is not None else []) + [page.status]

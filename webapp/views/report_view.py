@@ -96,7 +96,12 @@ def stored_report(exercise_id: str, tests: list, status: str = "graded") -> Repo
             rows.append(TestResult(**{k: v for k, v in t.items() if k in _TEST_FIELDS}))
         except (AttributeError, TypeError):
             continue
-    return Report(exercise_id, tests=rows, status=status)
+    report = Report(exercise_id, tests=rows, status=status)
+    if rows:
+        from grader.grading import summarise
+
+        summarise(report)  # the same count line a fresh grade shows
+    return report
 
 
 def last_result_markdown(report: Report, submitted_at: str, lang: str = "en") -> str:
