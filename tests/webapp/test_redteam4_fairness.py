@@ -13,11 +13,8 @@
 
 from __future__ import annotations
 
-import os
-import uuid
-from urllib.parse import quote
-
 import pytest
+from pg_support import fresh_schema
 from submit_support import end_running_turns, submit_harness
 
 from webapp.serving.sessions import TrainSessions
@@ -143,31 +140,20 @@ def test_a_learner_refusal_leaves_the_addresss_quota(submit_path):
 def test_the_shared_limit_gives_a_refund_back_in_its_own_scope_only():
     """G1 across replicas: PostgresRateLimiter.refund frees the latest place of one key in one
     scope (against a real server: TEST_DATABASE_URL, as .ci/run sets it)."""
-    url = os.environ.get("TEST_DATABASE_URL", "").strip()
-    if not url:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true but TEST_DATABASE_URL is unset", pytrace=False)
-        pytest.skip("needs TEST_DATABASE_URL (scripts/start_test_postgres.sh)")
-    import psycopg
-
     from webapp.serving.pg_ratelimit import PostgresRateLimiter
 
-    schema = f"refund_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    scoped = f"{url}{'&' if '?' in url else '?'}options={quote(f'-csearch_path={schema}')}"
-    learners, addresses = (PostgresRateLimiter(scoped, 2, 60.0, s) for s in ("learner", "address"))
-    try:
-        assert [learners.check("k")[0] for _ in range(3)] == [True, True, False]
-        assert addresses.check("k")[0]
-        learners.refund("k")
-        assert [learners.check("k")[0] for _ in range(2)] == [True, False]
-        assert [addresses.check("k")[0] for _ in range(2)] == [True, False]  # untouched
-    finally:
-        learners.close()
-        addresses.close()
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with fresh_schema("refund_test") as scoped:
+        learners, addresses = (PostgresRateLimiter(scoped, 2, 60.0, s)
+                               for s in ("learner", "address"))
+        try:
+            assert [learners.check("k")[0] for _ in range(3)] == [True, True, False]
+            assert addresses.check("k")[0]
+            learners.refund("k")
+            assert [learners.check("k")[0] for _ in range(2)] == [True, False]
+            assert [addresses.check("k")[0] for _ in range(2)] == [True, False]  # untouched
+        finally:
+            learners.close()
+            addresses.close()
 
 # --- R3: one address cannot evict other addresses' trained models -------------------------------
 

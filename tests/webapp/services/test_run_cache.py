@@ -7,13 +7,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import threading
-import uuid
-from urllib.parse import quote
 
 import pytest
 import torch
+from pg_support import fresh_schema
 
 from transformer_lab.experiments import ExperimentConfig
 from webapp.services import run_cache, training
@@ -22,30 +20,11 @@ from webapp.services.run_cache import CachedRun, FileRunCache, run_key
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16, steps=12)
 
 
-def postgres_url() -> str:
-    url = os.environ.get("TEST_DATABASE_URL", "").strip()
-    if url:
-        return url
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail("CI=true but TEST_DATABASE_URL is unset (scripts/start_test_postgres.sh)",
-                    pytrace=False)
-    pytest.skip("PostgreSQL tests need TEST_DATABASE_URL "
-                "(export TEST_DATABASE_URL=\"$(scripts/start_test_postgres.sh)\")")
-
-
 @pytest.fixture
 def pg_url():
     """A URL whose connections see a fresh schema (dropped afterwards)."""
-    import psycopg
-
-    base = postgres_url()
-    schema = f"runcache_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in base else "?"
-    yield f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with fresh_schema("runcache_test") as url:
+        yield url
 
 
 @pytest.fixture(params=["files", "postgresql"])

@@ -5,11 +5,8 @@ refuse the try past the limit wherever it lands. Against a real server: TEST_DAT
 
 from __future__ import annotations
 
-import os
-import uuid
-from urllib.parse import quote
-
 import pytest
+from pg_support import fresh_schema
 
 from webapp.serving.settings import ServingSettings
 from webapp.serving.wing import Serving
@@ -17,19 +14,8 @@ from webapp.serving.wing import Serving
 
 @pytest.fixture
 def pg_url():
-    url = os.environ.get("TEST_DATABASE_URL", "").strip()
-    if not url:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("CI=true but TEST_DATABASE_URL is unset", pytrace=False)
-        pytest.skip("needs TEST_DATABASE_URL (scripts/start_test_postgres.sh)")
-    import psycopg
-
-    schema = f"tries_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    yield f"{url}{'&' if '?' in url else '?'}options={quote(f'-csearch_path={schema}')}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with fresh_schema("tries_test") as url:
+        yield url
 
 
 def wrong() -> bool:
