@@ -35,8 +35,8 @@ def _tests_module(path: Path, name: str):
     """A tests file's module, loaded once while the file is unchanged: fresh cases for every
     submission call its ``build(rng)`` again, and executing the file each time was 6% of the
     app's CPU when a class submitted at once (py-spy, issue 17). ``build`` takes all its
-    randomness from ``rng`` and keeps no state in the module (test_exercises checks that two
-    builds from one seed agree)."""
+    randomness from ``rng`` and keeps no state in the module (tests/grader/test_fresh_cases.py
+    checks that the held module builds what a fresh load builds)."""
     stat = path.stat()
     stamp = (stat.st_mtime_ns, stat.st_size)
     with _TESTS_LOCK:

@@ -81,7 +81,7 @@ class LightSessionState(_ORIGINAL):
     submitted at once from fresh pages, measured with py-spy), so it is not called: the same
     fields are set here, the deep-link copy left empty."""
 
-    def __init__(self, blocks) -> None:  # noqa: D107 - no super().__init__: see the class
+    def __init__(self, blocks) -> None:  # no super().__init__: see the class docstring
         self.blocks_config = copy.copy(blocks.default_config)
         self.config_values = {}  # the deep-link copy: never built
         self.state_data = {}
