@@ -359,9 +359,10 @@ def build(learner: identity.Identity) -> Editor:
     # trigger_mode "multiple": a second click while the first is graded is a second
     # submission of the code on screen, waiting behind the first (Gradio dropped it silently).
     submit.click(on_submit, [exercise, code, *who], [graded, score], concurrency_id="submit",
-                 show_progress="hidden", trigger_mode="multiple", **ui).then(
+                 show_progress="hidden", trigger_mode="multiple", **ui).success(
         # in Submit's wide pool: the table follows the score at once, even when the
-        # playground's narrow pool is busy
+        # playground's narrow pool is busy; only after a stream that ended well (one that
+        # raised before its first message would leave the previous result in `graded`)
         show_graded, [graded, shown], [tests, score], concurrency_id="submit",
         show_progress="hidden", **ui)
     examples.click(run(examples_report), [exercise, code, *who], [tests, score],
