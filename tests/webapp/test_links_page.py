@@ -79,3 +79,25 @@ def test_locked_reads_the_pages_own_link(links):
     assert not links.locked(request("tab=basics&lock=q"), "basics", "scale")
     assert not links.locked(request("tab=basics&seed=x&lock=1"), "basics", "scale")  # invalid
     assert not links.locked(request(""), "basics", "scale") and not links.locked(None, "basics", "q")
+
+
+def test_a_tab_built_for_another_blocks_never_joins_this_apps_load(links):
+    """A page built on its own (as a test builds one) registers its controls and never connects:
+    the next app's load must not take them (its /apply event named components missing from the
+    app's config, and gradio_client failed on every call of that app: a test-order failure)."""
+    import gradio as gr
+
+    from webapp.pages import pooling
+
+    with gr.Blocks() as stray:
+        pooling.build()
+    with gr.Blocks() as page:
+        tabs = gr.Tabs()
+        with tabs, gr.Tab("Attention pooling", id="pooling"):
+            pooling.build()
+        notice = gr.Markdown()
+        links.connect(page, tabs, notice)
+    (apply,) = [f for f in page.fns.values() if f.name == "apply"]
+    stray_ids = {b._id for b in stray.blocks.values()}
+    assert apply.outputs and not {c._id for c in apply.outputs} & stray_ids
+    assert {c._id for c in apply.outputs} <= set(page.blocks)

@@ -48,6 +48,7 @@ class Page:
     changers: dict[Any, tuple[str, ...]] = field(default_factory=dict)
     note: Callable[[dict, str], str] | None = None
     adjust: Callable[[dict], dict[str, dict]] | None = None
+    root: Any = None  # the Blocks being built when the tab registered
 
 
 _PENDING: list[Page] = []  # registered while the app is built; connect() takes them
@@ -114,6 +115,7 @@ def register(tab: str, controls: Mapping[str, Any], row: CopyRow | None = None,
     row.button.click(on_copy, [*comps.values(), here], [row.box], js=WITH_URL,
                      api_visibility="private", queue=False, show_progress="hidden").then(
         None, [row.box], None, js=TO_CLIPBOARD, api_visibility="private", queue=False)
+    page.root = gr.context.Context.root_block
     _PENDING.append(page)
 
 
@@ -182,7 +184,9 @@ def _updates(page: Page, link: Link | None) -> list:
 def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
     """Apply an opened link once on load: select its tab, set, hide and lock its controls, and
     say in ``notice`` when a link could not be read (the page then opens as usual)."""
-    pages = list(_PENDING)
+    # Only this app's tabs: a Blocks built before (a test's own page) and never connected must
+    # not lend its components to this one's load event (they are not in its config).
+    pages = [p for p in _PENDING if p.root is blocks]
     _PENDING.clear()
     specs = {p.tab: p.fields for p in pages}
     _SPECS.clear()
