@@ -11,6 +11,8 @@ EN: dict[str, str] = {
                     "settings.",
     "link.invalid_key": "⚠️ This link's “{name}” could not be read, so this tab opened with its "
                         "usual settings.",
+    "link.invalid_unknown": "⚠️ This link names a setting this tab does not have, so this tab "
+                            "opened with its usual settings.",
     "link.locked": "🔒 This lesson link fixes the settings of this tab.",
     "link.locked_some": "🔒 This lesson link fixes some settings of this tab: {names}.",
     "link.cached": "⚡ This exact run is already trained: press Train to see it at once.",
@@ -24,6 +26,7 @@ ZH: dict[str, str] = {
     "link.fix_first": "⚠️ 有些设置还不是有效值（{names}）：请先改正，再复制链接。",
     "link.invalid": "⚠️ 无法读取此链接中的设置，页面已按默认设置打开。",
     "link.invalid_key": "⚠️ 无法读取此链接中的“{name}”，本页已按默认设置打开。",
+    "link.invalid_unknown": "⚠️ 此链接含有本页没有的设置，本页已按默认设置打开。",
     "link.locked": "🔒 此课程链接固定了本页的设置。",
     "link.locked_some": "🔒 此课程链接固定了本页的部分设置：{names}。",
     "link.cached": "⚡ 这组设置的训练结果已有缓存：按“训练”即可立即查看。",

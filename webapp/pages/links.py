@@ -3,6 +3,7 @@ this setup" row, and app.py applies an opened link once on load (webapp.services
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,8 @@ from webapp.services.links import (
     encode,
 )
 
-__all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "locked", "register", "specs"]
+__all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "locked", "refusal", "register",
+           "specs"]
 
 # The button sends the page's own address as its last input: the link keeps the host and path
 # the learner sees (a Space's iframe, a proxy's prefix) and this page's hide/lock.
@@ -51,6 +53,10 @@ class Page:
     root: Any = None  # the Blocks being built when the tab registered
 
 
+# The notice is Markdown: it says only our catalogue's words and names of our own controls, and
+# those only in this alphabet (a name is never taken from the link's text, red team: an unknown
+# key "[Sign in](//ev.il/)" was a phishing link in the notice).
+SAFE_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _PENDING: list[Page] = []  # registered while the app is built; connect() takes them
 _SPECS: dict[str, dict[str, Field]] = {}  # the connected app's tabs, for locked()
 
@@ -160,6 +166,31 @@ def locked(request: gr.Request | None, tab: str, name: str) -> bool:
     return link is not None and link.tab == tab and name in link.lock
 
 
+def _own(spec: Mapping[str, Field], names: Any) -> list[str]:
+    """Those of our own names (``spec``'s, then hide and lock) that ``names`` holds, our own
+    strings in our order, each in SAFE_NAME's alphabet: never a string of the link's."""
+    wanted = {n for n in names if isinstance(n, str)} if names else set()
+    return [n for n in (*spec, "hide", "lock") if n in wanted and SAFE_NAME.fullmatch(n)]
+
+
+def _inert(name: str) -> str:
+    """One of our own names as Markdown that shows just itself (d_model, not d<em>model)."""
+    return name.replace("_", "\\_")
+
+
+def refusal(err: LinkError, specs: Mapping[str, Mapping[str, Field]], lang: str) -> str:
+    """The notice for a link that could not be read: our catalogue's words and, at most, the
+    name of one of the tab's own controls. Nothing of the link's own text (a key this tab does
+    not have, a bad value) is said: it would be Markdown in an attacker's words."""
+    spec = specs.get(err.tab) if isinstance(err.tab, str) else None
+    if spec is None or err.key is None:
+        return tr("link.invalid", lang)
+    named = _own(spec, (err.key,))
+    if named:
+        return tr("link.invalid_key", lang, name=_inert(named[0]))
+    return tr("link.invalid_unknown", lang)  # a key this tab does not have: not repeated
+
+
 def _updates(page: Page, link: Link | None) -> list:
     """The page's control updates (then its changers') for ``link`` (None: nothing changes)."""
     n = len(page.controls) + len(page.changers)
@@ -200,7 +231,7 @@ def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
         try:
             link = decode(dict(request.query_params or {}), specs)
         except LinkError as err:  # the link's own tab (when valid), with its defaults
-            said = tr("link.invalid_key", lang, name=err.key) if err.key else tr("link.invalid", lang)
+            said = refusal(err, specs, lang)
             return [gr.Tabs(selected=err.tab) if err.tab else gr.skip(),
                     gr.update(value=said, visible=True),
                     *[u for p in pages for u in _updates(p, None)]]
@@ -211,7 +242,8 @@ def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
         if link.lock and set(shown) <= set(link.lock):
             lines = [tr("link.locked", lang)]
         else:
-            lines = [tr("link.locked_some", lang, names=", ".join(link.lock))] if link.lock else []
+            names = ", ".join(_inert(n) for n in _own(page.fields, link.lock))
+            lines = [tr("link.locked_some", lang, names=names)] if names else []
         if page.note is not None:
             lines.append(page.note({**page.defaults, **link.values}, lang))
         text = "\n\n".join(x for x in lines if x)
