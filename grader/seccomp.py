@@ -1,6 +1,7 @@
 """The seccomp filter of a sandboxed child: no network, exec, new processes, IPC or tracing,
-no signal to anyone else (kill and friends, and the file-owner route of fcntl and ioctl), and
-no call that names another process by pid (prlimit64, setpriority, sched_*, ioprio_*...)."""
+no signal to anyone else (kill and friends, and the file-owner route of fcntl and ioctl), no
+call that names another process by pid (prlimit64, setpriority, sched_*, ioprio_*...), and no
+memory outside the job's limits (memfd_create, memfd_secret, F_SETPIPE_SZ)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,13 @@ PID_TARGETED = {
 # Never needed, and each reaches another process: kcmp compares two processes' resources,
 # process_madvise / process_mrelease act on another process's memory through a pidfd.
 X86_64_DENY.update({"kcmp": 312, "process_madvise": 440, "process_mrelease": 448})
+# Memory that RLIMIT_AS does not count (red team, issue 29 item 10): a memfd's pages belong to
+# the file, not to the address space, so posix_fallocate on 60 memfds (each under RLIMIT_FSIZE)
+# held 885 MiB of host shared memory per job after a 1 GiB bytearray was refused, and
+# mmap/munmap in turns fills one without write(). memfd_secret's pages likewise. Learner code
+# never needs either; Python raises PermissionError. POSIX shm and /dev/shm files are refused
+# by Landlock, SysV shm above, and the job's one writable place is a size-capped tmpfs.
+X86_64_DENY.update({"memfd_create": 319, "memfd_secret": 447})
 CLONE_THREAD = 0x00010000
 # Signals without kill (issue 19, F3): a file's owner gets SIGIO, or the signal F_SETSIG
 # names (SIGKILL too), whenever the file becomes ready with O_ASYNC set. Owner = -pgid makes
@@ -74,6 +82,11 @@ CLONE_THREAD = 0x00010000
 F_SETFL, F_SETOWN, F_SETSIG, F_SETOWN_EX = 4, 8, 10, 15
 O_ASYNC = 0o20000
 FCNTL_DENY = {"F_SETOWN": F_SETOWN, "F_SETSIG": F_SETSIG, "F_SETOWN_EX": F_SETOWN_EX}
+# Not a signal route but memory outside the limit: F_SETPIPE_SZ grows a pipe's kernel buffer to
+# 1 MiB (pipe-max-size), so the job's 64 descriptors held ~28 MiB of unswappable kernel memory
+# beyond RLIMIT_AS; at the default 64 KiB they hold ~2 MiB.
+F_SETPIPE_SZ = 1031
+FCNTL_DENY["F_SETPIPE_SZ"] = F_SETPIPE_SZ
 IOCTL_DENY = {"FIOSETOWN": 0x8901, "SIOCSPGRP": 0x8902, "FIOASYNC": 0x5452,
               "TIOCSPGRP": 0x5410, "TIOCSIG": 0x40045436}
 
@@ -103,9 +116,9 @@ def _jset(k: int, jt: int, jf: int) -> bytes:
 
 
 def _no_signal_direction(deny: int) -> list[bytes]:
-    """fcntl: refuse F_SETOWN, F_SETSIG, F_SETOWN_EX and F_SETFL with O_ASYNC (F_SETFL without
-    it, as os.set_blocking does, is allowed). ioctl: refuse IOCTL_DENY. Expects the syscall
-    number in the accumulator; every path through it returns."""
+    """fcntl: refuse FCNTL_DENY (F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETPIPE_SZ) and F_SETFL
+    with O_ASYNC (F_SETFL without it, as os.set_blocking does, is allowed). ioctl: refuse
+    IOCTL_DENY. Expects the syscall number in the accumulator; every path through it returns."""
     cmds = list(FCNTL_DENY.values())
     n = len(cmds)
     fcntl = [LD_ARG1] + [_jeq(c, n - i + 2, 0) for i, c in enumerate(cmds)]  # -> deny
