@@ -91,9 +91,11 @@ def vm_size_bytes() -> int:
     return 1 << 30
 
 
-def apply_rlimits(limits: Limits, as_root: bool) -> None:
-    """Address space, CPU seconds, file size, open files, core dumps, and processes."""
-    mem = vm_size_bytes() + limits.memory_mib * (1 << 20)
+def apply_rlimits(limits: Limits, as_root: bool, held_outside: int = 0) -> None:
+    """Address space, CPU seconds, file size, open files, core dumps, and processes.
+    ``held_outside``: bytes the job may hold outside its address space (its tmpfs), taken off
+    the address-space budget so that the two together stay within ``limits.memory_mib``."""
+    mem = vm_size_bytes() + max(limits.memory_mib * (1 << 20) - held_outside, 0)
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     cpu = max(1, int(limits.cpu_s))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
@@ -291,7 +293,10 @@ def confine(limits: Limits, mount_point: str, protected: list[str], ro_paths: li
         except OSError as exc:
             level["namespaces_error"] = str(exc)
     os.chdir(mount_point)  # the tmpfs, or (without namespaces) an empty read-only folder
-    apply_rlimits(limits, as_root)
+    # What the job can hold outside its address space counts against its memory too: the
+    # tmpfs (host shared memory) is taken off RLIMIT_AS; memfds, SysV/POSIX shm, /dev/shm and
+    # bigger pipe buffers are refused by seccomp and Landlock (issue 29 item 10).
+    apply_rlimits(limits, as_root, TMPFS_BYTES if level["namespaces"] else 0)
     level["rlimits"] = True
     try:
         if "user" in disabled:
