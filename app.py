@@ -182,6 +182,13 @@ def launch(**kwargs) -> tuple:
     # every pool at once, plus Gradio's own work.
     kwargs.setdefault("max_threads", sum(POOLS.values()) + 16)
     kwargs["head"] = TOAST_HEAD + kwargs.get("head", "")
+    # Only the serving wing reads X-Forwarded-For (LAB_FORWARDED_HOPS, LAB_TRUSTED_PROXIES):
+    # uvicorn's own reading trusted any loopback peer (red team, issue 29, item 5).
+    from webapp.serving.who import server_reads_no_forwarded_headers
+
+    if (ignored := server_reads_no_forwarded_headers()) is not None:
+        log.warning("FORWARDED_ALLOW_IPS=%r is ignored: set LAB_FORWARDED_HOPS and "
+                    "LAB_TRUSTED_PROXIES instead", ignored)
     # Event-call bodies are bounded before Gradio parses them (red team, issue 17, A5).
     from starlette.middleware import Middleware
 

@@ -70,6 +70,9 @@ class ServingSettings:
     train_max_waiting: int = 150  # LAB_TRAIN_MAX_WAITING: runs in line in all (sizes the pool)
     train_offer_s: float = 20.0  # LAB_TRAIN_OFFER_S: past this wait, offer a cached shorter run
     forwarded_hops: int = 0  # LAB_FORWARDED_HOPS: trusted proxies (1 on a Space by default)
+    # LAB_TRUSTED_PROXIES: the proxies' own addresses or networks ("10.0.0.0/8, 127.0.0.1"); with
+    # hops > 0 the header is read only from these peers (empty: from any peer, as on a Space)
+    trusted_proxies: tuple[str, ...] = ()
     queue_max: int = 4096  # LAB_QUEUE_MAX: Gradio's queue, every page's events together
     queue_per_address: int = 512  # LAB_QUEUE_PER_ADDRESS: of which one address may hold
     queue_per_session: int = 16  # LAB_QUEUE_PER_SESSION: of which one tab may hold
@@ -100,6 +103,8 @@ class ServingSettings:
             value = getattr(self, f.name)
             if f.name == "light_sessions":
                 ok = isinstance(value, bool)
+            elif f.name == "trusted_proxies":
+                ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
             elif f.name in ("forwarded_hops", "malloc_arenas"):  # 0 is a valid count here
                 ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
             else:
@@ -111,6 +116,7 @@ class ServingSettings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServingSettings:
         """The settings a deployment chose (``env`` defaults to ``os.environ``)."""
         from grader.paths import grader_workers
+        from webapp.serving.who import parse_proxies
 
         e = os.environ if env is None else env
         d = cls()
@@ -135,6 +141,7 @@ class ServingSettings:
             train_max_waiting=num("LAB_TRAIN_MAX_WAITING", d.train_max_waiting),
             train_offer_s=num("LAB_TRAIN_OFFER_S", d.train_offer_s, float, 1e-9),
             forwarded_hops=num("LAB_FORWARDED_HOPS", hops_default, int, 0),
+            trusted_proxies=parse_proxies(e.get("LAB_TRUSTED_PROXIES", "")),
             queue_max=num("LAB_QUEUE_MAX", d.queue_max),
             queue_per_address=num("LAB_QUEUE_PER_ADDRESS", d.queue_per_address),
             queue_per_session=num("LAB_QUEUE_PER_SESSION", d.queue_per_session),

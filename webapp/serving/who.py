@@ -10,12 +10,18 @@ With ``hops`` trusted proxies in front of the app, the entry written by the oute
 ``hops``-th from the right: that is the client. Everything left of it is the client's own text and
 is ignored. On a Hugging Face Space the app's peer is the Space's proxy (a private address shared
 by every visitor) and the proxy appends the visitor's address, so ``hops`` defaults to 1 there
-(``SPACE_ID`` set) and 0 elsewhere, where the peer address itself is used (uvicorn has already
-resolved a loopback proxy's header by its ``FORWARDED_ALLOW_IPS``). ``LAB_FORWARDED_HOPS``
-overrides it. IPv6 addresses count per /56, the block a home subscriber usually holds (a /64
-each would give one home 256 clients: red team 5 emptied every trained model from one /56). Behind a
-public proxy every visitor has a public address, so :func:`client_of_request` logs a warning once
-when the chosen entry is internal (``is_internal``): a proxy hop more than configured.
+(``SPACE_ID`` set) and 0 elsewhere, where the peer address itself is used. ``LAB_FORWARDED_HOPS``
+overrides it, and ``LAB_TRUSTED_PROXIES`` (addresses or networks) narrows it: the header is read
+only when the peer is one of them. Nothing else reads the header: the app turns uvicorn's own
+reading off (:func:`server_reads_no_forwarded_headers`), which trusted any loopback peer, so any
+process on the host could be as many addresses as it liked (red team, issue 29, item 5). A request
+with no usable address is grouped under :data:`UNKNOWN`, with the bounds of any address.
+
+IPv6 addresses are read per /56 (:func:`client_address`, the block a home subscriber usually
+holds) and grouped per /48 for every bound (:func:`site_of`, the block one site commonly holds:
+40 /56s of one /48 each took a fair share and a stranger waited 64 s, red team, issue 29, item 6).
+Behind a public proxy every visitor has a public address, so :func:`client_of_request` logs a
+warning once when the chosen entry is internal (``is_internal``): a proxy hop more than configured.
 """
 
 from __future__ import annotations
@@ -69,6 +75,64 @@ def _parse_ip(text: str) -> str | None:
     return str(ip)
 
 
+UNKNOWN = "unknown"  # the group of requests whose address cannot be read: one address's bounds
+SITE_PREFIX = 48  # IPv6: one site (a school, a campus, a home ISP's customer) for every bound
+
+
+def site_of(address: str | None) -> str | None:
+    """The group an address's bounds count under: an IPv6 block widened to its /48, anything
+    else (IPv4, :data:`UNKNOWN`, None) unchanged."""
+    if not address or "/" not in address:
+        return address
+    try:
+        net = ipaddress.ip_network(address, strict=False)
+    except ValueError:
+        return address
+    if net.version != 6 or net.prefixlen <= SITE_PREFIX:
+        return address
+    return str(net.supernet(new_prefix=SITE_PREFIX))
+
+
+def parse_proxies(text: str) -> tuple[str, ...]:
+    """``LAB_TRUSTED_PROXIES``: addresses or networks separated by commas or spaces, normalised;
+    ValueError naming the variable for an entry that is neither."""
+    out = []
+    for entry in text.replace(",", " ").split():
+        try:
+            out.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ValueError(f"LAB_TRUSTED_PROXIES: {entry!r} is not an address or a network") \
+                from None
+    return tuple(out)
+
+
+def is_trusted_proxy(peer: str | None, proxies: tuple[str, ...]) -> bool:
+    """Whether ``peer`` may write our X-Forwarded-For entry: any peer when no list is given
+    (``LAB_FORWARDED_HOPS`` alone), else only one inside a listed network."""
+    if not proxies:
+        return True
+    try:
+        ip = ipaddress.ip_address((peer or "").strip("[]"))
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in ipaddress.ip_network(n) for n in proxies)
+
+
+def server_reads_no_forwarded_headers(environ: dict | None = None) -> str | None:
+    """Turn uvicorn's own reading of X-Forwarded-For off before the server starts (it trusts
+    loopback peers by default, and rewrites the peer before any of our code runs): only
+    :func:`client_address` reads the header, as configured. Returns what ``FORWARDED_ALLOW_IPS``
+    said before when it was set to something else (the caller warns: it is ignored)."""
+    import os
+
+    env = os.environ if environ is None else environ
+    before = env.get("FORWARDED_ALLOW_IPS")
+    env["FORWARDED_ALLOW_IPS"] = ""  # uvicorn: trust no peer's forwarded headers
+    return before if before else None
+
+
 def client_address(peer: str | None, forwarded: Iterable[str] | str | None, hops: int) -> str | None:
     """The client's address: ``peer`` with no trusted proxy, else the entry our outermost proxy
     appended to X-Forwarded-For (``forwarded``: the header's values, in order)."""
@@ -99,17 +163,21 @@ def is_internal(address: str) -> bool:
 _WARNED_PRIVATE: list[bool] = [False]
 
 
-def client_of_request(request: Any, hops: int) -> ClientKey:
+def client_of_request(request: Any, hops: int, proxies: tuple[str, ...] = ()) -> ClientKey:
     """The ClientKey of a web request (a gr.Request, a Starlette request or None): its session
     hash, and the address our outermost of ``hops`` trusted proxies appended (every
-    X-Forwarded-For line, in order). No learner yet: the submit path resolves it."""
+    X-Forwarded-For line, in order; read only when the peer is one of ``proxies``, if given),
+    grouped by :func:`site_of`; :data:`UNKNOWN` when none can be read. No learner yet: the
+    submit path resolves it."""
     if request is None:
         return ClientKey()
     headers = getattr(request, "headers", None) or {}
     getlist = getattr(headers, "getlist", None)
     forwarded = getlist("x-forwarded-for") if getlist else headers.get("x-forwarded-for")
     peer = getattr(getattr(request, "client", None), "host", None)
-    address = client_address(peer, forwarded, hops)
+    if hops and not is_trusted_proxy(peer, proxies):
+        hops = 0  # a peer that is not our proxy: its header is its own text
+    address = site_of(client_address(peer, forwarded, hops)) or UNKNOWN
     if hops and address and not _WARNED_PRIVATE[0] and is_internal(address):
         # Behind a public proxy every visitor has a public address: a private one here means
         # one more proxy hop than configured, and everyone would share one address.

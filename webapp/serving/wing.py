@@ -81,12 +81,14 @@ class Serving:
                  "%d per learner; client address = %s", s.grading_slots, s.per_address_waiting,
                  s.max_waiting, s.per_learner_waiting, "the peer (no trusted proxy)"
                  if not s.forwarded_hops else
-                 f"X-Forwarded-For entry {s.forwarded_hops} from the right")
+                 f"X-Forwarded-For entry {s.forwarded_hops} from the right, from "
+                 + (", ".join(s.trusted_proxies) or "any peer"))
         return wing
 
     def client_of(self, request: Any) -> ClientKey:
         """Session and address of a web request (trusted proxy hops only)."""
-        return client_of_request(request, self.settings.forwarded_hops)
+        return client_of_request(request, self.settings.forwarded_hops,
+                                 self.settings.trusted_proxies)
 
 
 def password_limiter(s: ServingSettings, url: str) -> FailureLimiter:

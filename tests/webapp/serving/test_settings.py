@@ -26,6 +26,8 @@ VARIABLES = [
     ("max_body_bytes", "LAB_MAX_BODY_BYTES", "5000", 5000),
     ("train_offer_s", "LAB_TRAIN_OFFER_S", "5", 5.0),
     ("forwarded_hops", "LAB_FORWARDED_HOPS", "2", 2),
+    ("trusted_proxies", "LAB_TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1",
+     ("10.0.0.0/8", "127.0.0.1/32")),
     ("queue_max", "LAB_QUEUE_MAX", "100", 100),
     ("queue_per_address", "LAB_QUEUE_PER_ADDRESS", "20", 20),
     ("queue_per_session", "LAB_QUEUE_PER_SESSION", "6", 6),
