@@ -81,11 +81,14 @@ def test_locked_reads_the_pages_own_link(links):
     assert not links.locked(request(""), "basics", "scale") and not links.locked(None, "basics", "q")
 
 
-def test_a_tab_built_for_another_blocks_never_joins_this_apps_load(links):
+def test_a_tab_built_for_another_blocks_never_joins_this_apps_load(links, monkeypatch):
     """A page built on its own (as a test builds one) registers its controls and never connects:
     the next app's load must not take them (its /apply event named components missing from the
     app's config, and gradio_client failed on every call of that app: a test-order failure)."""
     import gradio as gr
+
+    # this page's connect() takes over the registry that specs() reads: the app's comes back after
+    monkeypatch.setattr(links, "_SPECS", dict(links._SPECS))
 
     from webapp.pages import pooling
 
@@ -101,3 +104,105 @@ def test_a_tab_built_for_another_blocks_never_joins_this_apps_load(links):
     stray_ids = {b._id for b in stray.blocks.values()}
     assert apply.outputs and not {c._id for c in apply.outputs} & stray_ids
     assert {c._id for c in apply.outputs} <= set(page.blocks)
+
+
+# Red team (issue 29 item 12): a link's key or value was echoed into the Markdown notice, which
+# then showed a phishing link, fetched a remote image and shouted a heading, in both languages.
+EVIL = ["[Sign in](//ev.il/)", "![](http://ev.il/x.png)", '<a href="//ev.il/">Sign in</a>',
+        '<img src="http://ev.il/i.png">', "\n\n# EXAM CANCELLED", "# EXAM CANCELLED",
+        "**EXAM** _CANCELLED_", "`ev.il`", "&lt;a href=//ev.il&gt;Sign in&lt;/a&gt;",
+        "&#60;img src=http://ev.il/i&#62;", "\u202eli.ve//:ptth\u200b", "seed\u200b",
+        "ev.il" * 30, "[x]: http://ev.il/", "<script>alert(1)</script>", "$$\\href{//ev.il}{x}$$",
+        "heads\n\n<h1>EXAM CANCELLED</h1>", "https://ev.il/login"]
+HOSTILE = ([{"tab": "basics", key: "1"} for key in EVIL]  # keys the tab does not have
+           + [{"tab": tab, key: value} for value in EVIL  # our own keys with hostile values
+              for tab, key in (("train", "heads"), ("train", "task"), ("basics", "q"),
+                               ("basics", "seed"), ("train", "hide"), ("train", "lock"),
+                               ("train", "d_model"), ("complexity", "sizes"))]
+           + [{"tab": value} for value in EVIL]  # a hostile tab
+           + [{"tab": "basics", "hide": "q," + value, "lock": value} for value in EVIL]
+           + [{"tab": "basics", "q": "1" * 9000}, {"tab": "train", **{f"{v}{i}": v for i, v in
+                                                                          enumerate(EVIL)}}])
+
+
+def _said(links, params: dict, lang: str) -> str:
+    from webapp.services.links import LinkError, decode
+
+    with pytest.raises(LinkError) as caught:
+        decode(params, links.specs())
+    return links.refusal(caught.value, links.specs(), lang)
+
+
+def _ours(links, lang: str) -> set[str]:
+    """Every sentence the notice may say for a refused link: the catalogue's, naming our own
+    controls only."""
+    from webapp.i18n import tr
+
+    names = {n for spec in links.specs().values() for n in spec} | {"hide", "lock"}
+    return ({tr("link.invalid", lang), tr("link.invalid_unknown", lang)}
+            | {tr("link.invalid_key", lang, name=n.replace("_", "\\_")) for n in names})
+
+
+def _inert_markdown(text: str) -> None:
+    """``text`` holds nothing an attacker could use in Markdown, and renders as one paragraph."""
+    markdown_it = pytest.importorskip("markdown_it")
+    assert "<" not in text and "](" not in text and "![" not in text and "ev.il" not in text
+    assert not any(line.lstrip().startswith("#") for line in text.splitlines()), text
+    assert "\n" not in text and "`" not in text and "$$" not in text and "&" not in text
+    assert not any(c in text for c in "\u202e\u200b"), text
+    html = markdown_it.MarkdownIt("commonmark", {"html": True}).render(text)
+    assert html.startswith("<p>") and html.count("<") == 2, html  # <p> … </p>, nothing else
+
+
+@pytest.mark.parametrize("params", HOSTILE)
+def test_a_refused_link_says_nothing_of_its_own_text(links, params):
+    for lang in ("en", "zh"):
+        said = _said(links, params, lang)
+        assert said in _ours(links, lang), (params, said)
+        _inert_markdown(said)
+
+
+def test_a_refused_link_still_names_our_own_key_and_nothing_else(links):
+    from webapp.i18n import tr
+
+    assert _said(links, {"tab": "train", "heads": "[x](//ev.il/)"}, "en") == tr(
+        "link.invalid_key", "en", name="heads")
+    assert _said(links, {"tab": "train", "d_model": "<b>"}, "zh") == tr(
+        "link.invalid_key", "zh", name="d\\_model")  # renders d_model, not d<em>model
+    assert _said(links, {"tab": "train", "hide": "pe,<img>"}, "en") == tr(
+        "link.invalid_key", "en", name="hide")
+    for lang in ("en", "zh"):
+        assert _said(links, {"tab": "basics", "[Sign in](//ev.il/)": "1"}, lang) == tr(
+            "link.invalid_unknown", lang)
+        assert _said(links, {"tab": "<a href=//ev.il>x</a>"}, lang) == tr("link.invalid", lang)
+    assert tr("link.invalid_unknown", "zh") != tr("link.invalid_unknown", "en")
+
+
+def test_every_name_the_notice_may_show_is_in_the_safe_alphabet(links):
+    """A name outside it would be left out of the notice, silently: none is."""
+    names = [n for spec in links.specs().values() for n in spec]
+    assert names and all(links.SAFE_NAME.fullmatch(n) for n in names), names
+
+
+@pytest.mark.parametrize("lang", ["en-US", "zh-CN"])
+def test_the_apps_load_event_puts_only_our_words_in_the_notice(links, lang):
+    """The app's own load event (as a browser's page load calls it) and the notice's own
+    postprocess: hostile links give the catalogue's sentences, a hostile lock= none of its names."""
+    from types import SimpleNamespace
+
+    import app
+    from webapp.i18n import tr
+
+    (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
+    notice = next(b for b in app.demo.blocks.values() if getattr(b, "elem_id", None) == "link-notice")
+    short = "zh" if lang.startswith("zh") else "en"
+    partial = {"heads,pe": "pe, heads", "d_ff": "d\\_ff"}  # a valid partial lock: our names, our order
+    for params in [*HOSTILE, *({"tab": "train", "lock": lock} for lock in partial)]:
+        request = SimpleNamespace(query_params=params, headers={"accept-language": lang})
+        update = apply.fn(request)[1]
+        said = notice.postprocess(update["value"])
+        if params.get("lock") in partial:
+            assert said == tr("link.locked_some", short, names=partial[params["lock"]])
+        else:
+            assert said in _ours(links, short), (params, said)
+        _inert_markdown(said)
