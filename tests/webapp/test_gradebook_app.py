@@ -322,11 +322,33 @@ def test_wrong_passwords_from_many_addresses_never_lock_the_instructor_out(
     # Her browser is known even from an address the attackers locked (a shared classroom NAT).
     assert "Try again in" in _try_password(app_url, instructor_password, attackers[0])
     assert "submissions from" in _try_password(app_url, instructor_password, attackers[0], key)
-    # An attacker's own key earns nothing: only a key that logged in is known.
-    assert "Try again in" in _try_password(app_url, instructor_password, attackers[1],
-                                           idm.new_browser_key())
+    # A browser's wrong tries are its own (issue 29, item 4; this line asserted the opposite
+    # before): a browser that never guessed wrong is compared even at an address whose scripts
+    # are locked out, so the teacher's new browser behind the class's address gets in.
+    assert "submissions from" in _try_password(app_url, instructor_password, attackers[1],
+                                               idm.new_browser_key())
     whos = {e.who for e in book.access_log(1000) if e.action == "refused"}
     assert {f"password from {ip}" for ip in attackers} <= whos
+
+
+def test_a_student_guessing_at_the_class_address_never_locks_the_teacher_out(
+        app_url, book, instructor_password, one_hop):
+    """Red team (issue 29, item 4): 5 wrong passwords from a learner's browser at the class's
+    one address locked the teacher's right password from a new browser there out for 600 s.
+    Wrong tries now count against the browser that sent them."""
+    school = "203.0.113.140"
+    student = idm.new_browser_key()
+    for i in range(5):
+        assert "Wrong password" in _try_password(app_url, f"guess-{i}", school, student)
+    # The guesser is locked, in its own browser only.
+    assert "Try again in" in _try_password(app_url, instructor_password, school, student)
+    # The teacher's browser never guessed wrong: compared, and in.
+    assert "submissions from" in _try_password(app_url, instructor_password, school,
+                                               idm.new_browser_key())
+    # A classmate's browser that mistypes once is compared too, and still has its own tries.
+    mate = idm.new_browser_key()
+    assert "Wrong password" in _try_password(app_url, "typo", school, mate)
+    assert "submissions from" in _try_password(app_url, instructor_password, school, mate)
 
 
 def test_the_right_password_shows_scores_and_is_logged(app_url, book, instructor_password):

@@ -134,7 +134,11 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
         found.extend([target] if target else [])
         return bool(target)
 
-    ok, wait = submissions.default().serving.recovery_tries.attempt(f"recovery:{address}", verify)
+    # Counted per browser (the key checked above), not per address: one learner's wrong codes
+    # locked every classmate behind the school's address out of recovery (issue 29). A code
+    # has 100 bits, so guessing stays hopeless however many keys a guesser mints.
+    ok, wait = submissions.default().serving.recovery_tries.attempt(
+        f"recovery:{ids.key_hash(str(key))[:24]}", verify)
     if not ok:
         raise ValueError(locked_message(wait)[lang] if wait > 0 else tr("recovery.wrong", lang))
     rows = book.history(learner_id=found[0], limit=1)

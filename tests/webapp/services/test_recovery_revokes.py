@@ -106,3 +106,27 @@ def idm_claim(typed: str, key: str):
     from grader.gradebook import Claim
 
     return Claim(typed=typed, browser_key=key)
+
+
+def test_one_browser_guessing_codes_does_not_lock_its_classmates_out(book):
+    """Issue 29: wrong recovery codes were counted per address, so one learner guessing from the
+    school's address locked every classmate there out of recovery for 10 minutes. They are
+    counted per browser now."""
+    from webapp.pages import progress
+    from webapp.serving.ratelimit import FailureLimiter
+
+    serving = glue.default().serving
+    saved = serving.recovery_tries
+    serving.recovery_tries = FailureLimiter(per_client=10, client_window_s=600, overall=None)
+    try:
+        owner, guesser, mate = (idm.new_browser_key() for _ in range(3))
+        _submit(book, idm.guest_id(owner), "print('mine')\n")
+        code = progress.new_recovery_code(owner, None)
+        for _ in range(10):
+            with pytest.raises(ValueError, match="not valid"):
+                progress.use_recovery_code("0" * 20, guesser, "203.0.113.5")
+        with pytest.raises(ValueError, match="Too many wrong tries"):
+            progress.use_recovery_code(code, guesser, "203.0.113.5")  # the guesser waits
+        assert "Ada" in progress.use_recovery_code(code, mate, "203.0.113.5")  # a classmate: in
+    finally:
+        serving.recovery_tries = saved
