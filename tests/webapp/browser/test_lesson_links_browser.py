@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import time
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
 
@@ -342,3 +342,45 @@ def test_a_tampered_link_opens_the_defaults_with_one_sentence(browser, app_url, 
         assert page.locator(".toast-body").count() == 0 and not errors, query
         assert "Traceback" not in page.locator("body").inner_text()
         page.context.close()
+
+
+# Red team (issue 29 item 12): a link's key was echoed into the Markdown notice (a phishing link,
+# a remote image the browser fetched, a heading). (query, the tab it opens, the key named: one of
+# ours, or "" for a key the tab does not have, None for an unreadable link)
+HOSTILE = [
+    ("?tab=basics&" + quote("[Sign in](//ev.il/)") + "=1", "basics", ""),
+    ("?tab=basics&" + quote('<a href="//ev.il/">Sign in</a>') + "=1", "basics", ""),
+    ("?tab=basics&" + quote("![x](http://ev.il/x.png)") + "=1", "basics", ""),
+    ("?tab=basics&" + quote('<img src="http://ev.il/i.png">') + "=1", "basics", ""),
+    ("?tab=basics&" + quote("\n\n# EXAM CANCELLED") + "=1", "basics", ""),
+    ("?tab=train&heads=" + quote("[Sign in](//ev.il/)"), "train", "heads"),
+    ("?tab=train&d_model=" + quote("\n\n# EXAM ![x](http://ev.il/y.png)"), "train", "d_model"),
+    ("?tab=" + quote('<img src="http://ev.il/t.png">'), "basics", None),
+]
+UNKNOWN = {"en-US": "This link names a setting this tab does not have, so this tab opened with its "
+                    "usual settings.",
+           "zh-CN": "此链接含有本页没有的设置，本页已按默认设置打开。"}
+
+
+@pytest.mark.parametrize(("locale", "viewport"), [DESKTOP, PHONE])
+def test_a_hostile_link_puts_none_of_its_markup_in_the_notice(browser, app_url, locale, viewport):
+    """Only our sentence, naming only our own key (d_model shows as itself): no link, image or
+    heading inside the notice, and the browser asks nothing of the attacker's host."""
+    app_host = urlsplit(app_url).hostname
+    for query, tab, key in HOSTILE:
+        context = browser.new_context(locale=locale, viewport=viewport)
+        page = context.new_page()
+        hosts = []
+        page.on("request", lambda r: hosts.append(urlsplit(r.url).hostname))  # noqa: B023
+        page.goto(app_url + query)
+        said = (INVALID[locale] if key is None else UNKNOWN[locale] if not key
+                else INVALID_KEY[locale].format(name=key))
+        expect(page.locator("#link-notice")).to_have_text(f"⚠️ {said}", timeout=30_000)
+        expect(page.get_by_role("tab", name=TAB_NAMES[locale][tab])).to_have_attribute(
+            "aria-selected", "true")
+        marked = page.locator("#link-notice").locator("a, img, h1, h2, h3, h4, h5, h6, script")
+        assert marked.count() == 0, query
+        assert "EXAM" not in page.locator("body").inner_text(), query
+        page.wait_for_timeout(500)  # an image would be asked for by now
+        assert not [h for h in hosts if h and h != app_host], (query, set(hosts))
+        context.close()
