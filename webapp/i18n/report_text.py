@@ -9,6 +9,7 @@ EN: dict[str, str] = {
                           "required. Please tell your instructor; nothing was stored.",
     "submit.grader_failed": "The grader failed on our side; nothing was stored. Please submit again.",
     "submit.not_stored": "Your code was graded but the result could not be saved. Please submit again.",
+    "submit.cancelled": "This submission was cancelled before its turn: nothing was graded or stored.",
     "input.check": "Please check the input: {text}",
     "error.kept": "(What is shown below is from the last input that worked.)",
     # The line in front of the grader (webapp.serving.turns): only a flood is refused
@@ -77,6 +78,7 @@ ZH: dict[str, str] = {
     "submit.sandbox_off": "本服务器已关闭评分：其沙箱隔离级别低于要求。请告知你的老师；本次提交未被保存。",
     "submit.grader_failed": "评分器在服务器端出错，本次提交未被保存。请重新提交。",
     "submit.not_stored": "代码已评分，但结果未能保存。请重新提交。",
+    "submit.cancelled": "这次提交在轮到它之前已取消：没有评分，也没有保存。",
     "input.check": "输入有误：{text}",
     "error.kept": "（下方显示的仍是上一次有效输入的结果。）",
     "queue.learner_full": "你已有 {n} 份提交在排队，它们会依次评分。请等它们出结果后再提交；本次提交未被保存。",

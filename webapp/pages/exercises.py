@@ -85,18 +85,26 @@ def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,
     and ETA, then "grading") while it waits, and finally its outcome."""
     updates: queue.SimpleQueue = queue.SimpleQueue()
     box: dict = {}
+    cancelled = threading.Event()
 
     def work() -> None:
         try:
-            box["result"] = grade_fn(on_wait=lambda pos, eta: updates.put((pos, eta)), **kwargs)
+            box["result"] = grade_fn(on_wait=lambda pos, eta: updates.put((pos, eta)),
+                                     cancelled=cancelled, **kwargs)
         finally:
             updates.put(None)
 
     threading.Thread(target=work, name="grade-submission", daemon=True).start()
-    while (item := updates.get()) is not None:
-        pos, eta = item
-        msg = queue_message(pos, eta) if pos else grading_message()
-        yield render(msg, lang)
+    try:
+        while (item := updates.get()) is not None:
+            pos, eta = item
+            msg = queue_message(pos, eta) if pos else grading_message()
+            yield render(msg, lang)
+    finally:
+        # Closed early (Gradio closes a cancelled or abandoned event's generator): a submission
+        # still waiting leaves the line ungraded and unstored (issue 29); one already grading ends.
+        if "result" not in box:
+            cancelled.set()
     if "result" not in box:
         raise RuntimeError("grading stopped without a result")
     yield box["result"]
@@ -274,13 +282,9 @@ def build(learner: identity.Identity) -> Editor:
             # The same line as Submit, as the same learner (one turn at a time, and a fresh
             # page session is no new fair share: red team, issue 17), and the same bound on the
             # learners an address may start; examples store nothing, so no submission limit.
-            serving = submissions.default().serving
-            client, refused = submissions.default().practice_client(
+            ticket = submissions.default().practice_turn(
                 identity.claim(typed, key, profile, session=request.session_hash),
-                request.session_hash, client_of(request))
-            ticket = refused or serving.grading.admit(client)
-            if isinstance(ticket, Refused) and refused is None:
-                serving.practice.refund(client)  # the line refused it: nothing was used
+                request.session_hash, client_of(request))  # a refusal keeps nothing counted
             if isinstance(ticket, Refused):  # keep the last result; say why not
                 warn(render(ticket.message, lang), lang)
                 return gr.skip(), "⚠️ " + render(ticket.message, lang)

@@ -36,7 +36,7 @@ from grader.gradebook.model import surrogate_safe_data
 from grader.report import Report, render
 from webapp.i18n import both
 from webapp.serving import wing
-from webapp.serving.turns import OnWait, PushedOut, Refused
+from webapp.serving.turns import Cancelled, OnWait, PushedOut, Refused, Ticket
 from webapp.serving.who import ClientKey
 
 log = logging.getLogger("transformer_lab.app")
@@ -186,22 +186,38 @@ class Submitter:
             linked = self.book.linked_learner(ids.key_hash(learner.browser_key))
         return ids.resolve(learner, linked, self.signed_in_folds())
 
-    def practice_client(self, learner: Claim, session_key: str | None,
-                        client: ClientKey) -> tuple[ClientKey, Refused | None]:
-        """A public-examples run's place in the line: as the learner (its unit), under the same
-        limits as Submit, counted apart (practice costs no submission), and the same bound on
-        the learners an address starts; or why not."""
+    def _practice_who(self, learner: Claim, session_key: str | None,
+                      client: ClientKey) -> ClientKey | Refused:
         try:
             who = self.resolve_learner(learner)
         except SubmissionRejected as err:
-            return client, Refused(err.reason, err.message)
-        client = client.as_learner(rate_key(who, session_key, client.address))
-        return client, self.serving.practice.admit(client)
+            return Refused(err.reason, err.message)
+        return client.as_learner(rate_key(who, session_key, client.address))
+
+    def practice_client(self, learner: Claim, session_key: str | None,
+                        client: ClientKey) -> tuple[ClientKey, Refused | None]:
+        """A public-examples run's admission: as the learner (its unit), under the same limits
+        as Submit, counted apart (practice costs no submission), and the same bound on the
+        learners an address starts; or why not. Counts; :meth:`practice_turn` also queues."""
+        who = self._practice_who(learner, session_key, client)
+        if isinstance(who, Refused):
+            return client, who
+        return who, self.serving.practice.admit(who)
+
+    def practice_turn(self, learner: Claim, session_key: str | None,
+                      client: ClientKey) -> Ticket | Refused:
+        """A public-examples run's place in the grading line, through the same desk as Submit
+        (:meth:`webapp.serving.wing.Serving.enter`, the practice limits), or why not."""
+        who = self._practice_who(learner, session_key, client)
+        if isinstance(who, Refused):
+            return who
+        return self.serving.enter(who, self.serving.practice)
 
     def submit(self, exercise_id: str, code: str | bytes,
                learner: str | Claim | Learner | None, session_key: str | None, *,
                signed_in: bool = False, filename: str | None = None,
-               client: ClientKey | None = None, on_wait: OnWait | None = None) -> Outcome:
+               client: ClientKey | None = None, on_wait: OnWait | None = None,
+               cancelled: threading.Event | None = None) -> Outcome:
         """Grade one submission and store it; return once the row is durable.
 
         cheap checks (the exercise, the size) → who (the learner, within the client's
@@ -209,7 +225,8 @@ class Submitter:
         the costly checks (decoding, a notebook's parse: only once let in, issue 19) → its turn
         (position and ETA through ``on_wait(position, eta_s)``) → grade → store. The ticket is
         released in one place, whatever happens; a refusal leaves no row and gives back what
-        the limits counted.
+        the limits counted. ``cancelled`` set while it waits (the page's stream was closed:
+        the learner left or pressed Stop): it leaves the line, and nothing is graded or stored.
         """
         try:
             ex = check_exercise(exercise_id, exercise_ids())
@@ -219,19 +236,14 @@ class Submitter:
             return refusal(err.reason, err.message, exercise_id)
         client = client or ClientKey(session_key)
         client = client.as_learner(rate_key(who, session_key, client.address))
-        serving = self.serving
-        new = serving.limits.is_new(client)
-        if (refused := serving.limits.admit(client)) is not None:
-            return refusal(refused.reason, refused.message, ex, refused.retry_after_s)
-        ticket = serving.grading.admit(client)
+        ticket = self.serving.enter(client)  # limits, then the line; a refusal keeps nothing
         if isinstance(ticket, Refused):
-            serving.limits.refund(client, new)  # not in line: nothing was used
             return refusal(ticket.reason, ticket.message, ex, ticket.retry_after_s)
         with ticket:  # the one release path: the turn ends here, graded or not
             try:
                 clean = validate_submission(code, exercise_ids(), ex, None, filename=filename)
             except SubmissionRejected as err:  # let in, but nothing to grade: nothing counted
-                serving.limits.refund(client, new)
+                ticket.refund()
                 return refusal(err.reason, err.message, ex)
             try:
                 told: list[tuple[int, float]] = []
@@ -240,10 +252,15 @@ class Submitter:
                     told.append((position, eta_s))
                     on_wait(position, eta_s)
 
-                ticket.wait_turn(tell if on_wait else None)
+                ticket.wait_turn(tell if on_wait else None, cancelled=cancelled)
                 if on_wait is not None and not told:  # a worker at once: still say "grading"
                     on_wait(0, 0.0)
+                if cancelled is not None and cancelled.is_set():
+                    raise Cancelled
                 report = self.grade(clean.exercise_id, clean.code, who.label)
+            except Cancelled:  # the learner left (or pressed Stop) before the turn: not graded
+                ticket.refund()
+                return refusal("cancelled", both("submit.cancelled"), clean.exercise_id)
             except PushedOut as out:  # a full line gave the place to a lighter address
                 return refusal(out.refused.reason, out.refused.message, clean.exercise_id,
                                out.refused.retry_after_s)

@@ -11,7 +11,17 @@ Refusal is for floods only; a classroom behind one address stays far below every
   how many fair shares one address can mint for itself (webapp.serving.turns shares turns per
   learner within an address).
 
-:meth:`Limits.admit` checks all three and counts nothing when it refuses.
+One student must not spend the class's allowance (red team, issue 29, item 1: 300 anonymous
+`grade` calls in 31 s from the class's address refused 6 of 6 classmates for 600 s). So the
+new-learner allowance is counted by origin (:func:`origin_of`): learners of the page (browser
+keys) and of the API (labels, anonymous sessions) have an allowance each, a signed-in learner
+(verified by Hugging Face) costs none, and one page session may start only
+``NEW_PER_SESSION`` learners: its excess is refused to that session alone and never reaches the
+address's count. The check and the count are one step, so three simultaneous first submissions
+of one learner count once.
+
+:meth:`Limits.take` checks all three and counts nothing when it refuses; what it counted comes
+back as a :class:`Taken`, which :meth:`Limits.give_back` returns exactly (a later refusal).
 """
 
 from __future__ import annotations
@@ -59,14 +69,31 @@ def open_limiter(per_key: int, window_s: float, scope: str, url: str | None = No
     return SQLiteRateLimiter(folder / LIMITS_FILENAME, per_key, window_s, scope)
 
 
+NEW_PER_SESSION = 4  # page learners one page session may start (a browser has one key)
+
+
+def origin_of(unit: str) -> str:
+    """Where a learner unit (webapp.services.submissions.rate_key) comes from: "signed_in"
+    (``id:hf:``, verified by Hugging Face), "api" (an anonymous API session, ``anon:``, or an
+    API label, ``id:api:``), else "page" (a browser key, or a bare name in tests)."""
+    if unit.startswith("id:hf:"):
+        return "signed_in"
+    if unit.startswith(("anon:", "id:api:")):
+        return "api"
+    return "page"
+
+
 class NewLearners:
-    """Counts a learner against its address the first time they are seen from it.
+    """Counts a learner against its address the first time they are seen from it, in the
+    allowance of its origin (see the module); a page session's own excess is its own.
 
     The set of pairs seen is bounded (least recently seen go first): a forgotten pair counts
     once more, which only errs towards the flood bound."""
 
-    def __init__(self, limiter: Any, max_seen: int = 50_000) -> None:
+    def __init__(self, limiter: Any, max_seen: int = 50_000,
+                 per_session: RateLimiter | None = None) -> None:
         self.limiter, self.max_seen = limiter, max_seen
+        self.per_session = per_session or RateLimiter(NEW_PER_SESSION, limiter.window_s)
         self._seen: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -74,26 +101,64 @@ class NewLearners:
         with self._lock:
             return (address, learner) in self._seen
 
-    def check(self, address: str, learner: str) -> tuple[bool, float]:
-        """``(True, 0.0)`` for a pair seen before or one the address may still add (counted)."""
+    @staticmethod
+    def _key(address: str, learner: str) -> str | None:
+        origin = origin_of(learner)
+        if origin == "signed_in":
+            return None
+        return f"new:{address}" if origin == "page" else f"new-{origin}:{address}"
+
+    def enter(self, address: str, learner: str,
+              session: str | None = None) -> tuple[bool, float, bool]:
+        """``(ok, wait_s, counted)``: a pair seen before, or one its address may still add
+        (``counted``: this call counted it). Checking and counting hold one lock, so parallel
+        first submissions of one learner count once."""
         pair = (address, learner)
+        key = self._key(address, learner)
         with self._lock:
             if pair in self._seen:
                 self._seen.move_to_end(pair)
-                return True, 0.0
-        ok, wait = self.limiter.check(f"new:{address}")
-        if ok:
-            with self._lock:
-                self._seen[pair] = None
-                while len(self._seen) > self.max_seen:
-                    self._seen.popitem(last=False)
+                return True, 0.0, False
+            if key is None:  # signed in: no allowance to spend
+                self._remember(pair)
+                return True, 0.0, False
+            by_session = session and origin_of(learner) == "page"
+            if by_session:  # a page session's own excess never reaches the address
+                ok, wait = self.per_session.check(f"{address}|{session}")
+                if not ok:
+                    return False, wait, False
+            ok, wait = self.limiter.check(key)
+            if not ok:
+                if by_session:
+                    self.per_session.refund(f"{address}|{session}")
+                return False, wait, False
+            self._remember(pair)
+            return True, 0.0, True
+
+    def _remember(self, pair: tuple[str, str]) -> None:
+        self._seen[pair] = None
+        while len(self._seen) > self.max_seen:
+            self._seen.popitem(last=False)
+
+    def check(self, address: str, learner: str) -> tuple[bool, float]:
+        """``(True, 0.0)`` for a pair seen before or one the address may still add (counted)."""
+        ok, wait, _ = self.enter(address, learner)
         return ok, wait
 
     def forget(self, address: str, learner: str) -> None:
-        """Undo a first sighting counted by :meth:`check` (a later limit refused it)."""
+        """Undo a first sighting counted by :meth:`enter` (a later limit refused it)."""
+        key = self._key(address, learner)
         with self._lock:
-            if self._seen.pop((address, learner), 1) is None:
-                self.limiter.refund(f"new:{address}")
+            if self._seen.pop((address, learner), 1) is None and key is not None:
+                self.limiter.refund(key)
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What :meth:`Limits.take` counted for one admission, to give back exactly."""
+
+    client: ClientKey
+    new: bool  # this admission counted its learner as new to the address
 
 
 @dataclass
@@ -131,10 +196,16 @@ class Limits:
 
     def admit(self, client: ClientKey) -> Refused | None:
         """Count one accepted submission of ``client`` (its learner set), or why not."""
+        taken = self.take(client)
+        return taken if isinstance(taken, Refused) else None
+
+    def take(self, client: ClientKey) -> Taken | Refused:
+        """Count one accepted submission of ``client`` (its learner set) and say what was
+        counted, or why not (then nothing is counted)."""
         learner, address = client.unit, client.address
-        new = bool(address) and not self.new_learners.seen(address, learner)
+        new = False
         if address:
-            ok, wait = self.new_learners.check(address, learner)
+            ok, wait, new = self.new_learners.enter(address, learner, client.session)
             if not ok:
                 n, window = self.new_learners.limiter.per_learner, self.new_learners.limiter.window_s
                 return Refused("new_learners", both("queue.new_learners", n=n,
@@ -152,7 +223,12 @@ class Limits:
                 lim = self.address
                 return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s),
                                wait)
-        return None
+        return Taken(client, new)
+
+    def give_back(self, taken: Taken) -> None:
+        """Return exactly what :meth:`take` counted (the line refused it, or nothing was
+        graded after all)."""
+        self.refund(taken.client, taken.new)
 
     def is_new(self, client: ClientKey) -> bool:
         """Whether :meth:`admit` would count ``client``'s learner as new to its address."""

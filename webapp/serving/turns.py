@@ -16,6 +16,11 @@ The policy, in the order it wins when rules conflict:
    fewer places than the address holding the most, by pushing out that address's newest
    waiting ticket (its waiter gets ``PushedOut``): a few flooding addresses cannot fill the
    line against everyone else (red team 2026-12-03, R3: four addresses had refused them all).
+   Inside an address the same holds between its learners: a full address takes a classmate
+   who holds fewer places than its heaviest learner, whose newest waiting ticket goes (red
+   team, issue 29, item 2: 67 sessions of one student held the class's 200 places and 11 of
+   16 classmates were refused). Among learners of equal service, the one holding fewer
+   places goes first: a learner's own backlog is charged to that learner.
 3. **Strangers cannot hurt each other.** A newcomer address joins level with the least-served
    address and wins ties against any address graded in the last ``RECENT_S``: it waits at most
    for the first running turn to end, whatever the other address's keys and backlog.
@@ -60,6 +65,10 @@ class Refused:
     retry_after_s: float | None = None
 
 
+class Cancelled(RuntimeError):
+    """The waiter gave up its place (its caller set the ``cancelled`` event)."""
+
+
 class PushedOut(RuntimeError):
     """The ticket lost its place to a lighter address while the line was full (``refused``)."""
 
@@ -81,6 +90,9 @@ class Ticket:
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
     lease: str | None = field(default=None, repr=False)  # its place across replicas, if any
+    # What the admission desk counted for it (webapp.serving.wing.Serving.enter), given back
+    # by refund() when it ends without being used (a rejected file, a cancelled Submit).
+    give_back: Callable[[], None] | None = field(default=None, repr=False)
     # Set when its turn comes or it is released: a waiting thread sleeps on its own ticket, so a
     # change of the line wakes nobody (200 waiting threads woken on every turn cost a class
     # more CPU than its gradings).
@@ -89,11 +101,18 @@ class Ticket:
     def position(self) -> int:
         return self.queue.position(self)
 
-    def wait_turn(self, on_wait: OnWait | None = None, poll_s: float = 1.0) -> None:
-        self.queue.wait_turn(self, on_wait, poll_s)
+    def wait_turn(self, on_wait: OnWait | None = None, poll_s: float = 1.0,
+                  cancelled: threading.Event | None = None) -> None:
+        self.queue.wait_turn(self, on_wait, poll_s, cancelled)
 
     def release(self) -> None:
         self.queue.release(self)
+
+    def refund(self) -> None:
+        """Give back what the admission desk counted for this ticket (once)."""
+        give_back, self.give_back = self.give_back, None
+        if give_back is not None:
+            give_back()
 
     def __enter__(self) -> Ticket:
         return self
@@ -144,7 +163,7 @@ class TurnQueue:
             waiting = sum(1 for t in self._live if t.state == "waiting")
             if sum(1 for t in self._live if t.unit == unit) >= self.per_learner:
                 return Refused("learner_waiting", both("queue.learner_full", n=self.per_learner))
-            if len(mine) >= self.per_address:
+            if len(mine) >= self.per_address and not self._push_out_within(group, unit):
                 wait = self.eta_s(len(mine))
                 return Refused("address_full", both("queue.address_full", n=len(mine),
                                                     wait=max(1, math.ceil(wait))), wait)
@@ -179,6 +198,28 @@ class TurnQueue:
             return False
         victim = max((t for t in self._live if t.group == heaviest and t.state == "waiting"),
                      key=lambda t: t.seq)
+        self._evict(victim)
+        return True
+
+    def _push_out_within(self, group: str, unit: str) -> bool:
+        """Make room in a full address for ``unit`` (lock held): its learner holding the most
+        waiting places, when at least two more than ``unit``, gives up its newest waiting
+        ticket. False when no learner there is that much heavier (``unit`` is refused)."""
+        counts: dict[str, int] = {}
+        for t in self._live:
+            if t.group == group and t.state == "waiting":
+                counts[t.unit] = counts.get(t.unit, 0) + 1
+        mine = sum(1 for t in self._live if t.group == group and t.unit == unit)
+        heaviest = max(counts, key=counts.get, default=None)
+        if heaviest is None or counts[heaviest] < mine + 2:
+            return False
+        victim = max((t for t in self._live if t.group == group and t.unit == heaviest
+                      and t.state == "waiting"), key=lambda t: t.seq)
+        self._evict(victim)
+        return True
+
+    def _evict(self, victim: Ticket) -> None:
+        """Take a waiting ticket out of the line (lock held); its waiter gets PushedOut."""
         victim.state = "pushed"
         if victim.lease is not None and self.places is not None:
             self.places.release(victim.lease)
@@ -186,7 +227,6 @@ class TurnQueue:
         self._live.remove(victim)
         victim.moved.set()
         self._changed()
-        return True
 
     def _join(self, group: str, unit: str) -> None:
         """An idle group (or unit) joins level with the least-served one in line, counted as
@@ -276,13 +316,14 @@ class TurnQueue:
             if t.state == "waiting":
                 per_unit.setdefault((t.group, t.unit), deque()).append(t)
         units: dict[str, list] = {}
-        for (g, u), tickets in per_unit.items():
+        for (g, u), tickets in per_unit.items():  # equal service: fewer places held first
             units.setdefault(g, []).append(
-                [self._unit_served[(g, u)], self._recent_end((g, u)), tickets[0].seq, u])
+                [self._unit_served[(g, u)], self._recent_end((g, u)), len(tickets),
+                 tickets[0].seq, u])
         groups = []
         for g, heap in units.items():
             heapq.heapify(heap)
-            groups.append([self._group_served[g], self._recent_end(g), heap[0][2], g])
+            groups.append([self._group_served[g], self._recent_end(g), heap[0][3], g])
         heapq.heapify(groups)
         order: dict[Ticket, int] = {}
         while groups:
@@ -290,15 +331,15 @@ class TurnQueue:
             g = entry[3]
             heap = units[g]
             unit = heapq.heappop(heap)
-            tickets = per_unit[(g, unit[3])]
+            tickets = per_unit[(g, unit[4])]
             order[tickets.popleft()] = len(order) + 1
             if tickets:
                 unit[0] += 1.0
-                unit[2] = tickets[0].seq
+                unit[2], unit[3] = len(tickets), tickets[0].seq
                 heapq.heappush(heap, unit)
             if heap:
                 entry[0] += 1.0
-                entry[2] = heap[0][2]
+                entry[2] = heap[0][3]
                 heapq.heappush(groups, entry)
         self._order_cache = (self._version, order)
         return order
@@ -352,15 +393,18 @@ class TurnQueue:
         ticket.moved.wait(timeout_s)
 
     def wait_turn(self, ticket: Ticket, on_wait: OnWait | None = None,
-                  poll_s: float = 1.0) -> None:
+                  poll_s: float = 1.0, cancelled: threading.Event | None = None) -> None:
         """Block until ``ticket`` may run. While it waits, ``on_wait(position, eta_s)`` when its
         place or rounded ETA changed since the last call, read every ``poll_s`` (so a long line
         costs one read per waiting ticket per ``poll_s``, not one per turn); once its turn
-        comes, ``on_wait(0, 0.0)`` (only if it had to wait)."""
+        comes, ``on_wait(0, 0.0)`` (only if it had to wait). Raises Cancelled once
+        ``cancelled`` is set (read every ``poll_s``): the caller releases the ticket."""
         last = None
         while True:
             if ticket.state == "done":
                 raise RuntimeError("wait_turn() on a released ticket")
+            if cancelled is not None and cancelled.is_set():
+                raise Cancelled("cancelled while waiting")
             pos = self.position(ticket)
             if pos == 0:
                 ticket.used = True

@@ -19,7 +19,7 @@ from webapp.serving.limits import Limits, database_url, is_postgres
 from webapp.serving.pg_failures import shared_failure_limiter
 from webapp.serving.ratelimit import FailureLimiter
 from webapp.serving.settings import ServingSettings
-from webapp.serving.turns import TurnQueue
+from webapp.serving.turns import Refused, Ticket, TurnQueue
 from webapp.serving.who import ClientKey, client_of_request
 
 log = logging.getLogger("transformer_lab.app")
@@ -84,6 +84,24 @@ class Serving:
                  f"X-Forwarded-For entry {s.forwarded_hops} from the right, from "
                  + (", ".join(s.trusted_proxies) or "any peer"))
         return wing
+
+    def enter(self, client: ClientKey, limits: Limits | None = None,
+              line: TurnQueue | None = None) -> Ticket | Refused:
+        """The one admission desk: ``limits`` (default: the submissions'), then a place in
+        ``line`` (default: grading). A refusal at any step gives back everything counted before
+        it (practice runs leaked the new-learner places of refused clicks: issue 29, item 3);
+        the ticket's ``refund()`` gives it back later (a file rejected once let in, a cancelled
+        Submit)."""
+        limits = limits or self.limits
+        taken = limits.take(client)
+        if isinstance(taken, Refused):
+            return taken
+        ticket = (line or self.grading).admit(client)
+        if isinstance(ticket, Refused):
+            limits.give_back(taken)
+            return ticket
+        ticket.give_back = lambda: limits.give_back(taken)
+        return ticket
 
     def client_of(self, request: Any) -> ClientKey:
         """Session and address of a web request (trusted proxy hops only)."""
