@@ -34,6 +34,44 @@ def light_run(run: Any) -> LightRun:
                     getattr(run, "model_name", "transformer"))
 
 
+RECORD_BYTES = 600  # one history record: a dict of about ten numbers (measured ~0.5 KB)
+REFERENCE_BYTES = 8  # one list slot referring to a shared record or snapshot
+RUN_OVERHEAD_BYTES = 4096  # the Run and its small objects
+
+
+def tensor_bytes(value: Any, seen: set | None = None) -> int:
+    """Bytes of the tensors in ``value`` (dicts, lists and tuples are walked), each storage once."""
+    seen = set() if seen is None else seen
+    if isinstance(value, dict):
+        return sum(tensor_bytes(v, seen) for v in value.values())
+    if isinstance(value, list | tuple):
+        return sum(tensor_bytes(v, seen) for v in value)
+    storage = getattr(value, "untyped_storage", None)
+    if storage is None:
+        return 0
+    s = storage()
+    ident = (s.data_ptr(), s.nbytes()) if s.data_ptr() else id(s)
+    if ident in seen:
+        return 0
+    seen.add(ident)
+    return int(s.nbytes())
+
+
+def run_bytes(run: Any, shared_too: bool = False) -> int:
+    """Estimated bytes a session holds by keeping ``run``: its model's tensors, attention
+    snapshots and history records. A shared replayed run (``run.shared``: one copy for every
+    session, webapp.services.training.SharedRuns) costs a session only its references, unless
+    ``shared_too`` (what the shared copy itself holds)."""
+    records, snaps = getattr(run, "records", []) or [], getattr(run, "snapshots", []) or []
+    if getattr(run, "shared", False) and not shared_too:
+        return RUN_OVERHEAD_BYTES + REFERENCE_BYTES * (len(records) + len(snaps))
+    seen: set = set()
+    model = getattr(run, "model", None)
+    held = tensor_bytes(list(model.state_dict().values()), seen) if model is not None else 0
+    return (RUN_OVERHEAD_BYTES + held + tensor_bytes(snaps, seen)
+            + RECORD_BYTES * len(records))
+
+
 def cap_kept(kept: dict, limit: int) -> dict:
     """The newest ``limit`` kept runs (dicts keep insertion order: the oldest come first);
     ``limit`` is ServingSettings.max_kept_runs."""

@@ -12,6 +12,13 @@ one client could fill an app-wide bound with fresh sessions and push every other
 model out (red team 3, R3: 32 replays emptied the explorer). Each address keeps at most
 ``max_per_address`` last runs and gives way with its own oldest; when the whole store is full,
 the address holding the most gives way. Runs idle for ``ttl_s`` (the session TTL) go too.
+
+Counts alone do not bound memory: a run of the largest model holds ~33 MB, a default one
+~0.1 MB. So the store also has a byte budget, in all (``max_bytes``) and per address
+(``max_bytes_per_address``), enforced when a run is put: each run is charged what it holds of
+its own (webapp.serving.session_memory.run_bytes: weights, snapshots, records), and a cached
+replay, which shares one read-only model with every session replaying it, only its references
+(issue 29, item 7). A run larger than an address's whole budget is not kept.
 """
 
 from __future__ import annotations
@@ -23,10 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from webapp.serving.session_memory import run_bytes
 from webapp.serving.settings import ServingSettings
 
 MAX_SESSIONS = 64  # last runs kept at most (each holds a small model, ~0.5-1 MB)
 MAX_PER_ADDRESS = 16  # of which one address holds at most (a classroom behind one NAT shares it)
+MAX_BYTES = 512 * 2**20  # bytes those runs hold of their own, at most (the largest: ~33 MB)
+MAX_BYTES_PER_ADDRESS = 128 * 2**20  # of which one address holds at most
 
 
 @dataclass
@@ -34,6 +44,7 @@ class _Held:
     run: Any
     owner: str  # the address, else the session itself
     used: float  # last put or get (clock seconds)
+    nbytes: int = 0  # what the run holds of its own (session_memory.run_bytes)
 
 
 class TrainSessions:
@@ -49,7 +60,13 @@ class TrainSessions:
     def __init__(self, max_sessions: int = MAX_SESSIONS, max_per_address: int = MAX_PER_ADDRESS,
                  ttl_s: float = ServingSettings.session_ttl_s,
                  max_kept_runs: int = ServingSettings.max_kept_runs,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, max_bytes: int = MAX_BYTES,
+                 max_bytes_per_address: int = MAX_BYTES_PER_ADDRESS,
+                 measure: Callable[[Any], int] = run_bytes) -> None:
+        if min(max_bytes, max_bytes_per_address) < 1:
+            raise ValueError("the byte budgets must be positive")
+        self.max_bytes, self.max_bytes_per_address = int(max_bytes), int(max_bytes_per_address)
+        self._measure = measure
         if max_sessions < 1:
             raise ValueError(f"max_sessions must be >= 1, got {max_sessions}")
         if max_per_address < 1:
@@ -75,18 +92,23 @@ class TrainSessions:
             self._last.move_to_end(session)
             return held.run
 
-    def put(self, session: str | None, run: Any, address: str | None = None) -> None:
+    def put(self, session: str | None, run: Any, address: str | None = None) -> bool:
         """Remember ``run`` as ``session``'s last run, filed under the caller's ``address``;
-        past a bound, the address's own oldest run goes (or, when the store is full, the oldest
-        run of the address holding the most)."""
+        past a bound (count or bytes), the address's own oldest runs go (or, when the store is
+        full, the oldest runs of the address holding the most). False when nothing was kept: no
+        session, or a run larger than an address's byte budget (the session's older run goes)."""
         if not session:
-            return  # no session (an API call): nobody could ask for it again
+            return False  # no session (an API call): nobody could ask for it again
         owner = f"addr:{address}" if address else f"session:{session}"
+        size = int(self._measure(run))  # outside the lock: it walks the run's tensors
         with self._lock:
             now = self._expire()
             self._last.pop(session, None)
-            self._last[session] = _Held(run, owner, now)
-            if sum(1 for h in self._last.values() if h.owner == owner) > self.max_per_address:
+            if size > self.max_bytes_per_address:
+                return False
+            self._last[session] = _Held(run, owner, now, size)
+            while (sum(1 for h in self._last.values() if h.owner == owner) > self.max_per_address
+                   or self._bytes_of(owner) > self.max_bytes_per_address):
                 self._drop_oldest_of(owner)
             while len(self._last) > self.max_sessions:
                 counts = Counter(h.owner for h in self._last.values())
@@ -94,6 +116,21 @@ class TrainSessions:
                 # The least recently used run among the addresses holding the most.
                 self._drop_oldest_of(next(h.owner for h in self._last.values()
                                           if counts[h.owner] == most))
+            while sum(h.nbytes for h in self._last.values()) > self.max_bytes:
+                held: Counter[str] = Counter()
+                for h in self._last.values():
+                    held[h.owner] += h.nbytes
+                self._drop_oldest_of(held.most_common(1)[0][0])  # the address holding most bytes
+            return session in self._last
+
+    def _bytes_of(self, owner: str) -> int:
+        return sum(h.nbytes for h in self._last.values() if h.owner == owner)
+
+    def held_bytes(self, address: str | None = None) -> int:
+        """Bytes charged to the runs held, in all or for one ``address``."""
+        with self._lock:
+            return sum(h.nbytes for h in self._last.values()
+                       if address is None or h.owner == f"addr:{address}")
 
     def _drop_oldest_of(self, owner: str) -> None:
         """Drop ``owner``'s least recently used run (lock held)."""
