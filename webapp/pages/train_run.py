@@ -46,12 +46,10 @@ def run_training(config, stop=None, client=None):
     training.page_config); the run holds records, snapshots, weights, summary. A cached run
     replays at once; otherwise messages with "queued" come while it waits its turn
     (webapp.services.train_queue; ``client``: the fair queue's ClientKey)."""
-    from webapp.services import training
-    from webapp.services.train_queue import run_or_replay
+    from webapp.services.train_queue import train_or_replay
 
-    run = training.new_run(config, stop)
-    for msg in run_or_replay(run, _stream, client):
-        yield msg, (run if "queued" in msg else training.apply(run, msg))
+    # A cached run is the one read-only Run every session replaying it shares (no model copy).
+    yield from train_or_replay(config, _stream, client, stop)
 
 
 _API = start_values().replace(steps=API_STEPS)  # the train API's defaults: a quick reverse run

@@ -8,6 +8,14 @@ grading): one run per browser session, fair across addresses and within them, ET
 median of recent training times; a whole class behind one address waits, none is refused.
 While the expected wait is long, the waiting message offers a shorter run with the same
 settings that is already in the cache.
+
+A replay shares one model: every session replaying a cached run holds the same read-only Run
+(webapp.services.training.SharedRuns), never a copy of its own (issue 29, item 7). A request
+for a run that another session is training right now (a twin) waits for that run instead of
+training it again, but its wait takes a place: twins count against the training line's bounds
+per address and in all, and past them are refused with the line's own message, so waiting
+twins cannot take the train pool's threads from everyone else (issue 29, item 11: 180 twins
+held all 167 and a stranger's cached replay took 56 s instead of 0.3 s).
 """
 
 from __future__ import annotations
@@ -16,13 +24,14 @@ import logging
 import math
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from webapp.i18n import both, tr
 from webapp.services import run_cache, run_cache_backends
 from webapp.serving import wing
-from webapp.serving.turns import PushedOut, Refused, Ticket
+from webapp.serving.turns import PushedOut, Refused, Ticket, TurnQueue
 from webapp.serving.who import ClientKey
 
 if TYPE_CHECKING:
@@ -68,6 +77,10 @@ _LOCK = threading.Lock()
 # Runs being trained (or waiting to) in this process, by key: the same run asked again waits
 # for that one and replays it, instead of queueing to train it a second time.
 _INFLIGHT: dict[str, threading.Event] = {}
+# Twins waiting for those runs, by address (else session) and by learner: places they hold
+# beside the training line's own (guarded by _LOCK).
+_TWINS: Counter[str] = Counter()
+_TWIN_UNITS: Counter[str] = Counter()
 
 
 def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -> int | None:
@@ -92,7 +105,8 @@ def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -
 def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
                   client: ClientKey | None = None,
                   cache: run_cache.RunCache | None | bool = True,
-                  serving: wing.Serving | None = None) -> Iterator[dict]:
+                  serving: wing.Serving | None = None,
+                  looked_up: bool = False) -> Iterator[dict]:
     """stream()'s messages for ``run`` (an webapp.services.training.Run, nothing trained yet).
 
     A cache hit replays the stored run at once (messages carry ``cached: True``). A miss waits
@@ -100,29 +114,31 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     its place changes, then trains through ``stream(run)``; a run that finishes (not stopped)
     is stored. Raises TrainRefused (a second run from the same session; Stop while waiting).
     ``serving``: whose training line (default: the app's, webapp.serving.wing.default()).
+    ``looked_up``: the caller has just missed in ``cache`` (it is not asked twice).
     """
     cache = run_cache_backends.default_cache() if cache is True else (cache or None)
     key = run_cache.run_key(run.config)
     total = run.trainer.cfg.steps
     entry = None
-    if cache is not None:
+    if cache is not None and not looked_up:
         try:
             entry = cache.get(key)
         except Exception:  # noqa: BLE001 - a broken cache only costs the training time
             log.exception("run cache lookup failed")
     if entry is None and cache is not None:
-        entry = yield from _join_same_run(key, run, cache)
+        serving = serving or wing.default()
+        entry = yield from _join_same_run(key, run, cache, client, serving.training)
     if entry is not None:
         yield from run_cache.replay(entry, total)
         return
     serving = serving or wing.default()
     queue = serving.training
-    ticket = queue.admit(client)
+    with _LOCK:  # twins' places count too; the first to ask for a run trains it
+        ticket = _room(queue, client) or queue.admit(client)
+        owner = cache is not None and key not in _INFLIGHT and not isinstance(ticket, Refused)
+        mine = _INFLIGHT.setdefault(key, threading.Event()) if owner else None
     if isinstance(ticket, Refused):  # one run per session; else only a flood
         raise TrainRefused(busy_message() if ticket.reason == "learner_waiting" else ticket.message)
-    with _LOCK:  # the first to ask for this run trains it; twins arriving later wait for it
-        owner = cache is not None and key not in _INFLIGHT
-        mine = _INFLIGHT.setdefault(key, threading.Event()) if owner else None
     try:
         yield from _wait(ticket, run, cache, serving.settings.train_offer_s)
         entry = _lookup(cache, key)  # trained meanwhile (another replica, a finished twin)?
@@ -161,18 +177,115 @@ def _lookup(cache: run_cache.RunCache | None, key: str) -> run_cache.CachedRun |
         return None
 
 
-def _join_same_run(key: str, run: Any, cache: run_cache.RunCache):
-    """If this very run is being trained here, wait for it (Stop gives up); its entry or None."""
+def _group(client: ClientKey) -> str:
+    """Whose places these are, as the training line counts them: the address, else the session."""
+    return client.address or f"session:{client.session}"
+
+
+def _room(queue: TurnQueue, client: ClientKey | None, twin: bool = False) -> Refused | None:
+    """Why ``client`` may not take one more place (a ticket, or a twin's wait when ``twin``) with
+    the twins' places counted beside the line's own; None when it may (_LOCK held).
+
+    Without twins waiting this adds nothing to the line's own admission (which may still push a
+    heavier address out of a full line)."""
+    client = client or ClientKey()
+    if not (twin or _TWINS):
+        return None
+    if twin and _TWIN_UNITS[client.unit]:
+        return Refused("learner_waiting", busy_message())
+    group = _group(client)
+    here = _TWINS[group] + (sum(queue.snapshot(client.address).values()) if client.address else 0)
+    if here >= queue.per_address:
+        wait = queue.eta_s(here)
+        return Refused("address_full", both("queue.address_full", n=here,
+                                            wait=max(1, math.ceil(wait))), wait)
+    waiting = queue.snapshot()["waiting"] + _TWINS.total()
+    if waiting >= queue.max_waiting:
+        wait = queue.eta_s(waiting)
+        return Refused("queue_full", both("queue.full", n=waiting,
+                                          wait=max(1, math.ceil(wait))), wait)
+    return None
+
+
+def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: ClientKey | None,
+                   queue: TurnQueue):
+    """If this very run is being trained here, wait for it (Stop gives up); its entry or None.
+
+    The wait holds a place beside ``queue``'s: past the line's bounds for the caller's address or
+    for everyone, it is refused (TrainRefused with the line's message) instead of waiting."""
+    client = client or ClientKey()
     with _LOCK:
         twin = _INFLIGHT.get(key)
+        refused = None if twin is None else _room(queue, client, twin=True)
+        if twin is not None and refused is None:
+            _TWINS[_group(client)] += 1
+            _TWIN_UNITS[client.unit] += 1
     if twin is None:
         return None
-    stop = run.trainer.stop
-    yield {"queued": 0, "eta_s": 0.0, "offer": None, "message": same_run_message()}
-    while not twin.wait(POLL_S):
-        if stop is not None and stop.is_set():
-            raise TrainRefused(stopped_message())
+    if refused is not None:
+        raise TrainRefused(refused.message)
+    try:
+        stop = run.trainer.stop
+        yield {"queued": 0, "eta_s": 0.0, "offer": None, "message": same_run_message()}
+        while not twin.wait(POLL_S):
+            if stop is not None and stop.is_set():
+                raise TrainRefused(stopped_message())
+    finally:
+        with _LOCK:
+            for counter, name in ((_TWINS, _group(client)), (_TWIN_UNITS, client.unit)):
+                counter[name] -= 1
+                if counter[name] <= 0:
+                    del counter[name]
     return _lookup(cache, key)
+
+
+def train_or_replay(config: ExperimentConfig, stream: Callable[[Any], Iterator[dict]],
+                    client: ClientKey | None = None, stop: threading.Event | None = None,
+                    cache: run_cache.RunCache | None | bool = True,
+                    serving: wing.Serving | None = None,
+                    shared: Any = None) -> Iterator[tuple[dict, Any]]:
+    """(message, run) as the Train page shows them, for the run ``config`` describes.
+
+    A cached run (found now, or stored while this request waited: a twin, another replica)
+    replays into the one read-only Run that every session replaying it shares (``shared``:
+    a training.SharedRuns, default the process's); nothing is built for the session. Any other
+    run is built and goes through run_or_replay (its turn, training), each message applied to it.
+    """
+    from webapp.services import training
+
+    cache = run_cache_backends.default_cache() if cache is True else (cache or None)
+    shared = shared or training.shared_runs()
+    key = run_cache.run_key(config)
+    entry = _lookup(cache, key)
+    if entry is not None:
+        yield from _replay_shared(key, config, entry, shared)
+        return
+    run = training.new_run(config, stop)
+    messages = run_or_replay(run, stream, client, cache, serving, looked_up=cache is not None)
+    try:
+        for msg in messages:
+            if msg.get("cached") and (entry := _lookup(cache, key)) is not None:
+                messages.close()  # gives its place back; the shared run replays instead
+                yield from _replay_shared(key, config, entry, shared)
+                return
+            yield msg, (run if "queued" in msg else training.apply(run, msg))
+    finally:
+        messages.close()
+
+
+def _replay_shared(key: str, config: ExperimentConfig, entry: run_cache.CachedRun,
+                   shared: Any) -> Iterator[tuple[dict, Any]]:
+    from webapp.services import training
+
+    base = shared.get(key, config, entry)
+    view = training.replay_view(base)  # the curves grow as the replay goes
+    for msg in run_cache.replay(entry, base.trainer.cfg.steps):
+        if "state" in msg:
+            yield msg, base
+        else:
+            view.records.extend(msg["records"])
+            view.snapshots.extend(msg.get("snapshots", []))
+            yield msg, view
 
 
 def _wait(ticket: Ticket, run: Any, cache: run_cache.RunCache | None,

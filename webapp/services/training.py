@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import threading
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +46,9 @@ class Run:
     summary: dict = field(default_factory=dict)
     # {"step", "maps": {kind: [(h, n, m)] per layer}, "labels": {kind: (queries, keys)}}
     snapshots: list[dict] = field(default_factory=list)
+    # A replay of a cached run: model, task, records and snapshots are the one copy every session
+    # replaying that run holds (SharedRuns); read it, never train it or apply() messages to it.
+    shared: bool = False
 
     @property
     def task_name(self) -> str:
@@ -130,6 +135,8 @@ def stream(run: Run) -> Iterator[dict]:
 
 def apply(run: Run, message: dict) -> Run:
     """Replay one message of stream() onto ``run`` (records; at the end weights and summary)."""
+    if run.shared:
+        raise ValueError("a shared replayed run is read-only")
     run.records.extend(message["records"])
     run.snapshots.extend(message.get("snapshots", []))
     if "state" in message:
@@ -137,6 +144,113 @@ def apply(run: Run, message: dict) -> Run:
         run.model.eval()
         run.summary = message["summary"]
     return run
+
+
+# Models rebuilt from cached runs, shared read-only by every session that replays them (issue 29,
+# item 7: 40 replays of the largest model held 40 copies, +33 MB each, for the session TTL).
+SHARED_MAX_BYTES = 128 * 2**20  # kept here while no session holds them (LRU by bytes)
+
+
+class SharedRuns:
+    """One read-only Run per cached run key, rebuilt once from its cache entry and handed to every
+    session that replays it: sessions hold references, never copies.
+
+    Recently used runs are kept (least recently used first out) while they fit ``max_bytes``
+    (their tensors: weights, attention snapshots); a run that a session still holds stays
+    findable past that (a weak reference), so a key never has two copies in memory at once.
+    Thread-safe; concurrent replays of a key not yet built wait for one build."""
+
+    def __init__(self, max_bytes: int = SHARED_MAX_BYTES) -> None:
+        self.max_bytes = int(max_bytes)
+        self.builds = 0  # runs rebuilt from entries (a test counts copies with it)
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, tuple[Run, int]] = OrderedDict()
+        self._bytes = 0
+        self._alive: weakref.WeakValueDictionary[str, Run] = weakref.WeakValueDictionary()
+        self._building: dict[str, threading.Lock] = {}
+
+    def get(self, key: str, config: ExperimentConfig, entry: Any) -> Run:
+        """The shared run of ``key`` (a webapp.services.run_cache.CachedRun of ``config``)."""
+        with self._lock:
+            found = self._find(key)
+            if found is not None:
+                return found
+            building = self._building.setdefault(key, threading.Lock())
+        with building:  # one build per key; the others wait for it and find it
+            with self._lock:
+                found = self._find(key)
+            if found is not None:
+                return found
+            try:
+                run = rebuilt(config, entry)
+                size = shared_bytes(run)
+                with self._lock:
+                    self.builds += 1
+                    self._alive[key] = run
+                    self._keep(key, run, size)
+                return run
+            finally:
+                with self._lock:
+                    self._building.pop(key, None)
+
+    def _find(self, key: str) -> Run | None:
+        """A kept or still held run of ``key``, now the most recently used (lock held)."""
+        held = self._kept.get(key)
+        if held is not None:
+            self._kept.move_to_end(key)
+            return held[0]
+        run = self._alive.get(key)
+        if run is not None:
+            self._keep(key, run, shared_bytes(run))
+        return run
+
+    def _keep(self, key: str, run: Run, size: int) -> None:
+        if size > self.max_bytes:
+            return  # held only by the sessions replaying it
+        self._kept[key] = (run, size)
+        self._bytes += size
+        while self._bytes > self.max_bytes:
+            _, (_, old) = self._kept.popitem(last=False)
+            self._bytes -= old
+
+    def stats(self) -> dict:
+        with self._lock:
+            return {"kept": len(self._kept), "bytes": self._bytes, "alive": len(self._alive),
+                    "builds": self.builds, "max_bytes": self.max_bytes}
+
+
+def rebuilt(config: ExperimentConfig, entry: Any) -> Run:
+    """A read-only Run of a cached entry: the model's tensors *are* the entry's (no copy), in eval
+    mode without gradients; records and snapshots are the entry's lists."""
+    run = new_run(config)
+    run.model.cpu()
+    run.model.load_state_dict(entry.state, assign=True)  # the entry's tensors, not a copy
+    run.model.eval()
+    run.model.requires_grad_(False)
+    run.records, run.snapshots, run.summary = entry.records, entry.snapshots, dict(entry.summary)
+    run.shared = True
+    return run
+
+
+def shared_bytes(run: Run) -> int:
+    """The bytes a shared run holds (its weights, snapshots and records)."""
+    from webapp.serving.session_memory import run_bytes
+
+    return run_bytes(run, shared_too=True)
+
+
+_SHARED = SharedRuns()
+
+
+def shared_runs() -> SharedRuns:
+    """The process's shared replayed runs."""
+    return _SHARED
+
+
+def replay_view(base: Run) -> Run:
+    """A replay in progress: ``base``'s model and task, with the records replayed so far (a list of
+    references to the shared records)."""
+    return Run(base.config, base.task, base.model, base.trainer, shared=True)
 
 
 def smoothing_floor(vocab_size: int, smoothing: float) -> float:
