@@ -189,14 +189,25 @@ def launch(**kwargs) -> tuple:
     if (ignored := server_reads_no_forwarded_headers()) is not None:
         log.warning("FORWARDED_ALLOW_IPS=%r is ignored: set LAB_FORWARDED_HOPS and "
                     "LAB_TRUSTED_PROXIES instead", ignored)
-    # Event-call bodies are bounded before Gradio parses them (red team, issue 17, A5).
+    # Every request body is bounded before Gradio reads it: event calls (red team, issue 17,
+    # A5), uploads per file and per client address, every other route (issue 29, item 9).
     from starlette.middleware import Middleware
+    from starlette.requests import Request
 
-    from webapp.serving.body_limit import BodyLimit
+    from webapp.serving.body_limit import ENVELOPE, BodyLimit, UploadBudget
 
+    serving = submissions.default().serving
+    s = serving.settings
+    kwargs.setdefault("max_file_size", s.max_upload_bytes)  # Gradio's own check, per file
+    # Gradio deletes uploaded files (and its copies of served ones) once this old (a
+    # Blocks constructor argument, read when the server starts): uploads no longer pile up.
+    demo.delete_cache = (max(1, int(min(60.0, s.upload_keep_s / 4))), int(s.upload_keep_s))
+    demo.upload_budget = budget = UploadBudget(s.upload_bytes_per_address, s.upload_window_s)
     app_kwargs = dict(kwargs.pop("app_kwargs", None) or {})
     app_kwargs["middleware"] = [*app_kwargs.get("middleware", []), Middleware(
-        BodyLimit, max_bytes=submissions.default().serving.settings.max_body_bytes)]
+        BodyLimit, max_bytes=s.max_body_bytes, other_bytes=s.max_other_body_bytes,
+        upload_bytes=s.max_upload_bytes + ENVELOPE, budget=budget,
+        address_of=lambda scope: serving.client_of(Request(scope)).address)]
     kwargs["app_kwargs"] = app_kwargs
     return demo.launch(i18n=I18N, css=CSS + toast_titles_css(), **kwargs)
 

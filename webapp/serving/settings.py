@@ -79,6 +79,21 @@ class ServingSettings:
     # Above what a legitimate call may carry (a 5 MB notebook, JSON-escaped), so such a call still
     # gets the gradebook's clear "too large" message; only floods meet the 413.
     max_body_bytes: int = 12_000_000  # LAB_MAX_BODY_BYTES: an event call's request body
+    # Every other route's body (webapp.serving.body_limit; red team, issue 29, item 9): Gradio's
+    # other POST routes (/component_server, /cancel, ...) carry small JSON in this app.
+    max_other_body_bytes: int = 1_000_000  # LAB_MAX_OTHER_BODY_BYTES
+    # Uploads: an exercise file is at most 5 MB (the gradebook's check, with its clear message),
+    # so a file a little past it still reaches that check; one address may send this many bytes
+    # in a window, and Gradio deletes its copies this long after they arrived (delete_cache).
+    max_upload_bytes: int = 6_000_000  # LAB_MAX_UPLOAD_BYTES: one uploaded file (and request)
+    upload_bytes_per_address: int = 200_000_000  # LAB_UPLOAD_BYTES_PER_ADDRESS: ... per window
+    upload_window_s: float = 600.0  # LAB_UPLOAD_WINDOW_S
+    upload_keep_s: float = 600.0  # LAB_UPLOAD_KEEP_S: uploaded files are deleted after this
+    # Finished events whose results nobody reads (gradio_patch, patch 4; issue 29, item 8): kept
+    # this long, at most so many per page session and in all, oldest dropped first.
+    unread_keep_s: float = 60.0  # LAB_UNREAD_KEEP_S
+    unread_per_session: int = 8  # LAB_UNREAD_PER_SESSION
+    unread_max: int = 64  # LAB_UNREAD_MAX: every session's unread results together
     # Per-session memory (webapp.serving.session_memory): a browser session's trained model and
     # kept runs live this long after their last change; closing the tab frees them at once.
     session_ttl_s: float = 1800.0  # LAB_SESSION_TTL_S
@@ -146,6 +161,15 @@ class ServingSettings:
             queue_per_address=num("LAB_QUEUE_PER_ADDRESS", d.queue_per_address),
             queue_per_session=num("LAB_QUEUE_PER_SESSION", d.queue_per_session),
             max_body_bytes=num("LAB_MAX_BODY_BYTES", d.max_body_bytes),
+            max_other_body_bytes=num("LAB_MAX_OTHER_BODY_BYTES", d.max_other_body_bytes),
+            max_upload_bytes=num("LAB_MAX_UPLOAD_BYTES", d.max_upload_bytes),
+            upload_bytes_per_address=num("LAB_UPLOAD_BYTES_PER_ADDRESS",
+                                         d.upload_bytes_per_address),
+            upload_window_s=num("LAB_UPLOAD_WINDOW_S", d.upload_window_s, float, 1e-9),
+            upload_keep_s=num("LAB_UPLOAD_KEEP_S", d.upload_keep_s, float, 1),
+            unread_keep_s=num("LAB_UNREAD_KEEP_S", d.unread_keep_s, float, 1e-9),
+            unread_per_session=num("LAB_UNREAD_PER_SESSION", d.unread_per_session),
+            unread_max=num("LAB_UNREAD_MAX", d.unread_max),
             session_ttl_s=num("LAB_SESSION_TTL_S", d.session_ttl_s, float, 1e-9),
             max_kept_runs=num("LAB_MAX_KEPT_RUNS", d.max_kept_runs),
             light_sessions=env_flag("LAB_LIGHT_SESSIONS", d.light_sessions, env=e),

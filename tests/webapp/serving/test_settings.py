@@ -24,6 +24,14 @@ VARIABLES = [
     ("train_per_address", "LAB_TRAIN_PER_ADDRESS", "9", 9),
     ("train_max_waiting", "LAB_TRAIN_MAX_WAITING", "40", 40),
     ("max_body_bytes", "LAB_MAX_BODY_BYTES", "5000", 5000),
+    ("max_other_body_bytes", "LAB_MAX_OTHER_BODY_BYTES", "3000", 3000),
+    ("max_upload_bytes", "LAB_MAX_UPLOAD_BYTES", "2000000", 2_000_000),
+    ("upload_bytes_per_address", "LAB_UPLOAD_BYTES_PER_ADDRESS", "9000000", 9_000_000),
+    ("upload_window_s", "LAB_UPLOAD_WINDOW_S", "30", 30.0),
+    ("upload_keep_s", "LAB_UPLOAD_KEEP_S", "120", 120.0),
+    ("unread_keep_s", "LAB_UNREAD_KEEP_S", "5", 5.0),
+    ("unread_per_session", "LAB_UNREAD_PER_SESSION", "2", 2),
+    ("unread_max", "LAB_UNREAD_MAX", "10", 10),
     ("train_offer_s", "LAB_TRAIN_OFFER_S", "5", 5.0),
     ("forwarded_hops", "LAB_FORWARDED_HOPS", "2", 2),
     ("trusted_proxies", "LAB_TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1",
@@ -55,6 +63,11 @@ def test_an_empty_environment_gives_the_documented_defaults():
     assert (s.session_ttl_s, s.max_kept_runs, s.light_sessions, s.malloc_arenas) == \
         (1800.0, 8, True, 2)
     assert (s.password_tries_per_address, s.password_tries_per_hour) == (5, 20)
+    assert (s.max_body_bytes, s.max_other_body_bytes, s.max_upload_bytes) == \
+        (12_000_000, 1_000_000, 6_000_000)  # an exercise file is at most 5 MB
+    assert (s.upload_bytes_per_address, s.upload_window_s, s.upload_keep_s) == \
+        (200_000_000, 600.0, 600.0)
+    assert (s.unread_keep_s, s.unread_per_session, s.unread_max) == (60.0, 8, 64)
     # Unset and blank are the same thing.
     assert ServingSettings.from_env({name: "  " for _, name, _, _ in VARIABLES}) == s
 
