@@ -209,6 +209,8 @@ def launch(**kwargs) -> tuple:
         upload_bytes=s.max_upload_bytes + ENVELOPE, budget=budget,
         address_of=lambda scope: serving.client_of(Request(scope)).address)]
     kwargs["app_kwargs"] = app_kwargs
+    # Finished results nobody reads are dropped after a while, a few per session (item 8).
+    gradio_patch.drop_unread(demo, s.unread_keep_s, s.unread_per_session, s.unread_max)
     return demo.launch(i18n=I18N, css=CSS + toast_titles_css(), **kwargs)
 
 
