@@ -185,13 +185,17 @@ def test_every_name_the_notice_may_show_is_in_the_safe_alphabet(links):
 
 
 @pytest.mark.parametrize("lang", ["en-US", "zh-CN"])
-def test_the_apps_load_event_puts_only_our_words_in_the_notice(links, lang):
+def test_the_apps_load_event_puts_only_our_words_in_the_notice(links, lang, monkeypatch):
     """The app's own load event (as a browser's page load calls it) and the notice's own
-    postprocess: hostile links give the catalogue's sentences, a hostile lock= none of its names."""
+    postprocess: hostile links give the catalogue's sentences, a hostile lock= none of its names.
+    No run cache: a run another test trained would add the 'already trained' line."""
     from types import SimpleNamespace
 
     import app
     from webapp.i18n import tr
+    from webapp.services import run_cache_backends
+
+    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
 
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     notice = next(b for b in app.demo.blocks.values() if getattr(b, "elem_id", None) == "link-notice")

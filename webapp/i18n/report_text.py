@@ -24,6 +24,8 @@ EN: dict[str, str] = {
     "queue.position": "◷ Waiting for the grader: position {position} in the queue, about {eta} s.",
     "limit.body": "This request is larger than {mb} MB; a solution fits in a few kB. Nothing was "
                   "stored.",
+    "limit.uploads": "Your network address has uploaded {mb} MB in the last {minutes} min, the "
+                     "most it may. Please retry in {wait} s.",
     "limit.locked": "Too many wrong tries. Try again in {wait} s ({minutes} min).",
     "limit.wait": "You have sent {n} submissions in the last {window} s. Please try again in "
                   "{wait} s; use the time to read the hints of your last result.",
@@ -89,6 +91,7 @@ ZH: dict[str, str] = {
                           "本次提交未被保存。",
     "queue.position": "◷ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。",
     "limit.body": "该请求超过 {mb} MB；答案只需几 kB。未保存任何内容。",
+    "limit.uploads": "你的网络地址在最近 {minutes} 分钟内已上传 {mb} MB，已达上限。请在 {wait} 秒后再试。",
     "limit.locked": "错误尝试次数过多。请在 {wait} 秒（约 {minutes} 分钟）后再试。",
     "limit.wait": "你在最近 {window} 秒内已提交 {n} 次。请在 {wait} 秒后再试，这段时间可以先看看上一次结果中的提示。",
     "queue.grading": "◷ 正在评分你的提交……",

@@ -168,11 +168,7 @@ class BodyLimit:
             await self._answer(send, 429, {
                 "error": f"uploads over {self.budget.per_address} bytes from this address in "
                          f"{self.budget.window_s:g} s",
-                # Not in the catalogue (webapp/i18n): this module's own two languages.
-                "message": {"en": f"Your network address has uploaded {mb} MB in the last "
-                                  f"{minutes} min, the most it may. Please retry in {wait_s} s.",
-                            "zh": f"你的网络地址在最近 {minutes} 分钟内已上传 {mb} MB，已达上限。"
-                                  f"请在 {wait_s} 秒后再试。"}},
+                "message": both("limit.uploads", mb=mb, minutes=minutes, wait=wait_s)},
                 [(b"retry-after", str(wait_s).encode())])
         return ok
 
