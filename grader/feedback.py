@@ -12,6 +12,7 @@ import re
 import signal as _signal
 from typing import TYPE_CHECKING
 
+from grader.learner_error import learner_line, shown_message
 from grader.report import bilingual as _m
 from transformer_lab.message import Message
 
@@ -56,28 +57,6 @@ def traceback_lines(tb: str, source: str) -> str:
     return "\n".join(keep[-8:])
 
 
-# What a library error is about, in the grader's words. On hidden cases the learner's own
-# exception text is never echoed (it could spell out hidden inputs); its category is.
-_CATEGORIES: list[tuple[str, Message]] = [
-    (r"the contract (names|says)|should be a tensor parameter", Message(
-        "a parameter the contract names is missing, not a tensor, or of another shape (see the "
-        "names and sizes in the statement)", "约定中的某个参数缺失、不是张量或形状不同（名称和尺寸见题目说明）")),
-    (r"inplace|in-place", Message("an in-place operation overwrote a tensor autograd needs",
-                                  "原地操作覆盖了 autograd 需要的张量")),
-    (r"mat1 and mat2|must match the size|size mismatch|is invalid for input of size|cannot be "
-     r"multiplied|expected size|size of tensor|dimension|broadcast|shape", Message(
-         "a shape mismatch (print the shapes along the way on the public examples)",
-         "形状不匹配（可在公开示例中逐步打印形状）")),
-    (r"dtype|scalar type|double|float|same type", Message("a dtype mismatch between tensors",
-                                                          "张量之间的 dtype 不一致")),
-    (r"out of (bounds|range)", Message("an index out of range", "下标越界")),
-    (r"is not defined", Message("a name that is not defined", "使用了未定义的名字")),
-    (r"has no attribute", Message("an attribute that does not exist", "访问了不存在的属性")),
-    (r"not callable|not subscriptable|not iterable|unsupported operand|must be|argument", Message(
-        "a value of the wrong type or an argument the call does not take", "值的类型不对，或传入了不接受的参数")),
-]
-
-
 _EMPTY = re.compile(r"numel\(\) == 0|zero-size array|with no elements|empty (sequence|tensor)", re.I)
 _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)"
                      r"|Expected size for first two dimensions of batch2 tensor to be: \[\d+, (\d+)\] "
@@ -86,11 +65,13 @@ _BROADCAST = re.compile(r"size of tensor a \((\d+)\) must match the size of tens
                         r"at non-singleton dimension (\d+)")
 
 
-def _situation(msg: str, sizes: frozenset[int]) -> Message | None:
-    """What an exception means in this case's situation, for the two the issue found common:
-    a reduction over an empty row, and two shapes that do not broadcast (told with their sizes
-    only when both are sizes of this case's own inputs, so no learner-chosen number shows)."""
-    if _EMPTY.search(msg):
+def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> Message | None:
+    """What an exception means in this case's situation, for the common ones: a reduction over
+    an empty row, a matrix product or two shapes that do not fit (told with their sizes only
+    when both are sizes of this case's own inputs, so no learner-chosen number shows).
+    ``masks``: the case's inputs hide keys (a mask or valid lengths); only then may the words
+    speak of a mask, a length or a query that sees no key."""
+    if _EMPTY.search(msg) and masks:
         return Message(
             "a reduction such as `.max()` over an empty tensor: in this test a row has nothing to "
             "reduce (for example the visible keys of a query whose valid length is 0, which sees "
@@ -112,20 +93,20 @@ def _situation(msg: str, sizes: frozenset[int]) -> Message | None:
     if found:
         a, b, dim = (int(g) for g in found.groups())
         if {a, b} <= sizes:
+            hint = Message(
+                "; a mask or a length may need an axis of size 1 where it should repeat",
+                "；掩码或长度可能需要在应重复的位置加一个大小为 1 的维") if masks else Message("", "")
             return Message(
                 f"two shapes that do not broadcast: at dimension {dim} one operand has size {a} and "
-                f"the other {b} (print the shapes on the public examples; a mask or a length may "
-                "need an axis of size 1 where it should repeat)",
-                f"两个形状无法广播：在第 {dim} 维上一个操作数大小为 {a}，另一个为 {b}（可在公开示例中打印形状；"
-                "掩码或长度可能需要在应重复的位置加一个大小为 1 的维）")
+                f"the other {b} (print the shapes on the public examples{hint.en})",
+                f"两个形状无法广播：在第 {dim} 维上一个操作数大小为 {a}，另一个为 {b}（可在公开示例中打印形状"
+                f"{hint.zh}）")
     return None
 
 
-def own_raise_text(err: ErrorInfo, fn_label: str, source: str) -> dict[str, str] | None:
-    """The exception came from a ``raise`` or ``assert`` the learner wrote (the innermost
-    traceback frame is a line of ``source`` that starts so): its text is the learner's, and
-    a category matched on it would guess; the line is told instead, on a test whose inputs the
-    statement allows (a test that expects an exception never reaches here)."""
+def _own_raise_line(err: ErrorInfo, source: str) -> int | None:
+    """The line of ``source`` the exception was raised at, when the innermost traceback frame
+    is a ``raise`` or ``assert`` the learner wrote (its text is then wholly theirs)."""
     frames = [_FRAME.match(line.strip()) for line in err.traceback.splitlines() if 'File "' in line]
     if not frames or frames[-1] is None:
         return None
@@ -133,39 +114,46 @@ def own_raise_text(err: ErrorInfo, fn_label: str, source: str) -> dict[str, str]
     lines = source.splitlines()
     if not 1 <= number <= len(lines) or not re.match(r"\s*(raise|assert)\b", lines[number - 1]):
         return None
-    kind = safe_type(err.type, fallback="an exception of your own class")
-    if kind == "NotImplementedError":
-        return _m(f"`{fn_label}` raised NotImplementedError at line {number} of your code: that part "
-                  "is not written yet.",
-                  f"`{fn_label}` 在你代码的第 {number} 行抛出了 NotImplementedError：这一部分还没有写。")
-    return _m(f"`{fn_label}` raised {kind} at line {number} of your code, on a hidden test whose "
-              "inputs the statement allows (the test's name says what they are): look at the "
-              f"condition that leads to line {number}.",
-              f"`{fn_label}` 在一个输入符合题目规定的隐藏测试中，于你代码的第 {number} 行抛出了 {kind}"
-              f"（测试名说明了输入是什么）：请检查通向第 {number} 行的条件。")
+    return number
 
 
-def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset()) -> dict[str, str]:
-    """A hidden-safe bilingual message for an exception the learner's code raised: its type
-    (when it is a builtin or library one) and what kind of error it is, never its text.
-    ``sizes``: the sizes of the case's own inputs, which a broadcast error may name."""
+def _quoted(shown: str) -> tuple[str, str]:
+    return (f': "{shown}"', f"：“{shown}”") if shown else ("", "")
+
+
+def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(),
+               source: str = "", masks: bool = False) -> dict[str, str]:
+    """What the learner's code raised on a hidden test, as it happened: the exception's type,
+    the learner's line, the message Python or a library raised (every token that could carry
+    hidden data replaced, grader/learner_error.py), then what it means in this case when that
+    is known. A ``raise``/``assert`` of their own is told by its line.
+    ``sizes``: the sizes of the case's own inputs; ``masks``: its inputs hide keys."""
     kind = safe_type(err.type, fallback="")
-    if not kind:
-        return _m(f"`{fn_label}` raised an exception of your own class on a hidden test "
-                  "(its text is shown in the public examples only).",
-                  f"`{fn_label}` 在隐藏测试中抛出了你自定义类型的异常（其内容只在公开示例中显示）。")
-    msg = err.message
-    what = _situation(msg, sizes)
+    kind_en = kind or "an exception of your own class"
+    kind_zh = kind or "你自定义类型的异常"
+    own_line = _own_raise_line(err, source)
+    if own_line is not None:  # a raise or assert the learner wrote, on inputs the statement allows:
+        # its line is told, not its text (code can spell hidden inputs into it, and the learner
+        # reads the text at that line anyway)
+        if kind == "NotImplementedError":
+            return _m(f"`{fn_label}` raised NotImplementedError at line {own_line} of your code: "
+                      "that part is not written yet.",
+                      f"`{fn_label}` 在你代码的第 {own_line} 行抛出了 NotImplementedError：这一部分还没有写。")
+        return _m(f"`{fn_label}` raised {kind_en} at line {own_line} of your code, on a hidden test "
+                  "whose inputs the statement allows (the test's name says what they are): look at "
+                  f"the condition that leads to line {own_line}.",
+                  f"`{fn_label}` 在一个输入符合题目规定的隐藏测试中，于你代码的第 {own_line} 行抛出了 "
+                  f"{kind_zh}（测试名说明了输入是什么）：请检查通向第 {own_line} 行的条件。")
+    shown_en, shown_zh = _quoted(shown_message(err.message, source, sizes))
+    line = learner_line(err.traceback, source) if source else None
+    where_en = f" at line {line} of your code" if line else ""
+    where_zh = f"于你代码的第 {line} 行" if line else ""
+    en = f"`{fn_label}` raised {kind_en}{where_en} on a hidden test{shown_en}"
+    zh = f"`{fn_label}` 在隐藏测试中{where_zh}抛出了 {kind_zh}{shown_zh}"
+    what = _situation(err.message, sizes, masks) if kind else None
     if what is not None:
-        return _m(f"`{fn_label}` raised {kind} on a hidden test: {what.en}.",
-                  f"`{fn_label}` 在隐藏测试中抛出了 {kind}：{what.zh}。")
-    for pattern, what in _CATEGORIES:
-        if re.search(pattern, msg, re.I):
-            return _m(f"`{fn_label}` raised {kind} on a hidden test: {what.en}.",
-                      f"`{fn_label}` 在隐藏测试中抛出了 {kind}：{what.zh}。")
-    return _m(f"`{fn_label}` raised {kind} on a hidden test (the message is shown in the "
-              "public examples only).",
-              f"`{fn_label}` 在隐藏测试中抛出了 {kind}（异常信息只在公开示例中显示）。")
+        return _m(f"{en}. Here: {what.en}.", f"{zh}。也就是说：{what.zh}。")
+    return _m(f"{en}.", f"{zh}。")
 
 
 def timed_out(raw: RawResult) -> bool:

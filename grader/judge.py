@@ -7,7 +7,7 @@ matched against the learner's.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from grader import compare, feedback
@@ -19,7 +19,7 @@ from grader.report import bilingual as _m
 def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
           memory_mib: int, source: str = "") -> TestResult:
     """The result of one case that ran: passed, or the first problem in words safe to show."""
-    passed, problem = judge_case(case, records, expected)
+    passed, problem = judge_case(case, records, expected, source)
     named = problem.pop("mistake", None) if problem else None  # a check's own mistake name
     result = TestResult(case.name, case.points if passed else 0.0, case.points, passed,
                         _m("Passed.", "通过。") if passed else problem, mistake=named,
@@ -32,23 +32,22 @@ def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
                 err.type, (), "", ""), memory_mib)
         if not case.visible:  # line numbers of the learner's frames only
             result.details = feedback.traceback_lines(result.details, source)
-            at = next(i for i, r in enumerate(records) if r.error is err)
-            label = case.labels[at] if at < len(case.labels) else "your code"
-            own = feedback.own_raise_text(err, label, source)
-            if own is not None and result.mistake is None:
-                result.message = own
     return result
 
 
-def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None) -> tuple[bool, dict | None]:
-    """Pass/fail for one case and the first problem found."""
+def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None,
+               source: str = "") -> tuple[bool, dict | None]:
+    """Pass/fail for one case and the first problem found (``source``: the learner's code, whose
+    own words and lines an exception's text may show)."""
     hidden = not case.visible
-    sizes = input_sizes(case) if any(r.error is not None for r in got) else frozenset()
+    raised = any(r.error is not None for r in got)
+    sizes = input_sizes(case) if raised else frozenset()
+    said = Said(source, hides_keys(case)) if raised else Said()
     for i, step in enumerate(case.steps):
         if not step.checks:
             if i < len(got) and got[i].error is not None:
                 return False, check_record(Check(), got[i], None, case.labels[i],
-                                           hidden=hidden, sizes=sizes)
+                                           hidden=hidden, sizes=sizes, said=said)
             continue
         if i >= len(got):
             return False, _m("This test did not finish.", "该测试没有运行完。")
@@ -56,17 +55,18 @@ def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None)
         for check in step.checks:
             if check.again is not None:
                 problem = _again_problem(check, got, expected, i, expected_of(check, ref),
-                                         case.labels[i], hidden, sizes)
+                                         case.labels[i], hidden, sizes, said)
             else:
                 problem = check_record(check, got[i], expected_of(check, ref),
-                                       case.labels[i], hidden=hidden, sizes=sizes)
+                                       case.labels[i], hidden=hidden, sizes=sizes, said=said)
             if problem:
                 return False, problem
     return True, None
 
 
 def _again_problem(spec: Check, got: list[Record], reference: list[Record] | None, i: int,
-                   expected: Any, fn_label: str, hidden: bool, sizes: frozenset[int]) -> dict | None:
+                   expected: Any, fn_label: str, hidden: bool, sizes: frozenset[int],
+                   said: Said) -> dict | None:
     """A call on tensors an earlier call was given (spec.again). Whether it passes is judged
     against the reference's answer alone, so only a right answer passes, whatever code in the
     sandbox says. Which words it fails with comes from the learner's tensors read back after
@@ -74,7 +74,7 @@ def _again_problem(spec: Check, got: list[Record], reference: list[Record] | Non
     reference's run read back (the inputs as passed), otherwise the words any wrong answer
     gets (a function that is wrong, or gives two answers to one question, changed nothing)."""
     plain = replace(spec, again=None)
-    problem = check_record(plain, got[i], expected, fn_label, hidden=hidden, sizes=sizes)
+    problem = check_record(plain, got[i], expected, fn_label, hidden=hidden, sizes=sizes, said=said)
     if problem is None or got[i].error is not None:
         return problem
     at = i + spec.again.get("after", 0)
@@ -105,6 +105,30 @@ def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Said:
+    """What the words for a learner's exception may draw on: their own source (its words and
+    lines) and whether the case's inputs hide keys (only then may a hint speak of a mask)."""
+
+    source: str = ""
+    masks: bool = False
+
+
+# Inputs that hide keys: a mask or valid lengths, by keyword or as masked_softmax's 2nd argument.
+_MASK_KWARGS = ("mask", "valid_lens", "attn_mask", "key_padding_mask")
+
+
+def hides_keys(case: TestCase) -> bool:
+    """Whether some step of ``case`` passes a mask or valid lengths."""
+    for step in case.steps:
+        kw = step.kwargs or {}
+        if any(kw.get(k) is not None for k in _MASK_KWARGS):
+            return True
+        if step.name == "masked_softmax" and len(step.args) > 1 and step.args[1] is not None:
+            return True
+    return False
+
+
 def input_sizes(case: TestCase) -> frozenset[int]:
     """Every axis length of the case's own tensor inputs (an error message may name them)."""
     found: set[int] = set()
@@ -126,8 +150,10 @@ def input_sizes(case: TestCase) -> frozenset[int]:
 
 
 def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
-                 hidden: bool = False, sizes: frozenset[int] = frozenset()) -> dict | None:
-    """Judge one step's record (value / raised / error) against the expected value."""
+                 hidden: bool = False, sizes: frozenset[int] = frozenset(),
+                 said: Said | None = None) -> dict | None:
+    """Judge one step's record (value / raised / error) against the expected value. ``said``:
+    what an exception's words may draw on (the learner's source; whether the case hides keys)."""
     label = spec.label or fn_label
     err = record.error
     if err is not None:
@@ -137,7 +163,8 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
             return _m(f"Your code does not define {what} `{name}`.",
                       f"你的代码没有定义{_WHAT_ZH[what]} `{name}`。")
         if hidden:
-            return feedback.error_text(err, fn_label, sizes)
+            said = said or Said()
+            return feedback.error_text(err, fn_label, sizes, said.source, said.masks)
         return _m(f"`{fn_label}` raised {err.type}: {err.message[:300]}",
                   f"`{fn_label}` 抛出了 {err.type}：{err.message[:300]}")
     if spec.kind == "raises":
