@@ -15,6 +15,7 @@ import numpy as np
 
 from grader.judge import explains, judge_case
 from grader.model import Mistake, Record, TestCase
+from grader.premises import UNKNOWN, Premises
 from grader.report import Report, TestResult
 from grader.report import bilingual as _m
 
@@ -37,7 +38,7 @@ def part_of(case: TestCase) -> frozenset[str]:
 
 def name_mistakes(cases: list[TestCase], failed: list[Failure], report: Report,
                   expected: dict[int, list[Record]], mistakes: list[Mistake],
-                  diagnoser: Callable | None = None) -> None:
+                  diagnoser: Callable | None = None, premises: Premises | None = None) -> None:
     """Name a known mistake only where the evidence singles it out (never a best guess).
 
     For every failed case the hypotheses that explain it are the mistake files that fail it
@@ -77,7 +78,7 @@ def name_mistakes(cases: list[TestCase], failed: list[Failure], report: Report,
             if name is not None and name in found[index]:
                 result.mistake, result.message = name, messages[name]
             else:
-                add_hint(cases[index], result, records)
+                add_hint(cases[index], result, records, premises)
 
 
 def _hypotheses(index: int, case: TestCase, records: list[Record], expected: list[Record] | None,
@@ -132,11 +133,16 @@ def _non_finite(value) -> bool:
     return False
 
 
-def add_hint(case: TestCase, result: TestResult, records: list[Record]) -> None:
+def add_hint(case: TestCase, result: TestResult, records: list[Record],
+             premises: Premises | None = None) -> None:
     """A case's fixed hint is about numerical stability (every hint in hidden/ is): shown only
     when the code returned NaN or inf there, the symptom it explains; never on a crash (then
-    only the crash message is true) or on finite wrong values, whose cause it would misname."""
+    only the crash message is true) or on finite wrong values, whose cause it would misname;
+    never when the fact its ``unless`` names holds of the code (grader/premises.py)."""
     raised = any(r.error is not None for r in records)
+    unless = (case.hint or {}).get("unless")
+    if unless and getattr(premises or UNKNOWN, unless):
+        return
     if case.hint and not raised and any(_non_finite(r.value) for r in records):
         result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip() for k, v in result.message.items()}
 

@@ -13,6 +13,7 @@ from grader.bundle import Bundle
 from grader.explain import Failure
 from grader.model import RawResult, Run, TestCase
 from grader.pool import WorkerPool
+from grader.premises import Premises
 from grader.report import Report, TestResult
 from grader.report import bilingual as _m
 from grader.spec import Job, Limits
@@ -60,13 +61,24 @@ def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: Limit
         report.tests.append(result)
     if failed:
         mistakes = bundle.known_mistakes()
+        premises = Premises(source, _starter(bundle.exercise_id))
         explain.name_mistakes(cases, failed, report, bundle.expected, mistakes,
-                              bundle.diagnose if hidden else None)
+                              bundle.diagnose if hidden else None, premises)
         if hidden:  # unnamed failures: what differs first, in the learner's terms
-            observe.observe(cases, failed, bundle.expected, bundle.exercise_id)
+            observe.observe(cases, failed, bundle.expected, bundle.exercise_id, premises)
     explain.say_once(report)
     summarise(report, crash)
     return report
+
+
+def _starter(exercise_id: str) -> str:
+    """The exercise's starter code ("" for a bundle built without an exercise)."""
+    from grader.exercises import UnknownExercise, get
+
+    try:
+        return get(exercise_id).starter if exercise_id else ""
+    except (UnknownExercise, OSError):
+        return ""
 
 
 def run_in_sandbox(cases: list[TestCase], source: str, pool: WorkerPool,

@@ -23,7 +23,14 @@ from grader import compare
 from grader.diagnose import TINY, arr, constant_fill
 from grader.judge import check_record, expected_of
 from grader.model import Check, Record, TestCase
-from grader.observe_values import constant_finding, nan_finding, transposed_finding, values_finding
+from grader.observe_values import (
+    constant_finding,
+    nan_finding,
+    rounded_finding,
+    transposed_finding,
+    values_finding,
+)
+from grader.premises import UNKNOWN, Premises
 from grader.report import bilingual as _m
 
 # Exercises whose scores are a scaled dot product Q·Kᵀ / √d_k (the scale wording names d_k).
@@ -31,15 +38,16 @@ DOT_PRODUCT = frozenset({"manual-attention", "causal-mask", "multi-head-attentio
 
 
 def observe(cases: list[TestCase], failed: list, expected: dict[int, list[Record]],
-            exercise: str | None = None) -> None:
+            exercise: str | None = None, premises: Premises | None = None) -> None:
     """Replace the generic message of each failed, unnamed case by a stage observation.
     ``exercise`` (the id) decides which words fit: a scale of Q·Kᵀ only where scores are a
-    dot product, a mask only where the case's inputs hide keys."""
+    dot product, a mask only where the case's inputs hide keys; ``premises`` (what the code
+    itself already does, grader/premises.py) keep advice from telling it to do that."""
     for index, result, records in failed:
         if result.mistake:
             continue
         try:
-            found = locate(cases[index], records, expected.get(index), exercise)
+            found = locate(cases[index], records, expected.get(index), exercise, premises)
         except Exception:  # noqa: BLE001 - an observation is optional; the generic text stays
             found = None
         if found is not None:
@@ -47,7 +55,7 @@ def observe(cases: list[TestCase], failed: list, expected: dict[int, list[Record
 
 
 def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
-           exercise: str | None = None) -> dict | None:
+           exercise: str | None = None, premises: Premises | None = None) -> dict | None:
     """The observation at the first failing check of ``case``, or None (keep the generic text)."""
     if expected is None:
         return None
@@ -78,7 +86,7 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
             want = _selected(ref.value if ref is not None else None, chk)
             if mine is None or want is None or mine.shape != want.shape or want.size == 0:
                 return None
-            finding = _finding(label, mine, want, case, i, exercise)
+            finding = _finding(label, mine, want, case, i, exercise, premises or UNKNOWN)
             if finding is None:  # nothing more to say than compare.py's text, at its stage
                 if not right or "en" not in problem or "zh" not in problem:
                     return None
@@ -175,21 +183,25 @@ def _is_weights(want: np.ndarray) -> bool:
 
 
 def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
-             exercise: str | None = None) -> tuple[str, str] | None:
-    constant = constant_finding(label, mine, want)
+             exercise: str | None = None, premises: Premises = UNKNOWN) -> tuple[str, str] | None:
+    constant = constant_finding(label, mine, want, premises)
     if constant:
         return constant
+    rounded = rounded_finding(label, mine, want)
+    if rounded:
+        return rounded
     if not np.isfinite(mine).all() and np.isfinite(want).all():  # weights: where, against the mask
         if not _is_weights(want):
             return None  # compare.py's text, and the case's own hint, stay
-        return nan_finding(label, mine, want, _hidden_keys(case, i, mine.shape, exercise))
+        return nan_finding(label, mine, want, _hidden_keys(case, i, mine.shape, exercise), premises,
+                           _input_scores(case, i, mine.shape))
     if _is_weights(want):
-        return _weights_finding(label, mine, want, case, i, exercise)
+        return _weights_finding(label, mine, want, case, i, exercise, premises)
     return values_finding(label, mine, want, case, i, exercise)
 
 
 def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
-                     exercise: str | None = None) -> tuple[str, str] | None:
+                     exercise: str | None = None, premises: Premises = UNKNOWN) -> tuple[str, str] | None:
     masked = _hidden_keys(case, i, mine.shape, exercise)
     rows = mine.sum(axis=-1)
     if not np.all(np.abs(rows - 1) < 1e-4):
@@ -210,7 +222,7 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
     hidden, shown = want <= TINY, mine > TINY
     extra = hidden & shown
     if extra.any() and masked is not None:
-        found = _masked_keys_finding(mine, want, masked, extra, case, i, exercise)
+        found = _masked_keys_finding(mine, want, masked, extra, case, i, exercise, premises)
         if found:
             return found
     if extra.any():
@@ -220,11 +232,12 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
                     f"{what[0]}: look at how the mask is built (which keys it hides), not at the fill.",
                     f"每行之和为 1，但有 {int(extra.sum())} 个本应为 0 的权重不为 0{what[1]}：请检查掩码是怎样构造的"
                     "（它遮蔽了哪些键），而不是填充值。")
+        how = _how_to_hide(premises)
         return (f"the rows sum to 1, but {int(extra.sum())} weights that should be 0 are not "
                 f"(keys the mask hides, or keys whose scores lie far below the row's best){what[0]}. "
-                "A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
+                f"{how[0]}",
                 f"每行之和为 1，但有 {int(extra.sum())} 个本应为 0 的权重不为 0（被掩码遮蔽的键，或分数远低于"
-                f"该行最高分的键）{what[1]}。被遮蔽的键应在 softmax 之前、在分数中用很大的负数填充。")
+                f"该行最高分的键）{what[1]}。{how[1]}")
     if (~shown & (want > 1e-3)).any():
         what = _hidden_pattern(mine, want)
         if masked is not None and not masked.any():
@@ -274,7 +287,8 @@ def _row_sum_finding(label: str, mine: np.ndarray, want: np.ndarray,
 
 
 def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray, extra: np.ndarray,
-                         case: TestCase, i: int, exercise: str | None) -> tuple[str, str] | None:
+                         case: TestCase, i: int, exercise: str | None,
+                         premises: Premises = UNKNOWN) -> tuple[str, str] | None:
     """Weights that should be 0 and are not, told apart by what the case's inputs hide: keys
     the mask (valid_lens, a causal mask) hides, or visible keys whose scores lie far below the
     row's best (then the scores differ, and no mask advice applies)."""
@@ -319,10 +333,30 @@ def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray,
                 "look at how the mask is built (which keys it hides), not at the fill.",
                 f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重{what[1]}：请检查掩码是怎样构造的"
                 "（它遮蔽了哪些键），而不是填充值。")
-    return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight. "
-            "A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
-            f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重。被遮蔽的键应在 softmax "
-            "之前、在分数中用很大的负数填充。")
+    how = _how_to_hide(premises)
+    return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight. {how[0]}",
+            f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重。{how[1]}")
+
+
+def _how_to_hide(premises: Premises) -> tuple[str, str]:
+    """How keys are hidden, for code that writes no large negative fill yet; for code that
+    does, where to look instead (which keys its mask picks, and where the fill goes)."""
+    if not premises.writes_large_fill:
+        return ("A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
+                "被遮蔽的键应在 softmax 之前、在分数中用很大的负数填充。")
+    return ("Your code writes a large negative fill: check which positions it goes to (the mask's "
+            "True/False sense and its axis) and that it is applied to the scores before the softmax.",
+            "你的代码写了很大的负填充值：请检查它被填到了哪些位置（掩码 True/False 的含义和它所在的维度），"
+            "以及它是否在 softmax 之前作用于分数。")
+
+
+def _input_scores(case: TestCase, i: int, shape: tuple) -> np.ndarray | None:
+    """The scores step ``i`` normalises, when its first input is them (masked_softmax's X)."""
+    step = case.steps[i]
+    if step.name != "masked_softmax" or not step.args:
+        return None
+    x = arr(step.args[0])
+    return x if x is not None and x.shape == shape else None
 
 
 def _hidden_keys(case: TestCase, i: int, shape: tuple, exercise: str | None) -> np.ndarray | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.model import TestCase
+from grader.premises import UNKNOWN, Premises
 
 
 def mixed(s: np.ndarray) -> float:
@@ -17,15 +18,42 @@ def mixed(s: np.ndarray) -> float:
     return float(np.abs(s - s[..., :, :1] - s[..., :1, :] + s[..., :1, :1]).max())
 
 
-def constant_finding(label: str, mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
-    """Every entry the same number while the right values are not all equal."""
+def constant_finding(label: str, mine: np.ndarray, want: np.ndarray,
+                     premises: Premises = UNKNOWN) -> tuple[str, str] | None:
+    """Every entry the same number while the right values are not all equal (the starter's
+    placeholder named only while a placeholder line of the starter is still in the code)."""
     if mine.size < 2 or not np.isfinite(mine).all() or np.ptp(mine) > 1e-12 \
             or np.ptp(np.nan_to_num(want)) < 1e-9:
         return None
     c = f"{float(mine.reshape(-1)[0]):.4g}".replace("-", "−")
-    return (f"every entry of `{label}` is {c}, while the right entries are not all equal (if this is "
-            "still the starter's placeholder, this is the part to write).",
-            f"`{label}` 的每个元素都是 {c}，而正确的元素并不全相等（如果这里仍是初始代码的占位值，这就是要写的部分）。")
+    if premises.keeps_placeholder:
+        return (f"every entry of `{label}` is {c}, while the right entries are not all equal (if this "
+                "is still the starter's placeholder, this is the part to write).",
+                f"`{label}` 的每个元素都是 {c}，而正确的元素并不全相等（如果这里仍是初始代码的占位值，这就是要写的部分）。")
+    return (f"every entry of `{label}` is {c}, while the right entries are not all equal: the values "
+            "do not depend on the inputs the way they should.",
+            f"`{label}` 的每个元素都是 {c}，而正确的元素并不全相等：结果没有按应有的方式依赖输入。")
+
+
+def rounded_finding(label: str, mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
+    """Every entry within half a unit of the d-th decimal of the right one and itself written
+    with at most d decimals (d = 0…4), while the right values are not: rounded answers."""
+    if mine.size < 2 or not (np.isfinite(mine).all() and np.isfinite(want).all()):
+        return None
+    size = max(1.0, float(np.abs(want).max()))
+    for d in range(5):
+        step = 10.0 ** -d
+        on_grid = np.abs(mine - np.round(mine, d)) <= 1e-6 * size
+        off = np.abs(mine - want)
+        if on_grid.all() and (off <= step / 2 + 1e-6 * size).all() and (off > 1e-6 * size).any() \
+                and not (np.abs(want - np.round(want, d)) <= 1e-6 * size).all():
+            half = f"{step / 2:g}"
+            return (f"every entry of `{label}` is within {half} of the right one and has at most {d} "
+                    f"decimal{'s' if d != 1 else ''}: the values look rounded. Return them unrounded "
+                    "(round only what you print).",
+                    f"`{label}` 的每个元素与正确值相差都不超过 {half}，且最多只有 {d} 位小数：看起来结果被四舍五入了。"
+                    "请返回未经舍入的值（只在打印时舍入）。")
+    return None
 
 
 def transposed_finding(label: str, mine: np.ndarray, want: np.ndarray,
@@ -55,9 +83,12 @@ def transposed_finding(label: str, mine: np.ndarray, want: np.ndarray,
             f"`{label}` 是正确结果的转置：第 i 行是键 i 对所有查询的分数。分数应为 Q·Kᵀ，第 i 行是查询 i 对所有键的分数。")
 
 
-def nan_finding(label: str, mine: np.ndarray, want: np.ndarray,
-                hidden: np.ndarray | None) -> tuple[str, str] | None:
-    """Where NaN/inf appear (right values finite), told against which keys the case hides."""
+def nan_finding(label: str, mine: np.ndarray, want: np.ndarray, hidden: np.ndarray | None,
+                premises: Premises = UNKNOWN,
+                scores: np.ndarray | None = None) -> tuple[str, str] | None:
+    """Where NaN/inf appear (right values finite), told against which keys the case hides;
+    ``scores`` (the normalised inputs, when the step's input is them) tell an exp that
+    overflows from one that underflows; code that calls a library softmax is not told to."""
     if mine.ndim < 2 or np.isfinite(mine).all() or not np.isfinite(want).all():
         return None
     bad = ~np.isfinite(mine).all(axis=-1)  # rows with NaN/inf
@@ -68,22 +99,62 @@ def nan_finding(label: str, mine: np.ndarray, want: np.ndarray,
         if empty.any() and np.array_equal(bad, empty):
             wr = want[empty]
             uniform = bool(np.allclose(wr, 1.0 / mine.shape[-1], atol=1e-6))
+            head = (f"`{label}` is NaN exactly in the {k} row{'s' if k != 1 else ''} whose keys are all "
+                    f"hidden{' and right in every other row' if rest_right else ''}",
+                    f"`{label}` 恰好在所有键都被遮蔽的 {k} 行中为 NaN{'，其余各行都正确' if rest_right else ''}")
+            if premises.calls_softmax and not premises.writes_large_fill:
+                # softmax of finite scores is finite: the keys were hidden after it
+                return (f"{head[0]}: your code calls softmax and writes no large negative fill, so the "
+                        "hidden keys are set to 0 after the softmax and the row is divided by its sum "
+                        "again, which is 0 in a row with no visible key (0/0 is NaN). Hide the keys in "
+                        "the scores before the softmax, with a large negative fill such as −1e6"
+                        f"{': such a row then comes out uniform (1/m)' if uniform else ''}.",
+                        f"{head[1]}：你的代码调用了 softmax，却没有写很大的负填充值，因此被遮蔽的键是在 softmax 之后才置 0，"
+                        "然后这一行又除以它的和，而在没有可见键的行中这个和为 0（0/0 是 NaN）。请在 softmax 之前、在分数中"
+                        f"用很大的负数（如 −1e6）遮蔽这些键{'：这样的行就会得到均匀的权重（1/m）' if uniform else ''}。")
             en = zh = ""
-            if uniform:
+            if uniform and premises.calls_softmax:
+                en = (" The right weights there are uniform (1/m): with a finite fill (such as −1e6) "
+                      "instead of −inf, a row of equal fills gives the same weight to every key.")
+                zh = "正确的权重在这些行是均匀的（1/m）：用有限的填充值（如 −1e6）代替 −inf，一行相同的填充值会给每个键相同的权重。"
+            elif uniform:
                 en = (" The right weights there are uniform (1/m): with a finite fill (such as −1e6) and "
                       "a softmax that subtracts the row's maximum first (torch.softmax does), a row of "
                       "equal fills gives exp(0) = 1 for every key.")
                 zh = ("正确的权重在这些行是均匀的（1/m）：用有限的填充值（如 −1e6），并用先减去该行最大值的 softmax"
                       "（torch.softmax 就是这样），一行相同的填充值对每个键都得到 exp(0) = 1。")
-            return (f"`{label}` is NaN exactly in the {k} row{'s' if k != 1 else ''} whose keys are all hidden"
-                    f"{' and right in every other row' if rest_right else ''}: there every exp term came out "
-                    f"0 (a fill of −inf, or exp of a large negative fill), and 0/0 is NaN.{en}",
-                    f"`{label}` 恰好在所有键都被遮蔽的 {k} 行中为 NaN{'，其余各行都正确' if rest_right else ''}："
-                    f"这些行的每一项 exp 都是 0（填充了 −inf，或对很大的负填充值直接取 exp），而 0/0 是 NaN。{zh}")
+            return (f"{head[0]}: there every exp term came out 0 (a fill of −inf, or exp of a large "
+                    f"negative fill), and 0/0 is NaN.{en}",
+                    f"{head[1]}：这些行的每一项 exp 都是 0（填充了 −inf，或对很大的负填充值直接取 exp），而 0/0 是 NaN。{zh}")
         if (bad & empty).any():
             return None
     where = "" if hidden is None or not hidden.any() else " (rows where some key is visible)"
     where_zh = "" if hidden is None or not hidden.any() else "（这些行中有可见的键）"
+    said = (f"`{label}` has NaN or inf in {k} of {total} rows{where}"
+            f"{', and is right in every other row' if rest_right else ''}.",
+            f"`{label}` 的 {total} 行中有 {k} 行出现 NaN 或 inf{where_zh}"
+            f"{'，其余各行都正确' if rest_right else ''}。")
+    if premises.calls_softmax:  # a library softmax of finite scores is finite: a step around it
+        return (f"{said[0]} Your code calls softmax, which gives finite weights for finite scores: "
+                "the NaN comes from a step around it, such as a row whose scores are all −inf, or "
+                "weights divided again by a row sum that is 0 (keys hidden after the softmax, then "
+                "normalised). Hide keys in the scores before the softmax, with a large finite fill.",
+                f"{said[1]}你的代码调用了 softmax，它对有限的分数给出有限的权重：NaN 来自它前后的某一步，例如某一行的分数"
+                "全是 −inf，或在 softmax 之后遮蔽键、再除以一个为 0 的行和。请在 softmax 之前、在分数中用很大的有限负数遮蔽键。")
+    flow = _exp_flow(scores, bad, hidden)
+    if flow == "under":
+        return (f"{said[0]} In those rows every score lies far below the largest score of the whole "
+                "input, so exp of (score − that maximum) underflows to 0 for every key, and 0/0 is "
+                "NaN: subtract each row's own maximum (`max(dim=-1, keepdim=True)`), not one for the "
+                "whole tensor.",
+                f"{said[1]}这些行的每个分数都远低于整个输入中的最大分数，因此 exp(分数 − 该最大值) 对每个键都下溢为 0，"
+                "而 0/0 是 NaN：请减去每一行自己的最大值（`max(dim=-1, keepdim=True)`），而不是整个张量的一个最大值。")
+    if flow == "over":
+        return (f"{said[0]} Those rows hold scores of a few hundred: exp of them overflows to ∞ and "
+                "∞/∞ is NaN. Subtracting each row's own maximum before exp (as torch.softmax does) "
+                "keeps every row finite.",
+                f"{said[1]}这些行中有几百大小的分数：取 exp 会上溢为 ∞，而 ∞/∞ 是 NaN。在 exp 之前减去每一行自己的最大值"
+                "（torch.softmax 就是这样做的）可以让每一行都保持有限。")
     return (f"`{label}` has NaN or inf in {k} of {total} rows{where}"
             f"{', and is right in every other row' if rest_right else ''}. A NaN there is 0/0 or ∞/∞ "
             "when the values are normalised: the exp of every term of such a row came out 0 (all far "
@@ -93,6 +164,25 @@ def nan_finding(label: str, mine: np.ndarray, want: np.ndarray,
             f"{'，其余各行都正确' if rest_right else ''}。这里的 NaN 来自归一化时的 0/0 或 ∞/∞：这一行的每一项 exp "
             "都变成了 0（都远小于 0），或某一项变成了 ∞（远大于 0）。在 exp 之前减去该行自己的最大值"
             "（torch.softmax 就是这样做的）可以让每一行都保持有限。")
+
+
+def _exp_flow(scores: np.ndarray | None, bad: np.ndarray, hidden: np.ndarray | None) -> str | None:
+    """"over" when every NaN row has a visible score above 80 (exp overflows float32 past
+    ~88.7), "under" when every NaN row's visible scores all lie more than 110 below the
+    input's largest (exp(score − global max) is then 0 in float32 and float64 alike: e^-110 is
+    below float32's smallest normal… and the sum 0 as well in practice); None when unknown."""
+    if scores is None or not bad.any():
+        return None
+    seen = ~hidden if hidden is not None and hidden.shape == scores.shape else np.ones(scores.shape, bool)
+    vis = np.where(seen, scores, -np.inf)
+    row_max = vis.max(axis=-1)[bad]
+    if not np.isfinite(row_max).all():
+        return None
+    if (row_max > 80).all():
+        return "over"
+    if (row_max < float(vis.max()) - 110).all():
+        return "under"
+    return None
 
 
 def _scores_finding(label: str, mine: np.ndarray, want: np.ndarray,

@@ -34,6 +34,13 @@ class Case:
             raise ValueError(f"case {self.name!r}: points must be >= 0")
         if not any(s.get("check") for s in self.steps):
             raise ValueError(f"case {self.name!r}: no step carries a check, so it cannot fail")
+        if self.hint is not None:
+            from grader.premises import HINT_PREMISES
+
+            if not {"en", "zh"} <= set(self.hint) <= {"en", "zh", "unless"}:
+                raise ValueError(f"case {self.name!r}: a hint has 'en' and 'zh' (and may have 'unless')")
+            if self.hint.get("unless", HINT_PREMISES[0]) not in HINT_PREMISES:
+                raise ValueError(f"case {self.name!r}: a hint's 'unless' is one of {HINT_PREMISES}")
 
 
 def zh_names(names: dict[str, str]):

@@ -103,6 +103,7 @@ def build(rng: torch.Generator) -> list[Case]:
             if float(top[..., 0].max()) > 150 and bool((top[..., 0] - top[..., 1] >= 12).all()):
                 break
         return weights_and_context(name, points, (q, k, v, *W), {"valid_lens": valid}, dt, hint={
+            "unless": "calls_softmax",  # its advice is for code that does not call it yet
             "en": "Large scores must not overflow: use torch.softmax.",
             "zh": "分数很大时不能溢出：请使用 torch.softmax。"})
 
@@ -117,7 +118,7 @@ def build(rng: torch.Generator) -> list[Case]:
                   points=1.0),
         attn_case("large w_v (scores in the hundreds), float64, valid lengths", 3, 3, 5, 4, 4, 6, 2,
                   f64, True, scale_v=100.0,
-                  hint={"en": "Large scores must not overflow: use torch.softmax.",
+                  hint={"unless": "calls_softmax", "en": "Large scores must not overflow: use torch.softmax.",
                         "zh": "分数很大时不能溢出：请使用 torch.softmax。"}),
         Case("types: torch tensors in the dtype of q (float32 and float64); inputs left unchanged", 1.0, [
             get("additive_scores", save="s"),

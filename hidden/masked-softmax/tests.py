@@ -18,6 +18,7 @@ def _lens(rng, shape, m):
 
 
 HINT_LARGE = {
+    "unless": "calls_softmax",  # its advice is for code that does not call it yet
     "en": "Large scores must not overflow: use torch.softmax, or subtract the row maximum before exp.",
     "zh": "分数很大时不能溢出：请使用 torch.softmax，或在取 exp 之前减去每行的最大值。",
 }

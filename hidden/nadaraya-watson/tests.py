@@ -73,7 +73,7 @@ def build(rng: torch.Generator) -> list[Case]:
         nw_case("w given as a 0-d tensor, float64", rand(3, dtype=f64), xk64, yv64,
                 torch.tensor(1.8, dtype=f64), points=1.0),
         nw_case("queries far from every key, w = 10, float64", far_q, far_keys, far_y, 10.0,
-                hint={"en": "exp() of a very negative score is 0 for every key: use torch.softmax "
+                hint={"unless": "calls_softmax", "en": "exp() of a very negative score is 0 for every key: use torch.softmax "
                             "(it subtracts the row maximum) instead of exp / sum.",
                       "zh": "分数极小时每个键的 exp() 都是 0：请用 torch.softmax（它会先减去每行"
                             "最大值），不要手写 exp / sum。"}),
