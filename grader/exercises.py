@@ -8,6 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader import mistakes
 from grader.model import Mistake
 from grader.paths import EXERCISES_DIR, hidden_root
 from grader.spec import Case, Limits
@@ -97,21 +98,26 @@ class Exercise:
         if not self.has_hidden():
             raise FileNotFoundError(
                 f"hidden tests for {self.id!r} not found in {self.hidden_dir} (set LAB_HIDDEN_DIR)")
-        make = lambda: _build_cases(  # noqa: E731
-            self.hidden_dir / "tests.py", f"_lab_hidden_{self.id.replace('-', '_')}", seed, False)
+        def make() -> list[Case]:
+            cases = _build_cases(self.hidden_dir / "tests.py",
+                                 f"_lab_hidden_{self.id.replace('-', '_')}", seed, False)
+            _refuse_unregistered(self, {n: c.name for c in cases for n in mistakes.named_by(c.steps)},
+                                 "test")
+            return cases
+
         return self._cached(("hidden", seed), make) if cache else make()
 
     def reference_source(self) -> str:
         return (self.hidden_dir / "reference.py").read_text(encoding="utf-8")
 
     def mistakes(self) -> list[Mistake]:
+        """The exercise's registered mistakes with their mutants (grader/mistakes.py)."""
         def load() -> list[Mistake]:
-            index = self.hidden_dir / "mistakes.json"
-            if not index.is_file():
-                return []
-            table = json.loads(index.read_text(encoding="utf-8"))
-            return [Mistake(name, msg, (self.hidden_dir / "mistakes" / f"{name}.py").read_text(
-                encoding="utf-8")) for name, msg in table.items()]
+            folder = self.hidden_dir / "mistakes"
+            files = {p.stem for p in folder.glob("*.py")} if folder.is_dir() else set()
+            _refuse_unregistered(self, {n: f"mistakes/{n}.py" for n in files}, "mutant")
+            return [Mistake(name, entry.message, (folder / f"{name}.py").read_text(encoding="utf-8"))
+                    for name, entry in mistakes.own(self).items() if name in files]
 
         return self._cached(("mistakes",), load)
 
@@ -121,9 +127,20 @@ class Exercise:
             path = self.hidden_dir / "diagnose.py"
             if not path.is_file():
                 return None
+            _refuse_unregistered(self, {n: "diagnose.py" for n in mistakes.diagnoser_names(path)},
+                                 "diagnoser")
             return _load_module(path, f"_lab_diagnose_{self.id.replace('-', '_')}").diagnose
 
         return self._cached(("diagnose",), load)
+
+
+def _refuse_unregistered(ex: Exercise, names: dict[str, str], what: str) -> None:
+    """Loading refuses a test, mutant or diagnoser that names a mistake nobody registered."""
+    unknown = sorted(set(names) - set(mistakes.registry(ex)))
+    if unknown:
+        raise ValueError(f"{ex.id}: {what} names unregistered mistakes "
+                         f"{[(n, names[n]) for n in unknown]} (register them in mistakes.json or "
+                         "grader/contract_mistakes.json)")
 
 
 def _load_exercise(folder: Path) -> Exercise:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
+
+from grader import mistakes
 
 # learner is the label a learner chose; learner_id tells two learners with one label apart
 # (empty on rows stored before ids). Newer columns come after it so the older ones keep their
@@ -16,29 +17,18 @@ from typing import Any
 HEADER = ["id", "learner", "exercise", "score", "max_score", "passed", "tests", "status",
           "submitted_at", "grader_version", "learner_id", "mistakes", "mistake_names", "stage",
           "mistake_names_zh", "stage_zh"]
-# A mistake's name is the first clause of the grader's message for it (hidden/<id>/mistakes.json).
-_CLAUSE_END = re.compile(r"[:;.]\s|[：；。]|[:;.]$")
-MAX_NAME_CHARS = {"en": 80, "zh": 40}
-
-
 @lru_cache(maxsize=512)
 def mistake_name(exercise: str, mistake: str, lang: str = "en") -> str:
-    """A mistake id as a person reads it: the first clause of the grader's own message for it
-    ("no-scale" -> "Scores are not scaled"), in English or Chinese ("zh"). Without the hidden
-    tests (a public copy) or for an unknown id: the id with spaces ("no scale")."""
+    """A mistake id as a person reads it: its registered title (grader/mistakes.py) in English
+    or Chinese ("zh"), never cut from a message; without the hidden tests (a public copy) the
+    contract mistakes still have theirs, any other id reads as words ("no-scale" -> "no scale")."""
     from grader.exercises import UnknownExercise, get
 
     try:
-        messages = {m.name: m.message for m in get(exercise).mistakes()}
+        entries = mistakes.registry(get(exercise))
     except (UnknownExercise, OSError, ValueError):
-        messages = {}
-    message = messages.get(mistake) or {}
-    text = str(message.get("zh" if lang == "zh" else "en") or message.get("en") or "").strip()
-    if not text:
-        return mistake.replace("-", " ")
-    head = _CLAUSE_END.split(text, maxsplit=1)[0].strip()
-    cap = MAX_NAME_CHARS["zh" if lang == "zh" else "en"]
-    return head if len(head) <= cap else head[: cap - 1].rstrip() + "…"
+        entries = mistakes.contract()
+    return mistakes.title_of(entries, mistake, lang)
 
 # A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

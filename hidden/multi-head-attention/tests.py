@@ -64,10 +64,13 @@ def _grad_fail(name: str) -> dict:
 
 
 def _no_grad(name: str) -> dict:
-    return _m(f"No gradient reaches `{name}.weight`: part of `forward` leaves the autograd graph "
-              "(`.detach()`, `.data`, `torch.no_grad()`, numpy), so that projection cannot learn.",
-              f"没有梯度到达 `{name}.weight`：`forward` 的一部分脱离了计算图（`.detach()`、`.data`、"
-              "`torch.no_grad()` 或 numpy），该投影无法学习。", "leaves-the-graph")
+    return _m(f"No gradient reaches `{name}.weight`, so that projection cannot learn: either "
+              f"`forward` never uses `self.{name}` (another projection computes its part, e.g. keys "
+              "made with `self.query`), or its path leaves the autograd graph (`.detach()`, "
+              "`.data`, `torch.no_grad()`, numpy).",
+              f"没有梯度到达 `{name}.weight`，该投影无法学习：要么 `forward` 根本没有用到 `self.{name}`"
+              "（它的那一部分由别的投影算出，例如用 `self.query` 算键），要么它所在的路径脱离了计算图"
+              "（`.detach()`、`.data`、`torch.no_grad()`、numpy）。", "leaves-the-graph")
 
 
 # Each case's name on a Chinese page (the English name stays the gradebook's key).

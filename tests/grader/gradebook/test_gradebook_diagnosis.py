@@ -90,12 +90,15 @@ def test_the_csv_gains_the_mistakes_their_names_and_the_stage(book):
     assert (rows[1]["mistake_names_zh"], rows[1]["stage_zh"]) == ("", "")
 
 
-def test_a_mistake_name_is_the_first_clause_of_the_graders_message(tmp_path, monkeypatch):
-    # The exercise's own mistakes.json (hidden tests) says it; an unknown id reads as words.
+def test_a_mistake_name_is_its_registered_title(tmp_path, monkeypatch):
+    # Issue 23: the title is registered with the mistake (its exercise's mistakes.json, or the
+    # contract file for the mistakes every exercise uses), never cut from the message; an id
+    # nobody registered reads as words. (Was: the first clause of the message, by regex.)
     hidden = tmp_path / "hidden" / "manual-attention"
     (hidden / "mistakes").mkdir(parents=True)
     (hidden / "tests.py").write_text("")
     (hidden / "mistakes.json").write_text(json.dumps({"tiny-slip": {
+        "title": {"en": "A tiny slip", "zh": "小失误"},
         "en": "The scale is off: divide by 2.", "zh": "缩放不对：除以 2。"}}))
     (hidden / "mistakes" / "tiny-slip.py").write_text("")
     monkeypatch.setenv("LAB_HIDDEN_DIR", str(tmp_path / "hidden"))
@@ -104,9 +107,11 @@ def test_a_mistake_name_is_the_first_clause_of_the_graders_message(tmp_path, mon
     monkeypatch.setattr(get("manual-attention"), "_cache", {})
     mistake_name.cache_clear()
     try:
-        assert mistake_name("manual-attention", "tiny-slip") == "The scale is off"
-        assert mistake_name("manual-attention", "tiny-slip", "zh") == "缩放不对"
+        assert mistake_name("manual-attention", "tiny-slip") == "A tiny slip"
+        assert mistake_name("manual-attention", "tiny-slip", "zh") == "小失误"
         assert mistake_name("manual-attention", "never-seen") == "never seen"
+        assert mistake_name("manual-attention", "wrong-return-type", "zh") == "返回值的类型或 dtype 不对"
+        assert mistake_name("no-such-exercise", "changes-input") == "Changes an input in place"
         assert mistake_name("no-such-exercise", "no-scale") == "no scale"
     finally:
         mistake_name.cache_clear()

@@ -1,0 +1,323 @@
+"""Issue 23: mistakes registered once, the learner's own exception shown as raised (with nothing
+hidden in it), and hints shown only where their premise holds."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader import bundle, mistakes
+from grader.exercises import all_exercises, get
+from grader.gradebook.csv_export import rows_to_csv
+from grader.learner_error import shown_message
+from grader.paths import deployment_seed
+from grader.premises import Premises
+
+EXERCISES = sorted(all_exercises())
+
+
+# --- one registry of mistakes ------------------------------------------------------------------
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_every_mistake_a_test_mutant_or_diagnoser_names_is_registered_with_both_titles(exercise_id):
+    assert mistakes.problems(get(exercise_id)) == []
+
+
+def test_the_contract_mistakes_have_titles_in_both_languages_that_are_not_their_ids():
+    for entry in mistakes.contract().values():
+        assert entry.title["en"] and entry.title["zh"], entry
+        assert entry.id.replace("-", " ") not in (entry.title["en"].lower(), entry.title["zh"])
+        assert re.search(r"[\u4e00-\u9fff]", entry.title["zh"]), entry
+
+
+def _hidden_copy(tmp_path: Path, monkeypatch, exercise_id: str) -> Path:
+    """A copy of one exercise's hidden folder under LAB_HIDDEN_DIR, to edit in a test."""
+    import shutil
+
+    src = get(exercise_id).hidden_dir
+    dst = tmp_path / "hidden" / exercise_id
+    shutil.copytree(src, dst)
+    monkeypatch.setenv("LAB_HIDDEN_DIR", str(tmp_path / "hidden"))
+    monkeypatch.setattr(get(exercise_id), "_cache", {})
+    return dst
+
+
+def test_loading_refuses_a_test_that_names_an_unregistered_mistake(tmp_path, monkeypatch):
+    hidden = _hidden_copy(tmp_path, monkeypatch, "causal-mask")
+    tests = hidden / "tests.py"
+    tests.write_text(tests.read_text().replace('"mistake": "changes-input"',
+                                               '"mistake": "changes-the-input"', 1))
+    with pytest.raises(ValueError, match="changes-the-input"):
+        get("causal-mask").hidden_cases(1)
+
+
+def test_loading_refuses_a_mutant_or_a_diagnoser_that_names_an_unregistered_mistake(tmp_path, monkeypatch):
+    hidden = _hidden_copy(tmp_path, monkeypatch, "masked-softmax")
+    (hidden / "mistakes" / "not-in-the-table.py").write_text("def masked_softmax(X, valid_lens=None):\n    return X\n")
+    with pytest.raises(ValueError, match="not-in-the-table"):
+        get("masked-softmax").mistakes()
+    (hidden / "mistakes" / "not-in-the-table.py").unlink()
+    diagnose = hidden / "diagnose.py"
+    diagnose.write_text(diagnose.read_text() + '\n\ndef _other(case, records):\n    return "a-guess"\n')
+    with pytest.raises(ValueError, match="a-guess"):
+        get("masked-softmax").diagnoser()
+    assert any("a-guess" in p for p in mistakes.problems(get("masked-softmax")))
+
+
+def test_a_title_without_chinese_is_a_problem(tmp_path, monkeypatch):
+    hidden = _hidden_copy(tmp_path, monkeypatch, "causal-mask")
+    table = json.loads((hidden / "mistakes.json").read_text())
+    table["no-scale"]["title"].pop("zh")
+    (hidden / "mistakes.json").write_text(json.dumps(table, ensure_ascii=False))
+    assert any("no-scale" in p and "zh title" in p for p in mistakes.problems(get("causal-mask")))
+
+
+class _Row:
+    """A stored submission as rows_to_csv reads it."""
+
+    def __init__(self, exercise: str, named: list[str]):
+        self.id, self.learner, self.exercise, self.score, self.max_score = 1, "Ana", exercise, 3, 12
+        self.tests, self.status, self.submitted_at, self.grader_version = [], "ok", "t", "v"
+        self.learner_id, self.mistakes, self.stage, self.stage_zh, self.code = "k", named, "", "", ""
+
+    def passed_count(self) -> int:
+        return 0
+
+
+def test_the_chinese_csv_shows_titles_never_an_english_slug():
+    """The contract mistakes were registered nowhere: the zh columns showed 'wrong return type'."""
+    named = ["wrong-return-type", "changes-input", "no-scale"]
+    text = rows_to_csv([_Row("causal-mask", named), _Row("permutation-invariance", ["tensor-bool"])])
+    for row in csv.DictReader(io.StringIO(text)):
+        zh = row["mistake_names_zh"]
+        assert zh and re.search(r"[\u4e00-\u9fff]", zh), zh
+        for slug in ("wrong return type", "changes input", "tensor bool", "no scale", "-"):
+            assert slug not in zh, zh
+
+
+# --- the learner's own exception, as raised ------------------------------------------------------
+
+MHA_VIEW = '''import math
+import torch
+from torch import nn
+
+
+class SimpleMultiHeadAttention(nn.Module):
+    def __init__(self, embed_dim, num_heads):
+        super().__init__()
+        if embed_dim % num_heads:
+            raise ValueError("embed_dim must be divisible by num_heads")
+        self.h, self.d_k = num_heads, embed_dim // num_heads
+        self.query = nn.Linear(embed_dim, embed_dim)
+        self.key = nn.Linear(embed_dim, embed_dim)
+        self.value = nn.Linear(embed_dim, embed_dim)
+        self.out_proj = nn.Linear(embed_dim, embed_dim)
+
+    def forward(self, x, mask=None):
+        B, T, E = x.shape
+        q = self.query(x).reshape(B, T, self.h, self.d_k).transpose(1, 2)
+        k = self.key(x).reshape(B, T, self.h, self.d_k).transpose(1, 2)
+        v = self.value(x).reshape(B, T, self.h, self.d_k).transpose(1, 2)
+        s = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)
+        if mask is not None:
+            s = s.masked_fill(~mask, float("-inf"))
+        w = torch.softmax(s, dim=-1)
+        out = (w @ v).transpose(1, 2).view(B, T, E)
+        return self.out_proj(out), w
+'''
+
+PART_A = '''import math
+import torch
+
+Q = torch.tensor([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+K = Q.clone()
+V = torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]])
+scores = Q @ K.T / 2
+weights = torch.softmax(scores, dim=-1)
+context = weights[0] @ V
+
+'''
+
+BMM = PART_A + '''def attention(Q, K, V, mask=None):
+    s = torch.bmm(Q, K.transpose(1, 2)) / math.sqrt(Q.shape[-1])
+    if mask is not None:
+        s = s.masked_fill(~mask, -1e9)
+    w = torch.softmax(s, dim=-1)
+    return torch.bmm(w, V), w
+'''
+
+
+def _failed(report) -> list:
+    return [t for t in report.tests if not t.passed]
+
+
+def test_a_view_after_transpose_is_told_in_torchs_own_words_with_the_learners_line(grader):
+    report = grader.grade("multi-head-attention", MHA_VIEW)
+    texts = [t.message["en"] for t in _failed(report)]
+    assert any("view size is not compatible with input tensor's size and stride" in t
+               and "Use .reshape(...) instead" in t and "at line 26 of your code" in t for t in texts), texts
+    assert not any("shape mismatch" in t for t in texts)
+    zh = [t.message["zh"] for t in _failed(report)]
+    assert any("第 26 行" in t and "view size is not compatible" in t for t in zh), zh
+
+
+def test_a_3d_only_bmm_on_4d_input_is_told_as_torch_says_it(grader):
+    texts = [t.message["en"] for t in _failed(grader.grade("manual-attention", BMM))]
+    assert any("batch1 must be a 3D tensor" in t for t in texts), texts
+    assert not any("wrong type or an argument" in t for t in texts), texts
+
+
+# Library exceptions whose text is built from hidden values: an index, an attribute name, a
+# literal, a reshape size. None of those values may come back.
+LEAKS = PART_A + '''def attention(Q, K, V, mask=None):
+    total = abs(float(Q.double().sum()))
+    which = int(total * 1e4) % 4
+    if which == 0:
+        return torch.zeros(3)[int(total * 1e4) + 17], None
+    if which == 1:
+        return getattr(Q, "v%d" % int(total * 1e6)), None
+    if which == 2:
+        return int("q" + repr(float(Q.flatten()[0]))), None
+    return Q.reshape(int(total * 1e3) + 17, -1), None
+'''
+
+
+def _hidden_values(exercise_id: str) -> set[str]:
+    found: set[str] = set()
+    for case in bundle.load(get(exercise_id), deployment_seed()).cases:
+        for step in case.steps:
+            for a in list(step.get("args", ())) + list(step.get("kwargs", {}).values()):
+                if hasattr(a, "flatten") and getattr(a, "dtype", None) is not None:
+                    for x in np.asarray(a, dtype=np.float64).reshape(-1)[:200]:
+                        if abs(x) > 1e-3 and x not in (0.0, 1.0):
+                            found.update({f"{x:.3f}", f"{x:.4f}", repr(float(x))[:8]})
+    return found
+
+
+def test_a_library_exception_never_carries_hidden_values(grader):
+    report = grader.grade("manual-attention", LEAKS)
+    hidden = [t for t in _failed(report) if not t.visible]
+    assert hidden
+    values = _hidden_values("manual-attention")
+    for t in hidden:
+        text = json.dumps(t.message, ensure_ascii=False)
+        assert not [v for v in values if v in text], (t.name, text[:400])
+        numbers = [int(n) for n in re.findall(r"(?<![\w.])\d+(?![\w.])", text)]
+        assert all(n <= 64 for n in numbers), (t.name, text[:400])  # sizes and lines, no index
+        assert not re.search(r"\bv\d{3,}|'q-?\d", text), text[:400]  # the values after v, q: gone
+
+
+def test_the_shown_message_keeps_library_words_and_the_learners_own_and_nothing_else():
+    source = "def f(x):\n    return x.reshape(total_len, -1)\n"
+    msg = ("shape '[123457, -1]' is invalid for input of size 24; total_len zq9x 0.1234 "
+           "\u202eevil\u202c 隐藏 1e-06")
+    shown = shown_message(msg, source, frozenset({24}))
+    assert "123457" not in shown and "0.1234" not in shown and "zq9x" not in shown
+    assert "\u202e" not in shown and "隐藏" not in shown and "1e-06" not in shown
+    assert "is invalid for input of size 24" in shown and "total_len" in shown
+    assert len(shown_message("view " * 500, "", frozenset())) <= 300
+
+
+# --- hints only where their premise holds --------------------------------------------------------
+
+def test_premises_are_read_from_the_code():
+    assert Premises("w = torch.softmax(s, dim=-1)").calls_softmax
+    assert Premises("w = F.softmax(s, -1)").calls_softmax and Premises("s.softmax(-1)").calls_softmax
+    assert not Premises("e = s.exp(); w = e / e.sum(-1, keepdim=True)  # not softmax(").calls_softmax
+    for fill in ("-1e6", "- 1e9", "float('-inf')", "-torch.inf", "torch.finfo(s.dtype).min", "-math.inf"):
+        assert Premises(f"s = s.masked_fill(~m, {fill})").writes_large_fill, fill
+    assert not Premises("s = s.masked_fill(~m, 0.0)").writes_large_fill
+    starter = get("manual-attention").starter
+    assert Premises(starter, starter).keeps_placeholder
+    assert not Premises(PART_A + "def attention(Q, K, V, mask=None):\n    return Q, K\n", starter).keeps_placeholder
+    assert Premises().keeps_placeholder and not Premises().calls_softmax  # no source: as before
+
+
+MASK_AFTER = '''import torch
+
+
+def masked_softmax(X, valid_lens=None):
+    if X.dim() != 3:
+        raise ValueError("X must be 3-D")
+    if valid_lens is None:
+        return torch.softmax(X, dim=-1)
+    B, n, m = X.shape
+    if valid_lens.dim() == 1:
+        lens = valid_lens[:, None].expand(B, n)
+    elif valid_lens.dim() == 2 and valid_lens.shape == (B, n):
+        lens = valid_lens
+    else:
+        raise ValueError("valid_lens must be (B,) or (B, n)")
+    keep = torch.arange(m)[None, None, :] < lens[:, :, None]
+    w = torch.softmax(X, dim=-1) * keep
+    return w / w.sum(dim=-1, keepdim=True)
+'''
+
+GLOBAL_MAX = MASK_AFTER.replace('''    w = torch.softmax(X, dim=-1) * keep
+    return w / w.sum(dim=-1, keepdim=True)''', '''    s = X.masked_fill(~keep, -1e6)
+    e = torch.exp(s - s.max())
+    return e / e.sum(dim=-1, keepdim=True)''').replace('''    if valid_lens is None:
+        return torch.softmax(X, dim=-1)
+''', '''    if valid_lens is None:
+        valid_lens = torch.full((X.shape[0],), X.shape[-1])
+''')
+
+
+def test_code_that_calls_softmax_is_not_told_to_use_it_and_masking_after_it_is_named(grader):
+    texts = [t.message["en"] for t in _failed(grader.grade("masked-softmax", MASK_AFTER))]
+    assert texts
+    assert not any("use torch.softmax" in t or "(torch.softmax does)" in t for t in texts), texts
+    assert any("set to 0 after the softmax" in t or "hidden after the softmax" in t
+               or "mistake" in t.lower() for t in texts), texts
+
+
+def test_rows_that_underflow_are_not_called_an_overflow(grader):
+    texts = [t.message["en"] for t in _failed(grader.grade("masked-softmax", GLOBAL_MAX))]
+    assert any("underflows" in t and "each row's own maximum" in t for t in texts), texts
+    assert not any("overflow" in t.replace("underflow", "") for t in texts), texts
+
+
+def test_a_large_fill_already_written_is_not_prescribed_again():
+    from grader.observe import _how_to_hide
+
+    assert "large negative fill." in _how_to_hide(Premises("s = s + 0"))[0]
+    told = _how_to_hide(Premises("s = s.masked_fill(~m, -1e9)"))[0]
+    assert "Your code writes a large negative fill" in told and "is hidden in the scores" not in told
+
+
+def test_the_placeholder_is_named_only_while_the_starters_placeholder_is_there():
+    from grader.observe_values import constant_finding
+
+    mine, want = np.zeros((3, 3)), np.arange(9.0).reshape(3, 3)
+    starter = get("manual-attention").starter
+    kept = constant_finding("scores", mine, want, Premises(starter, starter))
+    gone = constant_finding("scores", mine, want, Premises(PART_A + "def attention(Q, K, V):\n    return 0\n", starter))
+    assert "starter's placeholder" in kept[0] and "占位" in kept[1]
+    assert "starter's placeholder" not in gone[0] and "占位" not in gone[1]
+
+
+def test_a_mask_hint_needs_a_case_that_hides_keys():
+    from grader.feedback import error_text
+    from grader.model import ErrorInfo
+
+    err = ErrorInfo("RuntimeError", ("RuntimeError",), "The size of tensor a (5) must match the size "
+                    "of tensor b (3) at non-singleton dimension 1", "")
+    plain = error_text(err, "add_positions", frozenset({5, 3}), "x = 1\n", masks=False)
+    masked = error_text(err, "masked_softmax", frozenset({5, 3}), "x = 1\n", masks=True)
+    assert "mask" not in plain["en"] and "掩码" not in plain["zh"]
+    assert "a mask or a length may need an axis of size 1" in masked["en"]
+
+
+def test_rounded_answers_are_called_rounded():
+    from grader.observe_values import rounded_finding
+
+    want = np.array([[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223]])
+    said = rounded_finding("weights", np.round(want, 2), want)
+    assert said and "within 0.005" in said[0] and "2 decimals" in said[0]
+    assert rounded_finding("weights", want * 1.01, want) is None
