@@ -178,6 +178,8 @@ def client_of_request(request: Any, hops: int, proxies: tuple[str, ...] = ()) ->
     if hops and not is_trusted_proxy(peer, proxies):
         hops = 0  # a peer that is not our proxy: its header is its own text
     address = site_of(client_address(peer, forwarded, hops)) or UNKNOWN
+    if address.startswith("unparsed:"):  # red team: a fresh odd entry per request was a fresh group
+        address = UNKNOWN
     if hops and address and not _WARNED_PRIVATE[0] and is_internal(address):
         # Behind a public proxy every visitor has a public address: a private one here means
         # one more proxy hop than configured, and everyone would share one address.

@@ -88,3 +88,10 @@ def test_a_stranger_waits_for_one_turn_behind_forty_homes_of_one_site():
     assert stranger.position() == 1
     _serve_round(q, live)
     assert stranger.state == "running"
+
+
+def test_odd_forwarded_entries_are_all_the_one_unknown_group():
+    """Red team (second pass): with a fresh non-address entry per request ("odd-1", "odd-2", …)
+    30 of 30 wrong passwords were compared, each entry its own group."""
+    keys = {client_of_request(_Req("10.1.2.3", f"odd-{i}"), 1).address for i in range(30)}
+    assert keys == {UNKNOWN}
