@@ -51,6 +51,7 @@ def observe(cases: list[TestCase], failed: list, expected: dict[int, list[Record
         except Exception:  # noqa: BLE001 - an observation is optional; the generic text stays
             found = None
         if found is not None:
+            result.differs_at = found.pop("differs_at", None)
             result.message = found
 
 
@@ -98,7 +99,7 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
                 zh = f"{done} 正确，`{label}` 不正确：{zh}"
             else:
                 en, zh = f"The first output that differs is `{label}`: {en}", f"第一个出错的输出是 `{label}`：{zh}"
-            return _m(en, zh)
+            return {**_m(en, zh), "differs_at": label}
     return None
 
 

@@ -35,6 +35,9 @@ class TestResult:
     details: str = ""  # the learner's own traceback, when there is one
     visible: bool = False
     name_zh: str = ""  # the case's Chinese name, for display; ``name`` is the stored key
+    # The output whose values first differ (a check's label, e.g. "weights"), as a field the
+    # gradebook stores: the class view's stage never depends on the message's wording.
+    differs_at: str | None = None
 
     @property
     def status(self) -> str:

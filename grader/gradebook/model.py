@@ -196,7 +196,7 @@ class Submission:
 
 MAX_STAGE_CHARS = 300
 _MISTAKE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
-# The stage observation (grader/observe.py) names the first output that differs.
+# Rows stored before tests carried ``differs_at``: the stage observation's English words.
 _OBSERVED = (re.compile(r"^The first output that differs is `([^`]{1,80})`"),
              re.compile(r"^(?:`[^`]*`(?:, )?)+ right, `([^`]{1,80})` not:"))
 
@@ -233,14 +233,25 @@ def diagnosis_of(tests: list[Any]) -> tuple[list[str], str, str]:
         return mistakes, "", ""
     name = str(first.get("name") or "")
     name_zh = str(first.get("name_zh") or name)
-    message = first.get("message")
-    text = message.get("en", "") if isinstance(message, dict) else ""
-    for pattern in _OBSERVED:
-        found = pattern.match(text) if isinstance(text, str) else None
-        if found and found[1] not in name:
-            name, name_zh = f"{name} · `{found[1]}`", f"{name_zh} · `{found[1]}`"
-            break
+    output = _differs_at(first)
+    if output and output not in name:
+        name, name_zh = f"{name} · `{output}`", f"{name_zh} · `{output}`"
     return mistakes, name[:MAX_STAGE_CHARS], name_zh[:MAX_STAGE_CHARS]
+
+
+def _differs_at(test: dict) -> str | None:
+    """The output a failed test first differs at: its ``differs_at`` field (grader.report
+    .TestResult); a row stored before that field existed is read from its English message."""
+    if "differs_at" in test:
+        label = test.get("differs_at")
+        return label[:80] if isinstance(label, str) and label and "`" not in label else None
+    message = test.get("message")
+    text = message.get("en", "") if isinstance(message, dict) else ""
+    for pattern in _OBSERVED:  # legacy rows only
+        found = pattern.match(text) if isinstance(text, str) else None
+        if found:
+            return found[1]
+    return None
 
 
 @dataclass(frozen=True)

@@ -321,3 +321,25 @@ def test_rounded_answers_are_called_rounded():
     said = rounded_finding("weights", np.round(want, 2), want)
     assert said and "within 0.005" in said[0] and "2 decimals" in said[0]
     assert rounded_finding("weights", want * 1.01, want) is None
+
+
+# --- the gradebook keeps fields, not words --------------------------------------------------------
+
+def test_rewording_every_feedback_sentence_changes_no_gradebook_column(grader):
+    """The stage was parsed from 'The first output that differs is `x`': rewording the
+    sentence emptied the column. Now the output is a field of the test's result."""
+    from grader.gradebook.model import Submission, diagnosis_of
+
+    source = PART_A + (
+        "def attention(Q, K, V, mask=None):\n"
+        "    s = Q @ K.transpose(-2, -1) / 3.0\n"
+        "    if mask is not None:\n"
+        "        s = s.masked_fill(~mask, -1e9)\n"
+        "    w = torch.softmax(s, dim=-1)\n"
+        "    return w @ V, w\n")
+    report = grader.grade("manual-attention", source)
+    row = Submission.from_report(report, source, learner="Ana")
+    first = next(t for t in row.tests if not t["passed"])
+    assert first["differs_at"] and row.stage.endswith(f"· `{first['differs_at']}`"), row.stage
+    reworded = [{**t, "message": {"en": "Reworded.", "zh": "改写。"}} for t in row.tests]
+    assert diagnosis_of(reworded) == (row.mistakes, row.stage, row.stage_zh)
