@@ -87,6 +87,32 @@ def fits(got: np.ndarray, candidate: np.ndarray, atol: float = 1e-4) -> bool:
     return bool(np.allclose(got[ok], candidate[ok], rtol=1e-4, atol=atol))
 
 
+def dtype_of(value: Any) -> type:
+    """numpy's float32 for a float32 tensor/array, else float64 (the precision exp() ran in)."""
+    return np.float32 if "float32" in str(getattr(value, "dtype", "")) else np.float64
+
+
+def global_max_shift(got: np.ndarray, scores: np.ndarray, dtype: type = np.float64) -> bool:
+    """NaN exactly in the rows where exp(score − the whole tensor's one maximum) is 0 for every
+    key (computed in ``dtype``, as the learner's code ran), and right in every other row: the
+    maximum was taken over the whole tensor instead of each row (those rows underflow to 0/0).
+    ``scores``: what is normalised, hidden keys already at their fill (−inf or a large negative)."""
+    if got.shape != scores.shape or np.isfinite(got).all():
+        return False
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        s = scores.astype(dtype)
+        e = np.exp(s - s[np.isfinite(s)].max())
+        total = e.sum(axis=-1)
+    dead = total == 0
+    bad = ~np.isfinite(got).all(axis=-1)
+    if not dead.any() or not np.array_equal(bad, dead):
+        return False
+    if dead.all():
+        return True
+    candidate = e / np.where(dead, 1, total)[..., None]
+    return fits(got[~dead], candidate[~dead].astype(np.float64))
+
+
 def masked_after_softmax(weights: np.ndarray, expected: np.ndarray) -> bool:
     """Weight 0 exactly where the reference has 0, rows summing to less than 1, and the kept
     weights proportional to the reference's: a plain softmax, multiplied by the mask."""

@@ -141,7 +141,9 @@ def add_hint(case: TestCase, result: TestResult, records: list[Record],
     never when the fact its ``unless`` names holds of the code (grader/premises.py)."""
     raised = any(r.error is not None for r in records)
     unless = (case.hint or {}).get("unless")
-    if unless and getattr(premises or UNKNOWN, unless):
+    names = [s.name for s in case.steps if s.op == "call" and isinstance(s.name, str)]
+    scoped = (premises or UNKNOWN).within(names[0]) if len(set(names)) == 1 else (premises or UNKNOWN)
+    if unless and getattr(scoped, unless):
         return
     if case.hint and not raised and any(_non_finite(r.value) for r in records):
         result.message = {k: f"{v}\n{case.hint.get(k, '')}".strip() for k, v in result.message.items()}

@@ -96,6 +96,9 @@ def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:
         checks = step.checks or ((Check(),) if i < len(got) and got[i].error else ())
         if not checks:
             continue
+        err = got[i].error if i < len(got) else None
+        if err is not None and err.type == "NameError" and err.message.startswith(_NOT_DEFINED):
+            return False  # a name is missing: no mistake in writing it explains that
         if i >= len(got) or i >= len(other):
             return i >= len(got) and i >= len(other)
         if not all(records_match(one, got[i], other[i]) for one in checks):
@@ -186,6 +189,7 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
     return compare.compare(spec, got, exp, hidden)
 
 
+_NOT_DEFINED = "your code does not define "  # grader/runner.py's lookup, when a name is missing
 # What grader/runner.py's lookup says when a name is missing, and its Chinese.
 _WHAT_ZH = {"the module-level name": "模块级名字", "the function": "函数", "the class": "类"}
 
@@ -219,8 +223,9 @@ def records_match(spec: Check, got: Record, other: Record) -> bool:
         return got.error is not None and other.error is not None and got.error.type == other.error.type
     if spec.kind == "raises":
         # Only called for a case both runs failed: not raising the contract's error is one
-        # mistake, whether the run returned normally or raised something else (an assert).
-        return True
+        # mistake, whether the run returned normally or raised something else (an assert);
+        # but a NameError (the function is not written at all) is no mistake in writing it.
+        return ("NameError" in (got.raised or ())) == ("NameError" in (other.raised or ()))
     try:  # the other run's output is raw, like the learner's: select from it as from theirs
         return check_record(replace(spec, literal=False), got, other.value, "x") is None
     except Exception:  # noqa: BLE001 - either value is not comparable data (hostile or odd)

@@ -87,7 +87,8 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
             want = _selected(ref.value if ref is not None else None, chk)
             if mine is None or want is None or mine.shape != want.shape or want.size == 0:
                 return None
-            finding = _finding(label, mine, want, case, i, exercise, premises or UNKNOWN)
+            finding = _finding(label, mine, want, case, i, exercise,
+                               (premises or UNKNOWN).within(step.name))
             if finding is None:  # nothing more to say than compare.py's text, at its stage
                 if not right or "en" not in problem or "zh" not in problem:
                     return None

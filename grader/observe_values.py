@@ -134,6 +134,13 @@ def nan_finding(label: str, mine: np.ndarray, want: np.ndarray, hidden: np.ndarr
             f"{', and is right in every other row' if rest_right else ''}.",
             f"`{label}` 的 {total} 行中有 {k} 行出现 NaN 或 inf{where_zh}"
             f"{'，其余各行都正确' if rest_right else ''}。")
+    if premises.calls_softmax and premises.writes_minus_inf and hidden is not None:
+        # softmax of a row that is all −inf is NaN: the mask hides every key of rows that see some
+        return (f"{said[0]} Each of those rows should see at least one key, but a softmax gives "
+                "NaN for a row whose scores are all −inf: your mask hides every key there. Check "
+                "which keys it hides in those rows (its diagonal, its offset, its True/False sense).",
+                f"{said[1]}这些行本应至少能看到一个键，但一行分数全是 −inf 时 softmax 会得到 NaN：你的掩码在这些行"
+                "遮蔽了所有键。请检查它在这些行遮蔽了哪些键（对角线、偏移、True/False 的含义）。")
     if premises.calls_softmax:  # a library softmax of finite scores is finite: a step around it
         return (f"{said[0]} Your code calls softmax, which gives finite weights for finite scores: "
                 "the NaN comes from a step around it, such as a row whose scores are all −inf, or "

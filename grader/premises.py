@@ -13,16 +13,21 @@ written, the placeholder kept): what a caller without the source got before.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-# torch.softmax, F.softmax, x.softmax(...), nn.Softmax(...), torch.nn.functional.softmax, scipy's
-_SOFTMAX = re.compile(r"\bsoftmax\s*\(|\bSoftmax\s*\(")
+# A library softmax: torch.softmax, F.softmax, x.softmax(...), nn.Softmax(...), and a bare
+# softmax(...) only where it is imported (a learner's own `def softmax` is no library one).
+_SOFTMAX = re.compile(r"\.softmax\s*\(|\bSoftmax\s*\(")
+_BARE_SOFTMAX = re.compile(r"(?<![\w.])softmax\s*\(")
+_IMPORTS_SOFTMAX = re.compile(r"^\s*from\s+\S+\s+import\s+[^\n]*\bsoftmax\b", re.M)
 # A large negative fill written in the code: -1e6, -1e9, -inf, float("-inf"), finfo(...).min, -10000…
 _FILL = re.compile(r"-\s*(?:\d+(?:\.\d*)?[eE]\+?\d+|\d{4,}(?:\.\d*)?)"  # -1e6, -1e+09, -100000
                    r"|-\s*(?:torch|math|np|numpy)\.inf\b|float\(\s*['\"]-\s*inf"
                    r"|finfo\([^)]*\)\.min|-\s*float\(\s*['\"]inf")
+_MINUS_INF = re.compile(r"-\s*(?:torch|math|np|numpy)\.inf\b|float\(\s*['\"]-\s*inf|-\s*float\(\s*['\"]inf")
 # Starter lines that stand for work to do: a placeholder value or a not-written-yet raise.
 _PLACEHOLDER = re.compile(r"NotImplementedError|=\s*\[\[?\s*0\.0|zeros|\bpass\b|= None\b")
 _COMMENT = re.compile(r"#.*$")
@@ -39,6 +44,18 @@ def _code_lines(text: str) -> list[str]:
     return [line for line in lines if line]
 
 
+def _segment(source: str, name: str) -> str | None:
+    """The source text of the top-level def or class ``name``, or None."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return ast.get_source_segment(source, node)
+    return None
+
+
 @dataclass(frozen=True)
 class Premises:
     """Facts about one submission's source that decide which hints may be said."""
@@ -49,12 +66,21 @@ class Premises:
     @cached_property
     def calls_softmax(self) -> bool:
         """The code calls a library softmax (which subtracts each row's maximum itself)."""
-        return self.source is not None and bool(_SOFTMAX.search(self._code))
+        if self.source is None:
+            return False
+        code = self._code
+        return bool(_SOFTMAX.search(code) or (_IMPORTS_SOFTMAX.search(self.source)
+                                              and _BARE_SOFTMAX.search(code)))
 
     @cached_property
     def writes_large_fill(self) -> bool:
         """The code writes a large negative fill (-1e6, -inf, finfo.min, …) somewhere."""
         return self.source is not None and bool(_FILL.search(self._code))
+
+    @cached_property
+    def writes_minus_inf(self) -> bool:
+        """The code writes −inf itself (float('-inf'), -torch.inf, -math.inf, -np.inf)."""
+        return self.source is not None and bool(_MINUS_INF.search(self._code))
 
     @cached_property
     def keeps_placeholder(self) -> bool:
@@ -64,6 +90,15 @@ class Premises:
             return True
         mine = set(_code_lines(self.source))
         return any(_PLACEHOLDER.search(line) and line in mine for line in _code_lines(self.starter))
+
+    def within(self, name: object) -> Premises:
+        """The premises of the function or class ``name`` alone (a hint about the code under
+        test must not read a module-level line: Part A's torch.softmax says nothing of Part B's
+        hand-written one); the whole source when ``name`` is not a def or class in it."""
+        if self.source is None or not isinstance(name, str):
+            return self
+        segment = _segment(self.source, name.split(".")[0])
+        return self if segment is None else Premises(segment, self.starter)
 
     @cached_property
     def _code(self) -> str:

@@ -9,8 +9,10 @@ import numpy as np
 from grader.diagnose import (
     arr,
     constant_fill,
+    dtype_of,
     first_fit,
     fits,
+    global_max_shift,
     masked_after_softmax,
     proportional_on,
     same_support,
@@ -54,6 +56,9 @@ def diagnose(case, records):
             finite = softmax(np.where(allowed, raw / math.sqrt(d), -1e9), axis=-2)
             return "softmax-wrong-axis" if fits(got, finite) else None
     if not np.isfinite(got).all() and np.isfinite(right).all():
+        scaled = np.where(allowed, raw / math.sqrt(d), -np.inf)
+        if global_max_shift(got, scaled, dtype_of(step["args"][0])):
+            return "global-max-shift"  # rows far below the tensor's maximum underflow: 0/0
         return "naive-softmax"
     fill = np.where(allowed, 0.0, -np.inf)
     return first_fit(got, {

@@ -7,7 +7,9 @@ import numpy as np
 from grader.diagnose import (
     arr,
     constant_fill,
+    dtype_of,
     fits,
+    global_max_shift,
     masked_after_softmax,
     proportional_on,
     same_support,
@@ -66,6 +68,8 @@ def diagnose(case, records):
         bad = ~np.isfinite(got).all(axis=-1)  # (B, n): queries with NaN/inf weights
         if empty.any() and (bad == empty).all() and fits(got[~empty], right[~empty]):
             return "length-zero-nan"  # NaN exactly on the queries with valid length 0
+        if global_max_shift(got, np.where(keep, X, FILL), dtype_of(step["args"][0])):
+            return "global-max-shift"  # rows far below the tensor's maximum underflow: 0/0
         return "overflowing-softmax"  # inf/NaN where a stable softmax has none
     findings = [
         ("wrong-axis", sums_to_one(got, -2) and not sums_to_one(got, -1)),

@@ -157,6 +157,11 @@ def build(rng: torch.Generator) -> list[Case]:
                  probe("train", module=ref("m"), x=x_train, grad_out=g_train, check=[
                      check("equal", label="loss.backward()", select=0, explain=TRAIN_STATUS,
                            fail=TRAIN_STATUS["backward-error"]),
+                     # A projection of q, k, v that no gradient reaches at all is the clue,
+                     # before any gradient that differs (keys made with self.query: query's
+                     # differs too). out_proj unused is the no-output-projection mistake.
+                     *[check("type", label=f"gradient of {n}.weight", select=i + 1,
+                             fail=_no_grad(n)) for i, n in enumerate(NAMES) if n != "out_proj"],
                      # Loose enough for a float32 step inside a float64 module (graded in
                      # the dtype case); a gradient that misses a path is off by far more.
                      *[check("allclose", label=f"gradient of {n}.weight", select=i + 1,

@@ -233,6 +233,8 @@ def test_premises_are_read_from_the_code():
     for fill in ("-1e6", "- 1e9", "float('-inf')", "-torch.inf", "torch.finfo(s.dtype).min", "-math.inf"):
         assert Premises(f"s = s.masked_fill(~m, {fill})").writes_large_fill, fill
     assert not Premises("s = s.masked_fill(~m, 0.0)").writes_large_fill
+    assert Premises("s.masked_fill(~m, float('-inf'))").writes_minus_inf
+    assert not Premises("s.masked_fill(~m, -1e9)").writes_minus_inf
     starter = get("manual-attention").starter
     assert Premises(starter, starter).keeps_placeholder
     assert not Premises(PART_A + "def attention(Q, K, V, mask=None):\n    return Q, K\n", starter).keeps_placeholder
@@ -343,3 +345,32 @@ def test_rewording_every_feedback_sentence_changes_no_gradebook_column(grader):
     assert first["differs_at"] and row.stage.endswith(f"· `{first['differs_at']}`"), row.stage
     reworded = [{**t, "message": {"en": "Reworded.", "zh": "改写。"}} for t in row.tests]
     assert diagnosis_of(reworded) == (row.mistakes, row.stage, row.stage_zh)
+
+
+def test_a_softmax_premise_reads_the_function_under_test_and_only_library_softmaxes():
+    source = ("import torch\nweights = torch.softmax(torch.zeros(3), dim=-1)\n\n"
+              "def softmax(s):\n    e = (s - s.max()).exp()\n    return e / e.sum(-1, keepdim=True)\n\n"
+              "def attention(Q, K, V, mask=None):\n    w = softmax(Q @ K.T)\n    return w @ V, w\n")
+    whole = Premises(source)
+    assert whole.calls_softmax  # Part A's module-level torch.softmax
+    assert not whole.within("attention").calls_softmax  # its own softmax is hand-written
+    assert Premises("from torch.nn.functional import softmax\ny = softmax(x, -1)").calls_softmax
+    assert whole.within("not_there") is whole
+
+
+def test_a_maximum_over_the_whole_tensor_is_named_as_such(grader):
+    """Blind set 2026-12-07 (manual-attention__09, masked-softmax__07): exp(s - s.max()) was
+    named 'exp() … overflows' although the code subtracts a maximum; its rows underflow."""
+    texts = [t.message["en"] for t in _failed(grader.grade("masked-softmax", GLOBAL_MAX))]
+    assert texts and all("overflows" not in t for t in texts), texts
+    assert any("whole tensor" in t for t in texts), texts
+
+
+def test_code_that_does_not_define_the_function_is_named_no_mistake(grader):
+    """Chromium walk 2026-12-07: `import torch` alone was told 'does not define …' but the
+    class view listed it under 'An odd d_model must raise ValueError' (a raises-check mutant
+    matched any run that did not raise ValueError)."""
+    report = grader.grade("permutation-invariance", "import torch\n")
+    failed = _failed(report)
+    assert failed and not [t.mistake for t in failed if t.mistake], [(t.name, t.mistake) for t in failed]
+    assert any("does not define" in t.message["en"] for t in failed)
