@@ -127,6 +127,10 @@ def build(rng: torch.Generator) -> list[Case]:
             get("additive_attention", save="a"),
             *returns(ref("a"), randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2), *params(4, 3, 6, f32),
                      items=2, label="additive_attention", fail=TYPES_FAIL),
+            # float64 in, float64 out (blind set 2026-12-07: a float32 softmax passed every value)
+            *returns(ref("a"), randn(2, 3, 4, dtype=f64), randn(2, 5, 3, dtype=f64),
+                     randn(2, 5, 2, dtype=f64), *params(4, 3, 6, f64),
+                     items=2, label="additive_attention", fail=TYPES_FAIL),
             # The very same tensors twice: v scaled or q shifted in place changes the second answer.
             *again("additive_attention", inputs(*(same := (randn(2, 3, 4), randn(2, 5, 3), randn(2, 5, 2),
                                                            *params(4, 3, 6, f32), torch.tensor([3, 5])))),

@@ -101,6 +101,9 @@ def build(rng: torch.Generator) -> list[Case]:
         Case("bad input: Q, K, V of different lengths", 1.0, [
             call("causal_attention", randn(2, 4, 3), randn(2, 5, 3), randn(2, 5, 3),
                  raises="ValueError"),
+            # only V differs (blind set 2026-12-07: a check of Q and K alone passed)
+            call("causal_attention", randn(2, 4, 3), randn(2, 4, 3), randn(2, 5, 3),
+                 raises="ValueError"),
         ]),
         # the statement also refuses Q and K of different widths d (Q·Kᵀ needs one d)
         Case("bad input: Q and K of different widths d", 1.0, [

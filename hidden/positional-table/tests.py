@@ -42,6 +42,7 @@ ZH_NAMES = {
     'add_positions leaves X unchanged': 'add_positions 不修改 X',
     'bad input: odd d_model': '错误输入：d_model 为奇数',
     'bad input: max_len < 1': '错误输入：max_len < 1',
+    'bad input: d_model < 2': '错误输入：d_model < 2',
 }
 
 
@@ -82,5 +83,9 @@ def build(rng: torch.Generator) -> list[Case]:
         ]),
         Case("bad input: max_len < 1", 1.0, [
             call("positional_encoding", 0, 8, raises="ValueError"),
+        ]),
+        # even but smaller than 2 (blind set 2026-12-07: an odd-only check passed everything)
+        Case("bad input: d_model < 2", 1.0, [
+            call("positional_encoding", 5, 0, raises="ValueError"),
         ]),
     ]
