@@ -44,3 +44,15 @@ class Message:
     def of(cls, pair: Mapping[str, str]) -> Message:
         """A message from its wire form (a missing language reads as empty)."""
         return cls(str(pair.get("en", "")), str(pair.get("zh", "")))
+
+
+class LabError(ValueError):
+    """A learner's input error that carries its own text in both languages: ``text`` (a
+    Message) and ``message``, its wire dict, which the app shows in the page's language as it
+    is (no pattern turns the English back into Chinese). ``str()`` is the English text, so
+    code that catches ValueError reads the same sentence as before."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(text.en)
+        self.text = text
+        self.message = text.as_dict()

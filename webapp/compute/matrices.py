@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 import re
 
+from transformer_lab.message import LabError
+from webapp.i18n import message
+
 # The lesson's exercise 1: Q = K, three tokens of dimension 4, V = 1..12 (kept here, free of torch,
 # so the page can show it before torch is imported).
 LESSON_Q = "1 0 1 0\n0 1 0 1\n1 1 1 1"
@@ -12,6 +15,9 @@ LESSON_K = LESSON_Q
 LESSON_V = "1 2 3 4\n5 6 7 8\n9 10 11 12"
 
 MAX_SIDE = 16  # rows and columns a learner may type: bigger matrices are unreadable as heatmaps
+# The largest number a learner may type: scores of up to 16 products of such numbers stay far
+# inside float32 (1e20 overflowed its scores to inf; 1e200 crashed the step view).
+MAX_ABS = 1e4
 
 _SPLIT_ROWS = re.compile(r"[;\n]+")
 _SPLIT_NUMBERS = re.compile(r"[,\s]+")
@@ -41,6 +47,9 @@ def parse_matrix(text: str, name: str = "matrix", max_side: int = MAX_SIDE) -> l
                 ) from None
             if not math.isfinite(value):
                 raise ValueError(f"{name}, row {i + 1}: {cell!r} is not a finite number.")
+            if abs(value) > MAX_ABS:  # 1e20 overflowed float32 scores; 1e200 crashed the steps
+                raise LabError(message("input.too_large", name=name, row=i + 1, cell=cell[:24],
+                                       limit=f"{MAX_ABS:g}"))
             row.append(value)
         rows.append(row)
     if not rows:

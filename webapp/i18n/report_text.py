@@ -11,6 +11,9 @@ EN: dict[str, str] = {
     "submit.not_stored": "Your code was graded but the result could not be saved. Please submit again.",
     "submit.cancelled": "This submission was cancelled before its turn: nothing was graded or stored.",
     "input.check": "Please check the input: {text}",
+    "input.too_large": "{name}, row {row}: {cell} is too large. The page takes numbers up to "
+                       "{limit} in size: bigger scores only make the softmax pick one key, and "
+                       "past about 1e19 the products overflow float32.",
     "error.kept": "(What is shown below is from the last input that worked.)",
     # The line in front of the grader (webapp.serving.turns): only a flood is refused
     "queue.learner_full": "You already have {n} submissions in line; they are graded one after "
@@ -82,6 +85,8 @@ ZH: dict[str, str] = {
     "submit.not_stored": "代码已评分，但结果未能保存。请重新提交。",
     "submit.cancelled": "这次提交在轮到它之前已取消：没有评分，也没有保存。",
     "input.check": "输入有误：{text}",
+    "input.too_large": "{name} 第 {row} 行：{cell} 太大了。本页接受绝对值不超过 {limit} 的数：更大的分数只会让 softmax "
+                       "只选中一个键，而超过约 1e19 时乘积会超出 float32 的范围。",
     "error.kept": "（下方显示的仍是上一次有效输入的结果。）",
     "queue.learner_full": "你已有 {n} 份提交在排队，它们会依次评分。请等它们出结果后再提交；本次提交未被保存。",
     "queue.address_full": "你所在的网络地址已有 {n} 份提交在排队，这是同一地址同时排队的上限（足够容纳整个阶梯教室）。"
