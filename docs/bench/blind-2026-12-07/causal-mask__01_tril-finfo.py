@@ -1,0 +1,26 @@
+"""Causal self-attention: tril mask, blocked scores set to the most negative float."""
+
+import math
+
+import torch
+
+
+def causal_mask(n):
+    """Boolean (n, n) mask, True where query i may attend to key j (j <= i)."""
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    return torch.tril(torch.ones(n, n, dtype=torch.bool))
+
+
+def causal_attention(Q, K, V):
+    """Return (output (..., n, d_v), weights (..., n, n)) of causally masked self-attention."""
+    n = Q.shape[-2]
+    if K.shape[-2] != n or V.shape[-2] != n:
+        raise ValueError("Q, K and V must all have the same sequence length")
+    if K.shape[-1] != Q.shape[-1]:
+        raise ValueError("Q and K must have the same feature size d")
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])  # (..., n, n)
+    blocked = ~causal_mask(n).to(scores.device)
+    scores = scores.masked_fill(blocked, torch.finfo(scores.dtype).min)
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ V, weights

@@ -1,0 +1,25 @@
+"""Causal attention (decoder self-attention)."""
+
+import math
+
+import torch
+
+
+def causal_mask(n):
+    """Boolean (n, n) mask, True where query i may attend to key j (j <= i)."""
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    return torch.ones(n, n, dtype=torch.bool).tril()
+
+
+def causal_attention(Q, K, V):
+    """Return (output (..., n, d_v), weights (..., n, n)) of causally masked self-attention."""
+    if Q.shape[-2] != K.shape[-2]:
+        raise ValueError("Q and K must have the same length n")
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError("Q and K must have the same d")
+    n = Q.shape[-2]
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])  # (..., n, n)
+    scores = scores.masked_fill(~causal_mask(n), float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ V, weights

@@ -1,0 +1,25 @@
+import math
+
+import torch
+
+Q = torch.tensor([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+K = Q.clone()
+V = torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]])
+
+# Part A (by hand, two decimals are enough)
+scores = [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]
+weights = [[0.42, 0.16, 0.42],
+           [0.16, 0.42, 0.42],
+           [0.21, 0.21, 0.58]]
+context = [5.0, 6.0, 7.0, 8.0]
+
+
+# Part B
+def attention(Q, K, V, mask=None):
+    """Return (context, weights) for Q (..., n, d_k), K (..., m, d_k), V (..., m, d_v)."""
+    d_k = Q.shape[-1]
+    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(mask.logical_not(), float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return torch.matmul(weights, V), weights

@@ -1,0 +1,15 @@
+"""Nadaraya–Watson kernel regression with the Gaussian kernel written out."""
+
+import torch
+
+
+def nw_predict(x_query, x_keys, y_values, w=1.0):
+    """Return (pred (n,), attention (n, m)) of Gaussian-kernel attention pooling."""
+    if x_query.dim() != 1 or x_keys.dim() != 1 or y_values.dim() != 1:
+        raise ValueError("inputs must be 1-D")
+    if x_keys.shape[0] != y_values.shape[0]:
+        raise ValueError("x_keys and y_values differ in length")
+    d = x_query[:, None] - x_keys[None, :]                  # (n, m)
+    K = torch.exp(-0.5 * (d * w) ** 2)                      # Gaussian kernel
+    attention = K / K.sum(dim=1, keepdim=True)
+    return attention @ y_values, attention

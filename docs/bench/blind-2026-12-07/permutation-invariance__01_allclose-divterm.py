@@ -1,0 +1,29 @@
+import math
+
+import torch
+
+
+def is_permutation_equivariant(layer, x, perm, atol=1e-5):
+    """True when layer(x[:, perm]) equals layer(x)[:, perm] within atol."""
+    perm = torch.as_tensor(perm, dtype=torch.long)
+
+    def first(out):
+        return out[0] if isinstance(out, (tuple, list)) else out
+
+    with torch.no_grad():
+        shuffled_then_layer = first(layer(x[:, perm]))
+        layer_then_shuffled = first(layer(x))[:, perm]
+    return bool(torch.allclose(shuffled_then_layer, layer_then_shuffled, rtol=0, atol=atol))
+
+
+def sinusoidal_positional_encoding(seq_len, d_model):
+    """Table (seq_len, d_model): sin in even columns, cos in odd columns."""
+    if d_model % 2 != 0:
+        raise ValueError(f"d_model must be even for sin/cos pairs, got {d_model}")
+    position = torch.arange(seq_len, dtype=torch.float64).unsqueeze(1)            # (seq_len, 1)
+    div_term = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float64)
+                         * (-math.log(10000.0) / d_model))                         # (d_model/2,)
+    P = torch.zeros(seq_len, d_model, dtype=torch.float64)
+    P[:, 0::2] = torch.sin(position * div_term)
+    P[:, 1::2] = torch.cos(position * div_term)
+    return P.float()

@@ -1,0 +1,24 @@
+"""Sinusoidal positional encoding."""
+
+import math
+
+import torch
+
+
+def positional_encoding(max_len, d_model):
+    """Sinusoidal float32 table (max_len, d_model): sin in even columns, cos in odd ones."""
+    if max_len < 1:
+        raise ValueError("max_len must be >= 1")
+    if d_model < 2 or d_model % 2:
+        raise ValueError("d_model must be even and >= 2")
+    pos = torch.arange(max_len, dtype=torch.float64)[:, None]
+    freq = 1.0 / 10000 ** (torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    angles = pos * freq
+    P = torch.cat([torch.sin(angles), torch.cos(angles)], dim=1)
+    return P.float()
+
+
+def add_positions(X):
+    """X (B, T, d_model) -> X * sqrt(d_model) + P[:T]."""
+    B, T, d_model = X.shape
+    return X * math.sqrt(d_model) + positional_encoding(T, d_model).to(X.dtype)
