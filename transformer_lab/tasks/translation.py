@@ -37,6 +37,19 @@ def preprocess(text: str) -> str:
     return " ".join("".join(out).split())
 
 
+END_MARKS = (".", "!", "?")
+
+
+def normalise(text: str) -> str:
+    """A sentence as the corpus writes one: `preprocess`, then a final " ." when it ends in no
+    `.`, `!` or `?` (every corpus sentence does: without it "I love you" is no sentence the
+    model has seen and greedy decoding runs on)."""
+    clean = preprocess(text)
+    if clean and not clean.endswith(END_MARKS):
+        clean += " ."
+    return clean
+
+
 def tokenize(text: str) -> list[str]:
     """Word-level tokens of a sentence after `preprocess` (`"I'm home."` -> `["i'm", "home", "."]`)."""
     return preprocess(text).split()
@@ -164,7 +177,7 @@ class TranslationTask:
 
     def encode_source(self, sentence: str) -> tuple[torch.Tensor, torch.Tensor]:
         """An English sentence -> (src (1, num_steps), src_lens (1,)), like the training data."""
-        tokens = tokenize(sentence)
+        tokens = normalise(sentence).split()
         if not tokens:
             raise ValueError("the sentence is empty: type an English sentence to translate.")
         ids, n = self._ids(" ".join(tokens), self.src_vocab)
@@ -172,7 +185,7 @@ class TranslationTask:
 
     def unknown_words(self, sentence: str) -> list[str]:
         """Tokens of `sentence` the model never saw in training (they become `<unk>`)."""
-        return list(dict.fromkeys(t for t in tokenize(sentence) if t not in self.src_vocab))
+        return list(dict.fromkeys(t for t in normalise(sentence).split() if t not in self.src_vocab))
 
     def decode_target(self, ids: torch.Tensor | list[int]) -> str:
         """French tokens of a predicted id row up to the first `<eos>`, joined by spaces."""

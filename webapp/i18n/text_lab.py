@@ -66,6 +66,8 @@ EN_LAB: dict[str, str] = {
     # whole lines, so Chinese gets full-width colons; corpus.line brings its own space (none in zh)
     "train.reference_line": "reference: {reference} · BLEU (D2L, k=2): {bleu:.3f}",
     "train.unknown_line": "⚠️ unknown words (read as `<unk>`): {words}",
+    "train.read_as": "read as the training sentences are written (lower case, a space before "
+                     "punctuation, a final “.”): `{sentence}`",
     "train.need_model": "train a model first",
     "train.need_translate": "train a model on the 'translate EN→FR' task first",
     "status.training": "Training: step {step} / {total} · {elapsed:.0f} s · about {eta:.0f} s left",
@@ -219,6 +221,7 @@ ZH_LAB: dict[str, str] = {
     "train.seen.new": "这句话不在语料中：没有参考译文可以打分",
     "train.reference_line": "参考译文：{reference} · BLEU（D2L，k=2）：{bleu:.3f}",
     "train.unknown_line": "⚠️ 不认识的单词（读作 `<unk>`）：{words}",
+    "train.read_as": "按训练句子的写法读入（小写、标点前加空格、句末加句点 `.`）：`{sentence}`",
     "train.need_model": "请先训练一个模型",
     "train.need_translate": "请先在“英译法”任务上训练一个模型",
     "status.training": "训练中：第 {step} / {total} 步 · 已用 {elapsed:.0f} 秒 · 约剩 {eta:.0f} 秒",

@@ -278,6 +278,8 @@ def build(sessions: TrainSessions) -> None:
             raise ValueError("train a model on the 'translate' task first")
         r = translate_one(run, text)
         lines = [f"**{r['translation']}**", tr(f"train.seen.{r['seen']}", lang)]
+        if r["normalised"]:  # the model reads sentences as the corpus writes them
+            lines.append(tr("train.read_as", lang, sentence=r["read_as"]))
         if r["reference"] is not None:
             lines.append(tr("train.reference_line", lang, reference=r["reference"], bleu=r["bleu"]))
         if r["unknown"]:

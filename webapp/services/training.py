@@ -310,13 +310,15 @@ def attention_for(run: Run, index: int, kind: str) -> tuple[list[torch.Tensor], 
     return attention_of_source(run, src, lens, kind)
 
 
-def all_attention(run: Run, src, lens) -> tuple[dict, dict]:
-    """Every kind of attention the model has for one source (1, S): maps and token labels."""
+def all_attention(run: Run, src, lens, max_len: int | None = None) -> tuple[dict, dict]:
+    """Every kind of attention the model has for one source (1, S): maps and token labels.
+    ``max_len``: the decoding limit (default: the source's length + 2, at least 4); pass the
+    one a translation used so the maps show the same output words."""
     s = int(lens[0])
     dev = next(run.model.parameters()).device  # snapshots are taken where the model trains
     src, lens = src[:, :s].to(dev), lens.to(dev)  # drop padding: maps show only real tokens
     run.model.eval()
-    out = greedy_decode(run.model, src, lens, max_len=max(s + 2, 4))
+    out = greedy_decode(run.model, src, lens, max_len=max_len or max(s + 2, 4))
     gen = out.to_lists(strip_eos=False)[0]
     tgt_in = torch.tensor([[1, *gen[:-1]]] if gen else [[1]], device=dev)  # <bos> + output
     with torch.no_grad():
@@ -330,9 +332,9 @@ def all_attention(run: Run, src, lens) -> tuple[dict, dict]:
     return maps, {kind: labels[kind] for kind in maps}
 
 
-def attention_of_source(run: Run, src, lens, kind: str):
+def attention_of_source(run: Run, src, lens, kind: str, max_len: int | None = None):
     """Like attention_for, for any encoded source (1, S) with its length (1,)."""
-    maps, labels = all_attention(run, src, lens)
+    maps, labels = all_attention(run, src, lens, max_len)
     if kind not in maps:
         raise ValueError(f"the {run.model_name.capitalize()} model has no {kind} attention; choose "
                          f"{', '.join(maps)}")
@@ -380,17 +382,19 @@ def translate(run: Run, sentence: str) -> dict:
     """Greedy translation of one sentence, its cross-attention and a BLEU score when the corpus
     has the sentence (a reference is needed); unknown words are listed, not fatal."""
     from transformer_lab.bleu import d2l_bleu
-    from transformer_lab.tasks.translation import preprocess
+    from transformer_lab.tasks.translation import normalise
 
     if run.task_name != "translate":
         raise ValueError("translation needs a model trained on the 'translate' task")
     if not isinstance(sentence, str) or not sentence.strip():
         raise ValueError("the sentence is empty: type an English sentence to translate")
     src, lens = run.task.encode_source(sentence)
-    maps, out_tok, src_tok = attention_of_source(run, src, lens, "cross")
-    pred = run.task.decode_target(greedy_decode(run.model, src[:, : int(lens[0])], lens,
-                                                max_len=run.task.cfg.num_steps).tokens[0])
-    key = preprocess(sentence)
+    limit = run.task.cfg.num_steps  # one limit: the alignment shows the translation's words
+    maps, out_tok, src_tok = attention_of_source(run, src, lens, "cross", max_len=limit)
+    dev = next(run.model.parameters()).device
+    pred = run.task.decode_target(greedy_decode(run.model, src[:, : int(lens[0])].to(dev),
+                                                lens.to(dev), max_len=limit).tokens[0])
+    key = normalise(sentence)
     refs = {en: fr for en, fr in [*run.task.train, *run.task.heldout]}
     ref = refs.get(key)
     bleu = None
@@ -403,4 +407,5 @@ def translate(run: Run, sentence: str) -> dict:
         "heldout" if ref is not None else "new"
     return {"translation": pred, "reference": ref, "bleu": bleu, "cross": maps[-1],
             "source_tokens": src_tok, "output_tokens": out_tok, "seen": seen,
-            "unknown": run.task.unknown_words(sentence)}
+            "unknown": run.task.unknown_words(sentence), "read_as": key,
+            "normalised": key != " ".join(sentence.split())}
