@@ -153,9 +153,11 @@ def warm_up() -> None:
     """Import torch and the library off the request path, so the first click is quick."""
     import torch
 
-    # One intra-op thread: on a 2-vCPU Space the other core stays free for grading, and a
-    # single-threaded parent can fork the grader's workers without a libgomp deadlock.
-    torch.set_num_threads(int(os.environ.get("LAB_TORCH_THREADS", "1")))
+    from transformer_lab.threads import default_threads
+
+    # The thread policy (transformer_lab/threads.py): 1 on a 2-vCPU Space, so the other core
+    # stays free for grading, and a single-threaded parent forks the grader's workers safely.
+    torch.set_num_threads(default_threads())
     import webapp.compute.basics  # noqa: F401
     import webapp.compute.explore  # noqa: F401
     from webapp.services.run_cache import library_version

@@ -301,23 +301,38 @@ def run_bench(quick: bool = False, sections: Sequence[str] = SECTIONS, repeats: 
     load = _load_average()
     print(f"# bench: torch {torch.__version__}, {torch.get_num_threads()} threads, "
           f"load average {load}, {'quick' if quick else 'full'}, {reps} repeats", file=out)
-    report: dict = {"threads": torch.get_num_threads(), "load_average": load, "quick": quick}
+    report: dict = {"threads": torch.get_num_threads(), "load_average": load, "quick": quick,
+                    "seconds": {}}
+    clock = {"wall": time.perf_counter(), "cpu": time.process_time()}
+
+    def done(section: str) -> None:
+        """Wall and CPU seconds of the section just run (CPU holds on a shared machine: a
+        loaded host stretches wall time, not the work done)."""
+        wall, cpu = time.perf_counter() - clock["wall"], time.process_time() - clock["cpu"]
+        report["seconds"][section] = {"wall": wall, "cpu": cpu}
+        print(f"[{section}: {wall:.1f} s wall, {cpu:.1f} s CPU of this process]", file=out)
+        clock.update(wall=time.perf_counter(), cpu=time.process_time())
+
     if "attention" in sections:
         ns = (16, 32) if quick else (32, 64, 128, 256, 512, 1024)
         report["attention"] = bench_attention(ns, batch=2 if quick else 16, d=32 if quick else 128,
                                               heads=4, repeats=reps, out=out)
+        done("attention")
     if "complexity" in sections:
         ns, ds = ((16, 32), (16, 32)) if quick else ((128, 256, 512, 1024), (64, 128, 256))
         report["complexity"] = bench_complexity(ns, ds, batch=2 if quick else 8, repeats=reps,
                                                 out=out)
+        done("complexity")
     if "reverse" in sections:
         tiny = dict(min_len=3, max_len=5, vocab_size=6, steps=60, target=0.9, val_size=128,
                     eval_every=20, d_model=16, d_ff=32, batch_size=32)
         report["reverse"] = bench_reverse((0,) if quick else (0, 1, 2), tiny if quick else {},
                                           out=out)
+        done("reverse")
     if "translate" in sections:
         tiny = dict(steps=20, d_model=16, d_ff=32, heads=2, eval_every=10)
         report["translate"] = bench_translate(tiny if quick else {}, out=out)
+        done("translate")
     return report
 
 

@@ -77,8 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     # One thread by default: these models are small enough that a second thread gains little
     # on a quiet 2-core machine, and under load two spinning OpenMP threads made runs 3-5x
     # slower (reverse: 74 s vs 11-23 s for one thread, measured here).
-    tr.add_argument("--threads", type=_positive_int, default=1,
-                    help="torch CPU threads (default 1)")
+    tr.add_argument("--threads", type=_positive_int, default=None,
+                    help="torch CPU threads (default: the thread policy, 1 on <= 2 cores; "
+                         "transformer_lab/threads.py)")
     tr.add_argument("--json", action="store_true", help="end with one JSON line on stdout")
     tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     be = sub.add_parser("bench", help="time attention, layers and training (medians)")
@@ -86,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--sections", default="attention,complexity,reverse,translate",
                     help="comma-separated: attention, complexity, reverse, translate")
     be.add_argument("--repeats", type=_positive_int)
-    be.add_argument("--threads", type=_positive_int, default=2)
+    be.add_argument("--threads", type=_positive_int, default=None,
+                    help="torch CPU threads (default: the thread policy, as train)")
     be.add_argument("--json", action="store_true", help="end with one JSON line on stdout")
     return parser
 
@@ -129,8 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `python -m transformer_lab`; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    if getattr(args, "threads", None) is not None or args.command in ("train", "bench"):
+        from .threads import default_threads
+
+        torch.set_num_threads(args.threads or default_threads())
     if args.command == "bench":
         from .bench import run_bench
 
