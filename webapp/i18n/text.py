@@ -12,7 +12,8 @@ EN: dict[str, str] = {
     # Attention basics
     "basics.intro": (
         "Type Q, K and V (one row per line, numbers separated by spaces). The lesson's worked "
-        "example is preloaded: its first context vector is `[5, 6, 7, 8]`."
+        "example is preloaded: its first context vector is `[5, 6, 7, 8]`, with or without ÷√d "
+        "(its weights change, its output does not); q2's row is the one that shows the scaling."
     ),
     "basics.intro_random": (
         "Type Q, K and V (one row per line, numbers separated by spaces). These are random "
@@ -161,7 +162,7 @@ ZH: dict[str, str] = {
     "tab.exercises": "练习",
     "basics.intro": (
         "输入 Q、K、V（每行一个向量，数字用空格分隔）。已预先填入课程中的例子：第一个词的上下文"
-        "向量是 `[5, 6, 7, 8]`。"
+        "向量是 `[5, 6, 7, 8]`，除不除以 √d 都一样（权重变了，输出不变）；能看出缩放的是 q2 这一行。"
     ),
     "basics.intro_random": (
         "输入 Q、K、V（每行一个向量，数字用空格分隔）。现在显示的是随机矩阵（种子 {seed}）；按“课程例子”"

@@ -15,6 +15,14 @@ EN: dict[str, str] = {
         "d, unscaled dot products saturate softmax and its gradients vanish (lesson: the common "
         "mistake of forgetting 1/√d_k)."
     ),
+    "bx.caption.moves": (
+        " Ticking or unticking it moves output row {row} most: {with_} with ÷√d, {without} "
+        "without."
+    ),
+    "bx.caption.still": (
+        " Row {rows} keeps the same output although its weights change, so it cannot tell a "
+        "scaled answer from an unscaled one: to check ÷√d, look at row {row}."
+    ),
     "bx.caption.dot_off": (
         "*Divide by √d* is off: these scores are the raw dot products Q·Kᵀ, {root}× the scaled "
         "ones (d = {d}, √{d} {eq} {root}), so the softmax is sharper than with the tick. With large "
@@ -96,6 +104,10 @@ ZH: dict[str, str] = {
         "这里 Q 和 K 有 d = {d} 列，所以“除以 √d”把分数除以 √{d} {eq} {root}：取消勾选，分数变为 "
         "{root} 倍，softmax 更尖锐。d 很大时，不缩放的点积会让 softmax 饱和、梯度消失（课程：忘记 "
         "1/√d_k 是常见错误）。"
+    ),
+    "bx.caption.moves": "勾选或取消“除以 √d”时，输出变化最大的是 {row} 这一行：除以 √d 时为 {with_}，不除时为 {without}。",
+    "bx.caption.still": (
+        "{rows} 这一行的权重虽然变了，输出却不变，所以它分辨不出是否除以了 √d：要检查缩放，请看 {row} 这一行。"
     ),
     "bx.caption.dot_off": (
         "“除以 √d”已取消：这些分数是原始点积 Q·Kᵀ，是缩放后的 {root} 倍（d = {d}，√{d} {eq} "

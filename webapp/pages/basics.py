@@ -32,10 +32,36 @@ def _masked_scores(r, qs, ks, lang):
     return df
 
 
+def _vector(row) -> str:
+    return "[" + ", ".join(f"{float(x):.2f}" for x in row) + "]"
+
+
+def scale_rows(r, other, scale: bool, lang: str = "en") -> str:
+    """Read from the learner's own numbers: the output row the √d tickbox moves most, and any
+    row whose output stays put although its weights change (the lesson's q0 is [5, 6, 7, 8]
+    either way, so it cannot tell a scaled answer from an unscaled one). ``other``: the same
+    computation with the tickbox the other way; "" when nothing moves."""
+    if other is None or other.output.shape != r.output.shape:
+        return ""
+    scaled, plain = (r, other) if scale else (other, r)
+    moved = (scaled.output - plain.output).abs().amax(dim=1)  # (n,)
+    if float(moved.max()) < 1e-6:
+        return ""
+    row = int(moved.argmax())
+    w_moved = (scaled.weights - plain.weights).abs().amax(dim=1)
+    still = [i for i in range(len(moved)) if moved[i] < 1e-6 and w_moved[i] > 1e-6]
+    text = tr("bx.caption.moves", lang, row=f"q{row}", with_=_vector(scaled.output[row]),
+              without=_vector(plain.output[row]))
+    if still:
+        text += tr("bx.caption.still", lang, rows=", ".join(f"q{i}" for i in still), row=f"q{row}")
+    return text
+
+
 def caption(r, scoring: str, lang: str = "en", scale: bool = True, mask: str = "none",
-            valid_len: int | None = None) -> str:
+            valid_len: int | None = None, other=None) -> str:
     """What to notice, with the learner's own d (the width of Q and K) and its √d, for the
-    "Divide by √d" tickbox as it is and the mask chosen."""
+    "Divide by √d" tickbox as it is and the mask chosen; ``other`` (the same inputs with the
+    tickbox the other way) adds which output row the tickbox moves (scale_rows)."""
     from webapp.compute.basics import scale_note
 
     parts = [tr("bx.caption.rows", lang)]
@@ -46,7 +72,8 @@ def caption(r, scoring: str, lang: str = "en", scale: bool = True, mask: str = "
         parts.append(tr("bx.caption.d1", lang))
     else:
         parts.append(tr("bx.caption.dot" if scale else "bx.caption.dot_off", lang, d=note["d"],
-                        root=note["root"], eq="=" if note["exact"] else "≈"))
+                        root=note["root"], eq="=" if note["exact"] else "≈")
+                     + scale_rows(r, other, scale, lang))
     if mask == "valid":
         parts.append(tr("bx.caption.valid", lang, valid=valid_len, m=r.weights.shape[1]))
     elif mask == "causal":
@@ -176,11 +203,13 @@ def build() -> None:
         figs = render_steps(q, k, v, scoring, scale, mask, valid_len, lang)
         valid = int(float(valid_len)) if mask == "valid" else None  # render checked it
         r = attention_basics(q, k, v, scoring, bool(scale), mask, valid, int(seed))
+        other = attention_basics(q, k, v, scoring, not scale, mask, valid, int(seed)) \
+            if scoring == "dot" else None  # the tickbox the other way: which row it moves
         shapes_t, scores_t, *rest = tables
         scores_t = gr.update(value=scores_t, label=scores_label(scoring, bool(scale), mask, lang))
         panels = [gr.update(value=fig, visible=scoring == "dot") for fig in figs]
         return (shapes_t, scores_t, *rest, steps_intro(scoring, lang), *panels,
-                caption(r, scoring, lang, bool(scale), mask, valid), status_text)
+                caption(r, scoring, lang, bool(scale), mask, valid, other), status_text)
 
     @friendly(5)
     def on_randomise(seed, request: gr.Request):
