@@ -126,6 +126,29 @@ def test_a_one_head_model_is_not_told_its_heads_specialise(model, layers, heads)
     assert "只有一个头" in heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "zh")[3]
 
 
-def test_a_many_head_model_keeps_the_specialise_caption(run):
+def test_a_many_head_model_is_told_what_its_heads_do_measured(run):
+    # Issue 26, item 6: "Heads specialise" was fixed text, even for heads that attend alike.
+    # (This test asserted that text; it now asserts the measured sentence that replaced it.)
+    from webapp.compute.explore import head_difference
+
+    maps, *_ = heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "en")
     cap = heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "en")[3]
-    assert "Heads specialise" in cap
+    mean, _ = head_difference(maps)
+    assert f"{100 * mean:.0f}% of their weight" in cap
+    assert ("attend alike" in cap) == (mean < 0.15) and "Heads specialise" not in cap
+    zh = heads_of("trained", "cross", 16, 4, 6, "none", 3, 0, run, "zh")[3]
+    assert f"{100 * mean:.0f}% 的权重" in zh
+
+
+def test_the_head_difference_is_zero_for_equal_heads_and_one_for_disjoint_ones():
+    import torch
+
+    from webapp.compute.explore import head_difference
+
+    same = torch.full((2, 3, 4), 0.25)
+    assert head_difference([same])[0] == 0.0
+    eye = torch.eye(3).expand(1, 3, 3)
+    flip = torch.eye(3).flip(-1).expand(1, 3, 3)
+    mean, (most, layer, a, b) = head_difference([torch.cat([eye, flip])])
+    assert abs(mean - 2 / 3) < 1e-9 and (layer, a, b) == (1, 1, 2)  # the middle row agrees
+    assert head_difference([torch.ones(1, 2, 2)]) is None

@@ -49,6 +49,29 @@ def multihead_weights(
 ORDERS = ("A B C D E", "E D C B A", "A C B E D")  # the three orders of the lesson's exercise 2
 
 
+ALIKE = 0.15  # heads whose maps differ on less than 15% of their weight look alike
+
+
+def head_difference(layer_maps: list[Tensor]) -> tuple[float, tuple[float, int, int, int]] | None:
+    """How different the heads of each layer attend: the mean over head pairs (within a layer)
+    of the total-variation distance between their rows, ½·Σ|p − q| averaged over queries (0:
+    the same map, 1: disjoint keys), and the most different pair (distance, layer, a, b), all
+    numbered from 1. None when no layer has two heads. Hidden cells (NaN) count as 0 weight."""
+    found: list[float] = []
+    most: tuple[float, int, int, int] | None = None
+    for layer, maps in enumerate(layer_maps, start=1):  # (h, n, m)
+        w = torch.nan_to_num(maps.detach().double(), nan=0.0)
+        for a in range(w.shape[0]):
+            for b in range(a + 1, w.shape[0]):
+                tv = 0.5 * float((w[a] - w[b]).abs().sum(-1).mean())
+                found.append(tv)
+                if most is None or tv > most[0]:
+                    most = (tv, layer, a + 1, b + 1)
+    if not found or most is None:
+        return None
+    return sum(found) / len(found), most
+
+
 def permutation_experiment(d_model: int = 8, seed: int = 0) -> pd.DataFrame:
     """Feed five word vectors in three orders through one self-attention, with and without PE.
 

@@ -114,8 +114,18 @@ EN_LAB: dict[str, str] = {
     "mh.big": "Enlarged head",
     "mh.pick": "Head to enlarge (layer · head)",
     "mh.trained_caption": (
-        "**Heads of your trained model** ({task}, {kind}) on held-out example 0. Heads "
-        "specialise: compare which keys each one looks at."
+        "**Heads of your trained model** ({task}, {kind}) on held-out example 0. {heads}"
+    ),
+    # How different the heads' maps are, measured (total variation between two heads' rows).
+    "mh.heads_alike": (
+        "Its heads attend alike here: two heads of a layer differ on {mean}% of their weight on "
+        "average (0% = the same map), so they have not specialised (yet). Train longer or with "
+        "another seed and compare again."
+    ),
+    "mh.heads_differ": (
+        "Its heads attend differently: two heads of a layer differ on {mean}% of their weight on "
+        "average (0% = the same map); most of all layer {layer} · heads {a} and {b} ({most}%). "
+        "Compare which keys each one looks at."
     ),
     # One layer with one head (a Bahdanau model, or a Transformer of 1 layer × 1 head).
     "mh.trained_caption.one": (
@@ -256,7 +266,15 @@ ZH_LAB: dict[str, str] = {
     "mh.thumbs": "所有的头（点击一个头放大）",
     "mh.big": "放大的头",
     "mh.pick": "要放大的头（层 · 头）",
-    "mh.trained_caption": "**你训练的模型的各个头**（{task}，{kind}），使用留出样例 0。各个头会分工：比较每个头关注哪些键。",
+    "mh.trained_caption": "**你训练的模型的各个头**（{task}，{kind}），使用留出样例 0。{heads}",
+    "mh.heads_alike": (
+        "这里各个头的关注方式相近：同一层的两个头平均只有 {mean}% 的权重不同（0% 表示完全相同），"
+        "所以它们（还）没有分工。可以训练更久或换一个随机种子再比较。"
+    ),
+    "mh.heads_differ": (
+        "这里各个头的关注方式不同：同一层的两个头平均有 {mean}% 的权重不同（0% 表示完全相同）；"
+        "差别最大的是第 {layer} 层的头 {a} 和头 {b}（{most}%）。比较每个头关注哪些键。"
+    ),
     "mh.trained_caption.one": (
         "**你训练的模型唯一的注意力头**（{task}，{kind}），使用留出样例 0。只有一个头，就没有可比较的分工："
         "看看每一步输出关注哪些源词。训练一个多头的 Transformer，就能看到各个头如何分工。"

@@ -56,6 +56,21 @@ def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
     return grid, shapes_table(multihead_shape_steps(1, n, n, e, h, lang=lang), lang=lang), ""
 
 
+def heads_sentence(layer_maps, lang: str = "en") -> str:
+    """What the heads actually do, measured (webapp.compute.explore.head_difference): alike or
+    different, by how much, and the most different pair; "" when no layer has two heads."""
+    from webapp.compute.explore import ALIKE, head_difference
+
+    found = head_difference(layer_maps)
+    if found is None:
+        return ""
+    mean, (most, layer, a, b) = found
+    if mean < ALIKE:
+        return tr("mh.heads_alike", lang, mean=f"{100 * mean:.0f}")
+    return tr("mh.heads_differ", lang, mean=f"{100 * mean:.0f}", layer=layer, a=a, b=b,
+              most=f"{100 * most:.0f}")
+
+
 def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run, lang="en"):
     """(layer maps [(h, n, m)], query labels, key labels, caption, intro) of the chosen source."""
     from webapp.compute.explore import multihead_weights
@@ -66,8 +81,12 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
         layer_maps, q, k, intro = trained_heads(run, kind, lang)
         # one layer of one head (Bahdanau, or a 1 × 1 Transformer): no heads to compare
         one = len(layer_maps) == 1 and int(layer_maps[0].shape[0]) == 1
-        cap = tr("mh.trained_caption.one" if one else "mh.trained_caption", lang,
-                 task=tr(f"task.{run.task_name}", lang), kind=tr(f"kind.{kind}", lang))
+        task, kind_name = tr(f"task.{run.task_name}", lang), tr(f"kind.{kind}", lang)
+        if one:
+            cap = tr("mh.trained_caption.one", lang, task=task, kind=kind_name)
+        else:
+            cap = tr("mh.trained_caption", lang, task=task, kind=kind_name,
+                     heads=heads_sentence(layer_maps, lang))
         return layer_maps, q, k, cap, intro
     n = check_int(tokens, "tokens", 1, 24)
     valid = check_int(valid_len, "valid length", 1, n) if mask == "valid" else None
