@@ -112,7 +112,9 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
     drawn = datetime.now(timezone.utc).isoformat()
     updated = data.local_clock(drawn, tz)
     frame = view.mistakes_frame(summary, lang)
-    picks = [(m.exercise, m.mistake, [(x.key, x.label, x.learner_id) for x in m.learners])
+    tags = view.clash_tags(summary.learners)  # same-name learners read as in the grid
+    picks = [(m.exercise, m.mistake, [(x.key, x.label, x.learner_id, tags.get(x.key, ""))
+                                      for x in m.learners])
              for m in summary.mistakes[: len(frame)]]
     return (gr.update(visible=True), (clock if since else "") if echo else gr.skip(),
             view.status_line(summary, lang, clock, updated), view.grid_html(summary, lang, drawn),
@@ -126,5 +128,6 @@ def who_made(picks: list, index: int | None, lang: str) -> str:
     if not isinstance(index, int) or not 0 <= index < len(picks or []):
         return view.who_made(None, lang)
     exercise, mistake, people = picks[index]
-    learners = tuple(data.Learner(k, label, lid) for k, label, lid in people)
-    return view.who_made(data.MistakeCount(exercise, mistake, learners, 0), lang)
+    learners = tuple(data.Learner(k, label, lid) for k, label, lid, *_ in people)
+    tags = {p[0]: p[3] for p in people if len(p) > 3 and p[3]}
+    return view.who_made(data.MistakeCount(exercise, mistake, learners, 0), lang, tags)

@@ -8,6 +8,8 @@ its learner column stays in view, and no cell is narrower than a score and a mis
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from html import escape
 
 import pandas as pd
@@ -29,6 +31,10 @@ GRID_CSS = """
 .cv-grid .cv-learner { position: sticky; left: 0; background: var(--background-fill-primary);
   z-index: 1; min-width: 8em; max-width: 11em; overflow-wrap: anywhere; }
 .cv-grid thead .cv-learner { z-index: 3; }
+/* The totals stay at the foot of the scroll box: at 300 learners they were 300 rows down. */
+.cv-grid tfoot { position: sticky; bottom: 0; z-index: 2; }
+.cv-grid tfoot th, .cv-grid tfoot td { background: var(--background-fill-secondary);
+  border-top: 1px solid var(--border-color-primary); }
 .cv-grid td { min-width: 8.5em; max-width: 12em; }
 .cv-grid td small { display: block; font-size: 0.85em; overflow: hidden;
   text-overflow: ellipsis; white-space: nowrap; max-width: 11.5em; }
@@ -49,8 +55,20 @@ def _exercise(ex: str, lang: str) -> str:
     return exercise_title(ex, lang)
 
 
-def _who(learner: Learner, lang: str) -> str:
-    return show_label(learner.label, lang)
+def clash_tags(learners: Iterable[Learner]) -> dict[str, str]:
+    """A short tag for every learner whose label another learner also has (two "陈静 (guest)",
+    every "anonymous"): 4 hex digits of a hash of their key, the same wherever they are shown."""
+    keys: dict[str, list[str]] = {}
+    for learner in learners:
+        keys.setdefault(learner.label, []).append(learner.key)
+    return {key: hashlib.sha256(key.encode()).hexdigest()[:4]
+            for same in keys.values() if len(set(same)) > 1 for key in same}
+
+
+def _who(learner: Learner, lang: str, tags: dict[str, str] | None = None) -> str:
+    name = show_label(learner.label, lang)
+    tag = (tags or {}).get(learner.key)
+    return f"{name} · {tag}" if tag else name
 
 
 def mistake_text(exercise: str, mistake: str, lang: str) -> str:
@@ -89,10 +107,11 @@ def grid_html(summary: ClassSummary, lang: str = "en", drawn: str = "") -> str:
     out = [legend, '<div class="cv-scroll"><table class="cv-grid" id="cv-grid" '
            f'data-drawn="{escape(drawn)}"><thead><tr>',
            f'<th class="cv-learner">{escape(tr("cv.learner", lang))}</th>{head}</tr></thead><tbody>']
+    tags = clash_tags(summary.learners)
     # Compact cells (300 learners × 8 exercises is 2,400 of them): the class is the state.
     for learner in summary.learners:
         out.append(f'<tr data-learner="{escape(learner.key)}"><th class="cv-learner" '
-                   f'title="{escape(learner.learner_id or "")}">{escape(_who(learner, lang))}</th>')
+                   f'title="{escape(learner.learner_id or "")}">{escape(_who(learner, lang, tags))}</th>')
         for ex in summary.exercises:
             cell = summary.cell(learner, ex)
             if cell is None:
@@ -122,10 +141,10 @@ def stuck_html(summary: ClassSummary, lang: str = "en") -> str:
         return f'<p id="cv-stuck-none">{escape(tr("cv.stuck_none", lang))}</p>'
     heads = "".join(f"<th>{escape(tr(k, lang))}</th>" for k in (
         "cv.learner", "cv.col.exercise", "cv.col.recent", "cv.col.best", "cv.col.last"))
-    rows = []
+    rows, tags = [], clash_tags(summary.learners)
     for s in summary.stuck:
         c = s.cell
-        rows.append(f'<tr data-learner="{escape(s.learner.key)}"><td>{escape(_who(s.learner, lang))}'
+        rows.append(f'<tr data-learner="{escape(s.learner.key)}"><td>{escape(_who(s.learner, lang, tags))}'
                     f"</td><td>{escape(_exercise(s.exercise, lang))}</td><td>{s.attempts}</td>"
                     f"<td>{number(c.best)}/{number(c.max_score)}</td>"
                     f"<td>{escape(_trouble(s.exercise, c, lang))}</td></tr>")
@@ -145,13 +164,15 @@ def mistakes_frame(summary: ClassSummary, lang: str = "en", top: int = 20) -> pd
     return pd.DataFrame(rows, columns=[tr(c, lang) for c in MISTAKE_COLUMNS])
 
 
-def who_made(mistake: MistakeCount | None, lang: str = "en") -> str:
-    """The learners who made one mistake, as a short HTML list."""
+def who_made(mistake: MistakeCount | None, lang: str = "en",
+             tags: dict[str, str] | None = None) -> str:
+    """The learners who made one mistake, as a short HTML list (``tags``: clash_tags of the
+    whole class, so a name reads as it does in the grid)."""
     if mistake is None:
         return f'<p>{escape(tr("cv.pick_mistake", lang))}</p>'
     head = tr("cv.who_made", lang, mistake=mistake_text(mistake.exercise, mistake.mistake, lang),
               exercise=_exercise(mistake.exercise, lang), n=len(mistake.learners))
-    items = "".join(f'<li title="{escape(x.learner_id or "")}">{escape(_who(x, lang))}</li>'
+    items = "".join(f'<li title="{escape(x.learner_id or "")}">{escape(_who(x, lang, tags))}</li>'
                     for x in mistake.learners)
     return f'<p><b>{escape(head)}</b></p><ul class="cv-list" id="cv-who-list">{items}</ul>'
 

@@ -279,3 +279,28 @@ def test_300_learners_by_8_exercises_draw_within_2_s(browser, page_app):
           f"{', '.join(f'{t:.2f}' for t in again)} s")
     assert min(again) < 2.0 and first - signed < 2.0 and first < 4.0
     page.context.close()
+
+
+def test_the_totals_stay_in_view_and_same_named_learners_are_told_apart(browser, page_app):
+    """Issue 25 (items 3 and 5) and the chromium walk of 2026-12-07: the totals sat at the
+    bottom of the grid's own scroll box (300 rows down), and two "Alice (guest)" rows read the
+    same in the grid and in "who made it"."""
+    url, book, path = page_app
+    now = datetime.now(timezone.utc)
+    twins = [submission(n, "manual-attention", 3, 1, "no-scale", now=now) for n in (901, 902)]
+    twins = [(("Alice (guest)",) + row[1:]) for row in twins]
+    seed(path, [submission(n, "causal-mask", 6, 2, now=now) for n in range(60)] + twins)
+    page = open_page(browser, url, "en-US", 1280)
+    sign_in(page, "Instructor")
+    expect(page.locator("#cv-grid tbody tr").first).to_be_visible(timeout=30_000)
+    box = page.locator("#cv-grid").evaluate(
+        "g => { const s = g.closest('.cv-scroll').getBoundingClientRect();"
+        " const f = g.querySelector('tfoot').getBoundingClientRect();"
+        " return {rows: g.querySelectorAll('tbody tr').length, boxTop: s.top,"
+        " boxBottom: s.bottom, footTop: f.top, footBottom: f.bottom}; }")
+    assert box["rows"] > 30, box  # more rows than the box shows
+    assert box["boxTop"] <= box["footTop"] and box["footBottom"] <= box["boxBottom"] + 1, box
+    names = page.locator("#cv-grid tbody th.cv-learner").all_inner_texts()
+    alices = [n for n in names if n.startswith("Alice (guest)")]
+    assert len(alices) == 2 and len(set(alices)) == 2 and all(" · " in n for n in alices), alices
+    page.context.close()
