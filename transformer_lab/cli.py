@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--d-ff", type=_positive_int)
     tr.add_argument("--dropout", type=_fraction)
     tr.add_argument("--pe", choices=PE_KINDS)
+    tr.add_argument("--norm-first", action="store_true", default=None,
+                    help="pre-LN: x + f(LayerNorm(x)) in every sublayer (default: the paper's "
+                         "post-LN Add & Norm)")
     tr.add_argument("--steps", type=_positive_int, help="most training steps")
     tr.add_argument("--batch-size", type=_positive_int)
     tr.add_argument("--lr", type=_positive_float, help="peak learning rate")

@@ -38,7 +38,7 @@ PRESETS: dict[str, dict] = {
     "kernel": dict(steps=200, batch_size=1, lr=0.1, warmup=0, schedule="constant",
                    label_smoothing=0.0, eval_every=50, target=None),
 }
-MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe")
+MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe", "norm_first")
 # "bahdanau": the lessons' GRU seq2seq with additive attention (seq2seq.py), on the same tasks;
 # it reads d_model as its embedding and hidden width, layers as its GRU depth and dropout.
 MODELS = ("transformer", "bahdanau")
@@ -65,6 +65,7 @@ class ExperimentConfig:
     d_ff: int = 64
     dropout: float = 0.0
     pe: str = "sinusoidal"
+    norm_first: bool = False  # False: post-LN Add & Norm (the paper); True: pre-LN
     # training (see train.TrainConfig)
     steps: int = 2000
     batch_size: int = 128
@@ -97,6 +98,8 @@ class ExperimentConfig:
         """The settings as a plain dict (the shape the app still passes around); no task key."""
         out = asdict(self)
         del out["task"]
+        if not out["norm_first"]:  # the default is left out: run-cache keys of post-LN runs stay
+            del out["norm_first"]
         return {k: v for k, v in out.items() if v is not None or k == "target"}
 
     def model_config(self, src_vocab: int, tgt_vocab: int):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -119,6 +120,21 @@ class PositionWiseFFN(nn.Module):
         return self.linear2(self.dropout(torch.relu(self.linear1(x))))  # (B, T, d)
 
 
+Sublayer = Callable[[Tensor], tuple[Tensor, Tensor | None]]
+
+
+def residual(x: Tensor, sublayer: Sublayer, norm: nn.Module, drop: nn.Module,
+             norm_first: bool) -> tuple[Tensor, Tensor | None]:
+    """The residual rule, written once: post-LN ``norm(x + drop(f(x)))`` (the paper's Add &
+    Norm) or pre-LN ``x + drop(f(norm(x)))``. ``sublayer`` maps its input to (output, its
+    attention weights or None); the weights are passed through."""
+    if norm_first:
+        out, w = sublayer(norm(x))
+        return x + drop(out), w
+    out, w = sublayer(x)
+    return norm(x + drop(out)), w
+
+
 class EncoderLayer(nn.Module):
     """Self-attention then FFN, each as Add & Norm (post-LN) or x + f(LN(x)) (pre-LN)."""
 
@@ -134,14 +150,11 @@ class EncoderLayer(nn.Module):
         self, x: Tensor, src_keep: Tensor | None, need_weights: bool = False
     ) -> tuple[Tensor, Tensor | None]:
         """x (B, S, d); src_keep (B, 1, 1, S) True for real keys → (B, S, d), (B, h, S, S)."""
-        if self.norm_first:
-            h = self.norm1(x)
-            a, w = self.self_attn(h, h, h, mask=src_keep, need_weights=need_weights)
-            x = x + self.dropout1(a)
-            return x + self.dropout2(self.ffn(self.norm2(x))), w
-        a, w = self.self_attn(x, x, x, mask=src_keep, need_weights=need_weights)
-        x = self.norm1(x + self.dropout1(a))
-        return self.norm2(x + self.dropout2(self.ffn(x))), w
+        pre = self.norm_first
+        x, w = residual(x, lambda h: self.self_attn(h, h, h, mask=src_keep, need_weights=need_weights),
+                        self.norm1, self.dropout1, pre)
+        x, _ = residual(x, lambda h: (self.ffn(h), None), self.norm2, self.dropout2, pre)
+        return x, w
 
 
 @dataclass
@@ -178,19 +191,21 @@ class DecoderLayer(nn.Module):
         position so far, the self-attention's keys and values, and tgt_keep is (1, W).
         """
         pre = self.norm_first
+
+        def self_attention(h: Tensor) -> tuple[Tensor, Tensor | None]:
+            # keys and values: the positions so far, as the sublayer sees its input (normed or not)
+            kv = h if prefix is None else (self.norm1(prefix) if pre else prefix)  # (B, T|W, d)
+            return self.self_attn(h, kv, kv, mask=tgt_keep, need_weights=need_weights)
+
         # 1. masked self-attention: each position sees itself and the positions before it
-        h = self.norm1(x) if pre else x
-        kv = h if prefix is None else (self.norm1(prefix) if pre else prefix)  # (B, T|W, d)
-        a, w_self = self.self_attn(h, kv, kv, mask=tgt_keep, need_weights=need_weights)
-        x = x + self.dropout1(a) if pre else self.norm1(x + self.dropout1(a))
+        x, w_self = residual(x, self_attention, self.norm1, self.dropout1, pre)
         # 2. cross-attention: queries from the decoder, keys and values from the encoder output
-        q = self.norm2(x) if pre else x  # (B, T, d)
-        c, w_cross = self.cross_attn(q, enc.memory, enc.memory, mask=enc.src_keep,
-                                     need_weights=need_weights)
-        x = x + self.dropout2(c) if pre else self.norm2(x + self.dropout2(c))
+        x, w_cross = residual(x, lambda q: self.cross_attn(q, enc.memory, enc.memory,
+                                                           mask=enc.src_keep,
+                                                           need_weights=need_weights),
+                              self.norm2, self.dropout2, pre)
         # 3. the position-wise feed-forward network
-        f = self.ffn(self.norm3(x) if pre else x)
-        x = x + self.dropout3(f) if pre else self.norm3(x + self.dropout3(f))
+        x, _ = residual(x, lambda h: (self.ffn(h), None), self.norm3, self.dropout3, pre)
         return x, w_self, w_cross
 
 
