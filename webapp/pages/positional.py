@@ -50,6 +50,9 @@ def dims_note(dropped: list[int], kept: list[int], d_model: int, lang: str = "en
                       last=d_model - 1, kept=join.join(map(str, kept)))
 
 
+SHOWN_POSITIONS, SHOWN_DIMS = 5, 8  # the worked table: the first rows and columns of the table
+
+
 def render(length, d_model, dims_text, lang="en"):
     """Heatmap and curves of the sinusoidal table for the chosen size, plus the worked table."""
     from transformer_lab.positional import sinusoidal_table
@@ -59,14 +62,18 @@ def render(length, d_model, dims_text, lang="en"):
     if d % 2:
         raise ValueError(f"d_model must be even (each sine is paired with a cosine), got {d}")
     table = sinusoidal_table(T, d)  # (T, d)
-    worked = sinusoidal_table(5, 4)  # the lesson's table: frequencies 1 and 0.01
-    cols = [tr("pe.dim_col", lang, j=j) for j in range(4)]
-    rows = [tr("pe.pos_row", lang, i=i) for i in range(5)]
+    # The learner's own table, its first rows and columns (it was always the lesson's d_model = 4
+    # table, whatever was typed); at d_model = 4 and 5+ positions it is the lesson's table.
+    n_rows, n_cols = min(T, SHOWN_POSITIONS), min(d, SHOWN_DIMS)
+    cols = [tr("pe.dim_col", lang, j=j) for j in range(n_cols)]
+    rows = [tr("pe.pos_row", lang, i=i) for i in range(n_rows)]
     kept, dropped = split_dims(dims_text, d)
+    worked = matrix_table(table[:n_rows, :n_cols], rows, cols, lang=lang, corner="corner_pos")
     return (
         positional_heatmap(table, lang=lang),
         positional_curves(table, kept, lang=lang),
-        matrix_table(worked, rows, cols, lang=lang, corner="corner_pos"),
+        gr.update(value=worked, label=tr("pe.table_of", lang, last_row=n_rows - 1,
+                                         last_col=n_cols - 1, d=d)),
         dims_note(dropped, kept, d, lang),
     )
 

@@ -56,7 +56,7 @@ def _exercise(ex: str, lang: str) -> str:
 
 
 def clash_tags(learners: Iterable[Learner]) -> dict[str, str]:
-    """A short tag for every learner whose label another learner also has (two "陈静 (guest)",
+    """A short tag for every learner whose label another learner also has (two "Alice (guest)",
     every "anonymous"): 4 hex digits of a hash of their key, the same wherever they are shown."""
     keys: dict[str, list[str]] = {}
     for learner in learners:
