@@ -67,6 +67,9 @@ def positional_curves(
     return fig
 
 
+FRACTIONS = ("token_accuracy", "exact_match")  # panels drawn on 0…1 whatever the values
+
+
 def _metric_name(metric: str, lang: str) -> str:
     return word(metric, lang) if metric in _KNOWN_METRICS else metric
 
@@ -144,6 +147,9 @@ def training_curves(
                     )
                     decoded_shown = True
     fig.update_xaxes(title_text=word("train_step", lang))
+    for c, metric in enumerate(metrics):  # fractions keep their whole scale: a 0.4% blip
+        if metric in FRACTIONS:            # autoscaled to 0–0.004 looked like a spike
+            fig.update_yaxes(range=[-0.02, 1.02], **at(c))
     legend = {**_BELOW, "y": -0.08} if stack else _BELOW
     fig.update_layout(title=word("curves", lang) if title is None else title,
                       height=220 * len(metrics) + 180 if stack else 440, legend=legend)

@@ -30,6 +30,7 @@ EN: dict[str, str] = {
     "curve.train.smoothing": "training loss (label smoothing on)",
     "curve.train.none": "training loss",
     "curve.check.translate": "loss on {n:,} training pairs (no dropout, no smoothing)",
+    "curve.on_training_pairs": "{metric} (on training pairs, not held-out sentences)",
     "curve.check.toy": "loss on {n:,} validation sequences (no dropout, no smoothing)",
     # The same, short, after a kept run's name in the comparison's legend.
     "curve.check_short.translate": "loss on training pairs, eval mode",
@@ -83,6 +84,7 @@ ZH: dict[str, str] = {
     "curve.train.smoothing": "训练损失（开启标签平滑）",
     "curve.train.none": "训练损失",
     "curve.check.translate": "{n} 个训练句对上的损失（无 Dropout，无标签平滑）",
+    "curve.on_training_pairs": "{metric}（在训练句对上，不是留出句子）",
     "curve.check.toy": "{n} 个验证序列上的损失（无 Dropout，无标签平滑）",
     "curve.check_short.translate": "训练句对上的损失（评估模式）",
     "curve.check_short.toy": "验证序列上的损失（评估模式）",

@@ -45,6 +45,10 @@ def live_curves(run, lang: str) -> tuple:
     # pairs, in eval mode): not a bare "eval loss", which read as held-out validation.
     for column, name in loss_names(run.config, lang).items():
         fig.update_traces(name=name, selector={"name": word(column, lang)})
+    if run.config.task == "translate":  # its checks run on training pairs: say so on the panels
+        for title in fig.layout.annotations:
+            if title.text in (word("token_accuracy", lang), word("exact_match", lang)):
+                title.text = tr("curve.on_training_pairs", lang, metric=title.text)
     hint = gr.update(visible=False) if evaluated else gr.update(
         value=tr("train.acc_wait", lang, every=run.config.eval_every), visible=True)
     return fig, hint
