@@ -12,7 +12,7 @@ import re
 import signal as _signal
 from typing import TYPE_CHECKING
 
-from grader.learner_error import learner_line, shown_message
+from grader.learner_error import frames, learner_line, raise_lines, shown_message
 from grader.report import bilingual as _m
 from transformer_lab.message import Message
 
@@ -32,29 +32,21 @@ def safe_type(name: str | None, fallback: str = "an object of your own type") ->
     return name if name in _KNOWN_TYPES else fallback
 
 
-_FRAME = re.compile(r'File "submission\.py", line (\d+), in (\S+)$')
 
 
 def traceback_lines(tb: str, source: str) -> str:
-    """Only the 'File "submission.py", line N, in f' lines of the learner's traceback, and of
-    those only what the submitted ``source`` accounts for: a line number within it and a
-    function name written in it. Code compiled at run time under the same file name could
-    otherwise choose both from hidden inputs. Source lines are dropped too: the sandbox may
-    rewrite submission.py on disk, and the traceback would then print whatever it wrote.
+    """The innermost 'File "submission.py", line N, in f' frame of the learner's traceback that
+    the submitted ``source`` accounts for (grader/learner_error.frames: a line holding code,
+    in the function that holds it). Code compiled at run time under the same file name could
+    otherwise choose lines and names from hidden inputs, and several frames say more than one
+    (a red team read 8 bytes a case from 8 frames). Source lines are dropped too: the sandbox
+    may rewrite submission.py on disk, and the traceback would then print whatever it wrote.
     """
-    n_lines = source.count("\n") + 1
-    words = set(re.findall(r"\w+", source))
-    keep = []
-    for line in tb.splitlines():
-        found = _FRAME.match(line.strip())
-        if not found:
-            continue
-        number, name = int(found.group(1)), found.group(2)
-        if name not in words and name not in ("<module>", "<lambda>", "<listcomp>", "<dictcomp>",
-                                              "<setcomp>", "<genexpr>"):
-            name = "<code not in your submission>"
-        keep.append(f'File "submission.py", line {number if number <= n_lines else "?"}, in {name}'[:120])
-    return "\n".join(keep[-8:])
+    found = frames(tb, source)
+    if not found:
+        return ""
+    line, name = found[-1]
+    return f'File "submission.py", line {line}, in {name}'[:120]
 
 
 _EMPTY = re.compile(r"numel\(\) == 0|zero-size array|with no elements|empty (sequence|tensor)", re.I)
@@ -105,16 +97,15 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> Message 
 
 
 def _own_raise_line(err: ErrorInfo, source: str) -> int | None:
-    """The line of ``source`` the exception was raised at, when the innermost traceback frame
-    is a ``raise`` or ``assert`` the learner wrote (its text is then wholly theirs)."""
-    frames = [_FRAME.match(line.strip()) for line in err.traceback.splitlines() if 'File "' in line]
-    if not frames or frames[-1] is None:
+    """The learner's line the exception came from (the innermost frame the source accounts
+    for), when that line is inside a ``raise`` or ``assert`` they wrote, or an exec/eval/compile
+    call: its text is then wholly theirs (grader/learner_error.raise_lines reads statements, so
+    `if x: raise ValueError(...)` counts too)."""
+    found = frames(err.traceback, source)
+    if not found:
         return None
-    number = int(frames[-1].group(1))
-    lines = source.splitlines()
-    if not 1 <= number <= len(lines) or not re.match(r"\s*(raise|assert)\b", lines[number - 1]):
-        return None
-    return number
+    line = found[-1][0]
+    return line if line in raise_lines(source) else None
 
 
 def _quoted(shown: str) -> tuple[str, str]:
@@ -124,9 +115,10 @@ def _quoted(shown: str) -> tuple[str, str]:
 def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(),
                source: str = "", masks: bool = False) -> dict[str, str]:
     """What the learner's code raised on a hidden test, as it happened: the exception's type,
-    the learner's line, the message Python or a library raised (every token that could carry
-    hidden data replaced, grader/learner_error.py), then what it means in this case when that
-    is known. A ``raise``/``assert`` of their own is told by its line.
+    the learner's line, the message Python or torch raised when it is one of the known messages
+    (grader/learner_error.py: its slots shown only where they cannot carry hidden data), then
+    what it means in this case when that is known. A ``raise``/``assert`` of their own is told
+    by its line.
     ``sizes``: the sizes of the case's own inputs; ``masks``: its inputs hide keys."""
     kind = safe_type(err.type, fallback="")
     kind_en = kind or "an exception of your own class"
@@ -144,7 +136,9 @@ def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(
                   f"the condition that leads to line {own_line}.",
                   f"`{fn_label}` 在一个输入符合题目规定的隐藏测试中，于你代码的第 {own_line} 行抛出了 "
                   f"{kind_zh}（测试名说明了输入是什么）：请检查通向第 {own_line} 行的条件。")
-    shown_en, shown_zh = _quoted(shown_message(err.message, source, sizes))
+    shown = shown_message(err.message, sizes)
+    shown_en, shown_zh = _quoted(shown) if shown is not None else (
+        " (its message is shown in the public examples only)", "（异常信息只在公开示例中显示）")
     line = learner_line(err.traceback, source) if source else None
     where_en = f" at line {line} of your code" if line else ""
     where_zh = f"于你代码的第 {line} 行" if line else ""

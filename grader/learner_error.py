@@ -1,89 +1,225 @@
-"""The learner's own exception on a hidden test, shown as raised, in words that cannot carry
-hidden data.
+"""The learner's own exception on a hidden test, shown as raised where that cannot carry hidden data.
 
 When learner code raises, its exception is theirs to read: torch's "view size is not compatible
 with input tensor's size and stride … Use .reshape(...) instead" says more than any paraphrase.
-But on a hidden test the message is built while hidden inputs exist, and code can put them in
-it (``raise ValueError(str(x))``, ``t[int(x.sum() * 1e4)]``, ``getattr(t, name_from(x))``).
-So every token of the message is kept only when it could not have come from hidden values:
+But on a hidden test the message is built while hidden inputs exist, and the code chooses what
+goes into it: which words, which punctuation, which numbers (a red team encoded whole float64
+values in punctuation, in number words picked from the source, in the digits of a reshape
+error). Filtering the message token by token cannot close that: the code picks the order.
 
-- a word: one of the words Python, numpy and torch use in their messages
-  (grader/error_words.txt) or a word written in the learner's own source;
-- a number: a size of this case's own inputs (the test's name states them) or a small integer
-  (n <= 16: axes, ranks, counts of dimensions); no other number, not even one written in the
-  source (code can pick which of its own numbers to raise);
-- a run of other letters (Chinese): one written in the source;
-- ASCII punctuation.
-
-Anything else becomes "…". Control, zero-width and bidi characters are dropped and the text is
-bounded. What remains is a fixed vocabulary, so a hidden run leaks at most a few bits per case
-by which words it picks; the app draws fresh hidden inputs for every submission anyway.
+So a message is shown only when it is one of the messages below, the ones Python and torch
+raise for the slips learners make, matched whole. Their only variable parts are typed slots:
+a size slot is shown when it is a size of this case's own inputs (or a product of them: a
+tensor's element count), an axis slot when it is a small axis number, a dtype or type slot
+from a fixed list; anything else in a slot becomes "…", and a name (an identifier) always does.
+What a slot can still say is a few bits per case, like the pass/fail of the case itself; the
+app draws fresh hidden inputs for every submission anyway. Any other message is not shown (the
+public examples show it in full).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from functools import lru_cache
-from pathlib import Path
+from itertools import combinations_with_replacement
 
-MAX_CHARS = 300
-SMALL = 16
 HIDDEN = "…"
+AXIS = 4  # an axis or rank slot is shown up to this size (tensors here have at most 4 axes)
+SHAPE_LEN = 6  # a shape slot is shown when it has at most this many entries, each a size
 
-_WORDS_FILE = Path(__file__).with_name("error_words.txt")
-# Control characters, zero-width and bidi marks: never shown (they could hide or reorder text).
-_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+")
-_TOKEN = re.compile(r"(?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|(?P<word>[A-Za-z_]+)"
-                    r"|(?P<punct>[!-/:-@\[-`{-~ ])|(?P<other>[^\x00-\x7f]+)")
-_FRAME = re.compile(r'File "submission\.py", line (\d+), in ')
+_DTYPE = (r"(?:Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool|ComplexFloat|ComplexDouble"
+          r"|float|double|half|long int|long|int|bool|c10::Half|c10::BFloat16)")
+_TYPE = (r"(?:Tensor|Parameter|NoneType|int|float|bool|complex|str|list|tuple|dict|set|ndarray"
+         r"|function|method|builtin_function_or_method|module|generator|Linear|Module)")
+_SHAPE = r"[-\d, ]*"
 
-
-@lru_cache(maxsize=1)
-def vocabulary() -> frozenset[str]:
-    """The words library messages use (lower case), from grader/error_words.txt."""
-    lines = _WORDS_FILE.read_text(encoding="utf-8").splitlines()
-    return frozenset(w.strip().lower() for w in lines if w.strip() and not w.startswith("#"))
+# (template, slots): the template is a regex matched against the whole message; every named
+# group is a slot whose kind its name's prefix says: size*, axis*, shape*, dtype*, type*, name*.
+TEMPLATES: tuple[str, ...] = (
+    r"view size is not compatible with input tensor's size and stride \(at least one dimension "
+    r"spans across two contiguous subspaces\)\. Use \.reshape\(\.\.\.\) instead\.",
+    r"(?P<type_arg>batch1|batch2|mat1|mat2|self) must be a (?P<axis_n>\d+)D tensor",
+    r"Expected (?P<axis_a>\d+)-dimensional tensor, but got (?P<axis_b>\d+)-dimensional tensor for "
+    r"argument #(?P<axis_c>\d+) '(?P<type_arg>batch1|batch2|mat1|mat2|self|other)' \(while checking "
+    r"arguments for (?P<type_fn>bmm|mm|addmm|baddbmm|matmul)\)",
+    r"mat1 and mat2 shapes cannot be multiplied \((?P<size_a>\d+)x(?P<size_b>\d+) and "
+    r"(?P<size_c>\d+)x(?P<size_d>\d+)\)",
+    r"The size of tensor a \((?P<size_a>\d+)\) must match the size of tensor b \((?P<size_b>\d+)\) "
+    r"at non-singleton dimension (?P<axis_d>\d+)",
+    r"Expected size for first two dimensions of batch2 tensor to be: \[(?P<size_a>\d+), "
+    r"(?P<size_b>\d+)\] but got: \[(?P<size_c>\d+), (?P<size_d>\d+)\]\.",
+    r"shape '\[(?P<shape_s>" + _SHAPE + r")\]' is invalid for input of size (?P<size_n>\d+)",
+    r"Dimension out of range \(expected to be in range of \[(?P<axis_lo>-\d+), (?P<axis_hi>\d+)\], "
+    r"but got (?P<axis_got>-?\d+)\)",
+    r"index (?P<size_i>-?\d+) is out of bounds for dimension (?P<axis_d>\d+) with size "
+    r"(?P<size_s>\d+)",
+    r"expected scalar type (?P<dtype_a>" + _DTYPE + r") but found (?P<dtype_b>" + _DTYPE + r")",
+    r"mat1 and mat2 must have the same dtype, but got (?P<dtype_a>" + _DTYPE + r") and "
+    r"(?P<dtype_b>" + _DTYPE + r")",
+    r"expected m1 and m2 to have the same dtype, but got: (?P<dtype_a>" + _DTYPE + r") != "
+    r"(?P<dtype_b>" + _DTYPE + r")",
+    r"masked_fill_ only supports boolean masks, but got mask with dtype (?P<dtype_a>" + _DTYPE + r")",
+    r"Boolean value of Tensor with more than one value is ambiguous",
+    r"only one element tensors can be converted to Python scalars",
+    r"a Tensor with (?P<size_n>\d+) elements cannot be converted to Scalar",
+    r"element 0 of tensors does not require grad and does not have a grad_fn",
+    r"a leaf Variable that requires grad is being used in an in-place operation\.",
+    r"Tensors must have same number of dimensions: got (?P<axis_a>\d+) and (?P<axis_b>\d+)",
+    r"Sizes of tensors must match except in dimension (?P<axis_d>\d+)\. Expected size "
+    r"(?P<size_a>\d+) but got size (?P<size_b>\d+) for tensor number (?P<axis_n>\d+) in the list\.",
+    r"The expanded size of the tensor \((?P<size_a>\d+)\) must match the existing size "
+    r"\((?P<size_b>\d+)\) at non-singleton dimension (?P<axis_d>\d+)\.  Target sizes: "
+    r"\[(?P<shape_t>" + _SHAPE + r")\]\.  Tensor sizes: \[(?P<shape_u>" + _SHAPE + r")\]",
+    r"too many indices for tensor of dimension (?P<axis_n>\d+)",
+    r"einsum\(\): the number of subscripts in the equation \((?P<axis_a>\d+)\) does not match the "
+    r"number of dimensions \((?P<axis_b>\d+)\) for operand (?P<axis_c>\d+)(?: and no ellipsis was "
+    r"given)?",
+    r"zero-size array to reduction operation (?:maximum|minimum) which has no identity",
+    r"max\(\): Expected reduction dim to be specified for input\.numel\(\) == 0\. Specify the "
+    r"reduction dim with the 'dim' argument\.",
+    r"name '(?P<name_x>[A-Za-z_]\w{0,60})' is not defined",
+    r"'(?P<type_obj>" + _TYPE + r")' object has no attribute '(?P<name_x>[A-Za-z_]\w{0,60})'",
+    r"'(?P<type_obj>" + _TYPE + r")' object is not (?:callable|subscriptable|iterable)",
+    r"unsupported operand type\(s\) for (?P<type_op>\*\*|//|[-+*/@%]): '(?P<type_a>" + _TYPE
+    + r")' and '(?P<type_b>" + _TYPE + r")'",
+    r"division by zero",
+    r"float division by zero",
+    r"math domain error",
+    r"list index out of range",
+    r"tuple index out of range",
+)
+# Longer messages that begin with a known sentence: the sentence is shown, not the rest.
+PREFIXES: tuple[str, ...] = (
+    "one of the variables needed for gradient computation has been modified by an inplace "
+    "operation",
+)
+_COMPILED = tuple(re.compile(t) for t in TEMPLATES)
 
 
 @lru_cache(maxsize=64)
-def _source_words(source: str) -> frozenset[str]:
-    return frozenset(re.findall(r"[A-Za-z_]+", source))
+def _allowed_counts(sizes: frozenset[int]) -> frozenset[int]:
+    """Sizes and the element counts they make: products of up to four of them."""
+    found = set(sizes)
+    for k in (2, 3, 4):
+        for combo in combinations_with_replacement(sorted(sizes), k):
+            n = 1
+            for x in combo:
+                n *= x
+            found.add(n)
+    return frozenset(found)
 
 
-def _number_ok(text: str, sizes: frozenset[int]) -> bool:
-    return text.isdigit() and (int(text) <= SMALL or int(text) in sizes)
+def _slot(kind: str, text: str, sizes: frozenset[int]) -> str:
+    """A slot's text when it may be shown, else "…" (see the module)."""
+    if kind in ("type", "dtype"):
+        return text  # the template's own fixed alternatives
+    if kind == "name":
+        return HIDDEN
+    if kind == "axis":
+        return text if abs(int(text)) <= AXIS else HIDDEN
+    if kind == "size":
+        return text if abs(int(text)) in _allowed_counts(sizes) else HIDDEN
+    if kind == "shape":
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        ok = len(parts) <= SHAPE_LEN and all(p == "-1" or (p.isdigit() and int(p) in sizes)
+                                            for p in parts)
+        return text if ok else HIDDEN
+    return HIDDEN
 
 
-def shown_message(message: str, source: str, sizes: frozenset[int] = frozenset()) -> str:
-    """``message`` with every token that could carry hidden data replaced by "…" (the module's
-    rules), on one line, at most MAX_CHARS characters."""
-    words = _source_words(source)
-    vocab = vocabulary()
-    text = _INVISIBLE.sub(" ", message)
-    out: list[str] = []
-    for m in _TOKEN.finditer(text[: MAX_CHARS * 4]):
-        kind, token = m.lastgroup, m.group()
-        if kind == "num":
-            keep = _number_ok(token, sizes)
-        elif kind == "word":
-            keep = token.lower() in vocab or token in words
-        elif kind == "other":
-            keep = token == HIDDEN or token in source
-        else:
-            keep = True
-        piece = token if keep else HIDDEN
-        if piece == HIDDEN and out and out[-1] == HIDDEN:
+def shown_message(message: str, sizes: frozenset[int] = frozenset()) -> str | None:
+    """``message`` as it may be shown on a hidden test (slots filled or "…"), or None when it is
+    none of the known messages."""
+    text = message.strip()
+    for prefix in PREFIXES:
+        if text.startswith(prefix):
+            return prefix
+    for pattern in _COMPILED:
+        found = pattern.fullmatch(text)
+        if not found:
             continue
-        out.append(piece)
-    shown = re.sub(r"\s+", " ", "".join(out)).strip()
-    return shown if len(shown) <= MAX_CHARS else shown[: MAX_CHARS - 1].rstrip() + HIDDEN
+        out, last = [], 0
+        for name in pattern.groupindex:
+            start, end = found.span(name)
+            if start < 0:
+                continue
+            out.append(text[last:start])
+            out.append(_slot(name.split("_", 1)[0], found.group(name), sizes))
+            last = end
+        out.append(text[last:])
+        return "".join(out)
+    return None
+
+
+_FRAME = re.compile(r'File "submission\.py", line (\d+), in (\S+)')
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
+           ast.DictComp, ast.GeneratorExp)
+
+
+@lru_cache(maxsize=64)
+def _scopes(source: str) -> dict[int, str]:
+    """Each line of ``source`` that holds a statement or expression, mapped to the name of the
+    innermost function (or comprehension) around it, "<module>" at top level: what a real
+    traceback frame on that line is called."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    names: dict[int, str] = {}
+    for node in ast.walk(tree):  # every line that holds code: the module's own frame
+        if isinstance(node, (ast.stmt, ast.expr)):
+            for n in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                names.setdefault(n, "<module>")
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, _SCOPES):
+            name = getattr(node, "name", None) or {
+                ast.Lambda: "<lambda>", ast.ListComp: "<listcomp>", ast.SetComp: "<setcomp>",
+                ast.DictComp: "<dictcomp>", ast.GeneratorExp: "<genexpr>"}[type(node)]
+            spans.append((node.lineno, node.end_lineno or node.lineno, name))
+    for first, last, name in sorted(spans, key=lambda s: s[0] - s[1]):  # widest first
+        for n in range(first, last + 1):
+            if n in names:
+                names[n] = name
+    return names
+
+
+def frames(traceback: str, source: str) -> list[tuple[int, str]]:
+    """The (line, function) frames of the learner's traceback that ``source`` accounts for: a
+    line that holds code in it, in the function that holds that line. Code compiled at run
+    time under the same file name (a red team padded the source and chose line numbers from
+    hidden inputs, 64 bits a case) names lines and functions the source does not have there."""
+    scopes = _scopes(source)
+    out = []
+    for number, name in _FRAME.findall(traceback):
+        line = int(number)
+        real = scopes.get(line)
+        if real is not None and (name == real or real == "<module>" and name.startswith("<")):
+            out.append((line, name))
+    return out
 
 
 def learner_line(traceback: str, source: str) -> int | None:
-    """The line of the learner's code the exception passed last (the innermost frame in
-    submission.py), when it is a line of ``source``."""
-    found = _FRAME.findall(traceback)
-    if not found:
-        return None
-    number = int(found[-1])
-    return number if 1 <= number <= source.count("\n") + 1 else None
+    """The line of the learner's code the exception passed last (the innermost frame that the
+    source accounts for, see :func:`frames`)."""
+    found = frames(traceback, source)
+    return found[-1][0] if found else None
+
+
+@lru_cache(maxsize=64)
+def raise_lines(source: str) -> frozenset[int]:
+    """Every line of ``source`` inside a ``raise`` or ``assert`` statement, or a call of
+    exec/eval/compile (code that raises what it likes: its text is the learner's own)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        own = isinstance(node, (ast.Raise, ast.Assert)) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("exec", "eval", "compile"))
+        if own:
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return frozenset(lines)

@@ -213,15 +213,71 @@ def test_a_library_exception_never_carries_hidden_values(grader):
         assert not re.search(r"\bv\d{3,}|'q-?\d", text), text[:400]  # the values after v, q: gone
 
 
-def test_the_shown_message_keeps_library_words_and_the_learners_own_and_nothing_else():
-    source = "def f(x):\n    return x.reshape(total_len, -1)\n"
-    msg = ("shape '[123457, -1]' is invalid for input of size 24; total_len zq9x 0.1234 "
-           "\u202eevil\u202c 隐藏 1e-06")
-    shown = shown_message(msg, source, frozenset({24}))
-    assert "123457" not in shown and "0.1234" not in shown and "zq9x" not in shown
-    assert "\u202e" not in shown and "隐藏" not in shown and "1e-06" not in shown
-    assert "is invalid for input of size 24" in shown and "total_len" in shown
-    assert len(shown_message("view " * 500, "", frozenset())) <= 300
+def test_only_known_messages_are_shown_and_their_slots_only_where_they_say_nothing_hidden():
+    sizes = frozenset({2, 3, 4})
+    view = ("view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    assert shown_message(view, sizes) == view
+    assert shown_message("mat1 and mat2 shapes cannot be multiplied (7x4 and 3x4)", sizes) == \
+        "mat1 and mat2 shapes cannot be multiplied (…x4 and 3x4)"  # 7: no size, no product
+    assert shown_message("mat1 and mat2 shapes cannot be multiplied (6x4 and 3x4)", sizes) == \
+        "mat1 and mat2 shapes cannot be multiplied (6x4 and 3x4)"  # 6 = 2·3: rows of a batch
+    assert shown_message("shape '[3, 1, 0, 4, 2, 6, 8]' is invalid for input of size 7", sizes) \
+        == "shape '[…]' is invalid for input of size …"  # a long or foreign shape: "…"
+    assert shown_message("shape '[4, -1]' is invalid for input of size 24", sizes) == \
+        "shape '[4, -1]' is invalid for input of size 24"  # 24 = 2·3·4, an element count
+    assert shown_message("name 'total_len' is not defined", sizes) == "name '…' is not defined"
+    for chosen in ("invalid literal for int() with base 10: '!!&#;$=%/'",  # red team A2
+                   "module 'torch' has no attribute 'minus one point two'",  # A1
+                   "一!一&丞;仳/", "x = [0.1234, 0.5678]", "batch1 must be a 3D tensor."):
+        assert shown_message(chosen, sizes) is None, chosen
+
+
+# The red team's attacks on the first, token-filtering version (2026-12-07): each encoded the
+# hidden Q[0, 0] into text the filter let through. Each must now leak nothing of it.
+ATTACKS = {
+    "punctuation": PART_A + '''def attention(Q, K, V, mask=None):
+    P = "!#$%&()*+,-/:;<=>"
+    b = Q.detach().double().numpy().tobytes()
+    int("".join(P[c >> 4] + P[c & 15] for c in b[:64]))
+''',
+    "source words": PART_A + '''NAMES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+SIGN = {"-": "minus", "+": "plus", ".": "point", "e": "exp"}
+def attention(Q, K, V, mask=None):
+    getattr(torch, " ".join(NAMES[int(c)] if c.isdigit() else SIGN[c] for c in "%+.8e" % float(Q.flatten()[0])))
+''',
+    "reshape digits": PART_A + '''def attention(Q, K, V, mask=None):
+    s = "%.9e" % float(Q.flatten()[0])
+    torch.empty(7).view(2 + s.startswith("-"), *[int(c) for c in s if c.isdigit()])
+''',
+    "inline raise": PART_A + '''def attention(Q, K, V, mask=None):
+    if True: raise ValueError("%+.8e" % float(Q.flatten()[0]))
+''',
+    "frames compiled at run time": PART_A + '''def attention(Q, K, V, mask=None):
+    b = Q.detach().double().numpy().tobytes()[:8]
+    out = [""] * 2400
+    for i, c in enumerate(b):
+        out[200 + i * 260 + c - 1] = "def attention_f%d(): %s" % (i, "attention_f%d()" % (i + 1) if i < 7 else "getattr(torch, 'x')")
+    out.append("attention_f0()")
+    exec(compile("\\n".join(out), "submission.py", "exec"), {"torch": torch})
+''' + "\n" * 2400 + "# attention_f0 attention_f1 attention_f2 attention_f3 attention_f4 attention_f5 attention_f6 attention_f7\n",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_the_red_teams_encodings_leak_nothing(grader, attack):
+    source = ATTACKS[attack]
+    hidden = [t for t in _failed(grader.grade("manual-attention", source)) if not t.visible]
+    assert hidden
+    values = _hidden_values("manual-attention")
+    for t in hidden:
+        text = json.dumps([t.message, t.details], ensure_ascii=False)
+        assert not [v for v in values if v in text], (t.name, text[:400])
+        assert not re.search(r"[!#$%&()*+,/:;<=>]{4,}|minus|point|exp plus|\d\.\d{3}e", text), text[:400]
+        quoted = re.findall(r'"([^"]*)"', t.message["en"])
+        assert all(shown_message(q, frozenset(range(1, 65))) == q or "…" in q for q in quoted), quoted
+        lines = [int(n) for n in re.findall(r"line (\d+)", text)]
+        assert all(n <= source.count("\n") + 1 and n < 200 for n in lines), (lines, text[:300])
 
 
 # --- hints only where their premise holds --------------------------------------------------------

@@ -32,9 +32,10 @@ def test_the_catalogue_gives_the_same_type_and_the_same_wire_form():
 
 def test_grader_feedback_is_built_from_messages_and_sent_as_dicts():
     sent = feedback.error_text(ErrorInfo("RuntimeError", ("RuntimeError",), "mat1 and mat2 shapes "
-                                         "cannot be multiplied", ""), "attention")
+                                         "cannot be multiplied (6x4 and 3x4)", ""), "attention",
+                               frozenset({3, 4, 6}))
     assert type(sent) is dict and set(sent) == {"en", "zh"}
-    assert sent["en"].endswith(': "mat1 and mat2 shapes cannot be multiplied".')
+    assert ': "mat1 and mat2 shapes cannot be multiplied (6x4 and 3x4)".' in sent["en"]
     assert "抛出了 RuntimeError" in sent["zh"] and sent["zh"].endswith("。")
     assert report.bilingual("a", "甲") == Message("a", "甲").as_dict() == {"en": "a", "zh": "甲"}
     shown = report.Report("x", tests=[report.TestResult("t", 0, 1, False, sent)]).to_gradescope("zh")
