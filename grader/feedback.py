@@ -50,11 +50,13 @@ def traceback_lines(tb: str, source: str) -> str:
 
 
 _EMPTY = re.compile(r"numel\(\) == 0|zero-size array|with no elements|empty (sequence|tensor)", re.I)
-_MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)"
-                     r"|Expected size for first two dimensions of batch2 tensor to be: \[\d+, (\d+)\] "
-                     r"but got: \[\d+, (\d+)\]")
+# Read from the shown message, where a slot that may not be shown is "…" (the inner sizes,
+# which these need, are shown when they are sizes of the case's inputs).
+_MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+|…)x(\d+) and (\d+)x(\d+|…)\)"
+                     r"|Expected size for first two dimensions of batch2 tensor to be: \[(?:\d+|…), "
+                     r"(\d+)\] but got: \[(?:\d+|…), (\d+)\]", re.ASCII)
 _BROADCAST = re.compile(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) "
-                        r"at non-singleton dimension (\d+)")
+                        r"at non-singleton dimension (\d+)", re.ASCII)
 
 
 def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> Message | None:
@@ -96,6 +98,14 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> Message 
     return None
 
 
+# Exception types a hidden test names (any other builtin type could be raised by name to pick
+# one of ~100: a red team read 6.75 bits a case that way); others read "of your own class".
+HIDDEN_TYPES = frozenset({"RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError",
+                          "AttributeError", "NameError", "ZeroDivisionError", "AssertionError",
+                          "NotImplementedError", "OverflowError", "RecursionError",
+                          "UnboundLocalError", "StopIteration"})
+
+
 def _own_raise_line(err: ErrorInfo, source: str) -> int | None:
     """The learner's line the exception came from (the innermost frame the source accounts
     for), when that line is inside a ``raise`` or ``assert`` they wrote, or an exec/eval/compile
@@ -120,9 +130,9 @@ def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(
     what it means in this case when that is known. A ``raise``/``assert`` of their own is told
     by its line.
     ``sizes``: the sizes of the case's own inputs; ``masks``: its inputs hide keys."""
-    kind = safe_type(err.type, fallback="")
-    kind_en = kind or "an exception of your own class"
-    kind_zh = kind or "你自定义类型的异常"
+    kind = err.type if err.type in HIDDEN_TYPES else ""
+    kind_en = kind or "an exception"
+    kind_zh = kind or "一个异常"
     own_line = _own_raise_line(err, source)
     if own_line is not None:  # a raise or assert the learner wrote, on inputs the statement allows:
         # its line is told, not its text (code can spell hidden inputs into it, and the learner
@@ -136,7 +146,7 @@ def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(
                   f"the condition that leads to line {own_line}.",
                   f"`{fn_label}` 在一个输入符合题目规定的隐藏测试中，于你代码的第 {own_line} 行抛出了 "
                   f"{kind_zh}（测试名说明了输入是什么）：请检查通向第 {own_line} 行的条件。")
-    shown = shown_message(err.message, sizes)
+    shown = shown_message(err.message, sizes)  # the known message with its safe slots, or None
     shown_en, shown_zh = _quoted(shown) if shown is not None else (
         " (its message is shown in the public examples only)", "（异常信息只在公开示例中显示）")
     line = learner_line(err.traceback, source) if source else None
@@ -144,7 +154,9 @@ def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(
     where_zh = f"于你代码的第 {line} 行" if line else ""
     en = f"`{fn_label}` raised {kind_en}{where_en} on a hidden test{shown_en}"
     zh = f"`{fn_label}` 在隐藏测试中{where_zh}抛出了 {kind_zh}{shown_zh}"
-    what = _situation(err.message, sizes, masks) if kind else None
+    # What it means here is read from the shown text only: the raw one is the code's to compose
+    # (a red team printed a 2,960-bit "dimension" through it).
+    what = _situation(shown, sizes, masks) if kind and shown is not None else None
     if what is not None:
         return _m(f"{en}. Here: {what.en}.", f"{zh}。也就是说：{what.zh}。")
     return _m(f"{en}.", f"{zh}。")

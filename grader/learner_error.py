@@ -8,12 +8,13 @@ values in punctuation, in number words picked from the source, in the digits of 
 error). Filtering the message token by token cannot close that: the code picks the order.
 
 So a message is shown only when it is one of the messages below, the ones Python and torch
-raise for the slips learners make, matched whole. Their only variable parts are typed slots:
-a size slot is shown when it is a size of this case's own inputs (or a product of them: a
-tensor's element count), an axis slot when it is a small axis number, a dtype or type slot
-from a fixed list; anything else in a slot becomes "…", and a name (an identifier) always does.
-What a slot can still say is a few bits per case, like the pass/fail of the case itself; the
-app draws fresh hidden inputs for every submission anyway. Any other message is not shown (the
+raise for the slips learners make, matched whole (ASCII digits only). Their only variable parts
+are typed slots, re-rendered from their values: a size slot is shown when it is a size of this
+case's own inputs, an axis slot when it is a small axis number, a dtype or type slot from a
+fixed list; a shape list or a name always reads "…". What the slots, the template chosen and
+the line can still say is a few tens of bits per case at most (a red team measured the
+channels), less than the eight traceback frames said before; the app draws fresh hidden inputs
+for every submission, so nothing learnt carries over. Any other message is not shown (the
 public examples show it in full).
 """
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from itertools import combinations_with_replacement
 
 HIDDEN = "…"
 AXIS = 4  # an axis or rank slot is shown up to this size (tensors here have at most 4 axes)
@@ -32,7 +32,7 @@ _DTYPE = (r"(?:Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool|ComplexF
           r"|float|double|half|long int|long|int|bool|c10::Half|c10::BFloat16)")
 _TYPE = (r"(?:Tensor|Parameter|NoneType|int|float|bool|complex|str|list|tuple|dict|set|ndarray"
          r"|function|method|builtin_function_or_method|module|generator|Linear|Module)")
-_SHAPE = r"[-\d, ]*"
+_SHAPE = r"(?:-?\d+(?:, -?\d+)*)?"  # torch's own format, nothing else
 
 # (template, slots): the template is a regex matched against the whole message; every named
 # group is a slot whose kind its name's prefix says: size*, axis*, shape*, dtype*, type*, name*.
@@ -94,38 +94,24 @@ PREFIXES: tuple[str, ...] = (
     "one of the variables needed for gradient computation has been modified by an inplace "
     "operation",
 )
-_COMPILED = tuple(re.compile(t) for t in TEMPLATES)
-
-
-@lru_cache(maxsize=64)
-def _allowed_counts(sizes: frozenset[int]) -> frozenset[int]:
-    """Sizes and the element counts they make: products of up to four of them."""
-    found = set(sizes)
-    for k in (2, 3, 4):
-        for combo in combinations_with_replacement(sorted(sizes), k):
-            n = 1
-            for x in combo:
-                n *= x
-            found.add(n)
-    return frozenset(found)
+# ASCII digits only: "\d" also matches 64 other scripts' digits, and int() reads them all (a red
+# team padded a size with zeros from many scripts, 6 bits a character).
+_COMPILED = tuple(re.compile(t, re.ASCII) for t in TEMPLATES)
 
 
 def _slot(kind: str, text: str, sizes: frozenset[int]) -> str:
-    """A slot's text when it may be shown, else "…" (see the module)."""
+    """A slot's text when it may be shown, re-rendered from its value (never echoed: "007" and
+    "7" must read alike), else "…" (see the module). A shape list is never shown: its entries,
+    each a size, would still say which (a red team got 17–28 bits a case from two of them)."""
     if kind in ("type", "dtype"):
-        return text  # the template's own fixed alternatives
-    if kind == "name":
-        return HIDDEN
+        return text  # one of the template's own fixed alternatives
     if kind == "axis":
-        return text if abs(int(text)) <= AXIS else HIDDEN
+        value = int(text)
+        return str(value) if abs(value) <= AXIS else HIDDEN
     if kind == "size":
-        return text if abs(int(text)) in _allowed_counts(sizes) else HIDDEN
-    if kind == "shape":
-        parts = [p.strip() for p in text.split(",") if p.strip()]
-        ok = len(parts) <= SHAPE_LEN and all(p == "-1" or (p.isdigit() and int(p) in sizes)
-                                            for p in parts)
-        return text if ok else HIDDEN
-    return HIDDEN
+        value = int(text)
+        return str(value) if value in sizes else HIDDEN
+    return HIDDEN  # names, shapes
 
 
 def shown_message(message: str, sizes: frozenset[int] = frozenset()) -> str | None:
