@@ -100,8 +100,15 @@ def test_multihead_heads_must_divide(client):
 
 
 def test_positional_worked_table_and_odd_width(client):
-    _, _, worked, status = client.predict(60, 32, "0, 1", api_name="/positional")
+    # Issue 26, item 11: the worked table is the learner's own table (its first 5 positions × 8
+    # dimensions); it was the lesson's d_model = 4 table whatever d_model was asked, which this
+    # test asserted for d_model = 32. The lesson's table is what d_model = 4 gives.
+    from transformer_lab.positional import sinusoidal_table
+
+    _, _, worked, status = client.predict(60, 4, "0, 1", api_name="/positional")
     assert np.allclose(numbers(worked), PE_TABLE, atol=1e-4)
+    _, _, worked, status = client.predict(60, 32, "0, 1", api_name="/positional")
+    assert np.allclose(numbers(worked), sinusoidal_table(60, 32)[:5, :8].numpy(), atol=1e-4)
     *_, status = client.predict(60, 31, "0, 1", api_name="/positional")
     assert "even" in status
 

@@ -77,9 +77,8 @@ EN: dict[str, str] = {
     "pe.d_model": "d_model (even)",
     "pe.dims": "Dimensions to plot (e.g. 0, 1, 4, 5)",
     "pe.show": "Show",
-    "pe.table": "Your table: the first positions and dimensions",
-    "pe.table_of": "Your table: positions 0–{last_row} × dimensions 0–{last_col} (d_model = {d}); "
-                   "with d_model = 4 it is the lesson's worked table",
+    "pe.table": "Your table: its first 5 positions × first 8 dimensions (d_model = 4 gives the "
+                "lesson's worked table)",
     "pe.dim_col": "dim {j}",
     "pe.pos_row": "pos {i}",
     "pe.perm_title": "### Permutation experiment (exercise 2)",
@@ -222,8 +221,7 @@ ZH: dict[str, str] = {
     "pe.d_model": "d_model（偶数）",
     "pe.dims": "要画的维度（例如 0, 1, 4, 5）",
     "pe.show": "显示",
-    "pe.table": "你的表：前几个位置和维度",
-    "pe.table_of": "你的表：位置 0–{last_row} × 维度 0–{last_col}（d_model = {d}）；d_model = 4 时就是课程中的那张表",
+    "pe.table": "你的表：前 5 个位置 × 前 8 维（d_model = 4 时就是课程中的那张表）",
     "pe.dim_col": "第 {j} 维",
     "pe.pos_row": "位置 {i}",
     "pe.perm_title": "### 置换实验（练习 2）",

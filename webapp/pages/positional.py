@@ -72,8 +72,7 @@ def render(length, d_model, dims_text, lang="en"):
     return (
         positional_heatmap(table, lang=lang),
         positional_curves(table, kept, lang=lang),
-        gr.update(value=worked, label=tr("pe.table_of", lang, last_row=n_rows - 1,
-                                         last_col=n_cols - 1, d=d)),
+        worked,  # a plain table: the /positional API keeps its output's shape
         dims_note(dropped, kept, d, lang),
     )
 
