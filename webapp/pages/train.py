@@ -145,7 +145,9 @@ def build(sessions: TrainSessions) -> None:
     share = links.copy_row("train")
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
-        stop = gr.Button(t("train.stop"), variant="stop", elem_id="train-stop")
+        # Live only while a run trains or waits: red and clickable with nothing to stop misled
+        # (issue 26, item 8)
+        stop = gr.Button(t("train.stop"), variant="stop", elem_id="train-stop", interactive=False)
         keep = gr.Button(t("train.compare"), elem_id="train-keep")
         clear = gr.Button(t("train.clear"))
     status = gr.Markdown(elem_id="train-status")
@@ -328,13 +330,16 @@ def build(sessions: TrainSessions) -> None:
     outs = [curves, status, run_state, *shown, curves_hint]
     # A run shows its curves at once; its predictions and alignment wait for the end of the run.
     start.click(lambda: (gr.update(visible=True), gr.update(visible=False), gr.update(visible="hidden"),
-                         gr.update(visible=True), gr.update(visible=False)), None,
-                [curves, curves_hint, preds, preds_hint, alignment], queue=False,
+                         gr.update(visible=True), gr.update(visible=False),
+                         gr.update(interactive=True)), None,
+                [curves, curves_hint, preds, preds_hint, alignment, stop], queue=False,
                 api_visibility="private")
     # The status line says step, time and ETA in the page's language; Gradio's own progress
     # ("0.2s Training: step 167 / 1500 … 11.1%") beside it went to the hidden sink.
     event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private",
                         show_progress="hidden")
+    event.then(lambda: gr.update(interactive=False), None, [stop], queue=False,
+               api_visibility="private")  # the run ended (done, stopped or refused)
     event.then(after_train, [run_state, index, kind, width],
                [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment, kind],
                api_visibility="private", js=with_width(4)).then(
