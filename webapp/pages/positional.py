@@ -36,11 +36,6 @@ def split_dims(text: str, d_model: int) -> tuple[list[int], list[int]]:
     return kept, dropped
 
 
-def parse_dims(text: str, d_model: int) -> list[int]:
-    """'0, 1, 4' → [0, 1, 4], the dimensions of the table to plot (see split_dims)."""
-    return split_dims(text, d_model)[0]
-
-
 def dims_note(dropped: list[int], kept: list[int], d_model: int, lang: str = "en") -> str:
     """The status line when some dimensions were left out: which, why, and which were plotted."""
     if not dropped:

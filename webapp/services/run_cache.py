@@ -258,12 +258,6 @@ class RunCache(ABC):
     def discard(self, key: str) -> None:
         """Forget one entry (a damaged one)."""
 
-    def stats(self) -> dict:
-        asked = self.hits + self.misses
-        return {"backend": self.backend, "hits": self.hits, "misses": self.misses,
-                "stores": self.stores, "hit_rate": self.hits / asked if asked else 0.0,
-                "bytes": self.total_bytes(), "max_bytes": self.max_bytes}
-
 
 class FileRunCache(RunCache):
     """One file per run in ``folder``; the file's mtime is its last use (LRU across processes).

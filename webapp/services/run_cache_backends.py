@@ -56,9 +56,3 @@ def default_cache() -> RunCache | None:
                 return None
         return _DEFAULT
 
-
-def configure(cache: RunCache | None) -> None:
-    """Replace the app's cache (tests, the load test)."""
-    global _DEFAULT
-    with _LOCK:
-        _DEFAULT = cache

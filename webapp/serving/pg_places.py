@@ -79,13 +79,3 @@ class PostgresPlaces:
     def close(self) -> None:
         self._pool.close()
 
-
-def shared_places(per_key: int, scope: str = "grading", url: str | None = None) -> PostgresPlaces | None:
-    """PostgresPlaces when ``url`` (default ``$DATABASE_URL``) names PostgreSQL, else None (one
-    replica counts alone)."""
-    import os
-
-    url = url if url is not None else os.environ.get("DATABASE_URL", "").strip()
-    if url.startswith(("postgresql://", "postgres://")):
-        return PostgresPlaces(url, per_key, scope)
-    return None
