@@ -113,8 +113,8 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
     updated = data.local_clock(drawn, tz)
     frame = view.mistakes_frame(summary, lang)
     tags = view.clash_tags(summary.learners)  # same-name learners read as in the grid
-    picks = [(m.exercise, m.mistake, [(x.key, x.label, x.learner_id, tags.get(x.key, ""))
-                                      for x in m.learners])
+    picks = [(m.exercise, m.mistake, [(x.key, x.label, x.learner_id, tags.get(x.key, ""),
+                                       _fixed(summary, x, m.exercise)) for x in m.learners])
              for m in summary.mistakes[: len(frame)]]
     return (gr.update(visible=True), (clock if since else "") if echo else gr.skip(),
             view.status_line(summary, lang, clock, updated), view.grid_html(summary, lang, drawn),
@@ -130,4 +130,12 @@ def who_made(picks: list, index: int | None, lang: str) -> str:
     exercise, mistake, people = picks[index]
     learners = tuple(data.Learner(k, label, lid) for k, label, lid, *_ in people)
     tags = {p[0]: p[3] for p in people if len(p) > 3 and p[3]}
-    return view.who_made(data.MistakeCount(exercise, mistake, learners, 0), lang, tags)
+    fixed = frozenset(p[0] for p in people if len(p) > 4 and p[4])
+    return view.who_made(data.MistakeCount(exercise, mistake, learners, 0), lang, tags, fixed)
+
+
+def _fixed(summary, learner, exercise: str) -> bool:
+    """Whether ``learner`` has since reached full marks on ``exercise`` (who made a mistake
+    then fixed it reads apart from who still has it)."""
+    cell = summary.cell(learner, exercise)
+    return cell is not None and cell.state == data.FULL

@@ -42,6 +42,7 @@ GRID_CSS = """
 .cv-trying { background: rgba(245, 158, 11, 0.22); }
 .cv-full { background: rgba(34, 197, 94, 0.25); }
 .cv-stuck { box-shadow: inset 3px 0 0 #dc2626; }
+.cv-fixed::after { content: " " attr(data-note); color: #15803d; }
 .cv-grid tfoot th, .cv-grid tfoot td { font-weight: 600; background: var(--background-fill-secondary); }
 .cv-legend span, .cv-legend b { display: inline-block; padding: 0 0.5em; margin-right: 0.4em; border-radius: 3px; }
 .cv-list { margin: 0.3em 0; padding-left: 1.2em; }
@@ -165,15 +166,24 @@ def mistakes_frame(summary: ClassSummary, lang: str = "en", top: int = 20) -> pd
 
 
 def who_made(mistake: MistakeCount | None, lang: str = "en",
-             tags: dict[str, str] | None = None) -> str:
-    """The learners who made one mistake, as a short HTML list (``tags``: clash_tags of the
-    whole class, so a name reads as it does in the grid)."""
+             tags: dict[str, str] | None = None, fixed: frozenset[str] = frozenset()) -> str:
+    """The learners who made one mistake, as a short HTML list, those still trying first
+    (``fixed``: keys of learners now at full marks on that exercise, marked as such; ``tags``:
+    clash_tags of the whole class, so a name reads as it does in the grid)."""
     if mistake is None:
         return f'<p>{escape(tr("cv.pick_mistake", lang))}</p>'
     head = tr("cv.who_made", lang, mistake=mistake_text(mistake.exercise, mistake.mistake, lang),
               exercise=_exercise(mistake.exercise, lang), n=len(mistake.learners))
+    done = [x for x in mistake.learners if x.key in fixed]
+    still = [x for x in mistake.learners if x.key not in fixed]
+    if done:
+        head += " · " + tr("cv.who_split", lang, still=len(still), fixed=len(done))
     items = "".join(f'<li title="{escape(x.learner_id or "")}">{escape(_who(x, lang, tags))}</li>'
-                    for x in mistake.learners)
+                    for x in still)
+    # The mark is drawn from data-note (CSS): the item's own text stays the learner's name.
+    note = escape(tr("cv.who_fixed", lang))
+    items += "".join(f'<li class="cv-fixed" data-note="{note}" title="{escape(x.learner_id or "")}">'
+                     f'{escape(_who(x, lang, tags))}</li>' for x in done)
     return f'<p><b>{escape(head)}</b></p><ul class="cv-list" id="cv-who-list">{items}</ul>'
 
 

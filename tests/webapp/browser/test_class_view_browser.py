@@ -304,3 +304,23 @@ def test_the_totals_stay_in_view_and_same_named_learners_are_told_apart(browser,
     alices = [n for n in names if n.startswith("Alice (guest)")]
     assert len(alices) == 2 and len(set(alices)) == 2 and all(" · " in n for n in alices), alices
     page.context.close()
+
+
+def test_who_made_it_marks_learners_who_fixed_it_since(browser, page_app):
+    """Issue 25, item 4: "who made it" listed learners now at full marks like those still
+    failing. Learners 0-9 of the class reach full marks after their named mistakes."""
+    url, book, path = page_app
+    seed(path, class_of_30())
+    page = open_page(browser, url, "en-US", 1280)
+    sign_in(page, "Instructor")
+    rows = page.locator("#class-mistakes .virtual-row")
+    expect(rows.first).to_be_visible(timeout=30_000)
+    rows.nth(0).locator(".body-cell").nth(2).click()
+    expect(page.locator("#cv-who-list li").first).to_be_visible(timeout=10_000)
+    notes = page.locator("#cv-who-list li").evaluate_all(
+        "ls => ls.map(l => [l.className, getComputedStyle(l, '::after').content])")
+    fixed = [n for cls, n in notes if cls == "cv-fixed"]
+    assert fixed and all("now at full marks" in n for n in fixed), notes
+    assert all("full marks" not in n for cls, n in notes if cls != "cv-fixed"), notes
+    expect(page.locator("#class-who")).to_contain_text("fixed it since")
+    page.context.close()

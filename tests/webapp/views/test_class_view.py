@@ -183,3 +183,22 @@ def test_300_learners_by_8_exercises_summarise_and_draw_quickly():
     assert len(s.learners) == 300 and html.count("<td class=") == 2400
     assert len(html) < 200_000, len(html)  # compact cells: the page receives it quickly
     assert took < 1.0
+
+
+def test_who_made_it_puts_those_still_trying_first_and_marks_who_fixed_it():
+    """Issue 25, item 4: 9 names for one mistake, 6 of them since at full marks, read alike."""
+    from webapp.services.class_view import Learner, MistakeCount
+
+    people = tuple(Learner(f"k{i}", f"learner{i} (guest)", f"g:{i}") for i in range(4))
+    html = view.who_made(MistakeCount("manual-attention", "no-scale", people, 5), "en",
+                         fixed=frozenset({"k0", "k2"}))
+    assert "2 still trying, 2 fixed it since" in html
+    items = html.split("<li")[1:]
+    assert "learner1" in items[0] and "learner3" in items[1]  # still trying first
+    assert all('data-note="✓ now at full marks"' in i for i in items[2:]) and "learner0" in items[2]
+    assert not any("data-note" in i for i in items[:2])
+    zh = view.who_made(MistakeCount("manual-attention", "no-scale", people, 5), "zh",
+                       fixed=frozenset({"k0"}))
+    assert "现已满分" in zh and "3 位仍在尝试，1 位之后已改正" in zh
+    assert "fixed it since" not in view.who_made(
+        MistakeCount("manual-attention", "no-scale", people, 5), "en")
