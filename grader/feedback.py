@@ -32,8 +32,6 @@ def safe_type(name: str | None, fallback: str = "an object of your own type") ->
     return name if name in _KNOWN_TYPES else fallback
 
 
-
-
 def traceback_lines(tb: str, source: str) -> str:
     """The innermost 'File "submission.py", line N, in f' frame of the learner's traceback that
     the submitted ``source`` accounts for (grader/learner_error.frames: a line holding code,
@@ -99,7 +97,7 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> Message 
 
 
 # Exception types a hidden test names (any other builtin type could be raised by name to pick
-# one of ~100: a red team read 6.75 bits a case that way); others read "of your own class".
+# one of ~100: a red team read 6.75 bits a case that way); any other reads "an exception".
 HIDDEN_TYPES = frozenset({"RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError",
                           "AttributeError", "NameError", "ZeroDivisionError", "AssertionError",
                           "NotImplementedError", "OverflowError", "RecursionError",

@@ -96,9 +96,6 @@ def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:
         checks = step.checks or ((Check(),) if i < len(got) and got[i].error else ())
         if not checks:
             continue
-        err = got[i].error if i < len(got) else None
-        if err is not None and err.type == "NameError" and err.message.startswith(_NOT_DEFINED):
-            return False  # a name is missing: no mistake in writing it explains that
         if i >= len(got) or i >= len(other):
             return i >= len(got) and i >= len(other)
         if not all(records_match(one, got[i], other[i]) for one in checks):
@@ -110,8 +107,9 @@ def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:
 
 @dataclass(frozen=True)
 class Said:
-    """What the words for a learner's exception may draw on: their own source (its words and
-    lines) and whether the case's inputs hide keys (only then may a hint speak of a mask)."""
+    """What the words for a learner's exception may draw on: their own source (its lines and
+    its raise statements) and whether the case's inputs hide keys (only then may a hint speak
+    of a mask)."""
 
     source: str = ""
     masks: bool = False
@@ -189,7 +187,6 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
     return compare.compare(spec, got, exp, hidden)
 
 
-_NOT_DEFINED = "your code does not define "  # grader/runner.py's lookup, when a name is missing
 # What grader/runner.py's lookup says when a name is missing, and its Chinese.
 _WHAT_ZH = {"the module-level name": "模块级名字", "the function": "函数", "the class": "类"}
 

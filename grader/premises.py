@@ -16,7 +16,9 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
+
+from grader.learner_error import parsed
 
 # A library softmax: torch.softmax, F.softmax, x.softmax(...), nn.Softmax(...), and a bare
 # softmax(...) only where it is imported (a learner's own `def softmax` is no library one).
@@ -46,14 +48,19 @@ def _code_lines(text: str) -> list[str]:
 
 def _segment(source: str, name: str) -> str | None:
     """The source text of the top-level def or class ``name``, or None."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-    for node in tree.body:
+    tree = parsed(source)
+    for node in tree.body if tree is not None else ():
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
             return ast.get_source_segment(source, node)
     return None
+
+
+@lru_cache(maxsize=32)
+def _within(source: str, starter: str, name: str) -> Premises | None:
+    """One Premises per function of one submission: every failed case asking about the same
+    function shares it (and the facts it has already read); None when ``name`` is no def."""
+    segment = _segment(source, name)
+    return None if segment is None else Premises(segment, starter)
 
 
 @dataclass(frozen=True)
@@ -97,8 +104,7 @@ class Premises:
         hand-written one); the whole source when ``name`` is not a def or class in it."""
         if self.source is None or not isinstance(name, str):
             return self
-        segment = _segment(self.source, name.split(".")[0])
-        return self if segment is None else Premises(segment, self.starter)
+        return _within(self.source, self.starter, name.split(".")[0]) or self
 
     @cached_property
     def _code(self) -> str:
