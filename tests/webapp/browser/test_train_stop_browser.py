@@ -21,6 +21,8 @@ def test_stop_is_live_only_while_a_run_trains(page, app_url):
     page.locator("#train-steps input").fill("3000")
     page.locator("#train-start").click()
     expect(stop).to_be_enabled(timeout=10_000)
+    # Stop acts on a run that has begun (a click before the run registers is not kept: as before)
+    expect(page.locator("#train-status")).to_contain_text("step", timeout=60_000)
     stop.click()
     expect(page.locator("#train-status")).to_contain_text("stopped by you", timeout=120_000)
     expect(stop).to_be_disabled(timeout=15_000)  # the run ended: nothing to stop again
