@@ -132,3 +132,24 @@ def test_a_new_session_builds_no_copy_of_the_configs(monkeypatch):
     assert (light.state_data, light._state_ttl, light.is_closed) == ({}, {}, False)
     assert light.STATE_TTL_WHEN_CLOSED == full.STATE_TTL_WHEN_CLOSED
     assert light.blocks_config is not app.demo.default_config  # a copy per session, as Gradio's
+
+
+def test_freed_memory_is_returned_once_a_burst_pauses(monkeypatch):
+    """A burst of drops trims at once and once more when the throttle's second is up, so what
+    the rest of the burst freed is not held until some later event."""
+    from webapp.serving import gradio_patch
+
+    calls: list[float] = []
+    monkeypatch.setattr(gradio_patch, "release_freed_memory", lambda: calls.append(time.monotonic()))
+    monkeypatch.setattr(gradio_patch, "TRIM_EVERY_S", 0.3)
+    monkeypatch.setattr(gradio_patch, "_LAST_TRIM", [0.0])
+    start = time.monotonic()
+    for _ in range(20):  # a burst: one trim now, one pending
+        gradio_patch._trim_soon()
+    assert len(calls) == 1
+    deadline = time.monotonic() + 5
+    while len(calls) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(calls) == 2 and calls[1] - start >= 0.29  # the trailing trim, after the throttle
+    time.sleep(0.5)
+    assert len(calls) == 2  # one pending trim per burst, not one per call
