@@ -19,7 +19,12 @@ The policy, in the order it wins when rules conflict:
    Inside an address the same holds between its learners: a full address takes a classmate
    who holds fewer places than its heaviest learner, whose newest waiting ticket goes (red
    team, issue 29, item 2: 67 sessions of one student held the class's 200 places and 11 of
-   16 classmates were refused). Among learners of equal service, the one holding fewer
+   16 classmates were refused). A learner holding no place there also takes the place of the
+   learner who comes after it in *place order* (less service first, then first seen first):
+   keys minted during a flood, one place each, give way to every classmate seen before them
+   and to every classmate who has had less grading (second red team, issue 29: 205 minted
+   one-place learners refused 30 of 30 classmates). The order is strict, so two learners
+   never take a place back and forth. Among learners of equal service, the one holding fewer
    places goes first: a learner's own backlog is charged to that learner.
 3. **Strangers cannot hurt each other.** A newcomer address joins level with the least-served
    address and wins ties against any address graded in the last ``RECENT_S``: it waits at most
@@ -140,6 +145,7 @@ class TurnQueue:
         self._group_served: dict[str, float] = {}
         self._unit_served: dict[tuple[str, str], float] = {}
         self._ended: dict[object, float] = {}  # group or (group, unit) -> its latest turn's end
+        self._first_seen: dict[tuple[str, str], int] = {}  # (group, unit) -> seq when first seen
         self._seq = 0
         self._version = 0
         self._order_cache: tuple[int, dict[Ticket, int]] = (-1, {})
@@ -178,6 +184,7 @@ class TurnQueue:
                     return Refused("address_full", both("queue.address_full", n=self.per_address,
                                                         wait=max(1, math.ceil(self.typical_s))),
                                    self.typical_s)
+            self._see(group, unit)
             self._join(group, unit)
             ticket = Ticket(self, client, self._seq, group, unit, lease=lease)
             self._live.append(ticket)
@@ -211,12 +218,51 @@ class TurnQueue:
                 counts[t.unit] = counts.get(t.unit, 0) + 1
         mine = sum(1 for t in self._live if t.group == group and t.unit == unit)
         heaviest = max(counts, key=counts.get, default=None)
-        if heaviest is None or counts[heaviest] < mine + 2:
+        if heaviest is None:
             return False
+        if counts[heaviest] < mine + 2:
+            if mine or not counts:
+                return False
+            # Place order: a learner with no place takes one from the learner after it.
+            key = self._place_order(group)
+            heaviest = max(counts, key=key)
+            if key(heaviest) <= key(unit):
+                return False
         victim = max((t for t in self._live if t.group == group and t.unit == heaviest
                       and t.state == "waiting"), key=lambda t: t.seq)
         self._evict(victim)
         return True
+
+    FIRST_SEEN_MAX = 100_000  # learners remembered; when full, the newest ones are forgotten
+
+    def _see(self, group: str, unit: str) -> None:
+        """Remember when ``unit`` was first seen (lock held). A full table forgets its newest
+        entries not in line, so a flood of minted keys cannot push out classmates' old ones."""
+        key = (group, unit)
+        if key in self._first_seen:
+            return
+        if len(self._first_seen) >= self.FIRST_SEEN_MAX:
+            live = {(t.group, t.unit) for t in self._live}
+            for old in sorted(self._first_seen, key=self._first_seen.get, reverse=True):
+                if old not in live:
+                    del self._first_seen[old]
+                    if len(self._first_seen) < self.FIRST_SEEN_MAX * 9 // 10:
+                        break
+        self._first_seen[key] = self._seq
+
+    def _place_order(self, group: str) -> Callable[[str], tuple[float, int]]:
+        """Where a unit of ``group`` stands for a place in its full address (lock held): its
+        service as it would join (idle service is not banked), then when it was first seen."""
+        units = {t.unit for t in self._live if t.group == group}
+        running = {t.unit for t in self._live if t.group == group and t.state == "running"}
+        floor = min((self._unit_served.get((group, u), 0.0) - (u in running) for u in units),
+                    default=0.0)
+
+        def key(unit: str) -> tuple[float, int]:
+            served = self._unit_served.get((group, unit), 0.0)
+            level = served if unit in units else max(served, floor)
+            return level, self._first_seen.get((group, unit), self._seq + 1)
+        return key
 
     def _evict(self, victim: Ticket) -> None:
         """Take a waiting ticket out of the line (lock held); its waiter gets PushedOut."""

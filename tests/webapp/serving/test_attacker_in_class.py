@@ -176,3 +176,41 @@ def test_closing_the_pages_stream_cancels_a_submission_still_in_line():
             break
         time.sleep(0.05)
     assert seen == {"cancelled": True}
+
+
+def test_minted_one_place_learners_give_way_to_every_classmate_seen_before_them():
+    """Second red team, issue 29: ~205 keys minted by one student, one sleeping submission each,
+    held the class address's 200 places; 30 of 30 classmates were refused address_full
+    (push-out needed a learner holding two places more). Now a learner with no place takes one
+    from the learner after it in place order (less service, then seen earlier)."""
+    clock = [0.0]
+    q = TurnQueue(slots=2, per_address=200, clock=lambda: clock[0])
+    mates = [ClientKey(f"m{i}", CLASS, f"id:g:mate{i}") for i in range(30)]
+    for m in mates:  # the class has worked a while: each classmate graded once
+        t = q.admit(m)
+        assert isinstance(t, Ticket)
+        t.used = True
+        if t.state == "running":
+            t.release()
+        else:
+            t.refund()
+    bots = [q.admit(ClientKey(f"bot{b}", CLASS, f"anon:bot{b}")) for b in range(205)]
+    assert sum(isinstance(t, Ticket) for t in bots) == 200
+    tickets = [q.admit(m) for m in mates]
+    assert all(isinstance(t, Ticket) for t in tickets), [t for t in tickets if not isinstance(t, Ticket)]
+    assert sum(isinstance(t, Ticket) and t.state == "pushed" for t in bots) == 30
+    # The order is strict: a pushed bot back at the door cannot take a classmate's place, and
+    # a key minted now (seen after everyone) takes nobody's.
+    again = q.admit(ClientKey("bot0", CLASS, "anon:bot0"))
+    fresh = q.admit(ClientKey("new-bot", CLASS, "anon:new-bot"))
+    assert isinstance(again, Refused) and isinstance(fresh, Refused)
+    assert all(t.state in ("waiting", "running") for t in tickets)
+
+
+def test_two_learners_with_one_place_each_never_swap_places():
+    q = TurnQueue(slots=1, per_address=2, clock=lambda: 0.0)
+    a, b, c = (ClientKey(n, CLASS, f"id:g:{n}") for n in "abc")
+    q.admit(a), q.admit(b)  # a runs, b waits: the address is full
+    third = q.admit(c)
+    assert isinstance(third, Refused)  # c is newer than b: no place to take
+    assert isinstance(q.admit(ClientKey("b2", CLASS, "id:g:b")), Refused)  # b already holds one
