@@ -101,6 +101,7 @@ class PostgresGradebook(Gradebook):
     """
 
     backend = "postgresql"
+    TESTS_TEXT = "tests::text"
     ROW_LOCK = " FOR SHARE"  # a code being replaced is waited for, then read anew
 
     def __init__(self, url: str, pool_size: int = 4, connect_timeout_s: float = 10.0) -> None:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from grader.gradebook.budget import StorageBudget, budget_from_env
 from grader.gradebook.csv_export import rows_to_csv
 from grader.gradebook.identity import legacy_signed_in, signed_in_id
 from grader.gradebook.model import (
     Attempt,
     BestScore,
+    GradebookError,
     Submission,
     best_of,
     diagnosis_of,
@@ -27,6 +30,7 @@ COLUMNS = ("id", "learner", "exercise", "code", "score", "max_score", "tests", "
 # The same columns without the big code, for score tables and CSV.
 LIGHT_COLUMNS = tuple("'' AS code" if c == "code" else c for c in COLUMNS)
 DEFAULT_FILENAME = "gradebook.sqlite3"
+log = logging.getLogger("grader.gradebook")
 
 
 class Gradebook(ABC):
@@ -45,6 +49,8 @@ class Gradebook(ABC):
     # read makes it wait and read again (PostgreSQL: " FOR SHARE"). SQLite runs one writer at
     # a time, so a single statement there cannot interleave with another.
     ROW_LOCK: str = ""
+    TESTS_TEXT: str = "tests"  # the per-test results as text in SQL (PostgreSQL: JSONB cast)
+    _budget: StorageBudget | None = None
 
     @abstractmethod
     def _insert(self, sub: Submission) -> int: ...
@@ -73,7 +79,19 @@ class Gradebook(ABC):
         if sub.id is not None:
             raise ValueError(f"this submission is already stored (id {sub.id})")
         sub.__post_init__()  # re-check: fields may have been changed since construction
-        return self._insert(sub)
+        row_id = self._insert(sub)
+        try:  # the row is committed: a failed prune only leaves the budget for the next one
+            self.storage_budget.recorded(self, sub)
+        except GradebookError:
+            log.exception("pruning the gradebook to its storage budget failed")
+        return row_id
+
+    @property
+    def storage_budget(self) -> StorageBudget:
+        """What rows keep beyond their scores, bounded (grader.gradebook.budget)."""
+        if self._budget is None:
+            self._budget = StorageBudget(budget_from_env())
+        return self._budget
 
     # -- reading -----------------------------------------------------------------------------
 
