@@ -9,6 +9,9 @@ EN: dict[str, str] = {
     "trainq.busy": "You already have a training run going or waiting in this browser. Wait for it "
                    "or press Stop first.",
     "trainq.stopped": "Stopped while waiting in the queue; nothing was trained.",
+    "trainq.twin_moved": "Another learner is still training exactly this run. Your wait for it "
+                         "gave its place to a classmate's own run; press Train again once that "
+                         "run is done and it replays at once.",
     "trainq.same_run": "◷ Another learner is training exactly this run right now; it appears here "
                        "as soon as it is done.",
     "trainq.cached": "⚡ From the cache: this exact run was trained before and is replayed.",
@@ -25,6 +28,8 @@ ZH: dict[str, str] = {
                     "再按“训练”即可立即查看。",
     "trainq.busy": "你在此浏览器中已有一个训练正在进行或排队。请等待它结束，或先按“停止”。",
     "trainq.stopped": "排队期间已停止，未进行训练。",
+    "trainq.twin_moved": "另一位学习者仍在训练完全相同的设置。你的等待位置已让给一位同学自己的训练；"
+                         "等那次训练完成后再按“训练”，结果会立即重放。",
     "trainq.same_run": "◷ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。",
     "trainq.cached": "⚡ 来自缓存：相同设置的训练结果已存在，直接重放。",
     "queue.client_full": "你的网络已有 {n} 个请求在此服务器上排队。请等它们完成后再试。",

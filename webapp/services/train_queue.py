@@ -81,6 +81,12 @@ _INFLIGHT: dict[str, threading.Event] = {}
 # beside the training line's own (guarded by _LOCK).
 _TWINS: Counter[str] = Counter()
 _TWIN_UNITS: Counter[str] = Counter()
+# Each waiting twin's client and the event set when a classmate takes its place (_LOCK).
+_TWIN_WAITS: dict[int, tuple[ClientKey, threading.Event]] = {}
+
+
+def twin_moved_message() -> dict[str, str]:
+    return both("trainq.twin_moved")
 
 
 def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -> int | None:
@@ -195,6 +201,8 @@ def _room(queue: TurnQueue, client: ClientKey | None, twin: bool = False) -> Ref
         return Refused("learner_waiting", busy_message())
     group = _group(client)
     here = _TWINS[group] + (sum(queue.snapshot(client.address).values()) if client.address else 0)
+    if here >= queue.per_address and not twin and _TWINS[group] and _twin_gives_way(queue, client):
+        here -= 1
     if here >= queue.per_address:
         wait = queue.eta_s(here)
         return Refused("address_full", both("queue.address_full", n=here,
@@ -207,6 +215,29 @@ def _room(queue: TurnQueue, client: ClientKey | None, twin: bool = False) -> Ref
     return None
 
 
+def _twin_gives_way(queue: TurnQueue, client: ClientKey) -> bool:
+    """A full address's twin that comes after ``client`` in place order (less service, then
+    seen earlier: webapp.serving.turns) leaves, so ``client``'s own run takes its place;
+    False when none does (_LOCK held). Keys minted to wait as twins filled a class address's
+    50 places (second red team, issue 29); the twin told to leave replays the run later."""
+    waits = {id(c): (i, c) for i, (c, _) in _TWIN_WAITS.items()}
+    last = queue.after_in_place_order(client, [c for _, c in waits.values()])
+    if last is None:
+        return False
+    wait_id, _ = waits[id(last)]
+    twin, moved = _TWIN_WAITS.pop(wait_id)
+    _forget_twin(twin)
+    moved.set()
+    return True
+
+
+def _forget_twin(client: ClientKey) -> None:
+    for counter, name in ((_TWINS, _group(client)), (_TWIN_UNITS, client.unit)):
+        counter[name] -= 1
+        if counter[name] <= 0:
+            del counter[name]
+
+
 def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: ClientKey | None,
                    queue: TurnQueue):
     """If this very run is being trained here, wait for it (Stop gives up); its entry or None.
@@ -217,9 +248,12 @@ def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: Client
     with _LOCK:
         twin = _INFLIGHT.get(key)
         refused = None if twin is None else _room(queue, client, twin=True)
+        moved = threading.Event()
         if twin is not None and refused is None:
             _TWINS[_group(client)] += 1
             _TWIN_UNITS[client.unit] += 1
+            _TWIN_WAITS[id(moved)] = (client, moved)
+            queue.see(client)
     if twin is None:
         return None
     if refused is not None:
@@ -230,12 +264,12 @@ def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: Client
         while not twin.wait(POLL_S):
             if stop is not None and stop.is_set():
                 raise TrainRefused(stopped_message())
+            if moved.is_set():  # a classmate's own run took this place
+                raise TrainRefused(twin_moved_message())
     finally:
         with _LOCK:
-            for counter, name in ((_TWINS, _group(client)), (_TWIN_UNITS, client.unit)):
-                counter[name] -= 1
-                if counter[name] <= 0:
-                    del counter[name]
+            if _TWIN_WAITS.pop(id(moved), None) is not None:  # else already given back
+                _forget_twin(client)
     return _lookup(cache, key)
 
 

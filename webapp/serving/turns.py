@@ -162,9 +162,7 @@ class TurnQueue:
         client = client or ClientKey()
         with self._lock:
             self._seq += 1
-            group = client.address or (f"session:{client.session}" if client.session
-                                       else f"ticket:{self._seq}")
-            unit = client.unit
+            group, unit = self._group_of(client), client.unit
             mine = [t for t in self._live if t.group == group]
             waiting = sum(1 for t in self._live if t.state == "waiting")
             if sum(1 for t in self._live if t.unit == unit) >= self.per_learner:
@@ -232,6 +230,28 @@ class TurnQueue:
                       and t.state == "waiting"), key=lambda t: t.seq)
         self._evict(victim)
         return True
+
+    def see(self, client: ClientKey) -> None:
+        """Note ``client``'s learner as seen now, for place order, without a ticket (a wait
+        kept beside the line: webapp.services.train_queue's twins)."""
+        with self._lock:
+            self._seq += 1
+            self._see(self._group_of(client), client.unit)
+
+    def after_in_place_order(self, client: ClientKey,
+                             others: list[ClientKey]) -> ClientKey | None:
+        """Of ``others`` (clients of ``client``'s address holding places beside the line), the
+        one last in place order, when it comes after ``client``; else None."""
+        with self._lock:
+            group = self._group_of(client)
+            key = self._place_order(group)
+            mine = [o for o in others if self._group_of(o) == group]
+            last = max(mine, key=lambda o: key(o.unit), default=None)
+            return last if last is not None and key(last.unit) > key(client.unit) else None
+
+    def _group_of(self, client: ClientKey) -> str:
+        return client.address or (f"session:{client.session}" if client.session
+                                  else f"ticket:{self._seq}")
 
     FIRST_SEEN_MAX = 100_000  # learners remembered; when full, the newest ones are forgotten
 

@@ -187,3 +187,45 @@ def test_stop_while_waiting_as_a_twin_gives_the_place_back(settings, serving, ca
     gate.set()
     owner.join(60)
     assert outcome["owner"][0] == "trained"
+
+
+def test_minted_twins_give_their_places_to_classmates_seen_before_them(settings, serving, cache):
+    """Second red team, issue 29: 55 sessions minted by one student waited as twins of one
+    run and held the class address's 50 training places, so classmates' own runs were
+    refused. Now a classmate's run takes the place of the twin last in place order (seen
+    latest); that twin is told to press Train again once the run is done."""
+    torch.set_num_threads(1)
+    pool, outcome = Pool(settings.pools()["train"]), {}
+    school = "203.0.113.9"
+    mates = [ClientKey(f"mate{i}", school) for i in range(2)]
+    for i, mate in enumerate(mates):  # the class was here first: each trained a short run
+        ask(training.page_config("sort", **TINY, steps=2 + i), mate, cache, serving, outcome,
+            f"early{i}")
+        assert outcome[f"early{i}"][0] == "trained"
+    config = training.page_config("reverse", **TINY, steps=12)
+    owner, gate = start_owner(config, cache, serving, pool, outcome)
+    twins = [threading.Thread(target=ask, args=(
+        config, ClientKey(f"bot{i}", school), cache, serving, outcome, f"bot{i}"))
+        for i in range(settings.train_per_address + 2)]
+    for t in twins:
+        t.start()
+    wait_for(lambda: sum(1 for k in outcome if k.startswith("bot")) == 2)  # past the places
+    assert sum(train_queue._TWINS.values()) == settings.train_per_address
+    runs = [threading.Thread(target=ask, args=(
+        training.page_config("sort", **TINY, steps=20 + i), mate, cache, serving, outcome,
+        f"mate{i}")) for i, mate in enumerate(mates)]
+    for t in runs:
+        t.start()
+    wait_for(lambda: sum(1 for k, v in outcome.items() if k.startswith("bot")
+                         and isinstance(v[0], dict) and "gave its place" in v[0]["en"]) == 2)
+    assert sum(train_queue._TWINS.values()) == settings.train_per_address - 2
+    # A key minted now comes last in place order: it takes no twin's place.
+    ask(training.page_config("sort", **TINY, steps=40), ClientKey("new-bot", school), cache,
+        serving, outcome, "new-bot")
+    assert "already has" in outcome["new-bot"][0]["en"]
+    gate.set()
+    owner.join(60)
+    for t in twins + runs:
+        t.join(60)
+    assert all(outcome[f"mate{i}"][0] == "trained" for i in range(2))
+    assert not train_queue._TWINS and not train_queue._TWIN_UNITS and not train_queue._TWIN_WAITS
