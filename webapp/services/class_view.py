@@ -16,8 +16,13 @@ from datetime import datetime, timedelta, timezone
 from grader.gradebook import Gradebook
 from grader.gradebook.model import Attempt
 
-STUCK_WINDOW = timedelta(minutes=15)
-STUCK_ATTEMPTS = 3  # this many attempts in the window without a gain in best score: stuck
+STUCK_ATTEMPTS = 3  # this many attempts at the best score so far, none better: stuck
+SILENT_AFTER = timedelta(minutes=10)  # failing, and nothing sent for this long: silent
+IN_THE_ROOM = timedelta(hours=3)  # a lesson's length: silent longer than this, they have left
+# Why a learner needs help, most urgent first: the same named mistake in each of the last
+# attempts (and no better score), attempts without a better score, failing and silent.
+SAME_MISTAKE, NO_GAIN, SILENT = "same_mistake", "no_gain", "silent"
+REASONS = (SAME_MISTAKE, NO_GAIN, SILENT)
 NONE, TRYING, FULL = "none", "trying", "full"  # a cell's state (the grid's CSS classes)
 _CLOCK = re.compile(r"^\s*(?:(\d{4})-(\d{1,2})-(\d{1,2})[ T])?(\d{1,2})[:：.](\d{2})\s*$")
 
@@ -71,13 +76,19 @@ class MistakeCount:
 
 @dataclass(frozen=True)
 class Stuck:
-    """A learner trying one exercise again and again without gaining: the attempts in the
-    window, the best fraction, and the last named mistake (or stage)."""
+    """A learner who needs help, on one exercise: why (one of REASONS), since when (the
+    attempt that began it: the first at today's best score, the first of the repeated mistake,
+    or the last one before the silence), the attempts since then, and the cell. The entry
+    stays until the learner gains a better score or submits again: time alone never clears
+    it (issue 25: a 15-minute window let 5 stuck learners drop off the list unhelped)."""
 
     learner: Learner
     exercise: str
     attempts: int
     cell: Cell
+    reason: str = NO_GAIN
+    since: str = ""
+    mistake: str | None = None  # the repeated mistake (SAME_MISTAKE)
 
 
 @dataclass
@@ -93,6 +104,7 @@ class ClassSummary:
     since: str | None = None
     rows: int = 0
     fractions: dict[str, list[float]] = field(default_factory=dict)  # best per learner, per exercise
+    now: datetime | None = None  # the time "since" and "silent" were read against
 
     def cell(self, learner: Learner, exercise: str) -> Cell | None:
         return self.cells.get((learner.key, exercise))
@@ -115,18 +127,56 @@ def _cell(group: list[Attempt]) -> Cell:
                 last.submitted_at)
 
 
-def _stuck(group: list[Attempt], now: datetime) -> int:
-    """How many attempts of the window, when there are at least STUCK_ATTEMPTS of them and
-    none after the window's first raised the best score; else 0. Full marks are not stuck."""
-    start = now - STUCK_WINDOW
-    recent = [r for r in group if _at(r.submitted_at) >= start]
-    if len(recent) < STUCK_ATTEMPTS:
-        return 0
-    before = [r.fraction for r in group if _at(r.submitted_at) < start]
-    best = max(before + [recent[0].fraction])
-    if best >= 1.0 or any(r.fraction > best + 1e-9 for r in recent[1:]):
-        return 0
-    return len(recent)
+def _stuck(group: list[Attempt]) -> tuple[str, int, str, str | None] | None:
+    """(reason, attempts, since, mistake) when ``group`` (one learner, one exercise, oldest
+    first) is stuck: STUCK_ATTEMPTS or more attempts from the first at the best score so far,
+    none better (SAME_MISTAKE when the last of them all name the same first mistake); else
+    None. Full marks are never stuck."""
+    best = max(r.fraction for r in group)
+    if best >= 1.0:
+        return None
+    first = next(i for i, r in enumerate(group) if r.fraction >= best - 1e-9)
+    since = group[first:]
+    if len(since) < STUCK_ATTEMPTS:
+        return None
+    mistake = since[-1].mistakes[0] if since[-1].mistakes else None
+    run = 0
+    for r in reversed(since):
+        if not (r.mistakes and r.mistakes[0] == mistake):
+            break
+        run += 1
+    if mistake is not None and run >= STUCK_ATTEMPTS:
+        return SAME_MISTAKE, len(since), since[-run].submitted_at, mistake
+    return NO_GAIN, len(since), since[0].submitted_at, None
+
+
+def needs_help(groups: dict[tuple[str, str], list[Attempt]], learners: dict[str, Learner],
+               cells: dict[tuple[str, str], Cell], now: datetime) -> list[Stuck]:
+    """Whom to walk to first: one entry per learner, the most urgent of their exercises
+    (REASONS' order), then the learners by urgency, most attempts, longest ago."""
+    newest: dict[str, Attempt] = {}
+    found: dict[str, Stuck] = {}
+    for (who, ex), group in groups.items():
+        if who not in newest or group[-1].id > newest[who].id:
+            newest[who] = group[-1]
+        hit = _stuck(group)
+        if hit is not None:
+            reason, attempts, since, mistake = hit
+            entry = Stuck(learners[who], ex, attempts, cells[(who, ex)], reason, since, mistake)
+            if who not in found or _urgency(entry) < _urgency(found[who]):
+                found[who] = entry
+    for who, last in newest.items():
+        cell = cells[(who, last.exercise)]
+        quiet = now - _at(last.submitted_at)
+        if who not in found and cell.state != FULL and SILENT_AFTER <= quiet <= IN_THE_ROOM:
+            found[who] = Stuck(learners[who], last.exercise, cell.attempts, cell, SILENT,
+                               last.submitted_at)
+    return sorted(found.values(), key=_urgency)
+
+
+def _urgency(s: Stuck) -> tuple:
+    return (REASONS.index(s.reason), -s.attempts if s.reason != SILENT else 0, s.since,
+            s.learner.label.casefold(), s.learner.key)
 
 
 def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | None = None,
@@ -165,10 +215,8 @@ def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | Non
                              attempts[0])
                 for (ex, m), (people, attempts) in made.items()]
     mistakes.sort(key=lambda c: (-len(c.learners), -c.attempts, position[c.exercise], c.mistake))
-    stuck = [Stuck(learners[who], ex, n, cells[(who, ex)])
-             for (who, ex), group in groups.items() if (n := _stuck(group, now))]
-    stuck.sort(key=lambda s: (-s.attempts, s.learner.label.casefold(), position[s.exercise]))
-    return ClassSummary(seen, order, cells, totals, mistakes, stuck, since, count, fractions)
+    stuck = needs_help(groups, learners, cells, now)
+    return ClassSummary(seen, order, cells, totals, mistakes, stuck, since, count, fractions, now)
 
 
 def load(book: Gradebook, exercises: list[str], since: str | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from datetime import datetime
 from html import escape
 
 import pandas as pd
@@ -17,7 +18,14 @@ import plotly.graph_objects as go
 
 from grader.gradebook.csv_export import mistake_name, number
 from webapp.i18n import tr
-from webapp.services.class_view import FULL, ClassSummary, Learner, MistakeCount
+from webapp.services.class_view import (
+    FULL,
+    SAME_MISTAKE,
+    SILENT,
+    ClassSummary,
+    Learner,
+    MistakeCount,
+)
 from webapp.views.gradebook_lang import show_label
 
 # With the component (gr.HTML css_template): the grid is readable at 390 px, in its own scroll box.
@@ -95,7 +103,7 @@ def _trouble(exercise: str, cell, lang: str) -> str:
 def grid_html(summary: ClassSummary, lang: str = "en", drawn: str = "") -> str:
     """The class × exercise grid with per-exercise totals in its footer, and a legend.
     ``drawn`` (when it was drawn) marks the table, so every redraw reaches the page."""
-    stuck = {(s.learner.key, s.exercise) for s in summary.stuck}
+    stuck = {(s.learner.key, s.exercise) for s in summary.stuck if s.reason != SILENT}
     legend = (f'<p class="cv-legend">{escape(tr("cv.legend", lang))} '
               f'<span class="cv-none">{escape(tr("cv.none", lang))}</span>'
               f'<span class="cv-trying">{escape(tr("cv.trying", lang))}</span>'
@@ -136,17 +144,40 @@ def grid_html(summary: ClassSummary, lang: str = "en", drawn: str = "") -> str:
     return "".join(out)
 
 
+STUCK_COLUMNS = ("cv.learner", "cv.col.exercise", "cv.col.why", "cv.col.since", "cv.col.recent",
+                 "cv.col.best", "cv.col.last")
+
+
+def _minutes_ago(iso: str, now: datetime | None) -> int:
+    if now is None or not iso:
+        return 0
+    return max(0, int((now - datetime.fromisoformat(iso.replace("Z", "+00:00"))).total_seconds()
+                      // 60))
+
+
+def _why(s, lang: str, now: datetime | None) -> str:
+    if s.reason == SAME_MISTAKE:
+        return tr("cv.why.same_mistake", lang, mistake=mistake_text(s.exercise, s.mistake, lang))
+    if s.reason == SILENT:
+        return tr("cv.why.silent", lang, minutes=_minutes_ago(s.since, now))
+    return tr("cv.why.no_gain", lang, n=s.attempts)
+
+
 def stuck_html(summary: ClassSummary, lang: str = "en") -> str:
-    """Who is stuck, on what: a short table, most attempts first (a sentence when nobody is)."""
+    """Who needs help, whom to walk to first on top: why, since when, attempts since the best
+    score, the best, the last mistake or stage (a sentence when nobody does)."""
     if not summary.stuck:
         return f'<p id="cv-stuck-none">{escape(tr("cv.stuck_none", lang))}</p>'
-    heads = "".join(f"<th>{escape(tr(k, lang))}</th>" for k in (
-        "cv.learner", "cv.col.exercise", "cv.col.recent", "cv.col.best", "cv.col.last"))
+    heads = "".join(f"<th>{escape(tr(k, lang))}</th>" for k in STUCK_COLUMNS)
     rows, tags = [], clash_tags(summary.learners)
     for s in summary.stuck:
         c = s.cell
-        rows.append(f'<tr data-learner="{escape(s.learner.key)}"><td>{escape(_who(s.learner, lang, tags))}'
-                    f"</td><td>{escape(_exercise(s.exercise, lang))}</td><td>{s.attempts}</td>"
+        ago = tr("cv.since_ago", lang, minutes=_minutes_ago(s.since, summary.now))
+        rows.append(f'<tr data-learner="{escape(s.learner.key)}" data-reason="{s.reason}">'
+                    f"<td>{escape(_who(s.learner, lang, tags))}</td>"
+                    f"<td>{escape(_exercise(s.exercise, lang))}</td>"
+                    f"<td>{escape(_why(s, lang, summary.now))}</td>"
+                    f'<td title="{escape(s.since)}">{escape(ago)}</td><td>{s.attempts}</td>'
                     f"<td>{number(c.best)}/{number(c.max_score)}</td>"
                     f"<td>{escape(_trouble(s.exercise, c, lang))}</td></tr>")
     title = escape(tr("cv.stuck", lang, n=len(summary.stuck)))

@@ -179,11 +179,16 @@ def test_the_class_view_matches_the_gradebook(browser, page_app, locale, width, 
     assert [int(x) for x in foot[0]] == [t[0] for t in want["totals"]]
     assert [int(x) for x in foot[1]] == [t[1] for t in want["totals"]]
     assert foot[2] == ["–" if t[2] is None else f"{t[2]:g}" for t in want["totals"]]
-    # Stuck: exactly learners 10-15, on exercise 2.
+    # Needs help (issue 25, item 1; this listed only 10-15 before: a 15-minute window of
+    # tries): learners 10-15 first, the same mistake four times; then those not passing and
+    # silent, the longest silence first: 16-23 (40 min), the odd ones 1-9 on causal-mask
+    # (30 min), 24-29 (a syntax error, 20 min). Learners at full marks are not listed.
     stuck = page.locator("#cv-stuck-table tbody tr")
-    expect(stuck).to_have_count(6)
-    keys = sorted(stuck.evaluate_all("rows => rows.map(r => r.dataset.learner)"))
-    assert keys == [f"id:g:{n:020d}" for n in range(10, 16)]
+    expect(stuck).to_have_count(25)
+    listed = stuck.evaluate_all("rows => rows.map(r => [r.dataset.learner, r.dataset.reason])")
+    order = [*range(10, 16), *range(16, 24), 1, 3, 5, 7, 9, *range(24, 30)]
+    assert listed == [[f"id:g:{n:020d}", "same_mistake" if n in range(10, 16) else "silent"]
+                      for n in order]
     # The common mistakes, commonest first, with their learner counts; a click lists them.
     ranked = sorted(want["mistakes"].items(), key=lambda kv: -len(kv[1]))
     rows = page.locator("#class-mistakes .virtual-row")

@@ -89,16 +89,38 @@ def test_mistakes_are_counted_by_learners_then_attempts_with_who_made_them():
     ]
 
 
-def test_stuck_means_three_tries_in_15_minutes_without_a_better_score():
+def test_needs_help_lists_who_to_walk_to_and_time_alone_never_clears_it():
+    """Issue 25, item 1: the list was three tries in a sliding 15 minutes, so stuck learners
+    dropped off unhelped (this test asserted that ten minutes later ada was no longer stuck)
+    and one who failed once and stopped was never listed. Now: the same mistake again, three
+    attempts without a better score, or failing and silent for 10 minutes."""
     s = summarise(klass(), EXERCISES, now=NOW)
-    assert [(x.learner.label, x.exercise, x.attempts) for x in s.stuck] == [
-        ("ada (guest)", "causal-mask", 4)]
-    # Ten minutes later two of ada's tries have left the window: no longer stuck.
+    assert [(x.learner.label, x.exercise, x.attempts, x.reason) for x in s.stuck] == [
+        ("ada (guest)", "causal-mask", 4, "no_gain"),  # 3, 3, 2, 3: none better than the first
+        ("dee (guest)", "manual-attention", 3, "no_gain")]  # 1, 1, 1 (the window hid her)
+    assert s.stuck[0].since == at(14) and s.stuck[1].since == at(25)
+    # Ten minutes later nobody has been helped: both stay, and bo (3/12, then nothing for
+    # 19 minutes) and cy (5/12, 11 minutes) are now silent, the longest silence first.
     later = summarise(klass(), EXERCISES, now=NOW + timedelta(minutes=10))
-    assert later.stuck == []
-    # A learner at full marks is never stuck, however often they resubmit.
-    full = [row("eve", "causal-mask", 12, m) for m in (9, 6, 3)]
+    assert [(x.learner.label, x.reason, x.since) for x in later.stuck] == [
+        ("ada (guest)", "no_gain", at(14)), ("dee (guest)", "no_gain", at(25)),
+        ("bo (guest)", "silent", at(9)), ("cy (guest)", "silent", at(1))]
+    # A better score takes a learner off; sending again ends a silence.
+    better = klass() + [row("ada", "causal-mask", 6, 1), row("bo", "causal-mask", 3, 0.5)]
+    assert [x.learner.label for x in summarise(better, EXERCISES, now=NOW + timedelta(minutes=5))
+            .stuck] == ["dee (guest)"]
+    # The same named mistake three times running comes first, with the mistake.
+    same = klass() + [row("cy", "causal-mask", 5, 0.8, ["mask-after-softmax"]),
+                      row("cy", "causal-mask", 5, 0.5, ["mask-after-softmax"])]
+    first = summarise(same, EXERCISES, now=NOW).stuck[0]
+    assert (first.learner.label, first.reason, first.mistake, first.since) == (
+        "cy (guest)", "same_mistake", "mask-after-softmax", at(1))
+    # A learner at full marks is never stuck or silent, however often they resubmit.
+    full = [row("eve", "causal-mask", 12, m) for m in (40, 30, 20)]
     assert summarise(full, EXERCISES, now=NOW).stuck == []
+    # Silent past a lesson's length (3 h): they have left the room.
+    gone = [row("fay", "causal-mask", 3, 200)]
+    assert summarise(gone, EXERCISES, now=NOW).stuck == []
 
 
 def test_an_unknown_exercise_gets_its_own_column_and_a_learner_is_their_id():
