@@ -65,3 +65,39 @@ def rows_to_csv(rows: Iterable[Any], include_code: bool = False) -> str:
             line.append(safe_cell(r.code))
         writer.writerow(line)
     return out.getvalue()
+
+
+LEARNER_HEADER = ["learner", "learner_id"]  # then one column per exercise, then the totals
+
+
+def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = ()) -> str:
+    """CSV with one line per learner and one column per exercise (a teacher's spreadsheet):
+    the best score, empty where the learner never tried it; then the total, the total
+    possible over the exercises tried by anyone, and the time of the learner's last
+    submission. ``best`` are BestScores; ``exercises`` orders the columns (exercises found
+    only in ``best`` follow). Each exercise's header says its points: ``causal-mask (/12)``.
+    Learners are told apart by id (two "Alice (guest)" are two lines), sorted by label."""
+    best = list(best)
+    order = list(dict.fromkeys([*exercises, *(b.exercise for b in best)]))
+    tried = {b.exercise for b in best}
+    order = [ex for ex in order if ex in tried]
+    points = {ex: max(b.max_score for b in best if b.exercise == ex) for ex in order}
+    people: dict[str, dict[str, Any]] = {}
+    for b in best:
+        key = b.learner_id or f"label:{b.learner}"
+        row = people.setdefault(key, {"label": b.learner, "id": b.learner_id or "",
+                                      "scores": {}, "last": ""})
+        row["scores"][b.exercise] = b.score
+        if b.last_at >= row["last"]:
+            row["last"], row["label"] = b.last_at, b.learner  # the newest label wins
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(LEARNER_HEADER + [f"{ex} (/{number(points[ex])})" for ex in order]
+                    + ["total", "out_of", "last_submitted_at"])
+    for row in sorted(people.values(), key=lambda r: (r["label"].casefold(), r["id"])):
+        scores = row["scores"]
+        writer.writerow([safe_cell(row["label"]), safe_cell(row["id"]),
+                         *(number(scores[ex]) if ex in scores else "" for ex in order),
+                         number(sum(scores.values())), number(sum(points.values())),
+                         row["last"]])
+    return out.getvalue()

@@ -425,3 +425,34 @@ def test_api_rows_are_marked_unverified_on_the_instructor_page_and_csv(
     lines = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
     api_lines = [r for r in lines if r["learner"] == "carol (api)"]
     assert len(api_lines) == 2 and all(r["learner_id"].startswith("api:") for r in api_lines)
+
+
+def test_the_per_learner_export_is_one_row_per_learner_with_a_column_per_exercise(
+        app_url, book, instructor_password):
+    """Issue 25: the spreadsheet a teacher expects beside the per-submission CSV: one line per
+    learner (told apart by id), one column per exercise with the best score."""
+    import csv
+    import io
+
+    from gradio_client import Client
+
+    twin = "g:" + "b" * 20  # a second "alice (guest)": her own line
+    for score in (1, 2):
+        book.record(Submission(learner="alice (guest)", learner_id=twin,
+                               exercise="manual-attention", code="x = 2\n", score=score,
+                               max_score=4, tests=[]))
+    instructor = Client(app_url, verbose=False)
+    _, path, log, status = instructor.predict(instructor_password,
+                                              api_name="/instructor_csv_learners")
+    lines = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    by_id = {r["learner_id"]: r for r in lines}
+    assert len(by_id) == len(lines) == len({b.learner_id or b.learner for b in book.best_scores()})
+    assert by_id["g:" + "a" * 20]["learner"] == by_id[twin]["learner"] == "alice (guest)"
+    ex = next(k for k in lines[0] if k.startswith(f"{EXERCISE} (/"))
+    assert by_id[twin]["manual-attention (/4)"] == "2" and by_id[twin][ex] == ""
+    assert by_id["g:" + "a" * 20][ex] == "1"
+    assert "code" not in lines[0]
+    assert book.access_log(1)[0].detail == "csv per learner"
+    refused = Client(app_url, verbose=False).predict("wrong password 123",
+                                                     api_name="/instructor_csv_learners")
+    assert refused[1] is None and "rong" in refused[3]

@@ -119,14 +119,18 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
 
 
 def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | None,
-           address: str, lang: str = "en", browser_key: str | None = None):
-    """(CSV path, message) or (None, refusal): every submission, with the code if asked."""
+           address: str, lang: str = "en", browser_key: str | None = None,
+           per_learner: bool = False):
+    """(CSV path, message) or (None, refusal): every submission, with the code if asked; or,
+    ``per_learner``, one line per learner with a column per exercise (best scores)."""
     who, refusal = authorize(password, profile, address, lang, browser_key)
     if who is None:
         return None, refusal
     book = submissions.gradebook()
-    book.log_access(who, "export", "csv with code" if include_code else "csv")
-    path = exports.csv_file(book, include_code=bool(include_code))
+    detail = "csv per learner" if per_learner else "csv with code" if include_code else "csv"
+    book.log_access(who, "export", detail)
+    path = exports.csv_file(book, include_code=bool(include_code) and not per_learner,
+                            per_learner=per_learner, exercises=submissions.exercise_ids())
     minutes = max(1, round(exports.EXPORT_TTL_S / 60))
     return path, tr("instructor.exported_for", lang, minutes=minutes)
 
@@ -180,6 +184,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
             include_code = gr.Checkbox(False, label=t("instructor.code"))
             show = gr.Button(t("instructor.open"), variant="primary", elem_id="instructor-open")
             csv_button = gr.Button(t("instructor.export"), elem_id="instructor-export")
+            learners_button = gr.Button(t("instructor.export_learners"),
+                                        elem_id="instructor-export-learners")
         status = gr.Markdown(elem_id="instructor-status")
         cv = class_view.build()  # who is stuck on what, first; the long table below, folded
         with gr.Accordion(t("instructor.table"), open=False, elem_id="instructor-table-box"):
@@ -200,6 +206,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
     # the page's own buttons send the key through the *_browser events (hidden twins).
     api_show = gr.Button(visible=False, elem_id="instructor-api-show")
     api_csv = gr.Button(visible=False, elem_id="instructor-api-csv")
+    api_learners = gr.Button(visible=False, elem_id="instructor-api-csv-learners")
 
     def on_show(pw, browser_key=None, request: gr.Request = None,
                 profile: gr.OAuthProfile | None = None):
@@ -212,9 +219,9 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         return frame, gr.skip(), log_frame, text
 
     def on_export(pw, with_code, browser_key=None, request: gr.Request = None,
-                  profile: gr.OAuthProfile | None = None):
+                  profile: gr.OAuthProfile | None = None, per_learner: bool = False):
         path, text = export(pw, with_code, profile, identity.address_of(request), lang_of(request),
-                            browser_key)
+                            browser_key, per_learner)
         if path is None:
             warn(text, lang_of(request))
             return None, None, None, text
@@ -270,6 +277,16 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         values = on_export(pw, with_code, browser_key, request, profile)
         return shown(values, gr.Timer(active=values[1] is not None))
 
+    def on_export_learners(pw, browser_key=None, request: gr.Request = None,
+                           profile: gr.OAuthProfile | None = None):
+        """One line per learner, a column per exercise (scripts: plain values)."""
+        return on_export(pw, False, browser_key, request, profile, per_learner=True)
+
+    def on_export_learners_page(pw, browser_key, request: gr.Request,
+                                profile: gr.OAuthProfile | None):
+        values = on_export_learners(pw, browser_key, request, profile)
+        return shown(values, gr.Timer(active=values[1] is not None))
+
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -304,3 +321,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                      api_name="instructor_csv_browser", **ui)
     api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)
     api_csv.click(on_export, [password, include_code], outputs, api_name="instructor_csv", **ui)
+    learners_button.click(on_export_learners_page, [password, key], page_outputs,
+                          api_name="instructor_csv_learners_browser", **ui)
+    api_learners.click(on_export_learners, [password], outputs,
+                       api_name="instructor_csv_learners", **ui)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grader.gradebook import Gradebook
+from grader.gradebook.csv_export import learners_to_csv
 
 EXPORT_PREFIX = "lab-gradebook-export-"  # every export file's name starts so (and Gradio's copy)
 EXPORT_TTL_S = float(os.environ.get("LAB_EXPORT_TTL_S", "300"))  # an export lives 5 minutes
@@ -65,8 +66,11 @@ def remove_exports(older_than_s: float | None = None) -> int:
     return gone
 
 
-def csv_file(book: Gradebook, include_code: bool = False) -> str:
+def csv_file(book: Gradebook, include_code: bool = False, per_learner: bool = False,
+             exercises: list[str] | None = None) -> str:
     """Every submission as CSV (mode 0600) in this process's private folder; returns its path.
+    ``per_learner``: one line per learner instead, one column per exercise (best scores, in
+    the order of ``exercises``; no code).
 
     Exports contain every learner's code: older ones (and Gradio's copies of them) are deleted
     at every export, by a timer ``EXPORT_TTL_S`` after each, and at exit.
@@ -76,7 +80,8 @@ def csv_file(book: Gradebook, include_code: bool = False) -> str:
     path = export_folder() / f"{EXPORT_PREFIX}{stamp}-{secrets.token_hex(4)}.csv"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-        out.write(book.to_csv(include_code=include_code))
+        out.write(learners_to_csv(book.best_scores(), exercises or []) if per_learner
+                  else book.to_csv(include_code=include_code))
     timer = threading.Timer(EXPORT_TTL_S + 1.0, remove_exports)
     timer.daemon = True
     timer.start()
