@@ -12,6 +12,7 @@ from typing import TextIO
 import torch
 from torch import Tensor, nn
 
+from .errors import lab_error
 from .experiments import ExperimentConfig, run_task
 from .multihead import MultiHeadAttention
 from .positional import sinusoidal_table
@@ -295,8 +296,8 @@ def run_bench(quick: bool = False, sections: Sequence[str] = SECTIONS, repeats: 
     sections = [s.strip() for s in sections if s.strip()]
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown or not sections:
-        raise ValueError(f"unknown bench section(s) {unknown or sections}; choose from "
-                         f"{', '.join(SECTIONS)}")
+        raise lab_error("bench_unknown_sections", sections=unknown or sections,
+                        choices=", ".join(SECTIONS))
     reps = repeats or (3 if quick else 7)
     load = _load_average()
     print(f"# bench: torch {torch.__version__}, {torch.get_num_threads()} threads, "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import torch
 
+from .errors import lab_error
+
 CHOICES = ("auto", "cpu", "cuda", "mps")
 
 
@@ -26,7 +28,7 @@ def pick_device(name: str = "auto") -> torch.device:
     """
     name = (name or "auto").lower()
     if name not in CHOICES:
-        raise ValueError(f"unknown device {name!r}; choose one of {', '.join(CHOICES)}")
+        raise lab_error("unknown_choice", what="device", value=name, choices=", ".join(CHOICES))
     present = available_devices()
     if name == "auto":
         return torch.device(present[0])

@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING
 
+from .errors import lab_error
+
 if TYPE_CHECKING:  # torch loads on first use: the app reads these choices before importing it
     import torch
 
@@ -87,7 +89,7 @@ class ExperimentConfig:
     def from_preset(cls, task: str, **overrides) -> ExperimentConfig:
         """The preset of ``task`` (PRESETS) with ``overrides`` on top."""
         if task not in PRESETS:
-            raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+            raise lab_error("unknown_choice", what="task", value=task, choices=", ".join(TASKS))
         return as_config({**PRESETS[task], **overrides}, task=task)
 
     def replace(self, **changes) -> ExperimentConfig:
@@ -246,7 +248,7 @@ def check_settings(task_name: str, s: Settings) -> None:
     pick_device(c.device)
     model = c.model
     if model not in MODELS:
-        raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
+        raise lab_error("unknown_choice", what="model", value=model, choices=", ".join(MODELS))
     if model == "bahdanau" and task_name != "kernel":
         from .seq2seq import Seq2SeqConfig
 
@@ -269,7 +271,7 @@ def run_task(task_name: str, s: Settings, callbacks: Sequence[Callable[[dict], N
     from .train import train
 
     if task_name not in TASKS:
-        raise ValueError(f"unknown task {task_name!r}; choose one of {', '.join(TASKS)}")
+        raise lab_error("unknown_choice", what="task", value=task_name, choices=", ".join(TASKS))
     c = as_config(s, task_name)
     if task_name == "kernel":
         from .kernel import NWKernelRegression

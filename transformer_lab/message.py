@@ -47,12 +47,30 @@ class Message:
 
 
 class LabError(ValueError):
-    """A learner's input error that carries its own text in both languages: ``text`` (a
-    Message) and ``message``, its wire dict, which the app shows in the page's language as it
-    is (no pattern turns the English back into Chinese). ``str()`` is the English text, so
-    code that catches ValueError reads the same sentence as before."""
+    """A learner's input error, in one of two forms the app renders in the page's language:
 
-    def __init__(self, text: Message) -> None:
-        super().__init__(text.en)
-        self.text = text
-        self.message = text.as_dict()
+    * ``LabError(Message)``: the raiser already holds the text in both languages: ``text`` (the
+      Message) and ``message``, its wire dict;
+    * ``LabError.keyed(key, template, **fields)``: a key naming the error, its ``fields``, and
+      its English template. The library holds no other language: the app's catalogue
+      (webapp.i18n) keeps every language's template under ``error.<key>`` and fills in the same
+      fields at the edge, so no pattern ever turns an English sentence back into data.
+
+    ``str()`` is the English text either way, so code that catches ValueError reads the same
+    sentence as before. ``key`` is None and ``fields`` empty for an unkeyed error; ``text`` and
+    ``message`` are None for a keyed one. The default exception pickling keeps all four.
+    """
+
+    def __init__(self, text: Message | str, *, key: str | None = None,
+                 fields: Mapping[str, object] | None = None) -> None:
+        bilingual = text if isinstance(text, Message) else None
+        super().__init__(bilingual.en if bilingual else str(text))
+        self.text: Message | None = bilingual
+        self.message: dict[str, str] | None = bilingual.as_dict() if bilingual else None
+        self.key = key
+        self.fields: dict[str, object] = dict(fields or {})
+
+    @classmethod
+    def keyed(cls, key: str, template: str, **fields: object) -> LabError:
+        """The error ``key`` with ``fields``; ``str()`` is ``template`` filled in (str.format)."""
+        return cls(template.format(**fields), key=key, fields=fields)

@@ -7,6 +7,7 @@ from torch import Tensor, nn
 
 from . import fused_attention
 from .attention import scaled_dot_product_attention, valid_lens_mask
+from .errors import lab_error
 
 __all__ = ["MultiHeadAttention", "check_heads"]
 
@@ -18,10 +19,7 @@ def check_heads(num_hiddens: int, num_heads: int) -> int:
     if num_hiddens < 1:
         raise ValueError(f"the model size must be positive, got {num_hiddens}")
     if num_hiddens % num_heads:
-        raise ValueError(
-            f"d_model={num_hiddens} is not divisible by heads={num_heads}: each head gets "
-            f"d_model / heads features, so pick heads among the divisors of {num_hiddens}"
-        )
+        raise lab_error("heads_not_divisor", d_model=num_hiddens, heads=num_heads)
     return num_hiddens // num_heads
 
 

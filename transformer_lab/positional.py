@@ -5,6 +5,8 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
+from .errors import lab_error
+
 __all__ = [
     "PE_KINDS",
     "LearnedPositionalEncoding",
@@ -22,10 +24,7 @@ def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> Tenso
     if max_len < 1:
         raise ValueError(f"max_len must be at least 1, got {max_len}")
     if d_model < 2 or d_model % 2:
-        raise ValueError(
-            f"sinusoidal encoding pairs a sine with a cosine, so d_model must be even "
-            f"and at least 2; got d_model={d_model}"
-        )
+        raise lab_error("sinusoidal_table_odd", d_model=d_model)
     pos = torch.arange(max_len, dtype=torch.float64)[:, None]  # (T, 1)
     freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)  # (d/2,)
     angles = pos * freq  # (T, d/2)
@@ -101,5 +100,6 @@ def make_positional_encoding(
         "none": NoPositionalEncoding,
     }
     if kind not in classes:
-        raise ValueError(f"unknown positional encoding {kind!r}; choose one of {', '.join(PE_KINDS)}")
+        raise lab_error("unknown_choice", what="positional encoding", value=kind,
+                        choices=", ".join(PE_KINDS))
     return classes[kind](d_model, max_len=max_len, dropout=dropout)

@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from .device import pick_device
+from .errors import lab_error
 from .metrics import is_finite
 from .objectives import Objective
 
@@ -72,8 +73,8 @@ class TrainConfig:
         if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and self.lr > 0):
             raise ValueError(f"the learning rate lr must be a positive number, got {self.lr!r}")
         if self.schedule not in SCHEDULES:
-            raise ValueError(f"unknown schedule {self.schedule!r}; choose one of "
-                             f"{', '.join(SCHEDULES)}")
+            raise lab_error("unknown_choice", what="schedule", value=self.schedule,
+                            choices=", ".join(SCHEDULES))
         for name in ("beta1", "beta2"):
             if not 0.0 <= getattr(self, name) < 1.0:
                 raise ValueError(f"{name} must lie in [0, 1), got {getattr(self, name)}")

@@ -10,6 +10,7 @@ import torch
 from torch import Tensor, nn
 
 from .attention import causal_mask
+from .errors import lab_error
 from .multihead import MultiHeadAttention, check_heads
 from .positional import PE_KINDS, make_positional_encoding
 from .speedups import DecoderCache, pad_for_fast_softmax
@@ -52,12 +53,9 @@ class TransformerConfig:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         check_heads(self.d_model, self.heads)
         if self.pe not in PE_KINDS:
-            raise ValueError(f"unknown pe {self.pe!r}; choose one of {', '.join(PE_KINDS)}")
+            raise lab_error("unknown_choice", what="pe", value=self.pe, choices=", ".join(PE_KINDS))
         if self.pe == "sinusoidal" and self.d_model % 2:
-            raise ValueError(
-                f"sinusoidal positional encoding pairs sines with cosines, so d_model must be "
-                f"even; got d_model={self.d_model} (use an even size or pe='learned')"
-            )
+            raise lab_error("sinusoidal_pe_odd", d_model=self.d_model)
         if not 0.0 <= self.dropout < 1.0:
             raise ValueError(f"dropout must lie in [0, 1), got {self.dropout}")
         if not 0 <= self.pad_id < min(self.src_vocab, self.tgt_vocab):

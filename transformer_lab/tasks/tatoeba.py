@@ -11,6 +11,8 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import lab_error
+
 D2L_FRA_ENG_URL = "http://d2l-data.s3-accelerate.amazonaws.com/fra-eng.zip"
 D2L_FRA_ENG_SHA1 = "94646ad1522d915e7b0f9296181140edcf86a4f5"
 MEMBER = "fra-eng/fra.txt"  # the one file we need inside the zip
@@ -148,7 +150,7 @@ def corpus_pairs(corpus: str = "bundled", max_pairs: int | None = None,
     $LAB_TATOEBA_URL and $LAB_TATOEBA_SHA1 point elsewhere (a mirror, or a local test file).
     """
     if corpus not in CORPORA:
-        raise ValueError(f"unknown corpus {corpus!r}; choose one of {', '.join(CORPORA)}")
+        raise lab_error("unknown_choice", what="corpus", value=corpus, choices=", ".join(CORPORA))
     local = bundled or BUNDLED_CORPUS
     if corpus == "bundled":
         return read_pairs(local, max_pairs=max_pairs), "bundled"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
+from ..errors import lab_error
 from .batch import Batch, lengths_mask, shift_right
 from .vocab import EOS, PAD, RESERVED, Vocab, decode_ids
 
@@ -62,7 +63,7 @@ class ToyTaskConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or self.kind not in KINDS:
-            raise ValueError(f"unknown toy task kind {self.kind!r}; choose one of {list(KINDS)}.")
+            raise lab_error("toy_unknown_kind", value=self.kind, choices=list(KINDS))
         for name in ("min_len", "max_len", "vocab_size", "seed"):
             _check_int(name, getattr(self, name))
         if self.min_len < 1:
@@ -163,7 +164,7 @@ class ToyTask:
         unknown = sorted({t for t in tokens if t not in self.vocab or t in RESERVED})
         if unknown:
             allowed = " ".join(self.vocab.itos[FIRST_SYMBOL:])
-            raise ValueError(f"unknown symbols {unknown}; this task uses: {allowed}.")
+            raise lab_error("toy_unknown_symbols", symbols=unknown, allowed=allowed)
         width = max(self.cfg.max_len, len(tokens)) + 1
         src = torch.zeros(1, width, dtype=torch.long)  # (1, W)
         src[0, : len(tokens)] = torch.tensor(self.vocab.lookup(tokens))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import torch
 
+from ..errors import lab_error
 from .batch import Batch, shift_right
 from .tatoeba import BUNDLED_CORPUS, read_pairs
 from .vocab import EOS, PAD, Vocab, decode_ids
@@ -179,7 +180,7 @@ class TranslationTask:
         """An English sentence -> (src (1, num_steps), src_lens (1,)), like the training data."""
         tokens = normalise(sentence).split()
         if not tokens:
-            raise ValueError("the sentence is empty: type an English sentence to translate.")
+            raise lab_error("sentence_empty")
         ids, n = self._ids(" ".join(tokens), self.src_vocab)
         return torch.tensor([ids]), torch.tensor([n])
 
