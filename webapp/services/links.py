@@ -5,7 +5,8 @@ A link reads ``?tab=train&task=reverse&pe=none&heads=2&hide=pe,heads&lock=1``:
 
 - ``tab``: which playground tab opens; every other key names one control of that tab;
 - ``hide``: controls left out of the page (comma-separated names of that tab's controls);
-- ``lock``: ``1`` greys out every control still shown, or a comma-separated list of names.
+- ``lock``: ``1`` (or ``true``, ``yes``, ``on``) greys out every control still shown, or a
+  comma-separated list of names (``0``, ``false``, ``no``, ``off``: none).
 
 A query without any key of ours (a plain visit, Gradio's own ``?__theme=dark``) is no link.
 Anything else that does not check out (an unknown tab or name, a value outside its control's
@@ -26,6 +27,8 @@ MAX_QUERY_CHARS = 8000  # the whole query (decoded): three 16 × 16 matrices fit
 MAX_KEYS = 40  # more keys than any tab has controls
 MAX_NUMBER_CHARS = 32  # "0.15000000000000002" fits; a 10 000-digit number does not
 META = ("tab", "hide", "lock")
+TRUE_WORDS = ("1", "true", "yes", "on")  # lock=... meaning every shown control
+FALSE_WORDS = ("", "0", "false", "no", "off")  # lock=... meaning none
 # Keys that are not ours and never make a link: Gradio's (?__theme=dark, ?view=api) and Spaces'.
 FOREIGN_PREFIX = "_"
 FOREIGN = frozenset({"view", "logs"})
@@ -188,9 +191,10 @@ def decode(params: Mapping[str, str], specs: Mapping[str, Spec]) -> Link | None:
     except LinkError as err:
         raise LinkError(str(err), "hide", tab) from None
     lock_raw = ours.get("lock", "")
-    if lock_raw in ("", "0"):
+    flag = lock_raw.strip().casefold()
+    if flag in FALSE_WORDS:
         lock: tuple[str, ...] = ()
-    elif lock_raw == "1":
+    elif flag in TRUE_WORDS:  # lock=true, lock=yes, lock=on read as lock=1 (issue 25)
         lock = tuple(n for n in spec if n not in hide)
     else:
         try:

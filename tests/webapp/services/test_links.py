@@ -57,6 +57,18 @@ def test_lock_names_some_controls_or_none():
     assert encode("train", SPEC, {}, lock=("pe",)) == "tab=train&lock=pe"
 
 
+@pytest.mark.parametrize("word", ["true", "yes", "on", "TRUE", "Yes", " 1 "])
+def test_lock_true_or_yes_means_lock_1(word):
+    """Issue 25: teachers write lock=true and lock=yes; they mean what lock=1 means."""
+    assert roundtrip(f"tab=train&hide=pe&lock={word}").lock == roundtrip(
+        "tab=train&hide=pe&lock=1").lock == ("task", "heads", "dropout", "lr", "scale", "q")
+
+
+@pytest.mark.parametrize("word", ["false", "no", "off", "NO"])
+def test_lock_false_or_no_locks_nothing(word):
+    assert roundtrip(f"tab=train&lock={word}").lock == ()
+
+
 def test_a_plain_visit_and_gradios_own_keys_are_no_link():
     assert decode({}, SPECS) is None
     assert decode({"__theme": "dark", "view": "api", "_nb_redirects": "1"}, SPECS) is None
