@@ -118,17 +118,18 @@ def _page_error(*args) -> str:
 def test_every_bad_valid_length_names_the_real_limit_the_number_of_keys(valid):
     # Length 0 said "must lie between 1 and 16", length 7 "from 1 to 3 (the number of keys)":
     # two limits for one box. The real one is 1 … the number of keys (K's rows, here 3).
-    from webapp.i18n.input_errors import error_zh
+    from webapp.pages.basics import render
+    from webapp.pages.common import message
 
     q, k, v = LESSON_3
     m = len(k.splitlines())
     text = _page_error(q, k, v, "dot", True, "valid", valid, 0)
     assert f"from 1 to {m} (the number of keys)" in text and "16" not in text, text
-    assert f"1 到 {m} 之间的整数（键的个数）" in error_zh(text)
+    with pytest.raises(ValueError) as err:  # the Chinese page's sentence: the key's, not parsed
+        render(q, k, v, "dot", True, "valid", valid, 0)
+    assert f"1 到 {m} 之间的整数（键的个数）" in message(err.value, "zh")
     # the same box and message for additive scoring, and every length up to m is accepted
     assert _page_error(q, k, v, "additive", True, "valid", valid, 0) == text
-    from webapp.pages.basics import render
-
     for ok in range(1, m + 1):
         render(q, k, v, "dot", True, "valid", ok, 0)
 

@@ -194,16 +194,23 @@ def test_snapshots_follow_training_and_the_page_can_step_through_them():
     assert not torch.equal(first, last)  # training changed the attention
 
 
-@pytest.mark.parametrize("err", [
-    "heads must lie between 1 and 8, got 9.", "Q, row 2: 'x' is not a number. Write numbers",
-    "embed_dim=16 is not divisible by heads=5: pick heads among the divisors of 16",
-    "give at least two sequence lengths, e.g. 64, 128, 256, 512", "something nobody wrote yet"])
-def test_chinese_error_messages_have_no_english_words(err):
+def _unkeyed():
+    raise ValueError("something nobody wrote yet")
+
+
+# The same five errors as when error_zh parsed English sentences (issue 23: errors carry keys,
+# so each is now raised by the real function and rendered from the catalogue).
+@pytest.mark.parametrize("raise_it", [
+    lambda: check_int(9, "heads", 1, 8), lambda: parse_matrix("1 0\nx 1", "Q"),
+    lambda: multihead_weights(16, 5, 4), lambda: parse_sizes("64"), _unkeyed])
+def test_chinese_error_messages_have_no_english_words(raise_it):
     import re
 
-    from webapp.i18n.input_errors import error_zh
+    from webapp.pages.common import message
 
-    zh = error_zh(err)
+    with pytest.raises(ValueError) as err:
+        raise_it()
+    zh = message(err.value, "zh")
     words = set(re.findall(r"[A-Za-z_]{2,}", zh)) - {"embed_dim", "d_model"}
     assert not words, zh
 
@@ -248,13 +255,15 @@ def test_an_input_error_is_a_finished_sentence_before_the_kept_note():
     """'… choose cross (What is shown below …)': the error ends with a stop before the note."""
     import gradio as gr
 
+    from webapp.i18n import Term, input_error
     from webapp.pages.common import friendly
 
     @friendly(3)
-    def fails(kind, request: gr.Request):
-        raise ValueError("the bahdanau model has no encoder_self attention; choose cross")
+    def fails(kind, request: gr.Request):  # the Train page's error, keyed (issue 23)
+        raise input_error("no_attention_choose", model="Bahdanau", kind=Term("encoder_self"),
+                          choices=Term("cross"))
 
-    for header, stop in (("en-US", "choose cross. (What"), ("zh-CN", "。（")):
+    for header, stop in (("en-US", "choose cross. (What"), ("zh-CN", "交叉注意力。（")):
         text = fails("x", gr.Request(headers={"accept-language": header}))[-1]
         assert stop in text, text
 

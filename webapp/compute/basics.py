@@ -9,7 +9,9 @@ import torch
 from torch import Tensor
 
 from transformer_lab.attention import AdditiveAttention, causal_mask, masked_softmax
+from transformer_lab.errors import lab_error
 from webapp.compute.matrices import LESSON_K, LESSON_Q, LESSON_V, format_matrix, parse_matrix
+from webapp.i18n import input_error
 
 __all__ = ["LESSON_K", "LESSON_Q", "LESSON_V", "BasicsResult", "attention_basics", "build_mask",
            "check_valid_len", "random_qkv", "scale_note"]
@@ -64,25 +66,22 @@ def check_valid_len(value, m: int) -> int:
     except ValueError:
         number = math.nan
     if not (number.is_integer() and 1 <= number <= m):
-        shown = str(int(number)) if number.is_integer() else (repr(got) if got else "nothing")
-        raise ValueError(
-            f"the valid length must be a whole number from 1 to {m} (the number of keys), got {shown}"
-        )
+        if not got:
+            raise input_error("valid_len_keys_empty", m=m)
+        shown = str(int(number)) if number.is_integer() else repr(got)
+        raise input_error("valid_len_keys", m=m, got=shown)
     return int(number)
 
 
 def build_mask(kind: str, n: int, m: int, valid_len: int | None) -> Tensor | None:
     """The (n, m) boolean mask for "none", "valid" (first valid_len keys) or "causal"."""
     if kind not in MASKS:
-        raise ValueError(f"unknown mask {kind!r}; choose one of {', '.join(MASKS)}")
+        raise lab_error("unknown_choice", what="mask", value=kind, choices=", ".join(MASKS))
     if kind == "none":
         return None
     if kind == "causal":
         if n != m:
-            raise ValueError(
-                f"a causal mask lets query i see keys 0..i, so it needs as many queries as keys; "
-                f"got {n} queries and {m} keys"
-            )
+            raise input_error("causal_square", n=n, m=m)
         return causal_mask(n)  # (n, n)
     valid_len = check_valid_len(valid_len, m)
     return (torch.arange(m) < valid_len).expand(n, m)  # (n, m)
@@ -100,22 +99,17 @@ def attention_basics(
 ) -> BasicsResult:
     """Parse the three matrices and run one attention step, keeping every intermediate."""
     if scoring not in SCORINGS:
-        raise ValueError(f"unknown scoring {scoring!r}; choose one of {', '.join(SCORINGS)}")
+        raise lab_error("unknown_choice", what="scoring", value=scoring, choices=", ".join(SCORINGS))
     q = torch.tensor(parse_matrix(q_text, "Q"), dtype=torch.float64)  # (n, d)
     k = torch.tensor(parse_matrix(k_text, "K"), dtype=torch.float64)  # (m, d_k)
     v = torch.tensor(parse_matrix(v_text, "V"), dtype=torch.float64)  # (m, d_v)
     if k.shape[0] != v.shape[0]:
-        raise ValueError(
-            f"K has {k.shape[0]} rows but V has {v.shape[0]}: every key needs exactly one value"
-        )
+        raise input_error("kv_rows", k=k.shape[0], v=v.shape[0])
     n, m = q.shape[0], k.shape[0]
     keep = build_mask(mask, n, m, valid_len)
     if scoring == "dot":
         if q.shape[1] != k.shape[1]:
-            raise ValueError(
-                f"dot-product scoring needs queries and keys of the same width; Q has "
-                f"{q.shape[1]} columns and K has {k.shape[1]} (additive scoring allows different widths)"
-            )
+            raise input_error("dot_width", q=q.shape[1], k=k.shape[1])
         scores = q @ k.T  # (n, m)
         if scale:
             scores = scores / math.sqrt(q.shape[1])  # keeps Var(q·k) near 1, softmax unsaturated

@@ -7,6 +7,8 @@ import re
 
 import pandas as pd
 
+from webapp.i18n import Term, input_error
+
 MAX_N = 1024
 MAX_POINTS = 6
 
@@ -15,15 +17,15 @@ def parse_sizes(text: str) -> list[int]:
     """'64, 128, 256' → [64, 128, 256]: increasing lengths between 2 and MAX_N."""
     parts = [p for p in re.split(r"[,\s]+", text or "") if p]
     if len(parts) < 2:
-        raise ValueError("give at least two sequence lengths, e.g. 64, 128, 256, 512")
+        raise input_error("sizes_too_few")
     if len(parts) > MAX_POINTS:
-        raise ValueError(f"give at most {MAX_POINTS} sequence lengths, so the run takes seconds")
+        raise input_error("sizes_too_many", n=MAX_POINTS)
     try:
         sizes = [int(p) for p in parts]
     except ValueError:
-        raise ValueError(f"sequence lengths must be whole numbers, got {text!r}") from None
+        raise input_error("sizes_not_whole", text=text) from None
     if any(not 2 <= n <= MAX_N for n in sizes):
-        raise ValueError(f"every sequence length must lie between 2 and {MAX_N}")
+        raise input_error("sizes_range", high=MAX_N)
     return sorted(set(sizes))
 
 
@@ -32,7 +34,7 @@ def run_complexity(sizes: list[int], d: int = 64, batch: int = 8, repeats: int =
     from transformer_lab.bench import bench_complexity
 
     if not 8 <= d <= 256:
-        raise ValueError(f"the width d must lie between 8 and 256, got {d}")
+        raise input_error("between_plain", name=Term("width_d"), low=8, high=256, got=d)
     result = bench_complexity(sizes, [d], batch, repeats, io.StringIO())
     rows = []
     for key, ms in result["times_ms"].items():

@@ -12,6 +12,7 @@ from transformer_lab.attention import causal_mask
 from transformer_lab.kernel import fit_kernel_regression, make_kernel_data, nadaraya_watson
 from transformer_lab.multihead import MultiHeadAttention, check_heads
 from transformer_lab.positional import sinusoidal_table
+from webapp.i18n import Term, input_error
 
 MAX_EMBED = 512
 MAX_HEADS = 8  # the grid of heads stays readable up to 8 panels
@@ -37,10 +38,10 @@ def multihead_weights(
         keep = causal_mask(n)  # (n, n)
     elif mask == "valid":
         if valid_len is None or not 1 <= int(valid_len) <= n:
-            raise ValueError(f"the valid length must be a whole number from 1 to {n}")
+            raise input_error("valid_len", n=n)
         keep = (torch.arange(n) < int(valid_len)).expand(n, n)  # (n, n)
     elif mask != "none":
-        raise ValueError(f"unknown mask {mask!r}; choose none, valid or causal")
+        raise input_error("unknown_pick", what="mask", value=mask, choices="none, valid or causal")
     with torch.no_grad():
         _, weights = layer(x, x, x, mask=keep, need_weights=True)  # (1, h, n, n)
     return weights[0]  # (h, n, n)
@@ -126,9 +127,9 @@ def attention_pooling(
     """Nadaraya–Watson with a fixed w vs a w learned by SGD (D2L's setting). w multiplies the
     distance in the kernel exp(-((x - x_i) w)^2 / 2): a larger w is a narrower kernel."""
     if not 2 <= n_train <= 500:
-        raise ValueError(f"the number of training points must lie between 2 and 500, got {n_train}")
+        raise input_error("between_plain", name=Term("n_training_points"), low=2, high=500, got=n_train)
     if not 0 <= steps <= 200:
-        raise ValueError(f"steps must lie between 0 and 200, got {steps}")
+        raise input_error("between_plain", name=Term("steps"), low=0, high=200, got=steps)
     data = make_kernel_data(n_train=int(n_train), noise_std=float(noise), seed=int(seed))
     fixed_pred, fixed_attn = nadaraya_watson(data.x_test, data.x_train, data.y_train, w=float(w))
     fit = fit_kernel_regression(steps=int(steps), lr=float(lr), seed=int(seed), data=data)

@@ -6,7 +6,7 @@ import math
 import re
 
 from transformer_lab.message import LabError
-from webapp.i18n import message
+from webapp.i18n import Term, input_error, message
 
 # The lesson's exercise 1: Q = K, three tokens of dimension 4, V = 1..12 (kept here, free of torch,
 # so the page can show it before torch is imported).
@@ -26,8 +26,9 @@ _SPLIT_NUMBERS = re.compile(r"[,\s]+")
 def parse_matrix(text: str, name: str = "matrix", max_side: int = MAX_SIDE) -> list[list[float]]:
     """Parse rows separated by newlines or ';' and numbers by spaces or commas.
 
-    Brackets are ignored, so the Python form "[[1, 0], [0, 1]]" works too. Raises ValueError
-    with a sentence naming the matrix when the text is empty, not numeric, ragged or too big.
+    Brackets are ignored, so the Python form "[[1, 0], [0, 1]]" works too. Raises a keyed
+    LabError (a ValueError) naming the matrix when the text is empty, not numeric, ragged or
+    too big. ``name`` is the matrix's symbol (Q, K, V), the same in every language.
     """
     if not isinstance(text, str):
         raise TypeError(f"{name} must be text, got {type(text).__name__}")
@@ -41,30 +42,22 @@ def parse_matrix(text: str, name: str = "matrix", max_side: int = MAX_SIDE) -> l
             try:
                 value = float(cell)
             except ValueError:
-                raise ValueError(
-                    f"{name}, row {i + 1}: {cell!r} is not a number. Write numbers separated "
-                    "by spaces, one row per line."
-                ) from None
+                raise input_error("matrix_not_number", name=name, row=i + 1, cell=cell) from None
             if not math.isfinite(value):
-                raise ValueError(f"{name}, row {i + 1}: {cell!r} is not a finite number.")
+                raise input_error("matrix_not_finite", name=name, row=i + 1, cell=cell)
             if abs(value) > MAX_ABS:  # 1e20 overflowed float32 scores; 1e200 crashed the steps
                 raise LabError(message("input.too_large", name=name, row=i + 1, cell=cell[:24],
                                        limit=f"{MAX_ABS:g}"))
             row.append(value)
         rows.append(row)
     if not rows:
-        raise ValueError(f"{name} is empty: type at least one row of numbers.")
+        raise input_error("matrix_empty", name=name)
     width = len(rows[0])
     for i, row in enumerate(rows):
         if len(row) != width:
-            raise ValueError(
-                f"{name}: row 1 has {width} numbers but row {i + 1} has {len(row)}; "
-                "every row needs the same number of columns."
-            )
+            raise input_error("matrix_ragged", name=name, width=width, row=i + 1, count=len(row))
     if len(rows) > max_side or width > max_side:
-        raise ValueError(
-            f"{name} is {len(rows)} × {width}; at most {max_side} × {max_side} fits on the page."
-        )
+        raise input_error("matrix_too_big", name=name, rows=len(rows), cols=width, side=max_side)
     return rows
 
 
@@ -83,26 +76,30 @@ def format_matrix(rows, decimals: int = 4) -> str:
 
 
 def check_int(value, name: str, low: int, high: int) -> int:
-    """Return ``value`` as an int in [low, high], or raise a ValueError saying the range."""
+    """Return ``value`` as an int in [low, high], or raise a keyed LabError (a ValueError)
+    saying the range. ``name`` names the box: a ``term.<name>`` key of the catalogue."""
+    box = Term(name)
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise ValueError(f"{name} is empty: enter a whole number from {low} to {high}.")
+        raise input_error("int_empty", name=box, low=low, high=high)
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a whole number, got {value!r}.") from None
+        raise input_error("int_not_whole", name=box, value=value) from None
     if not number.is_integer():
-        raise ValueError(f"{name} must be a whole number, got {value!r}.")
+        raise input_error("int_not_whole", name=box, value=value)
     if not low <= number <= high:
-        raise ValueError(f"{name} must lie between {low} and {high}, got {int(number)}.")
+        raise input_error("between", name=box, low=low, high=high, got=int(number))
     return int(number)
 
 
 def check_float(value, name: str, low: float, high: float) -> float:
-    """Return ``value`` as a float in [low, high], or raise a ValueError saying the range."""
+    """Return ``value`` as a float in [low, high], or raise a keyed LabError (a ValueError)
+    saying the range. ``name`` names the box: a ``term.<name>`` key of the catalogue."""
+    box = Term(name)
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, got {value!r}.") from None
+        raise input_error("not_number", name=box, value=value) from None
     if not (math.isfinite(number) and low <= number <= high):
-        raise ValueError(f"{name} must lie between {low} and {high}, got {value!r}.")
+        raise input_error("between", name=box, low=low, high=high, got=repr(value))
     return number

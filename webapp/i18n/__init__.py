@@ -3,8 +3,10 @@
 The keys live in parts (``text``: pages and exercises, ``text_lab``: the playground's
 captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor,
 ``report_text``: what services and views say at request time, ``text_queue``: the training
-queue, ``text_train`` / ``text_play``: Train and the explorers), merged here once; no module
-adds keys to another at import time. ``input_errors`` rewrites English input errors in Chinese.
+queue, ``text_train`` / ``text_play``: Train and the explorers, ``text_errors``: learner input
+errors by key), merged here once; no module adds keys to another at import time. An input
+error carries a key and fields (transformer_lab.message.LabError): ``error_text`` renders it
+in a language, ``input_error`` raises one of the app's own.
 No other module under webapp/ writes Chinese itself (tests/webapp/test_i18n_text.py). ``tr``
 formats a key for one request's language on the server; the pages hand the same tables to
 ``gr.I18n`` for static labels.
@@ -13,13 +15,15 @@ No gradio here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from transformer_lab.message import Message
+from transformer_lab.message import LabError, Message
 from webapp.i18n import (
     gradebook_text,
     report_text,
     text,
+    text_errors,
     text_lab,
     text_links,
     text_play,
@@ -32,7 +36,8 @@ PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_L
          "report_text": (report_text.EN, report_text.ZH),
          "text_train": (text_train.EN, text_train.ZH), "text_play": (text_play.EN, text_play.ZH),
          "text_queue": (text_queue.EN, text_queue.ZH),
-         "text_links": (text_links.EN, text_links.ZH)}
+         "text_links": (text_links.EN, text_links.ZH),
+         "text_errors": (text_errors.EN, text_errors.ZH)}
 
 
 def _merge(index: int) -> dict[str, str]:
@@ -76,3 +81,51 @@ def both(key: str, **fields: object) -> dict[str, str]:
     ``{"en", "zh"}`` dict the grader's reports and refusals use (grader.report.render shows one
     or both)."""
     return message(key, **fields).as_dict()
+
+
+class Term:
+    """A field value of an input error that names something (a box such as "learning rate", an
+    attention kind): each language's word comes from the catalogue key ``term.<name>``, never
+    from the English. Several names make a list (", " in English, "、" in Chinese)."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def text(self, lang: str) -> str:
+        """The name(s) in ``lang``."""
+        return ("、" if lang == "zh" else ", ").join(tr(f"term.{n}", lang) for n in self.names)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"Term{self.names!r}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Term) and other.names == self.names
+
+    def __hash__(self) -> int:
+        return hash(self.names)
+
+
+def error_text(key: str, lang: str, fields: Mapping[str, object]) -> str | None:
+    """The input error ``key`` in ``lang`` with its ``fields`` (Terms in that language too);
+    None for a key the catalogue lacks (tests require every raised key in both languages)."""
+    if f"error.{key}" not in EN:
+        return None
+    shown = {name: v.text(lang) if isinstance(v, Term) else v for name, v in fields.items()}
+    return tr(f"error.{key}", lang, **shown)
+
+
+def input_error(key: str, **fields: object) -> LabError:
+    """The app's input error ``key`` (``error.<key>`` in the catalogue) with ``fields``, ready
+    to raise: ``str()`` is its English text, and a page renders it in its own language."""
+    english = error_text(key, "en", fields)
+    if english is None:
+        raise KeyError(f"no input error error.{key} in the catalogue")
+    return LabError(english, key=key, fields=fields)

@@ -1,6 +1,6 @@
 """Playground text added for issue 11 (captions, options, statuses, errors), English and Chinese.
 
-webapp.i18n merges EN_LAB / ZH_LAB with the other parts; input errors are translated in input_errors.py.
+webapp.i18n merges EN_LAB / ZH_LAB with the other parts; input errors are keyed in text_errors.py.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ import logging
 
 import gradio as gr
 
-from webapp.i18n import EN, ZH, tr
+from transformer_lab.message import LabError
+from webapp.i18n import EN, ZH, error_text, tr
 from webapp.i18n import lang_of as i18n_lang_of
-from webapp.i18n.input_errors import error_zh
 
 # "zh-CN" is the locale Gradio's frontend picks for a Simplified Chinese browser.
 __all__ = ["I18N", "friendly", "lang_of", "message", "quiet", "t", "tr", "warn"]
@@ -33,11 +33,19 @@ def _find_request(args, kwargs) -> gr.Request | None:
 
 
 def message(err: Exception, lang: str) -> str:
-    """The in-page text for a learner's input error (in Chinese for a Chinese browser)."""
-    bilingual = getattr(err, "message", None)  # e.g. SubmissionRejected carries both languages
-    if isinstance(bilingual, dict) and bilingual.get(lang):
-        return "⚠️ " + tr("input.check", lang, text=bilingual[lang])
-    return "⚠️ " + tr("input.check", lang, text=error_zh(str(err)) if lang == "zh" else str(err))
+    """The in-page text for a learner's input error, in the page's language: a keyed error
+    (LabError.key) from the catalogue's ``error.<key>`` with its fields; one that carries both
+    languages (LabError(Message), SubmissionRejected) as it is; any other error's own English
+    text, or on a Chinese page the catalogue's generic sentence (no English is parsed back)."""
+    text = None
+    if isinstance(err, LabError) and err.key:
+        text = error_text(err.key, lang, err.fields)
+    bilingual = getattr(err, "message", None)
+    if text is None and isinstance(bilingual, dict) and bilingual.get(lang):
+        text = bilingual[lang]
+    if text is None:
+        text = tr("error.unkeyed", lang) if lang == "zh" else str(err)
+    return "⚠️ " + tr("input.check", lang, text=text)
 
 
 def warn(text: str, lang: str) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import gradio as gr
 
 from webapp.compute.matrices import check_int
+from webapp.i18n import Term, input_error
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 from webapp.pages.viewport import head_grid, width_input, with_width
@@ -49,7 +50,7 @@ def render(embed_dim, heads, tokens, mask, valid_len, seed, lang="en"):
     e = check_int(embed_dim, "embed_dim", 1, MAX_EMBED)
     h = check_int(heads, "heads", 1, MAX_HEADS)
     n = check_int(tokens, "tokens", 1, MAX_TOKENS)
-    valid = check_int(valid_len, "valid length", 1, n) if mask == "valid" else None
+    valid = check_int(valid_len, "valid_length", 1, n) if mask == "valid" else None
     weights = multihead_weights(e, h, n, mask, valid, check_int(seed, "seed", 0, 10**6))  # (h, n, n)
     labels = [f"x{i}" for i in range(n)]
     grid = attention_grid([weights], labels, labels, lang=lang)
@@ -77,7 +78,7 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
 
     if source == "trained":
         if run is None:  # the page shows its calm "no trained model yet" state (on_live)
-            raise ValueError("train a model first")
+            raise input_error("train_first")
         layer_maps, q, k, intro = trained_heads(run, kind, lang)
         # one layer of one head (Bahdanau, or a 1 × 1 Transformer): no heads to compare
         one = len(layer_maps) == 1 and int(layer_maps[0].shape[0]) == 1
@@ -89,7 +90,7 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
                      heads=heads_sentence(layer_maps, lang))
         return layer_maps, q, k, cap, intro
     n = check_int(tokens, "tokens", 1, 24)
-    valid = check_int(valid_len, "valid length", 1, n) if mask == "valid" else None
+    valid = check_int(valid_len, "valid_length", 1, n) if mask == "valid" else None
     w = multihead_weights(check_int(embed_dim, "embed_dim", 1, 512), check_int(heads, "heads", 1, 8),
                           n, mask, valid, check_int(seed, "seed", 0, 10**6))
     labels = [f"x{i}" for i in range(n)]
@@ -110,8 +111,8 @@ def trained_heads(run, kind: str, lang: str = "en"):
     batch = example_batch(run)
     maps, labels = all_attention(run, batch.src[:1], batch.src_lens[:1])
     if kind not in maps:
-        raise ValueError(f"the {run.model_name.capitalize()} model has no {kind} attention; choose "
-                         f"{', '.join(maps)}")
+        raise input_error("no_attention_choose", model=run.model_name.capitalize(), kind=Term(kind),
+                          choices=Term(*maps))
     out_tokens, src_tokens = labels["cross"]  # every model has cross-attention
     layer_maps = maps[kind]
     intro = tr("mh.intro.trained", lang, model=tr(f"model.{run.model_name}", lang),

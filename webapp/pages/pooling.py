@@ -54,9 +54,9 @@ def render(n_train, noise, w, steps, lr, seed, lang="en", exact: bool = False):
     from webapp.compute.explore import attention_pooling
 
     r = attention_pooling(
-        check_int(n_train, "training points", 2, 500), check_float(noise, "noise", 0.0, 5.0),
+        check_int(n_train, "training_points", 2, 500), check_float(noise, "noise", 0.0, 5.0),
         check_float(w, "w", 0.01, 100.0), check_int(steps, "steps", 0, 200),
-        check_float(lr, "learning rate", 1e-4, 10.0), check_int(seed, "seed", 0, 10**6),
+        check_float(lr, "learning_rate", 1e-4, 10.0), check_int(seed, "seed", 0, 10**6),
     )
     fixed_title = tr("pooling.fixed_title", lang, w=float(w))
     learned_title = tr("pooling.learned_title", lang, w=r.learned_w)

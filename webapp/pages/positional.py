@@ -9,6 +9,7 @@ import gradio as gr
 from transformer_lab.figures import positional_curves, positional_heatmap
 from transformer_lab.tables import matrix_table
 from webapp.compute.matrices import check_int
+from webapp.i18n import input_error
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, quiet, t, tr
 
@@ -21,18 +22,15 @@ def split_dims(text: str, d_model: int) -> tuple[list[int], list[int]]:
     since that box, not d_model, is what the learner must change."""
     parts = [p for p in re.split(r"[,\s]+", text or "") if p]
     if not parts:
-        raise ValueError("choose at least one dimension to plot, e.g. 0, 1, 2, 3")
+        raise input_error("dims_none")
     if len(parts) > 12:
-        raise ValueError("plot at most 12 dimensions at once")
+        raise input_error("dims_too_many")
     dims = [check_int(p, "dimension", -(10**6), 10**6) for p in parts]
     kept = [j for j in dims if 0 <= j < d_model]
     dropped = [j for j in dims if not 0 <= j < d_model]
     if not kept:
-        word = "dimension" if len(dropped) == 1 else "dimensions"
-        raise ValueError(
-            f"{word} {', '.join(map(str, dropped))} in 'Dimensions to plot' must lie between 0 "
-            f"and {d_model - 1} (below d_model = {d_model})"
-        )
+        raise input_error("dim_outside" if len(dropped) == 1 else "dims_outside",
+                          dims=", ".join(map(str, dropped)), top=d_model - 1, d_model=d_model)
     return kept, dropped
 
 
@@ -55,7 +53,7 @@ def render(length, d_model, dims_text, lang="en"):
     T = check_int(length, "length", 1, MAX_LEN)
     d = check_int(d_model, "d_model", 2, MAX_D)
     if d % 2:
-        raise ValueError(f"d_model must be even (each sine is paired with a cosine), got {d}")
+        raise input_error("d_model_odd", d=d)
     table = sinusoidal_table(T, d)  # (T, d)
     # The learner's own table, its first rows and columns (it was always the lesson's d_model = 4
     # table, whatever was typed); at d_model = 4 and 5+ positions it is the lesson's table.

@@ -14,7 +14,7 @@ import pandas as pd
 
 from grader.gradebook import Learner
 from grader.gradebook import identity as ids
-from webapp.i18n import tr
+from webapp.i18n import input_error, tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions
@@ -76,14 +76,14 @@ def clicked_submission(row_value, cell_value=None) -> int:
     try:
         return int(float(str(first).strip()))
     except (TypeError, ValueError):
-        raise ValueError("choose a submission: click its row in your history, or type its number") from None
+        raise input_error("submission_choose") from None
 
 
 def pick_number(submission_id) -> str:
     """The typed "Submission #" as text; a plain sentence (not Python's repr of '') when empty."""
     text = "" if submission_id is None else str(submission_id).strip().lstrip("#").strip()
     if not text:
-        raise ValueError("choose a submission: click its row in your history, or type its number")
+        raise input_error("submission_choose")
     return text
 
 

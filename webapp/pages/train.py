@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from webapp.i18n import Term, input_error
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
 from webapp.pages.identity import client_of
@@ -62,12 +63,12 @@ def snapshot_maps(run, index: int, kind: str, snap_index: int, lang: str,
     from webapp.services.training import attention_for
 
     if run is None:
-        raise ValueError("train a model first")
+        raise input_error("train_first")
     snaps = run.snapshots
     if snaps and 0 <= int(snap_index) < len(snaps) - 1:  # an earlier snapshot of example 0
         shot = snaps[int(snap_index)]
         if kind not in shot["maps"]:
-            raise ValueError(f"the {run.model_name.capitalize()} model has no {kind} attention")
+            raise input_error("no_attention", model=run.model_name.capitalize(), kind=Term(kind))
         layer_maps, (q, k) = shot["maps"][kind], shot["labels"][kind]
     else:  # the trained model, on the chosen example
         layer_maps, q, k = attention_for(run, int(index), kind)
@@ -281,7 +282,7 @@ def build(sessions: TrainSessions) -> None:
 
         lang = lang_of(request)
         if run is None or run.task_name != "translate":
-            raise ValueError("train a model on the 'translate' task first")
+            raise input_error("train_translate_first")
         r = translate_one(run, text)
         lines = [f"**{r['translation']}**", tr(f"train.seen.{r['seen']}", lang)]
         if r["normalised"]:  # the model reads sentences as the corpus writes them
@@ -297,7 +298,7 @@ def build(sessions: TrainSessions) -> None:
     def on_keep(run, kept, request: gr.Request):
         lang = lang_of(request)
         if run is None or not run.summary:
-            raise ValueError("train a model first")
+            raise input_error("train_first")
         name = kept_name(run, len(kept) + 1, lang)
         # Kept runs are drawn from their history and summary only; at most a few per session.
         kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}},

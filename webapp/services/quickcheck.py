@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from grader.exercises import all_exercises
-from webapp.i18n import tr
+from webapp.i18n import input_error, tr
 
 SLOTS = 3  # the page lays out this many question slots; an exercise uses the first ones
 
@@ -19,7 +19,7 @@ def load(exercise_id: str) -> list[dict]:
     """The exercise's quick checks (an empty list when it has none)."""
     exercises = all_exercises()
     if exercise_id not in exercises:
-        raise ValueError(f"unknown exercise {exercise_id!r}")
+        raise input_error("unknown_value", what="exercise", value=exercise_id)
     path = exercises[exercise_id].public_dir / "quickcheck.json"
     if not path.is_file():
         return []

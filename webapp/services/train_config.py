@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from transformer_lab.errors import lab_error
 from transformer_lab.experiments import (
     ATTENTION_KINDS,
     MODELS,
@@ -18,6 +19,7 @@ from transformer_lab.experiments import (
     ExperimentConfig,
     check_settings,
 )
+from webapp.i18n import Term, input_error
 
 TASKS = SEQ2SEQ_TASKS  # the Train page's tasks, positional encodings and attention kinds
 PES = PE_KINDS
@@ -42,9 +44,9 @@ def page_config(task: str = "reverse", heads: int | None = None, d_model: int | 
     A choice left as None keeps the preset's value. ``corpus`` (translate): "bundled" or
     "tatoeba"; None takes $LAB_CORPUS, else "bundled"."""
     if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+        raise lab_error("unknown_choice", what="task", value=task, choices=", ".join(TASKS))
     if model not in MODELS:
-        raise ValueError(f"unknown model {model!r}; choose one of {', '.join(MODELS)}")
+        raise lab_error("unknown_choice", what="model", value=model, choices=", ".join(MODELS))
     chosen = {k: v for k, v in (("heads", heads), ("d_model", d_model), ("layers", layers),
                                 ("d_ff", d_ff), ("pe", pe), ("steps", steps)) if v is not None}
     if dropout is not None:
@@ -53,12 +55,12 @@ def page_config(task: str = "reverse", heads: int | None = None, d_model: int | 
     for name, (low, high) in LIMITS.items():
         value = getattr(c, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+            raise input_error("whole_from", name=Term(name), low=low, high=high, value=value)
     # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
     # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
     corpus = corpus or os.environ.get("LAB_CORPUS", "bundled")
     if corpus not in ("bundled", "tatoeba"):
-        raise ValueError(f"unknown corpus {corpus!r}; choose bundled or tatoeba")
+        raise input_error("unknown_pick", what="corpus", value=corpus, choices="bundled or tatoeba")
     c = c.replace(eval_every=max(1, min(c.eval_every, c.steps // 4 or 1)),  # a few points on short runs
                   val_size=min(c.val_size, 256),  # validation stays a fraction of a second per check
                   corpus=corpus)

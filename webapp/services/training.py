@@ -15,8 +15,10 @@ import pandas as pd
 import torch
 
 from transformer_lab.decode import greedy_decode
+from transformer_lab.errors import lab_error
 from transformer_lab.experiments import ExperimentConfig, build_model, task_parts
 from transformer_lab.train import HISTORY_COLUMNS, Trainer
+from webapp.i18n import Term, input_error
 from webapp.services.train_config import (  # noqa: F401 - the page's choices, re-exported
     KINDS,
     TASKS,
@@ -302,10 +304,10 @@ def attention_for(run: Run, index: int, kind: str) -> tuple[list[torch.Tensor], 
     what the model attended to while producing its answer.
     """
     if kind not in KINDS:
-        raise ValueError(f"unknown attention kind {kind!r}; choose one of {', '.join(KINDS)}")
+        raise lab_error("unknown_choice", what="attention kind", value=kind, choices=", ".join(KINDS))
     batch = example_batch(run)
     if not 0 <= index < batch.src.shape[0]:
-        raise ValueError(f"the example index must lie between 0 and {batch.src.shape[0] - 1}")
+        raise input_error("example_index", top=batch.src.shape[0] - 1)
     src, lens = batch.src[index : index + 1], batch.src_lens[index : index + 1]  # (1, S), (1,)
     return attention_of_source(run, src, lens, kind)
 
@@ -336,8 +338,8 @@ def attention_of_source(run: Run, src, lens, kind: str, max_len: int | None = No
     """Like attention_for, for any encoded source (1, S) with its length (1,)."""
     maps, labels = all_attention(run, src, lens, max_len)
     if kind not in maps:
-        raise ValueError(f"the {run.model_name.capitalize()} model has no {kind} attention; choose "
-                         f"{', '.join(maps)}")
+        raise input_error("no_attention_choose", model=run.model_name.capitalize(), kind=Term(kind),
+                          choices=Term(*maps))
     return maps[kind], *labels[kind]
 
 
@@ -385,9 +387,9 @@ def translate(run: Run, sentence: str) -> dict:
     from transformer_lab.tasks.translation import normalise
 
     if run.task_name != "translate":
-        raise ValueError("translation needs a model trained on the 'translate' task")
+        raise input_error("translate_needs_task")
     if not isinstance(sentence, str) or not sentence.strip():
-        raise ValueError("the sentence is empty: type an English sentence to translate")
+        raise input_error("translate_sentence_empty")
     src, lens = run.task.encode_source(sentence)
     limit = run.task.cfg.num_steps  # one limit: the alignment shows the translation's words
     maps, out_tok, src_tok = attention_of_source(run, src, lens, "cross", max_len=limit)

@@ -4,6 +4,7 @@ read from the grader's one registry (its public part needs no torch)."""
 from __future__ import annotations
 
 from grader.exercises import all_exercises
+from transformer_lab.errors import lab_error
 
 
 def exercise_choices(lang: str = "en") -> list[tuple[str, str]]:
@@ -22,7 +23,8 @@ def public_text(exercise_id: str, name: str) -> str:
     """One public file of an exercise (statement.en.md, statement.zh.md, starter.py)."""
     exercises = all_exercises()
     if exercise_id not in exercises:
-        raise ValueError(f"unknown exercise {exercise_id!r}; choose one of {', '.join(sorted(exercises))}")
+        raise lab_error("unknown_choice", what="exercise", value=exercise_id,
+                        choices=", ".join(sorted(exercises)))
     path = exercises[exercise_id].public_dir / name
     return path.read_text(encoding="utf-8") if path.is_file() else ""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from grader.gradebook import Gradebook
-from webapp.i18n import tr
+from webapp.i18n import input_error, tr
 
 HISTORY_LIMIT = 200  # newest rows shown in Progress; the gradebook keeps them all
 # Progress columns, as catalogue keys "table.<name>" (headers in the page's language)
@@ -58,14 +58,17 @@ def own_submission(book: Gradebook, learner_id: str | None, submission_id) -> tu
     whatever label they typed. The refusal is the same for someone else's row and a missing one.
     """
     if _owner(learner_id) is None:
-        raise ValueError("this browser has no history yet: reload the page, or sign in")
+        raise input_error("history_none")
     try:
         sub_id = int(str(submission_id).strip())
     except ValueError:
-        raise ValueError(f"choose a submission number from your history, not {submission_id!r}") from None
+        shown = repr(submission_id)  # a typed text is quoted, as Python quotes it
+        if len(shown) > 2 and shown[0] == shown[-1] == "'":
+            raise input_error("submission_not_number_text", text=shown[1:-1]) from None
+        raise input_error("submission_not_number", shown=shown) from None
     sub = book.get(sub_id)
     if sub is None or sub.learner_id != learner_id:
-        raise ValueError(f"submission #{sub_id} is not in your history")
+        raise input_error("submission_not_yours", number=sub_id)
     return sub.exercise, sub.code
 
 
