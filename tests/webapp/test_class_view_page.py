@@ -63,7 +63,9 @@ def test_nothing_is_read_or_logged_for_a_session_that_never_signed_in(page):
 def test_a_signed_in_draw_shows_the_class_and_logs_it(page):
     fns, book = page
     out = fns["on_class"](PASSWORD, "", None, 0, True, True, _request(), None)
-    box, _since, status, grid, stuck, mistakes, who, scores, bars, picks, timer, log, signed = out
+    (box, _since, status, grid, stuck, mistakes, who, scores, bars, picks, timer, pick, log,
+     signed) = out
+    assert pick["choices"] == [("alice (guest)", "id:g:" + "a" * 20)]  # whose page to open
     assert box["visible"] is True and signed is True and timer.active is True
     assert 'data-learner="id:g:' in grid and "All submissions: 1 from 1 learners" in status
     assert mistakes["visible"] is True and picks[0][:2] == ("causal-mask", "no-scale")
@@ -115,3 +117,27 @@ def test_an_export_redraws_the_access_log_and_its_csv_names_the_mistakes(page):
         (row,) = list(csv.DictReader(io.StringIO(f.read())))
     assert row["mistakes"] == "no-scale" and row["stage"] == "Part A: weights"
     assert row["mistake_names"] and row["mistake_names"] != "no-scale"
+
+
+def test_a_learners_page_shows_every_attempt_its_feedback_and_what_changed(page):
+    """Issue 25, item 7: the teacher opens one learner's attempts (code, score, named
+    mistakes, the feedback shown, a diff with the attempt before), checked and logged."""
+    fns, book = page
+    key = "id:g:" + "a" * 20
+    book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
+                           exercise="causal-mask", code="x = 2\n<script>alert(1)</script>\n",
+                           score=1, max_score=1, tests=[{**NAMED, "passed": True, "score": 1.0}]))
+    html = fns["on_learner"](PASSWORD, key, None, True, _request(), None)
+    assert "alice (guest): 2 attempts" in html and html.count('class="lp-attempt"') == 2
+    assert "attempt 2: 1/1" in html and "attempt 1: 0/1" in html
+    assert '<span class="lp-del">-x = 1</span>' in html and "+x = 2" in html  # the diff
+    assert "<script>" not in html and "&lt;script&gt;" in html  # code is text, never markup
+    assert "Part A: weights</b>: x" in html  # the feedback the learner read
+    assert book.access_log(1)[0].detail == "learner page g:" + "a" * 20
+    zh = fns["on_learner"](PASSWORD, key, None, True, _request("zh-CN"), None)
+    assert "第 2 次尝试" in zh and "A 部分：权重" in zh
+    # Not signed in, a wrong password, or nobody behind the key: nothing of anyone's code.
+    for args in ((PASSWORD, key, None, False), ("wrong", key, None, True),
+                 (PASSWORD, "id:nobody", None, True), (PASSWORD, "garbage", None, True)):
+        out = fns["on_learner"](*args, _request(), None)
+        assert 'id="lp-none"' in out and "x = 2" not in out

@@ -13,6 +13,7 @@ from webapp.pages.common import t, tr
 from webapp.services import class_view as data
 from webapp.services import submissions
 from webapp.views import class_view as view
+from webapp.views import learner_page as page
 
 REFRESH_S = 30.0
 
@@ -55,11 +56,14 @@ class ClassViewUI:
     tz: gr.Number
     seen: gr.Checkbox
     picks: gr.State  # the mistakes in table order, for a click on a row
+    learner_pick: gr.Dropdown  # whose page to show (the learners of the last draw)
+    learner_page: gr.HTML
 
     @property
     def outputs(self) -> list:
         return [self.box, self.since, self.status, self.grid, self.stuck, self.mistakes,
-                self.who, self.scores_plot, self.mistakes_plot, self.picks, self.timer]
+                self.who, self.scores_plot, self.mistakes_plot, self.picks, self.timer,
+                self.learner_pick]
 
 
 def build() -> ClassViewUI:
@@ -75,6 +79,10 @@ def build() -> ClassViewUI:
         gr.Markdown("#### " + t("cv.grid"))
         grid = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-grid")
         stuck = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-stuck")
+        learner_pick = gr.Dropdown(label=t("lp.pick"), choices=[], value=None,
+                                   elem_id="class-learner-pick")
+        learner_page = gr.HTML(page.page_html(None), css_template=page.CSS,
+                               apply_default_css=False, elem_id="class-learner-page")
         # Full width, the figure below it: beside the figure the counts' headers wrapped one
         # letter per line and the exercise column fell off (chromium pass, 2026-12-02).
         mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
@@ -88,13 +96,14 @@ def build() -> ClassViewUI:
         picks = gr.State([])
     timer = gr.Timer(REFRESH_S, active=False)
     return ClassViewUI(box, since, now, everything, refresh, status, grid, stuck, mistakes, who,
-                       scores_plot, mistakes_plot, timer, tz, seen, picks)
+                       scores_plot, mistakes_plot, timer, tz, seen, picks, learner_pick,
+                       learner_page)
 
 
 def hidden() -> tuple:
     """Everything hidden and the timer stopped (a refusal, or nobody signed in)."""
     return (gr.update(visible=False), gr.skip(), "", "", "", gr.update(value=None, visible=False),
-            "", None, None, [], gr.Timer(active=False))
+            "", None, None, [], gr.Timer(active=False), gr.update(choices=[], value=None))
 
 
 def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False) -> tuple:
@@ -106,7 +115,7 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
     except ValueError:
         warning = tr("cv.bad_since", lang, text=str(since_text)[:40])
         return (gr.update(visible=True), gr.skip(), "⚠️ " + warning, *(gr.skip(),) * 7,
-                gr.Timer(active=True))
+                gr.Timer(active=True), gr.skip())
     summary = data.load(submissions.gradebook(), submissions.exercise_ids(), since)
     clock = data.local_clock(since, tz)
     drawn = datetime.now(timezone.utc).isoformat()
@@ -120,7 +129,8 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
             view.status_line(summary, lang, clock, updated), view.grid_html(summary, lang, drawn),
             view.stuck_html(summary, lang), gr.update(value=frame, visible=len(frame) > 0),
             view.who_made(None, lang), view.score_distribution(summary, lang),
-            view.mistakes_bars(summary, lang), picks, gr.Timer(active=True))
+            view.mistakes_bars(summary, lang), picks, gr.Timer(active=True),
+            gr.update(choices=[(view.who_label(x, lang, tags), x.key) for x in summary.learners]))
 
 
 def who_made(picks: list, index: int | None, lang: str) -> str:

@@ -24,9 +24,10 @@ import gradio as gr
 
 from webapp.pages import class_view, identity
 from webapp.pages.common import lang_of, t, tr, warn
-from webapp.services import exports, instructor_access, submissions
+from webapp.services import exports, instructor_access, learner_page, submissions
 from webapp.serving.ratelimit import FailureLimiter, locked_message
 from webapp.views import gradebook_lang, gradebook_tables
+from webapp.views import learner_page as learner_page_view
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -247,8 +248,9 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         lang = lang_of(request)
         if not is_signed:
             return (*class_view.hidden(), gr.skip(), False)
-        if not seen:
-            return (*(gr.skip(),) * (len(cv.outputs) - 1), gr.Timer(active=False), gr.skip(), True)
+        if not seen:  # everything kept as drawn, the timer stopped
+            kept = [gr.Timer(active=False) if c is cv.timer else gr.skip() for c in cv.outputs]
+            return (*kept, gr.skip(), True)
         who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
                                  remember=False)
         if who is None:
@@ -287,6 +289,23 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         values = on_export_learners(pw, browser_key, request, profile)
         return shown(values, gr.Timer(active=values[1] is not None))
 
+    def on_learner(pw, learner_key, browser_key, is_signed, request: gr.Request,
+                   profile: gr.OAuthProfile | None):
+        """One learner's page: checked like every draw of the class view, and logged."""
+        lang = lang_of(request)
+        if not is_signed:
+            return learner_page_view.page_html(None, lang)
+        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                                 remember=False)
+        if who is None:
+            warn(refusal, lang)
+            return learner_page_view.page_html(None, lang)
+        book = submissions.gradebook()
+        found = learner_page.load(book, str(learner_key or ""))
+        if found is not None:
+            book.log_access(who, "view", f"learner page {found.learner_id or found.label}"[:200])
+        return learner_page_view.page_html(found, lang)
+
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -317,6 +336,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         tab.select(on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
                    api_name="instructor_class_open", **ui)
     cv.mistakes.select(on_mistake, [cv.picks], cv.who, api_visibility="private")
+    cv.learner_pick.input(on_learner, [password, cv.learner_pick, key, signed], cv.learner_page,
+                          api_name="instructor_learner", **ui)
     csv_button.click(on_export_page, [password, include_code, key], page_outputs,
                      api_name="instructor_csv_browser", **ui)
     api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)

@@ -80,6 +80,11 @@ def _who(learner: Learner, lang: str, tags: dict[str, str] | None = None) -> str
     return f"{name} · {tag}" if tag else name
 
 
+def who_label(learner: Learner, lang: str, tags: dict[str, str] | None = None) -> str:
+    """A learner as every list of the class view names them (a tag tells same names apart)."""
+    return _who(learner, lang, tags)
+
+
 def mistake_text(exercise: str, mistake: str, lang: str) -> str:
     """A mistake id as the page names it (the grader's own words for it)."""
     return mistake_name(exercise, mistake, "zh" if lang == "zh" else "en")

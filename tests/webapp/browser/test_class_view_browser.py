@@ -208,6 +208,16 @@ def test_the_class_view_matches_the_gradebook(browser, page_app, locale, width, 
     assert book.access_log(1)[0].detail == "class view"
     expect(page.locator("#instructor-log")).to_contain_text(
         "class view" if lang == "en" else "班级总览")
+    # A learner's page (issue 25, item 7): learner 10's four attempts, the feedback's
+    # mistake, and what changed between them; the access log records it.
+    picker = page.locator("#class-learner-pick input")
+    picker.click()
+    page.get_by_role("option").filter(has_text="learner10").first.click()
+    learner = page.locator("#lp-page")
+    expect(learner).to_have_attribute("data-learner", f"id:g:{10:020d}", timeout=20_000)
+    expect(learner.locator(".lp-attempt")).to_have_count(4)
+    expect(learner).to_contain_text("第 4 次尝试" if lang == "zh" else "attempt 4: 3/12")
+    assert book.access_log(1)[0].detail == f"learner page g:{10:020d}"
     if lang == "zh":
         body = page.locator("#class-view").inner_text()
         assert "未尝试" in body and "卡住" in body and "not tried" not in body
