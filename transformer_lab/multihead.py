@@ -73,7 +73,8 @@ class MultiHeadAttention(nn.Module):
         """
         self._check(queries, keys, values)
         keep = self._keep(queries, keys, mask, valid_lens)  # broadcasts to (B, h, n, m), or None
-        if self.fused and fused_attention.whole_layer_fits(self, queries, keys, values, keep):
+        if self.fused and fused_attention.whole_layer_fits(self, queries, keys, values, keep,
+                                                           need_weights):
             out, weights = fused_attention.whole_layer(self, queries, need_weights)  # one kernel
             if weights is not None:
                 self.attention_weights = weights.detach()
