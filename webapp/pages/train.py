@@ -352,7 +352,7 @@ def build(sessions: TrainSessions) -> None:
                 outputs=[maps, preds, maps_caption, status], api_visibility="private",
                 show_progress="hidden", js=with_width(6))
     show.click(**view)
-    gr.on([kind.change, index.submit, snap.change], **view)
+    redraw = gr.on([kind.change, index.submit, snap.change], **view)
     translate.click(on_translate, [run_state, sentence], [translation, alignment, status],
                     api_visibility="private")
     sentence.submit(on_translate, [run_state, sentence], [translation, alignment, status],
@@ -367,7 +367,11 @@ def build(sessions: TrainSessions) -> None:
     task.change(lambda task: gr.update(visible=task == "translate"), [task], [translate_box],
                 queue=False, api_visibility="private")
     # Bahdanau's GRU seq2seq has cross-attention only: offer only that, as the explorer does
-    model.change(on_model, [model, kind], [kind], queue=False, api_visibility="private")
+    # A redraw still queued from before the switch carries a kind the new choices lack (say
+    # encoder_self for Bahdanau), which Gradio's Radio refuses with an error toast (a flake of
+    # the zh Bahdanau browser test under load): the switch cancels it; kind.change redraws.
+    model.change(on_model, [model, kind], [kind], queue=False, api_visibility="private",
+                 cancels=[redraw])
     gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
           mark_stale, [run_state], [status], api_visibility="private", queue=False)
     # First load: the untrained model's attention, so the page shows what training will change.
