@@ -176,6 +176,8 @@ EN: dict[str, str] = {
     "cv.fig.learners_axis": "learners",
     "gb.detail.class_view": "class view",
     "gb.detail.class_view_refresh": "class view (refreshed)",
+    "gb.detail.csv_learners": "csv per learner",
+    "gb.detail.learner_page": "learner page {learner}",
 }
 
 ZH: dict[str, str] = {
@@ -331,4 +333,6 @@ ZH: dict[str, str] = {
     "cv.fig.learners_axis": "学习者人数",
     "gb.detail.class_view": "班级总览",
     "gb.detail.class_view_refresh": "班级总览（自动刷新）",
+    "gb.detail.csv_learners": "每位学习者一行的 CSV",
+    "gb.detail.learner_page": "学习者页面 {learner}",
 }

@@ -303,7 +303,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         book = submissions.gradebook()
         found = learner_page.load(book, str(learner_key or ""))
         if found is not None:
-            book.log_access(who, "view", f"learner page {found.learner_id or found.label}"[:200])
+            book.log_access(who, "view", tr("gb.detail.learner_page", "en",
+                                            learner=found.learner_id or found.label)[:200])
         return learner_page_view.page_html(found, lang)
 
     def on_expire(request: gr.Request):

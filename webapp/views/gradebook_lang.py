@@ -30,7 +30,10 @@ DETAIL_KEYS = {"best scores": "gb.detail.best_scores", "csv": "gb.detail.csv",
                "csv with code": "gb.detail.csv_code", "wrong password": "gb.detail.wrong_password",
                "not on LAB_INSTRUCTORS": "gb.detail.not_listed",
                "class view": "gb.detail.class_view",
-               "class view (refreshed)": "gb.detail.class_view_refresh"}
+               "class view (refreshed)": "gb.detail.class_view_refresh",
+               "csv per learner": "gb.detail.csv_learners"}
+# Details stored as a fixed English head and a value (the head is the key's English text).
+DETAIL_HEADS = {"learner page ": "gb.detail.learner_page"}
 
 
 def shown(keys: dict[str, str], lang: str) -> dict[str, str]:
@@ -93,7 +96,16 @@ def access_frame(frame: pd.DataFrame | None, lang: str) -> pd.DataFrame | None:
         if column in out:
             words = shown(keys, lang)
             out[column] = [words.get(x, x) for x in out[column]]
+    if "detail" in out:
+        out["detail"] = [_detail(x, lang) for x in out["detail"]]
     return out.rename(columns=shown(COLUMN_KEYS, lang))
+
+
+def _detail(detail: str, lang: str) -> str:
+    for head, key in DETAIL_HEADS.items():
+        if isinstance(detail, str) and detail.startswith(head):
+            return tr(key, lang, learner=detail[len(head):])
+    return detail
 
 
 def starter_text_zh(text: str) -> str:

@@ -34,6 +34,8 @@ def book(tmp_path):
     book.log_access("password from 127.0.0.1", "view", "best scores")
     book.log_access("password from 10.0.0.7", "export", "csv with code")
     book.log_access("password from 10.0.0.8", "refused", "wrong password")
+    book.log_access("password from 10.0.0.8", "export", "csv per learner")
+    book.log_access("password from 10.0.0.8", "view", "learner page g:0123")
     yield book
     book.close()
 
