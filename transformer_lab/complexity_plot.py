@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .tables import check_timings, normalise_lang, timing_slopes, word
+from .words import LAYER_NAMES
 
 __all__ = ["LAYER_NAMES", "complexity_figure"]
 
@@ -42,8 +43,3 @@ def complexity_figure(df: pd.DataFrame, title: str | None = None, lang: str = "e
     return fig
 
 
-# Layer names as bench.bench_complexity writes them, in English and Chinese (no full-width
-# bracket at the end: the legend and the caption put " · 斜率" or a number after a name).
-LAYER_NAMES = {"self-attention": ("self-attention", "自注意力"),
-                "recurrent (GRU)": ("recurrent (GRU)", "循环层 GRU"),
-                "convolutional (k=3)": ("convolutional (k=3)", "卷积层 k=3")}

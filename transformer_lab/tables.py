@@ -8,62 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transformer_lab.message import LANGS, Message
+from transformer_lab.message import LANGS
+from transformer_lab.words import SHAPE_STEPS, WORDS
 
-# Learner-facing words, English and Simplified Chinese. Plotly figures and DataFrames are built
-# here, not in the browser, so Gradio's i18n cannot translate them: callers pass `lang`.
-_WORDS: dict[str, Message] = {  # key: Message(English, 简体中文)
-    "query": Message("query", "查询"),
-    "key": Message("key", "键"),
-    "weight": Message("weight", "权重"),
-    "corner": Message("query \\ key", "查询 \\ 键"),
-    "corner_out": Message("query \\ output dimension", "查询 \\ 输出维度"),
-    "corner_pos": Message("position \\ dimension", "位置 \\ 维度"),
-    "layer": Message("layer", "层"),
-    "head": Message("head", "头"),
-    "position": Message("position", "位置"),
-    "dimension": Message("dimension", "维度"),
-    "value": Message("value", "值"),
-    "step": Message("step", "步骤"),
-    "train_step": Message("training step", "训练步数"),
-    "shape": Message("shape", "形状"),
-    "elements": Message("elements", "元素个数"),
-    "per_layer": Message("complexity per layer", "每层计算复杂度"),
-    "sequential": Message("sequential operations", "顺序操作数"),
-    "path": Message("maximum path length", "最大路径长度"),
-    "self-attention": Message("self-attention", "自注意力"),
-    "recurrent": Message("recurrent", "循环（RNN）"),
-    "convolutional": Message("convolutional", "卷积（CNN）"),
-    "restricted self-attention": Message("restricted self-attention", "受限自注意力"),
-    "attention": Message("attention weights", "注意力权重"),
-    "layer_head": Message("layer {layer} · head {head}", "第 {layer} 层 · 第 {head} 头"),
-    "pe_title": Message("sinusoidal positional encoding", "正弦位置编码"),
-    "pe_curves": Message("positional encoding over positions", "位置编码随位置的变化"),
-    "dim_n": Message("dim {dim}", "第 {dim} 维"),
-    "curves": Message("training curves", "训练曲线"),
-    "loss": Message("loss", "损失"),
-    "eval_loss": Message("eval loss", "评估损失（eval 模式）"),
-    "token_accuracy": Message("token accuracy", "词元准确率"),
-    "exact_match": Message("exact match", "完全匹配率"),
-    "lr": Message("learning rate", "学习率"),
-    "seconds": Message("seconds", "秒"),
-    "decoded": Message("decoded (free-running)", "自由解码结果"),
-    "kernel": Message("attention pooling (Nadaraya–Watson)", "注意力汇聚（Nadaraya–Watson）"),
-    "fit": Message("fit", "拟合"),
-    "truth": Message("truth", "真实函数"),
-    "prediction": Message("prediction", "预测"),
-    "train_points": Message("training points", "训练样本"),
-    "train_sorted": Message("x of the training points", "训练样本的 x"),
-    "test_sorted": Message("x of the test points", "测试点的 x"),
-    "alignment": Message("alignment (cross-attention)", "对齐（交叉注意力）"),
-    "source": Message("source", "源序列"),
-    "output": Message("output", "输出序列"),
-    "complexity": Message("time per layer vs sequence length", "每层耗时与序列长度"),
-    "n": Message("sequence length n", "序列长度 n"),
-    "ms": Message("time (ms)", "耗时（毫秒）"),
-    "slope": Message("slope", "斜率"),
-}
-TEXT: dict[str, dict[str, str]] = {lang: {k: m.text(lang) for k, m in _WORDS.items()} for lang in LANGS}
+TEXT: dict[str, dict[str, str]] = {lang: {k: m.text(lang) for k, m in WORDS.items()} for lang in LANGS}
 
 
 def normalise_lang(lang: str) -> str:
@@ -75,7 +23,7 @@ def normalise_lang(lang: str) -> str:
         return "en"
     if code == "zh" or code.startswith("zh-"):
         return "zh"
-    raise ValueError(f"Unsupported language {lang!r}: use 'en' (English) or 'zh' (简体中文).")
+    raise ValueError(f"Unsupported language {lang!r}: use 'en' (English) or 'zh' (Simplified Chinese).")
 
 
 def word(key: str, lang: str = "en") -> str:
@@ -262,14 +210,6 @@ def shapes_table(steps: Sequence[tuple[str, tuple[int, ...]]], lang: str = "en")
     return pd.DataFrame(rows, columns=[word(k, lang) for k in ("step", "shape", "elements")])
 
 
-_SHAPE_STEPS = [  # the steps of multi-head attention, in order
-    Message("queries X_q", "查询 X_q"), Message("project Q = X_q W_q", "投影 Q = X_q W_q"),
-    Message("project K = X_k W_k, V = X_v W_v", "投影 K = X_k W_k, V = X_v W_v"),
-    Message("split Q into heads", "把 Q 拆成多个头"), Message("split K, V into heads", "把 K、V 拆成多个头"),
-    Message("scores Q Kᵀ / √d_k", "打分 Q Kᵀ / √d_k"),
-    Message("attend: softmax(scores) V", "注意力：softmax(分数) V"),
-    Message("concatenate heads", "拼接各个头"), Message("project output W_o", "输出投影 W_o"),
-]
 
 
 def multihead_shape_steps(
@@ -293,7 +233,7 @@ def multihead_shape_steps(
     d_k = H // h
     shapes = [(B, n, H), (B, n, H), (B, m, H), (B, h, n, d_k), (B, h, m, d_k),
               (B, h, n, m), (B, h, n, d_k), (B, n, H), (B, n, H)]
-    names = [step.text(normalise_lang(lang)) for step in _SHAPE_STEPS]
+    names = [step.text(normalise_lang(lang)) for step in SHAPE_STEPS]
     return list(zip(names, shapes, strict=True))
 
 

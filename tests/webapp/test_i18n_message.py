@@ -9,14 +9,14 @@ import sys
 
 from grader import feedback, report
 from grader.model import ErrorInfo
-from transformer_lab import tables
+from transformer_lab import tables, words
 from transformer_lab.message import Message
 from webapp import i18n
 
 
 def test_library_labels_are_messages():
-    assert tables._WORDS and all(isinstance(m, Message) for m in tables._WORDS.values())
-    assert tables.word("loss", "zh") == tables._WORDS["loss"].text("zh") == "损失"
+    assert words.WORDS and all(isinstance(m, Message) for m in words.WORDS.values())
+    assert tables.word("loss", "zh") == words.WORDS["loss"].text("zh") == "损失"
     assert tables.word("loss", "zh-CN") == "损失" and tables.word("loss", "en") == "loss"
     steps = tables.multihead_shape_steps(2, 3, 4, 8, 2, "zh")
     assert steps[0] == ("查询 X_q", (2, 3, 8)) and steps[-1][1] == (2, 3, 8)

@@ -1,0 +1,74 @@
+"""Words live in catalogues (issue 23): learner-facing Chinese is written only in the modules
+made for it, never inline in product code, so a sentence has one home and rewording it
+changes one line.
+
+Catalogues: the app's (webapp/i18n/), the library's (transformer_lab/words.py) and each
+exercise's own examples (exercises/*/examples.py, an exercise's data). Only string literals
+count: comments and docstrings may quote a Chinese word they explain.
+
+The grader still writes part of its feedback inline (issue 23's "findings as values" moves it
+into a catalogue): RATCHET holds how many Chinese literals each of those files has today. A
+file may only go down; a new file, or more in one of these, fails.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # ideographs (not punctuation)
+PRODUCT = ("app.py", "transformer_lab", "grader", "webapp", "exercises")
+CATALOGUES = ("webapp/i18n/*.py", "transformer_lab/words.py", "exercises/*/examples.py")
+RATCHET = {"grader/compare.py": 33, "grader/explain.py": 2, "grader/feedback.py": 26,
+           "grader/gradebook/identity.py": 3, "grader/gradebook/limits.py": 10,
+           "grader/grading.py": 4, "grader/judge.py": 9, "grader/observe.py": 38,
+           "grader/observe_values.py": 41, "grader/submission.py": 5}
+
+
+def product_files() -> list[Path]:
+    out = []
+    for top in PRODUCT:
+        path = REPO / top
+        out += [path] if path.is_file() else sorted(path.rglob("*.py"))
+    return out
+
+
+def chinese_literals(path: Path) -> int:
+    """String literals holding CJK text, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+             for v in node.values}  # an f-string counts once, as a whole
+
+    def text(node: ast.AST) -> str:
+        if isinstance(node, ast.JoinedStr):
+            return "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+    return sum(1 for node in ast.walk(tree) if id(node) not in docs and id(node) not in parts
+               and CJK.search(text(node)))
+
+
+def test_chinese_is_written_only_in_the_catalogues():
+    catalogues = {p for pattern in CATALOGUES for p in REPO.glob(pattern)}
+    found = {str(p.relative_to(REPO)): n for p in product_files() if p not in catalogues
+             and (n := chinese_literals(p))}
+    over = {f: n for f, n in found.items() if n > RATCHET.get(f, 0)}
+    assert not over, f"Chinese outside the catalogues (move it into one): {over}"
+    assert found, "the scan found nothing at all: has the layout moved?"
+    moved = {f: (n, found.get(f, 0)) for f, n in RATCHET.items() if found.get(f, 0) < n}
+    assert not moved, f"lower RATCHET to what is left (file: (recorded, now)): {moved}"
+
+
+def test_the_scan_sees_literals_not_comments_or_docstrings(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""文档。"""\n# 注释\ndef f():\n    """说明。"""\n    return "你好", "hi"\n',
+                      encoding="utf-8")
+    assert chinese_literals(sample) == 1
