@@ -17,6 +17,9 @@ EN: dict[str, str] = {
     "trainq.cached": "⚡ From the cache: this exact run was trained before and is replayed.",
     "queue.client_full": "Your network already has {n} requests waiting on this server. Wait for "
                          "them to finish, then try again.",
+    "queue.pushed_out_class": "Your network's places in the line are full, and a classmate seen here "
+                              "before you, or with fewer places, needed one: this request gave its "
+                              "place to them. Nothing was stored; try again in a moment.",
     "queue.pushed_out": "The line is full, and your network holds more places in it than any other: "
                         "this request gave its place to someone from another network. Nothing was "
                         "stored; try again once your earlier requests are done.",
@@ -33,6 +36,8 @@ ZH: dict[str, str] = {
     "trainq.same_run": "◷ 另一位学习者正在训练完全相同的设置；训练完成后结果会立即显示在这里。",
     "trainq.cached": "⚡ 来自缓存：相同设置的训练结果已存在，直接重放。",
     "queue.client_full": "你的网络已有 {n} 个请求在此服务器上排队。请等它们完成后再试。",
+    "queue.pushed_out_class": "你的网络在队列中的位置已满，一位比你先来到这里、或占位更少的同学需要位置：本次请求把位置让给了他。"
+                              "未保存任何内容；请稍后再试。",
     "queue.pushed_out": "队列已满，而你的网络在队列中占的位置比其他任何网络都多：本次请求把位置让给了来自其他网络的人。"
                         "未保存任何内容；请等你之前的请求完成后再试。",
 }

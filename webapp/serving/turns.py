@@ -20,11 +20,10 @@ The policy, in the order it wins when rules conflict:
    who holds fewer places than its heaviest learner, whose newest waiting ticket goes (red
    team, issue 29, item 2: 67 sessions of one student held the class's 200 places and 11 of
    16 classmates were refused). A learner holding no place there also takes the place of the
-   learner who comes after it in *place order* (less service first, then first seen first):
-   keys minted during a flood, one place each, give way to every classmate seen before them
-   and to every classmate who has had less grading (second red team, issue 29: 205 minted
-   one-place learners refused 30 of 30 classmates). The order is strict, so two learners
-   never take a place back and forth. Among learners of equal service, the one holding fewer
+   learner who comes after it in *place order* (first seen first, then less service): keys
+   minted during a flood, one place each, give way to every classmate seen before them
+   (second red team, issue 29: 205 minted one-place learners refused 30 of 30 classmates).
+   The order is strict, so two learners never take a place back and forth. Among learners of equal service, the one holding fewer
    places goes first: a learner's own backlog is charged to that learner.
 3. **Strangers cannot hurt each other.** A newcomer address joins level with the least-served
    address and wins ties against any address graded in the last ``RECENT_S``: it waits at most
@@ -92,6 +91,7 @@ class Ticket:
     group: str  # the address (or the session, when the address is unknown)
     unit: str  # the learner within it
     state: str = "waiting"  # waiting -> running -> done; waiting -> pushed (-> done)
+    pushed_why: str = "queue.pushed_out"  # the catalogue key that says who took the place
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
     lease: str | None = field(default=None, repr=False)  # its place across replicas, if any
@@ -145,7 +145,8 @@ class TurnQueue:
         self._group_served: dict[str, float] = {}
         self._unit_served: dict[tuple[str, str], float] = {}
         self._ended: dict[object, float] = {}  # group or (group, unit) -> its latest turn's end
-        self._first_seen: dict[tuple[str, str], int] = {}  # (group, unit) -> seq when first seen
+        # (group, unit) -> seq when first seen, in order of last activity (oldest first)
+        self._first_seen: dict[tuple[str, str], int] = {}
         self._seq = 0
         self._version = 0
         self._order_cache: tuple[int, dict[Ticket, int]] = (-1, {})
@@ -228,7 +229,7 @@ class TurnQueue:
                 return False
         victim = max((t for t in self._live if t.group == group and t.unit == heaviest
                       and t.state == "waiting"), key=lambda t: t.seq)
-        self._evict(victim)
+        self._evict(victim, "queue.pushed_out_class")
         return True
 
     def see(self, client: ClientKey) -> None:
@@ -253,40 +254,42 @@ class TurnQueue:
         return client.address or (f"session:{client.session}" if client.session
                                   else f"ticket:{self._seq}")
 
-    FIRST_SEEN_MAX = 100_000  # learners remembered; when full, the newest ones are forgotten
+    FIRST_SEEN_MAX = 100_000  # learners remembered; when full, the longest idle are forgotten
 
     def _see(self, group: str, unit: str) -> None:
-        """Remember when ``unit`` was first seen (lock held). A full table forgets its newest
-        entries not in line, so a flood of minted keys cannot push out classmates' old ones."""
+        """Remember when ``unit`` was first seen, and that it is active now (lock held). A
+        full table forgets the learners idle longest (not those in line): a classmate active
+        in the lesson keeps their place in the order whatever keys a flood mints (second red
+        team: forgetting the newest entries made every learner after the first 90,000 new)."""
         key = (group, unit)
-        if key in self._first_seen:
-            return
+        first = self._first_seen.pop(key, self._seq)
         if len(self._first_seen) >= self.FIRST_SEEN_MAX:
             live = {(t.group, t.unit) for t in self._live}
-            for old in sorted(self._first_seen, key=self._first_seen.get, reverse=True):
-                if old not in live:
-                    del self._first_seen[old]
-                    if len(self._first_seen) < self.FIRST_SEEN_MAX * 9 // 10:
-                        break
-        self._first_seen[key] = self._seq
+            idle = [k for k in self._first_seen if k not in live]  # least recently active first
+            for old in idle[: max(1, len(self._first_seen) // 10)]:
+                del self._first_seen[old]
+        self._first_seen[key] = first  # moved to the end: the most recently active
 
-    def _place_order(self, group: str) -> Callable[[str], tuple[float, int]]:
-        """Where a unit of ``group`` stands for a place in its full address (lock held): its
-        service as it would join (idle service is not banked), then when it was first seen."""
+    def _place_order(self, group: str) -> Callable[[str], tuple[int, float]]:
+        """Where a unit of ``group`` stands for a place in its full address (lock held): first
+        seen first (a key minted during a flood comes after every classmate seen before it,
+        however much grading that classmate has had), then less service (idle service is not
+        banked). Service first let a fresh key, at the line's lowest service, overtake a
+        classmate graded while the line was busy (second red team, issue 29)."""
         units = {t.unit for t in self._live if t.group == group}
         running = {t.unit for t in self._live if t.group == group and t.state == "running"}
         floor = min((self._unit_served.get((group, u), 0.0) - (u in running) for u in units),
                     default=0.0)
 
-        def key(unit: str) -> tuple[float, int]:
+        def key(unit: str) -> tuple[int, float]:
             served = self._unit_served.get((group, unit), 0.0)
             level = served if unit in units else max(served, floor)
-            return level, self._first_seen.get((group, unit), self._seq + 1)
+            return self._first_seen.get((group, unit), self._seq + 1), level
         return key
 
-    def _evict(self, victim: Ticket) -> None:
+    def _evict(self, victim: Ticket, why: str = "queue.pushed_out") -> None:
         """Take a waiting ticket out of the line (lock held); its waiter gets PushedOut."""
-        victim.state = "pushed"
+        victim.state, victim.pushed_why = "pushed", why
         if victim.lease is not None and self.places is not None:
             self.places.release(victim.lease)
             victim.lease = None
@@ -431,7 +434,7 @@ class TurnQueue:
         Raises PushedOut when a full line gave its place to a lighter address."""
         with self._lock:
             if ticket.state == "pushed":
-                raise PushedOut(Refused("pushed_out", both("queue.pushed_out"), self.typical_s))
+                raise PushedOut(Refused("pushed_out", both(ticket.pushed_why), self.typical_s))
             if ticket.state != "waiting":
                 return 0
             return self._order().get(ticket, 1)

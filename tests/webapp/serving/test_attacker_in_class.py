@@ -214,3 +214,45 @@ def test_two_learners_with_one_place_each_never_swap_places():
     third = q.admit(c)
     assert isinstance(third, Refused)  # c is newer than b: no place to take
     assert isinstance(q.admit(ClientKey("b2", CLASS, "id:g:b")), Refused)  # b already holds one
+
+
+def test_a_classmate_graded_often_still_comes_before_keys_minted_after_them():
+    """Third red team: place order put service first, so a fresh key (at the line's lowest
+    service) overtook a classmate graded three times while the line was busy: the classmate
+    was refused address_full and, holding a ticket, pushed out by a key minted after it."""
+    clock = [0.0]
+    q = TurnQueue(slots=2, per_address=20, clock=lambda: clock[0])
+    hog = q.admit(ClientKey("hog", CLASS, "anon:hog"))  # a long submission keeps running
+    mate = ClientKey("m", CLASS, "id:g:mate")
+    for _ in range(3):  # graded three times, two seconds each
+        t = q.admit(mate)
+        assert t.state == "running"
+        clock[0] += 2.0
+        t.used = True
+        t.release()
+    bots = [q.admit(ClientKey(f"b{i}", CLASS, f"anon:b{i}")) for i in range(19)]
+    assert all(isinstance(b, Ticket) for b in bots) and isinstance(hog, Ticket)
+    mine = q.admit(mate)  # the address is full: a bot seen after the classmate gives way
+    assert isinstance(mine, Ticket) and sum(b.state == "pushed" for b in bots) == 1
+    with pytest.raises(PushedOut) as out:  # told who took it: a classmate, not another network
+        next(b for b in bots if b.state == "pushed").position()
+    assert "classmate" in out.value.refused.message["en"] and "同学" in out.value.refused.message["zh"]
+    fresh = q.admit(ClientKey("f", CLASS, "anon:fresh-key"))
+    assert isinstance(fresh, Refused) and mine.state in ("waiting", "running")
+
+
+def test_a_full_memory_of_learners_forgets_the_idle_not_the_active(monkeypatch):
+    """Third red team: once 100,000 learners were remembered, the newest were forgotten, so a
+    classmate seen after the first 90,000 counted as new and was refused behind minted keys."""
+    monkeypatch.setattr(TurnQueue, "FIRST_SEEN_MAX", 1000)
+    q = TurnQueue(slots=1, per_address=20, clock=lambda: 0.0)
+    for i in range(990):  # a long-running server: many learners, long gone
+        q.see(ClientKey(f"old{i}", OTHER, f"anon:old{i}"))
+    mate = ClientKey("m", CLASS, "id:g:mate")
+    t = q.admit(mate)
+    t.used = True
+    t.release()
+    hog = q.admit(ClientKey("hog", CLASS, "anon:hog"))
+    bots = [q.admit(ClientKey(f"b{i}", CLASS, f"anon:b{i}")) for i in range(199)]
+    assert isinstance(hog, Ticket) and sum(isinstance(b, Ticket) for b in bots) == 19
+    assert isinstance(q.admit(mate), Ticket)  # still remembered: a bot gives way
