@@ -140,7 +140,10 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     serving = serving or wing.default()
     queue = serving.training
     with _LOCK:  # twins' places count too; the first to ask for a run trains it
-        ticket = _room(queue, client) or queue.admit(client)
+        refused, leaving = _room(queue, client)
+        ticket = refused or queue.admit(client)
+        if leaving is not None and not isinstance(ticket, Refused):
+            _send_twin_away(leaving)  # only now that the line has let this run in
         owner = cache is not None and key not in _INFLIGHT and not isinstance(ticket, Refused)
         mine = _INFLIGHT.setdefault(key, threading.Event()) if owner else None
     if isinstance(ticket, Refused):  # one run per session; else only a flood
@@ -188,47 +191,57 @@ def _group(client: ClientKey) -> str:
     return client.address or f"session:{client.session}"
 
 
-def _room(queue: TurnQueue, client: ClientKey | None, twin: bool = False) -> Refused | None:
+def _room(queue: TurnQueue, client: ClientKey | None,
+          twin: bool = False) -> tuple[Refused | None, int | None]:
     """Why ``client`` may not take one more place (a ticket, or a twin's wait when ``twin``) with
-    the twins' places counted beside the line's own; None when it may (_LOCK held).
+    the twins' places counted beside the line's own, or None when it may; and, when its place
+    is a waiting twin's, that wait's id, to be given back only once the line has let ``client``
+    in (_LOCK held; third red team: a press the line then refused had evicted a twin for
+    nobody).
 
     Without twins waiting this adds nothing to the line's own admission (which may still push a
     heavier address out of a full line)."""
     client = client or ClientKey()
     if not (twin or _TWINS):
-        return None
+        return None, None
     if twin and _TWIN_UNITS[client.unit]:
-        return Refused("learner_waiting", busy_message())
+        return Refused("learner_waiting", busy_message()), None
     group = _group(client)
     here = _TWINS[group] + (sum(queue.snapshot(client.address).values()) if client.address else 0)
-    if here >= queue.per_address and not twin and _TWINS[group] and _twin_gives_way(queue, client):
-        here -= 1
+    leaving = None
+    if here >= queue.per_address and not twin and _TWINS[group]:
+        leaving = _twin_to_leave(queue, client)
+        here -= leaving is not None
     if here >= queue.per_address:
         wait = queue.eta_s(here)
         return Refused("address_full", both("queue.address_full", n=here,
-                                            wait=max(1, math.ceil(wait))), wait)
-    waiting = queue.snapshot()["waiting"] + _TWINS.total()
+                                            wait=max(1, math.ceil(wait))), wait), None
+    waiting = queue.snapshot()["waiting"] + _TWINS.total() - (leaving is not None)
     if waiting >= queue.max_waiting:
         wait = queue.eta_s(waiting)
         return Refused("queue_full", both("queue.full", n=waiting,
-                                          wait=max(1, math.ceil(wait))), wait)
-    return None
+                                          wait=max(1, math.ceil(wait))), wait), None
+    return None, leaving
 
 
-def _twin_gives_way(queue: TurnQueue, client: ClientKey) -> bool:
-    """A full address's twin that comes after ``client`` in place order (less service, then
-    seen earlier: webapp.serving.turns) leaves, so ``client``'s own run takes its place;
-    False when none does (_LOCK held). Keys minted to wait as twins filled a class address's
-    50 places (second red team, issue 29); the twin told to leave replays the run later."""
-    waits = {id(c): (i, c) for i, (c, _) in _TWIN_WAITS.items()}
-    last = queue.after_in_place_order(client, [c for _, c in waits.values()])
-    if last is None:
-        return False
-    wait_id, _ = waits[id(last)]
-    twin, moved = _TWIN_WAITS.pop(wait_id)
-    _forget_twin(twin)
-    moved.set()
-    return True
+def _twin_to_leave(queue: TurnQueue, client: ClientKey) -> int | None:
+    """The waiting twin of ``client``'s full address that comes after it in place order
+    (first seen first, then less service: webapp.serving.turns), whose place ``client``'s own
+    run may take; None when none does (_LOCK held). Keys minted to wait as twins filled a
+    class address's 50 places (second red team, issue 29); the twin told to leave replays the
+    run later."""
+    waits = {id(c): i for i, (c, _) in _TWIN_WAITS.items()}
+    last = queue.after_in_place_order(client, [c for c, _ in _TWIN_WAITS.values()])
+    return None if last is None else waits[id(last)]
+
+
+def _send_twin_away(wait_id: int) -> None:
+    """The twin ``wait_id`` gives its place up and is told so (_LOCK held)."""
+    found = _TWIN_WAITS.pop(wait_id, None)
+    if found is not None:
+        twin, moved = found
+        _forget_twin(twin)
+        moved.set()
 
 
 def _forget_twin(client: ClientKey) -> None:
@@ -247,7 +260,7 @@ def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: Client
     client = client or ClientKey()
     with _LOCK:
         twin = _INFLIGHT.get(key)
-        refused = None if twin is None else _room(queue, client, twin=True)
+        refused = None if twin is None else _room(queue, client, twin=True)[0]
         moved = threading.Event()
         if twin is not None and refused is None:
             _TWINS[_group(client)] += 1

@@ -229,3 +229,37 @@ def test_minted_twins_give_their_places_to_classmates_seen_before_them(settings,
         t.join(60)
     assert all(outcome[f"mate{i}"][0] == "trained" for i in range(2))
     assert not train_queue._TWINS and not train_queue._TWIN_UNITS and not train_queue._TWIN_WAITS
+
+
+def test_a_press_the_line_refuses_sends_no_twin_away(settings, serving, cache):
+    """Third red team: a session already waiting with a run pressed Train again while twins
+    filled the address; a twin was told to leave, and then the line refused the press (one run
+    per session): five presses sent five twins away for nobody."""
+    torch.set_num_threads(1)
+    pool, outcome = Pool(settings.pools()["train"]), {}
+    school = "203.0.113.9"
+    config = training.page_config("reverse", **TINY, steps=12)
+    owner, gate = start_owner(config, cache, serving, pool, outcome)
+    attacker = ClientKey("att", school)
+    waiting = threading.Thread(target=ask, args=(training.page_config("sort", **TINY, steps=30),
+                                                 attacker, cache, serving, outcome, "att-run"))
+    waiting.start()
+    wait_for(lambda: serving.training.snapshot()["waiting"] == 1)
+    twins = [threading.Thread(target=ask, args=(
+        config, ClientKey(f"mate{i}", school), cache, serving, outcome, f"mate{i}"))
+        for i in range(settings.train_per_address - 1)]
+    for t in twins:
+        t.start()
+    wait_for(lambda: sum(train_queue._TWINS.values()) == settings.train_per_address - 1)
+    for k in range(5):
+        ask(training.page_config("sort", **TINY, steps=40 + k), attacker, cache, serving,
+            outcome, f"press{k}")
+        assert "already have a training run" in outcome[f"press{k}"][0]["en"]
+    assert sum(train_queue._TWINS.values()) == settings.train_per_address - 1  # none sent away
+    assert not any(k.startswith("mate") for k in outcome)  # every twin still waits
+    gate.set()
+    owner.join(60)
+    for t in [*twins, waiting]:
+        t.join(60)
+    assert all(outcome[f"mate{i}"][0] == "cached" for i in range(settings.train_per_address - 1))
+    assert not train_queue._TWINS and not train_queue._TWIN_WAITS
