@@ -32,6 +32,7 @@ DEFAULT_CHARS = 2_000_000_000
 KEEP_FRACTION = 0.9  # a prune goes down to this share of the budget: one prune per flood burst
 BATCH = 500  # rows pruned per statement
 NOT_KEPT = ""  # the code of a row whose code was not kept (no graded row has empty code)
+FLOOR = 2  # what a pruned row still holds: "" and "[]"
 
 
 def budget_from_env() -> int | None:
@@ -62,8 +63,10 @@ class StorageBudget:
 
     @staticmethod
     def size_of(sub: Submission) -> int:
-        """The characters a row of ``sub`` counts against the budget."""
-        return len(sub.code) + len(sub.tests_json())
+        """The characters a row of ``sub`` counts against the budget: what a prune could let
+        go (a pruned row's "" and "[]" count nothing, so a table of pruned rows never keeps
+        every record rescanning it: third red team)."""
+        return max(0, len(sub.code) + len(sub.tests_json()) - FLOOR)
 
     def recorded(self, book: Gradebook, sub: Submission) -> int:
         """Count a row just committed; prune when past the budget. Returns rows pruned."""
@@ -79,9 +82,9 @@ class StorageBudget:
             return self._prune(book)
 
     def _measure(self, book: Gradebook) -> int:
-        rows = book._query(f"SELECT COALESCE(SUM(LENGTH(code) + LENGTH({book.TESTS_TEXT})), 0) "
-                           "FROM submissions")
-        return int(rows[0][0])
+        rows = book._query(f"SELECT COALESCE(SUM(LENGTH(code) + LENGTH({book.TESTS_TEXT})), 0), "
+                           "COUNT(*) FROM submissions")
+        return max(0, int(rows[0][0]) - FLOOR * int(rows[0][1]))
 
     def _prune(self, book: Gradebook) -> int:
         """Let the oldest rows' code and per-test results go, anonymous before signed-in, until
@@ -91,7 +94,7 @@ class StorageBudget:
         size = f"LENGTH(code) + LENGTH({book.TESTS_TEXT})"
         while self.total > target:
             rows = book._query(
-                f"SELECT id, {size} FROM submissions WHERE {size} > 2 "
+                f"SELECT id, {size} FROM submissions WHERE {size} > {FLOOR} "
                 "ORDER BY CASE WHEN learner_id LIKE ? THEN 1 ELSE 0 END, id "
                 f"LIMIT {BATCH}", ("hf:%",))
             if not rows:
@@ -99,7 +102,7 @@ class StorageBudget:
             chosen, freed = [], 0
             for row_id, chars in rows:
                 chosen.append(int(row_id))
-                freed += int(chars) - 2  # what stays: "" and "[]"
+                freed += int(chars) - FLOOR  # what stays: "" and "[]"
                 if self.total - freed <= target:
                     break
             marks = ", ".join("?" * len(chosen))

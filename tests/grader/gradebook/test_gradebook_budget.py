@@ -77,3 +77,27 @@ def test_a_gradebook_reopened_counts_what_it_already_holds(tmp_path):
         gb._budget = StorageBudget(20_000)
         gb.record(row(40, "anon:40"))
         assert sum(len(s.code) + len(s.tests_json()) for s in gb.all_rows()) <= 20_000
+
+
+def test_pruned_rows_count_nothing_so_records_do_not_rescan_the_table(tmp_path):
+    """Third red team: every pruned row still counted its "" and "[]"; once the rows alone
+    passed the budget, each record re-ran a SUM and a SELECT over the whole table (34 ms per
+    record at 100,000 rows, growing with the table) and lost its own code at once."""
+    with open_gradebook(f"sqlite:///{tmp_path / 'g.sqlite3'}") as gb:
+        with gb._lock:  # 60,000 rows already pruned: 120,000 characters of "" and "[]"
+            gb._conn.execute("BEGIN")
+            gb._conn.executemany(
+                "INSERT INTO submissions (learner, exercise, code, score, max_score, tests, "
+                "status, submitted_at, grader_version, learner_id) "
+                "VALUES ('bot (guest)', 'causal-mask', '', 0, 4, '[]', 'graded', "
+                "'2026-09-01T09:00:00+00:00', 'test', ?)", [(f"anon:{i}",) for i in range(60_000)])
+            gb._conn.execute("COMMIT")
+        gb._budget = StorageBudget(100_000)
+        sums = []
+        query = gb._query
+        gb._query = lambda sql, params=(): (sums.append(sql) if "SUM" in sql else None) or \
+            query(sql, params)
+        for i in range(100):  # ~27 kB of real content: under the budget
+            gb.record(row(i, f"anon:new{i}", chars=20))
+        assert len(sums) == 1, len(sums)  # the first record's measure only (was one per record)
+        assert all(s.code for s in gb.history(learner_id="anon:new99"))  # its code is kept
