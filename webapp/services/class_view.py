@@ -153,7 +153,7 @@ def _stuck(group: list[Attempt]) -> tuple[str, int, str, str | None] | None:
 def needs_help(groups: dict[tuple[str, str], list[Attempt]], learners: dict[str, Learner],
                cells: dict[tuple[str, str], Cell], now: datetime) -> list[Stuck]:
     """Whom to walk to first: one entry per learner, the most urgent of their exercises
-    (REASONS' order), then the learners by urgency, most attempts, longest ago."""
+    (REASONS' order), then the learners by urgency, longest waiting, most attempts."""
     newest: dict[str, Attempt] = {}
     found: dict[str, Stuck] = {}
     for (who, ex), group in groups.items():
@@ -175,8 +175,11 @@ def needs_help(groups: dict[tuple[str, str], list[Attempt]], learners: dict[str,
 
 
 def _urgency(s: Stuck) -> tuple:
-    return (REASONS.index(s.reason), -s.attempts if s.reason != SILENT else 0, s.since,
-            s.learner.label.casefold(), s.learner.key)
+    """Most urgent reason first, then who has waited longest (a flood's minted keys are
+    recent: ordering by most attempts put 300 of them above a classmate stuck for longer,
+    third red team), then most attempts."""
+    return (REASONS.index(s.reason), s.since, -s.attempts, s.learner.label.casefold(),
+            s.learner.key)
 
 
 def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | None = None,

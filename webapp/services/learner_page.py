@@ -50,31 +50,50 @@ def parse_key(key: str) -> tuple[str | None, str | None]:
 
 
 def load(book: Gradebook, key: str) -> LearnerPage | None:
-    """The page of the learner behind ``key`` (a class-view key), or None when unknown."""
+    """The page of the learner behind ``key`` (a class-view key), or None when unknown.
+
+    Reads the newest MAX_ATTEMPTS attempts with their code, then for each exercise shown the
+    one attempt before its oldest shown (for the diff), and the counts from the light score
+    rows: never every attempt's code (third red team: 1,500 attempts of 100 kB cost the
+    teacher's click 0.85 s and 152 MB)."""
     learner_id, label = parse_key(key)
     if learner_id is None and label is None:
         return None
-    rows = book.history(label, learner_id=learner_id)  # newest first
     if learner_id is None:  # by label: only the rows stored before ids (as the grid counts)
-        rows = [r for r in rows if not r.learner_id]
+        rows = [r for r in book.history(label, limit=10 * MAX_ATTEMPTS) if not r.learner_id]
+        counts = _counts(rows)
+    else:
+        rows = book.history(learner_id=learner_id, limit=MAX_ATTEMPTS)  # newest first
+        counts = {b.exercise: b.attempts for b in book.best_scores(learner_id=learner_id)}
     if not rows:
         return None
-    number: dict[str, int] = {}
-    for r in reversed(rows):
-        number[r.exercise] = number.get(r.exercise, 0) + 1
-    attempts, previous = [], _previous(rows)
-    seen: dict[str, int] = dict(number)
-    for r in rows[:MAX_ATTEMPTS]:
-        n = seen[r.exercise]
-        seen[r.exercise] -= 1
-        before = previous.get(r.id)
-        diff, cut = _diff(before.code if before else None, r.code)
-        attempts.append(Attempt(r, n, diff, cut))
-    return LearnerPage(key, rows[0].learner, learner_id, attempts, len(rows))
+    shown = rows[:MAX_ATTEMPTS]
+    before = _previous(shown)
+    for ex in {r.exercise for r in shown}:  # the attempt before the oldest shown, if any
+        mine = [r for r in shown if r.exercise == ex]
+        if len(mine) < counts.get(ex, len(mine)):
+            older = book.history(label if learner_id is None else None, ex, len(mine) + 1,
+                                 learner_id=learner_id)
+            if len(older) > len(mine):
+                before[mine[-1].id] = older[len(mine)]
+    number = dict(counts)
+    attempts = []
+    for r in shown:
+        diff, cut = _diff(before[r.id].code if r.id in before else None, r.code)
+        attempts.append(Attempt(r, number[r.exercise], diff, cut))
+        number[r.exercise] -= 1
+    return LearnerPage(key, rows[0].learner, learner_id, attempts, sum(counts.values()))
+
+
+def _counts(rows: list[Submission]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in rows:
+        out[r.exercise] = out.get(r.exercise, 0) + 1
+    return out
 
 
 def _previous(rows: list[Submission]) -> dict[int, Submission]:
-    """Each row's previous attempt at the same exercise (rows newest first)."""
+    """Each row's previous attempt at the same exercise among ``rows`` (newest first)."""
     last: dict[str, Submission] = {}
     out = {}
     for r in reversed(rows):

@@ -149,6 +149,7 @@ def grid_html(summary: ClassSummary, lang: str = "en", drawn: str = "") -> str:
     return "".join(out)
 
 
+STUCK_SHOWN = 60  # rows of the needs-help table; the rest are counted (a room has ~30)
 STUCK_COLUMNS = ("cv.learner", "cv.col.exercise", "cv.col.why", "cv.col.since", "cv.col.recent",
                  "cv.col.best", "cv.col.last")
 
@@ -175,7 +176,7 @@ def stuck_html(summary: ClassSummary, lang: str = "en") -> str:
         return f'<p id="cv-stuck-none">{escape(tr("cv.stuck_none", lang))}</p>'
     heads = "".join(f"<th>{escape(tr(k, lang))}</th>" for k in STUCK_COLUMNS)
     rows, tags = [], clash_tags(summary.learners)
-    for s in summary.stuck:
+    for s in summary.stuck[:STUCK_SHOWN]:
         c = s.cell
         ago = tr("cv.since_ago", lang, minutes=_minutes_ago(s.since, summary.now))
         rows.append(f'<tr data-learner="{escape(s.learner.key)}" data-reason="{s.reason}">'
@@ -186,8 +187,10 @@ def stuck_html(summary: ClassSummary, lang: str = "en") -> str:
                     f"<td>{number(c.best)}/{number(c.max_score)}</td>"
                     f"<td>{escape(_trouble(s.exercise, c, lang))}</td></tr>")
     title = escape(tr("cv.stuck", lang, n=len(summary.stuck)))
+    more = len(summary.stuck) - STUCK_SHOWN
+    tail = f'<p id="cv-stuck-more">{escape(tr("cv.stuck_more", lang, n=more))}</p>' if more > 0 else ""
     return (f'<p><b>{title}</b></p><div class="cv-scroll"><table class="cv-grid" id="cv-stuck-table">'
-            f'<thead><tr>{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+            f'<thead><tr>{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>{tail}')
 
 
 # The counts first: a narrow column still shows them beside the mistake's name.

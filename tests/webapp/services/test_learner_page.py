@@ -32,9 +32,18 @@ def test_a_flood_of_huge_attempts_costs_the_page_a_bounded_amount(tmp_path):
             code = "\n".join(f"v{(i + k) % 7} = {k}" for k in range(30_000))  # ~300 kB
             book.record(Submission("bot (guest)", "causal-mask", code, 0, 4, [],
                                    learner_id="g:bot"))
+        read = []
+        history = book.history
+        book.history = lambda *a, **kw: read.extend(out := history(*a, **kw)) or out
         t0 = time.process_time()
         page = lp.load(book, "id:g:bot")
         spent = time.process_time() - t0
+    # Never every attempt's code (third red team: 1,500 attempts of 100 kB, 0.85 s, 152 MB):
+    # the newest 40, and once more those of each exercise shown plus the one before.
+    assert len(read) <= 2 * lp.MAX_ATTEMPTS + 1, len(read)
     assert page.total == lp.MAX_ATTEMPTS + 15 and len(page.attempts) == lp.MAX_ATTEMPTS
-    assert all(len(a.diff) <= lp.MAX_DIFF and a.cut for a in page.attempts[:-1])
+    assert all(len(a.diff) <= lp.MAX_DIFF and a.cut for a in page.attempts)
+    n = lp.MAX_ATTEMPTS + 15  # numbered from the counts; the oldest shown diffed with the one before
+    assert [a.number for a in page.attempts] == list(range(n, n - lp.MAX_ATTEMPTS, -1))
+    assert page.attempts[-1].diff
     assert spent < 20  # bounded work: 40 diffs of at most 400 lines each

@@ -96,14 +96,14 @@ def test_needs_help_lists_who_to_walk_to_and_time_alone_never_clears_it():
     attempts without a better score, or failing and silent for 10 minutes."""
     s = summarise(klass(), EXERCISES, now=NOW)
     assert [(x.learner.label, x.exercise, x.attempts, x.reason) for x in s.stuck] == [
-        ("ada (guest)", "causal-mask", 4, "no_gain"),  # 3, 3, 2, 3: none better than the first
-        ("dee (guest)", "manual-attention", 3, "no_gain")]  # 1, 1, 1 (the window hid her)
-    assert s.stuck[0].since == at(14) and s.stuck[1].since == at(25)
+        ("dee (guest)", "manual-attention", 3, "no_gain"),  # 1, 1, 1 (the window hid her)
+        ("ada (guest)", "causal-mask", 4, "no_gain")]  # 3, 3, 2, 3: none better than the first
+    assert s.stuck[0].since == at(25) and s.stuck[1].since == at(14)  # longest waiting first
     # Ten minutes later nobody has been helped: both stay, and bo (3/12, then nothing for
     # 19 minutes) and cy (5/12, 11 minutes) are now silent, the longest silence first.
     later = summarise(klass(), EXERCISES, now=NOW + timedelta(minutes=10))
     assert [(x.learner.label, x.reason, x.since) for x in later.stuck] == [
-        ("ada (guest)", "no_gain", at(14)), ("dee (guest)", "no_gain", at(25)),
+        ("dee (guest)", "no_gain", at(25)), ("ada (guest)", "no_gain", at(14)),
         ("bo (guest)", "silent", at(9)), ("cy (guest)", "silent", at(1))]
     # A better score takes a learner off; sending again ends a silence.
     better = klass() + [row("ada", "causal-mask", 6, 1), row("bo", "causal-mask", 3, 0.5)]
@@ -175,6 +175,7 @@ def test_stuck_mistakes_and_who_made_one_read_in_the_pages_language(lang):
     assert re.findall(r"<li[^>]*>([^<]+)</li>", listing) == [
         view.show_label("ada (guest)", lang), view.show_label("cy (guest)", lang)]
     stuck = view.stuck_html(s, lang)
+    assert "cv-stuck-more" not in stuck
     assert view.show_label("ada (guest)", lang) in stuck and "<td>4</td>" in stuck
     calm = summarise([], EXERCISES, now=NOW)
     assert "cv-stuck-none" in view.stuck_html(calm, lang) and "cv-empty" in view.grid_html(calm, lang)
@@ -224,3 +225,18 @@ def test_who_made_it_puts_those_still_trying_first_and_marks_who_fixed_it():
     assert "现已满分" in zh and "3 位仍在尝试，1 位之后已改正" in zh
     assert "fixed it since" not in view.who_made(
         MistakeCount("manual-attention", "no-scale", people, 5), "en")
+
+
+def test_a_flood_of_minted_stuck_learners_does_not_bury_a_classmate_stuck_longer():
+    """Third red team: 300 minted keys with 4 identical failing attempts each put a classmate
+    stuck for longer at rank 301 of 301 (most attempts first), in 77 kB of table."""
+    rows = [row("mate", "causal-mask", 3, m, ["no-scale"]) for m in (30, 25, 20)]
+    for b in range(300):
+        rows += [row(f"bot{b:03d}", "causal-mask", 3, m, ["no-scale"]) for m in (4, 3, 2, 1)]
+    rows.sort(key=lambda r: r.submitted_at)
+    s = summarise(rows, EXERCISES, now=NOW)
+    assert s.stuck[0].learner.label == "mate (guest)" and len(s.stuck) == 301
+    html = view.stuck_html(s, "en")
+    assert html.count("<tr data-learner=") == view.STUCK_SHOWN and "241 more" in html
+    assert len(html) < 25_000
+
