@@ -21,11 +21,20 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from grader.gradebook.model import Submission
-    from grader.gradebook.store import Gradebook
+from grader.gradebook.model import Submission
+
+
+class Book(Protocol):
+    """What the budget needs of a gradebook (grader.gradebook.store.Gradebook, which imports
+    this module: no import back)."""
+
+    TESTS_TEXT: str
+
+    def _query(self, sql: str, params: tuple = ()) -> list[tuple]: ...
+
+    def _execute(self, sql: str, params: tuple = ()) -> None: ...
 
 BUDGET_ENV = "LAB_GRADEBOOK_CHARS"
 DEFAULT_CHARS = 2_000_000_000
@@ -68,7 +77,7 @@ class StorageBudget:
         every record rescanning it: third red team)."""
         return max(0, len(sub.code) + len(sub.tests_json()) - FLOOR)
 
-    def recorded(self, book: Gradebook, sub: Submission) -> int:
+    def recorded(self, book: Book, sub: Submission) -> int:
         """Count a row just committed; prune when past the budget. Returns rows pruned."""
         if self.limit is None:
             return 0
@@ -81,12 +90,12 @@ class StorageBudget:
                 return 0
             return self._prune(book)
 
-    def _measure(self, book: Gradebook) -> int:
+    def _measure(self, book: Book) -> int:
         rows = book._query(f"SELECT COALESCE(SUM(LENGTH(code) + LENGTH({book.TESTS_TEXT})), 0), "
                            "COUNT(*) FROM submissions")
         return max(0, int(rows[0][0]) - FLOOR * int(rows[0][1]))
 
-    def _prune(self, book: Gradebook) -> int:
+    def _prune(self, book: Book) -> int:
         """Let the oldest rows' code and per-test results go, anonymous before signed-in, until
         the total is under ``KEEP_FRACTION`` of the budget (lock held)."""
         assert self.limit is not None
