@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Iterable
 from functools import lru_cache
@@ -67,7 +68,15 @@ def rows_to_csv(rows: Iterable[Any], include_code: bool = False) -> str:
     return out.getvalue()
 
 
-LEARNER_HEADER = ["learner", "learner_id"]  # then one column per exercise, then the totals
+LEARNER_HEADER = ["learner", "learner_id", "same_name_tag"]  # then one column per exercise
+BOM = "\ufeff"  # a spreadsheet opened by double-click reads UTF-8 (Chinese names) only with it
+
+
+def name_tag(key: str) -> str:
+    """The short tag that tells two learners with one label apart, the same in the class view
+    (webapp.views.class_view.clash_tags) and the spreadsheet: 4 hex digits of a hash of the
+    learner's key ("id:<learner id>", or "label:<label>" for rows stored before ids)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:4]
 
 
 def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = ()) -> str:
@@ -75,8 +84,11 @@ def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = ()) -> str:
     the best score, empty where the learner never tried it; then the total, the total
     possible over the exercises tried by anyone, and the time of the learner's last
     submission. ``best`` are BestScores; ``exercises`` orders the columns (exercises found
-    only in ``best`` follow). Each exercise's header says its points: ``causal-mask (/12)``.
-    Learners are told apart by id (two "Alice (guest)" are two lines), sorted by label."""
+    only in ``best`` follow). Each exercise's header says its points: ``causal-mask (/12)``;
+    ``out_of_tried`` sums them over the exercises anyone tried. Learners are told apart by id
+    (two "Alice (guest)" are two lines, with the class view's tag in ``same_name_tag``),
+    sorted by label. The text starts with a byte-order mark, so a spreadsheet opened by
+    double-click reads Chinese names right."""
     best = list(best)
     order = list(dict.fromkeys([*exercises, *(b.exercise for b in best)]))
     tried = {b.exercise for b in best}
@@ -84,19 +96,24 @@ def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = ()) -> str:
     points = {ex: max(b.max_score for b in best if b.exercise == ex) for ex in order}
     people: dict[str, dict[str, Any]] = {}
     for b in best:
-        key = b.learner_id or f"label:{b.learner}"
-        row = people.setdefault(key, {"label": b.learner, "id": b.learner_id or "",
+        key = f"id:{b.learner_id}" if b.learner_id else f"label:{b.learner}"
+        row = people.setdefault(key, {"label": b.learner, "id": b.learner_id or "", "key": key,
                                       "scores": {}, "last": ""})
         row["scores"][b.exercise] = b.score
         if b.last_at >= row["last"]:
             row["last"], row["label"] = b.last_at, b.learner  # the newest label wins
+    labels: dict[str, int] = {}
+    for row in people.values():
+        labels[row["label"]] = labels.get(row["label"], 0) + 1
     out = io.StringIO()
+    out.write(BOM)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(LEARNER_HEADER + [f"{ex} (/{number(points[ex])})" for ex in order]
-                    + ["total", "out_of", "last_submitted_at"])
+                    + ["total", "out_of_tried", "last_submitted_at"])
     for row in sorted(people.values(), key=lambda r: (r["label"].casefold(), r["id"])):
         scores = row["scores"]
-        writer.writerow([safe_cell(row["label"]), safe_cell(row["id"]),
+        tag = name_tag(row["key"]) if labels[row["label"]] > 1 else ""
+        writer.writerow([safe_cell(row["label"]), safe_cell(row["id"]), tag,
                          *(number(scores[ex]) if ex in scores else "" for ex in order),
                          number(sum(scores.values())), number(sum(points.values())),
                          row["last"]])

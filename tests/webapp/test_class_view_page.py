@@ -127,17 +127,22 @@ def test_a_learners_page_shows_every_attempt_its_feedback_and_what_changed(page)
     book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
                            exercise="causal-mask", code="x = 2\n<script>alert(1)</script>\n",
                            score=1, max_score=1, tests=[{**NAMED, "passed": True, "score": 1.0}]))
-    html = fns["on_learner"](PASSWORD, key, None, True, _request(), None)
+    html = fns["on_learner"](PASSWORD, key, None, True, 0, _request(), None)
     assert "alice (guest): 2 attempts" in html and html.count('class="lp-attempt"') == 2
     assert "attempt 2: 1/1" in html and "attempt 1: 0/1" in html
     assert '<span class="lp-del">-x = 1</span>' in html and "+x = 2" in html  # the diff
     assert "<script>" not in html and "&lt;script&gt;" in html  # code is text, never markup
     assert "Part A: weights</b>: x" in html  # the feedback the learner read
     assert book.access_log(1)[0].detail == "learner page g:" + "a" * 20
-    zh = fns["on_learner"](PASSWORD, key, None, True, _request("zh-CN"), None)
-    assert "第 2 次尝试" in zh and "A 部分：权重" in zh
+    zh = fns["on_learner"](PASSWORD, key, None, True, -480, _request("zh-CN"), None)
+    assert "第 2 次尝试" in zh and "A 部分：权重</b>：x" in zh
+    # Logged once per learner, however often the picker fires or the view redraws it.
+    again = fns["on_learner_redraw"](PASSWORD, key, None, True, 0, _request(), None)
+    assert "attempt 2: 1/1" in again
+    assert [e.detail for e in book.access_log()].count("learner page g:" + "a" * 20) == 1
+    assert "lp-none" in fns["on_learner"](PASSWORD, "", None, True, 0, _request(), None)
     # Not signed in, a wrong password, or nobody behind the key: nothing of anyone's code.
-    for args in ((PASSWORD, key, None, False), ("wrong", key, None, True),
-                 (PASSWORD, "id:nobody", None, True), (PASSWORD, "garbage", None, True)):
+    for args in ((PASSWORD, key, None, False, 0), ("wrong", key, None, True, 0),
+                 (PASSWORD, "id:nobody", None, True, 0), (PASSWORD, "garbage", None, True, 0)):
         out = fns["on_learner"](*args, _request(), None)
         assert 'id="lp-none"' in out and "x = 2" not in out

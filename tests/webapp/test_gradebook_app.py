@@ -444,7 +444,8 @@ def test_the_per_learner_export_is_one_row_per_learner_with_a_column_per_exercis
     instructor = Client(app_url, verbose=False)
     _, path, log, status = instructor.predict(instructor_password,
                                               api_name="/instructor_csv_learners")
-    lines = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    assert "learners-" in Path(path).name and "one row per learner" in status
+    lines = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8-sig"))))
     by_id = {r["learner_id"]: r for r in lines if r["learner_id"]}
     assert len(lines) == len({b.learner_id or f"label:{b.learner}" for b in book.best_scores()})
     assert len(by_id) == len({b.learner_id for b in book.best_scores() if b.learner_id})

@@ -70,8 +70,11 @@ EN: dict[str, str] = {
     "lp.pick": "A learner's page: every attempt, the feedback shown and what changed",
     "lp.none": "Pick a learner to see every attempt, the feedback they were shown and what changed between attempts.",
     "lp.title": "{learner}: {n} attempts",
+    "lp.title_one": "{learner}: 1 attempt",
+    "lp.case": "{name}: {message}",
+    "lp.same_code": "The same code as the attempt before, graded again.",
     "lp.newest": "The newest {shown} of {n} attempts.",
-    "lp.attempt": "{exercise}, attempt {n}: {score}/{max}, {at} (UTC)",
+    "lp.attempt": "{exercise}, attempt {n}: {score}/{max}, at {at}",
     "lp.mistakes": "Named mistakes: {mistakes}",
     "lp.changed": "What changed since the attempt before",
     "lp.code": "Code",
@@ -90,6 +93,9 @@ EN: dict[str, str] = {
     "instructor.exported": "CSV exported.",
     "instructor.exported_for": "CSV exported. The link below works for {minutes} min; then the "
                                "file is deleted and you press Export CSV again.",
+    "instructor.exported_learners_for": "Spreadsheet exported: one row per learner, a column per "
+                                        "exercise (best scores). The link below works for "
+                                        "{minutes} min; then press the button again.",
     "instructor.expired": "The export's link has expired and its file is deleted (it held "
                           "learners' data). Press Export CSV to make a new one.",
     # What the gradebook stores, as a page shows it (webapp/views/gradebook_lang.py). The
@@ -236,8 +242,11 @@ ZH: dict[str, str] = {
     "lp.pick": "学习者页面：每次尝试、看到的反馈和前后的改动",
     "lp.none": "选择一位学习者，查看其每次尝试、看到的反馈以及两次尝试之间的改动。",
     "lp.title": "{learner}：{n} 次尝试",
+    "lp.title_one": "{learner}：1 次尝试",
+    "lp.case": "{name}：{message}",
+    "lp.same_code": "与上一次尝试的代码相同，再次评分。",
     "lp.newest": "显示最近的 {shown} 次（共 {n} 次）。",
-    "lp.attempt": "{exercise}，第 {n} 次尝试：{score}/{max}，{at}（UTC）",
+    "lp.attempt": "{exercise}，第 {n} 次尝试：{score}/{max}，{at}",
     "lp.mistakes": "被指出的错误：{mistakes}",
     "lp.changed": "与上一次尝试相比的改动",
     "lp.code": "代码",
@@ -254,6 +263,7 @@ ZH: dict[str, str] = {
     "instructor.count": "{rows} 次提交，{learners} 位学习者。",
     "instructor.exported": "已导出 CSV。",
     "instructor.exported_for": "已导出 CSV。下方链接在 {minutes} 分钟内有效；之后文件会被删除，需要再按一次“导出 CSV”。",
+    "instructor.exported_learners_for": "已导出表格：每位学习者一行，每个练习一列（最高分）。下方链接在 {minutes} 分钟内有效；之后请再按一次该按钮。",
     "instructor.expired": "导出链接已过期，文件已删除（其中含有学习者的数据）。请再按一次“导出 CSV”生成新的文件。",
     "gb.suffix.guest": "（访客）",
     "gb.suffix.api": "（API）",

@@ -79,10 +79,12 @@ def build() -> ClassViewUI:
         gr.Markdown("#### " + t("cv.grid"))
         grid = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-grid")
         stuck = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-stuck")
-        learner_pick = gr.Dropdown(label=t("lp.pick"), choices=[], value=None,
+        # The hint is the picker's info (translated by gr.I18n on any page); the page itself
+        # is drawn per request, in the page's language (it was built once, in English).
+        learner_pick = gr.Dropdown(label=t("lp.pick"), info=t("lp.none"), choices=[], value=None,
                                    elem_id="class-learner-pick")
-        learner_page = gr.HTML(page.page_html(None), css_template=page.CSS,
-                               apply_default_css=False, elem_id="class-learner-page")
+        learner_page = gr.HTML("", css_template=page.CSS, apply_default_css=False,
+                               elem_id="class-learner-page")
         # Full width, the figure below it: beside the figure the counts' headers wrapped one
         # letter per line and the exercise column fell off (chromium pass, 2026-12-02).
         mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,

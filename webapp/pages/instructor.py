@@ -133,7 +133,8 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
     path = exports.csv_file(book, include_code=bool(include_code) and not per_learner,
                             per_learner=per_learner, exercises=submissions.exercise_ids())
     minutes = max(1, round(exports.EXPORT_TTL_S / 60))
-    return path, tr("instructor.exported_for", lang, minutes=minutes)
+    done = "instructor.exported_learners_for" if per_learner else "instructor.exported_for"
+    return path, tr(done, lang, minutes=minutes)
 
 
 REFRESH_LOG_S = 600  # a timer's redraws are logged once per 10 minutes per instructor
@@ -150,6 +151,20 @@ def log_class_view(who: str, periodic: bool) -> None:
             if datetime.now(timezone.utc) - at < timedelta(seconds=REFRESH_LOG_S):
                 return
     book.log_access(who, "view", "class view (refreshed)" if periodic else "class view")
+
+
+def log_learner_page(who: str, learner: str) -> None:
+    """Log a learner page's view, unless the access log's newest entry is this very view
+    within REFRESH_LOG_S (the picker fired twice per pick, and the page follows the view's
+    redraws)."""
+    book = submissions.gradebook()
+    detail = tr("gb.detail.learner_page", "en", learner=learner)[:200]
+    newest = book.access_log(1)
+    if newest and (newest[0].who, newest[0].detail) == (who, detail):
+        at = datetime.fromisoformat(newest[0].at)
+        if datetime.now(timezone.utc) - at < timedelta(seconds=REFRESH_LOG_S):
+            return
+    book.log_access(who, "view", detail)
 
 
 def log_frame(lang: str):
@@ -289,23 +304,29 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         values = on_export_learners(pw, browser_key, request, profile)
         return shown(values, gr.Timer(active=values[1] is not None))
 
-    def on_learner(pw, learner_key, browser_key, is_signed, request: gr.Request,
-                   profile: gr.OAuthProfile | None):
-        """One learner's page: checked like every draw of the class view, and logged."""
+    def on_learner(pw, learner_key, browser_key, is_signed, tz, request: gr.Request,
+                   profile: gr.OAuthProfile | None, periodic: bool = False):
+        """One learner's page: checked like every draw of the class view, and logged once
+        per learner per REFRESH_LOG_S (the picker's events and the view's redraws repeat)."""
         lang = lang_of(request)
-        if not is_signed:
-            return learner_page_view.page_html(None, lang)
+        if not is_signed or (periodic and not learner_key):
+            return gr.skip() if periodic else learner_page_view.page_html(None, lang)
         who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
                                  remember=False)
         if who is None:
-            warn(refusal, lang)
+            if not periodic:
+                warn(refusal, lang)
             return learner_page_view.page_html(None, lang)
-        book = submissions.gradebook()
-        found = learner_page.load(book, str(learner_key or ""))
+        found = learner_page.load(submissions.gradebook(), str(learner_key or ""))
         if found is not None:
-            book.log_access(who, "view", tr("gb.detail.learner_page", "en",
-                                            learner=found.learner_id or found.label)[:200])
-        return learner_page_view.page_html(found, lang)
+            log_learner_page(who, found.learner_id or found.label)
+        return learner_page_view.page_html(found, lang, tz)
+
+    def on_learner_redraw(pw, learner_key, browser_key, is_signed, tz, request: gr.Request,
+                          profile: gr.OAuthProfile | None):
+        """The open learner's page follows the class view's redraws (it went stale)."""
+        return on_learner(pw, learner_key, browser_key, is_signed, tz, request, profile,
+                          periodic=True)
 
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
@@ -337,8 +358,13 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         tab.select(on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
                    api_name="instructor_class_open", **ui)
     cv.mistakes.select(on_mistake, [cv.picks], cv.who, api_visibility="private")
-    cv.learner_pick.input(on_learner, [password, cv.learner_pick, key, signed], cv.learner_page,
+    learner_in = [password, cv.learner_pick, key, signed, cv.tz]
+    tz_js = ("(...args) => { args[args.length - 1] = new Date().getTimezoneOffset(); "
+             "return args; }")
+    cv.learner_pick.input(on_learner, learner_in, cv.learner_page, js=tz_js,
                           api_name="instructor_learner", **ui)
+    cv.grid.change(on_learner_redraw, learner_in, cv.learner_page, js=tz_js,
+                   show_progress="hidden", api_visibility="private")
     csv_button.click(on_export_page, [password, include_code, key], page_outputs,
                      api_name="instructor_csv_browser", **ui)
     api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)

@@ -77,7 +77,8 @@ def csv_file(book: Gradebook, include_code: bool = False, per_learner: bool = Fa
     """
     remove_exports()
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    path = export_folder() / f"{EXPORT_PREFIX}{stamp}-{secrets.token_hex(4)}.csv"
+    kind = "learners-" if per_learner else ""  # the spreadsheet's file reads apart
+    path = export_folder() / f"{EXPORT_PREFIX}{kind}{stamp}-{secrets.token_hex(4)}.csv"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
         out.write(learners_to_csv(book.best_scores(), exercises or []) if per_learner

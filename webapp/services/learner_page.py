@@ -27,6 +27,7 @@ class Attempt:
     number: int  # 1 = the learner's first attempt at this exercise
     diff: list[str]  # unified diff against the previous attempt (empty for the first)
     cut: bool  # the code or the diff was shortened for the page
+    same: bool = False  # the same code as the attempt before (graded again)
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,9 @@ def load(book: Gradebook, key: str) -> LearnerPage | None:
     number = dict(counts)
     attempts = []
     for r in shown:
-        diff, cut = _diff(before[r.id].code if r.id in before else None, r.code)
-        attempts.append(Attempt(r, number[r.exercise], diff, cut))
+        previous = before[r.id].code if r.id in before else None
+        diff, cut = _diff(previous, r.code)
+        attempts.append(Attempt(r, number[r.exercise], diff, cut, same=previous == r.code))
         number[r.exercise] -= 1
     return LearnerPage(key, rows[0].learner, learner_id, attempts, sum(counts.values()))
 

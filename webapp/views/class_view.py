@@ -8,7 +8,6 @@ its learner column stays in view, and no cell is narrower than a score and a mis
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from datetime import datetime
 from html import escape
@@ -16,7 +15,7 @@ from html import escape
 import pandas as pd
 import plotly.graph_objects as go
 
-from grader.gradebook.csv_export import mistake_name, number
+from grader.gradebook.csv_export import mistake_name, name_tag, number
 from webapp.i18n import tr
 from webapp.services.class_view import (
     FULL,
@@ -70,8 +69,7 @@ def clash_tags(learners: Iterable[Learner]) -> dict[str, str]:
     keys: dict[str, list[str]] = {}
     for learner in learners:
         keys.setdefault(learner.label, []).append(learner.key)
-    return {key: hashlib.sha256(key.encode()).hexdigest()[:4]
-            for same in keys.values() if len(set(same)) > 1 for key in same}
+    return {key: name_tag(key) for same in keys.values() if len(set(same)) > 1 for key in same}
 
 
 def _who(learner: Learner, lang: str, tags: dict[str, str] | None = None) -> str:
@@ -174,13 +172,15 @@ def stuck_html(summary: ClassSummary, lang: str = "en") -> str:
     score, the best, the last mistake or stage (a sentence when nobody does)."""
     if not summary.stuck:
         return f'<p id="cv-stuck-none">{escape(tr("cv.stuck_none", lang))}</p>'
-    heads = "".join(f"<th>{escape(tr(k, lang))}</th>" for k in STUCK_COLUMNS)
+    sticky = ' class="cv-learner"'  # the name column stays in view while the table scrolls
+    heads = "".join(f"<th{sticky if k == 'cv.learner' else ''}>{escape(tr(k, lang))}</th>"
+                    for k in STUCK_COLUMNS)
     rows, tags = [], clash_tags(summary.learners)
     for s in summary.stuck[:STUCK_SHOWN]:
         c = s.cell
         ago = tr("cv.since_ago", lang, minutes=_minutes_ago(s.since, summary.now))
         rows.append(f'<tr data-learner="{escape(s.learner.key)}" data-reason="{s.reason}">'
-                    f"<td>{escape(_who(s.learner, lang, tags))}</td>"
+                    f'<td class="cv-learner">{escape(_who(s.learner, lang, tags))}</td>'
                     f"<td>{escape(_exercise(s.exercise, lang))}</td>"
                     f"<td>{escape(_why(s, lang, summary.now))}</td>"
                     f'<td title="{escape(s.since)}">{escape(ago)}</td><td>{s.attempts}</td>'

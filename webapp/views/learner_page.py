@@ -9,6 +9,7 @@ from html import escape
 
 from grader.gradebook.csv_export import number
 from webapp.i18n import tr
+from webapp.services.class_view import local_clock
 from webapp.services.learner_page import LearnerPage
 from webapp.views.class_view import mistake_text
 from webapp.views.exercise_list import exercise_title
@@ -32,7 +33,7 @@ def _feedback(tests: list, lang: str) -> str:
         name = t.get("name_zh") if lang == "zh" and t.get("name_zh") else t.get("name", "")
         message = t.get("message") or {}
         text = message.get(lang) or message.get("en", "") if isinstance(message, dict) else str(message)
-        items.append(f"<li><b>{escape(str(name))}</b>: {escape(str(text))}</li>")
+        items.append(f"<li>{tr('lp.case', lang, name=f'<b>{escape(str(name))}</b>', message=escape(str(text)))}</li>")
     return f'<ul class="lp-feedback">{"".join(items)}</ul>' if items else ""
 
 
@@ -44,11 +45,13 @@ def _diff(lines: list[str]) -> str:
     return "\n".join(out)
 
 
-def page_html(page: LearnerPage | None, lang: str = "en") -> str:
-    """The learner's page, or a sentence when there is nobody to show."""
+def page_html(page: LearnerPage | None, lang: str = "en", tz: float | None = None) -> str:
+    """The learner's page, or a sentence when there is nobody to show. ``tz``: the teacher's
+    offset from UTC in minutes (JavaScript's getTimezoneOffset), as the rest of the view."""
     if page is None:
         return f'<p id="lp-none">{escape(tr("lp.none", lang))}</p>'
-    head = tr("lp.title", lang, learner=show_label(page.label, lang), n=page.total)
+    title = "lp.title_one" if page.total == 1 else "lp.title"
+    head = tr(title, lang, learner=show_label(page.label, lang), n=page.total)
     parts = [f'<div id="lp-page" data-learner="{escape(page.key)}"><p><b>{escape(head)}</b>'
              f' <small>{escape(page.learner_id or "")}</small></p>']
     if page.total > len(page.attempts):
@@ -58,11 +61,14 @@ def page_html(page: LearnerPage | None, lang: str = "en") -> str:
         mistakes = "; ".join(mistake_text(s.exercise, m, lang) for m in s.mistakes or [])
         status = "" if s.status == "graded" else f" · {tr(f'status.{s.status}', lang)}"
         line = tr("lp.attempt", lang, exercise=exercise_title(s.exercise, lang), n=a.number,
-                  score=number(s.score), max=number(s.max_score), at=s.submitted_at[:19])
+                  score=number(s.score), max=number(s.max_score),
+                  at=local_clock(s.submitted_at, tz))
         parts.append(f'<div class="lp-attempt" data-id="{s.id}"><p>{escape(line + status)}</p>')
         if mistakes:
             parts.append(f"<p>{escape(tr('lp.mistakes', lang, mistakes=mistakes))}</p>")
         parts.append(_feedback(s.tests, lang))
+        if a.same:
+            parts.append(f"<p><small>{escape(tr('lp.same_code', lang))}</small></p>")
         if a.diff:
             parts.append(f"<details open><summary>{escape(tr('lp.changed', lang))}</summary>"
                          f'<pre class="lp-diff">{_diff(a.diff)}</pre></details>')

@@ -210,6 +210,10 @@ def test_the_class_view_matches_the_gradebook(browser, page_app, locale, width, 
         "class view" if lang == "en" else "班级总览")
     # A learner's page (issue 25, item 7): learner 10's four attempts, the feedback's
     # mistake, and what changed between them; the access log records it.
+    from webapp.i18n import tr
+
+    hint = tr("lp.none", lang)  # the picker's hint, in the page's language (it was English)
+    expect(page.locator("#class-learner-pick")).to_contain_text(hint[:20])
     picker = page.locator("#class-learner-pick input")
     picker.click()
     page.get_by_role("option").filter(has_text="learner10").first.click()
