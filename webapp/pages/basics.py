@@ -173,14 +173,19 @@ def build() -> None:
                               "seed": (seed, links.Range(0, 10**6, integer=True))},
                    changers={randomise: ("q", "k", "v"), lesson: ("q", "k", "v")})
     status = gr.Markdown(elem_id="basics-status")
-    shapes = gr.Dataframe(label=t("basics.shapes"), interactive=False)
+    # Hidden until the first computation fills them: an empty Dataframe is headed "1 2 3", the
+    # placeholder a learner met first (issue 26, item 2).
+    shapes = gr.Dataframe(label=t("basics.shapes"), interactive=False, visible=False,
+                          elem_id="basics-shapes")
     with gr.Row():
-        scores = gr.Dataframe(label=t("bx.scores.scaled"), interactive=False,
+        scores = gr.Dataframe(label=t("bx.scores.scaled"), interactive=False, visible=False,
                               elem_id="basics-scores")
-        weights = gr.Dataframe(label=t("basics.weights"), interactive=False, elem_id="basics-weights")
+        weights = gr.Dataframe(label=t("basics.weights"), interactive=False, visible=False,
+                               elem_id="basics-weights")
     with gr.Row():
         heatmap = gr.Plot(label=t("heatmap"), elem_id="basics-heatmap")
-        output = gr.Dataframe(label=t("basics.output"), interactive=False, elem_id="basics-output")
+        output = gr.Dataframe(label=t("basics.output"), interactive=False, visible=False,
+                              elem_id="basics-output")
     notice = gr.Markdown(elem_id="basics-caption")
     steps_title = gr.Markdown(t("bx.steps_title"), elem_id="basics-steps-title")
     with gr.Row(elem_id="basics-steps"):
@@ -205,8 +210,13 @@ def build() -> None:
         r = attention_basics(q, k, v, scoring, bool(scale), mask, valid, int(seed))
         other = attention_basics(q, k, v, scoring, not scale, mask, valid, int(seed)) \
             if scoring == "dot" else None  # the tickbox the other way: which row it moves
-        shapes_t, scores_t, *rest = tables
-        scores_t = gr.update(value=scores_t, label=scores_label(scoring, bool(scale), mask, lang))
+        shapes_t, scores_t, weights_t, heat, output_t = tables
+        shown = dict(visible=True)  # the tables appear with their first numbers
+        shapes_t, weights_t, output_t = (gr.update(value=x, **shown)
+                                         for x in (shapes_t, weights_t, output_t))
+        scores_t = gr.update(value=scores_t, label=scores_label(scoring, bool(scale), mask, lang),
+                             **shown)
+        rest = [weights_t, heat, output_t]
         panels = [gr.update(value=fig, visible=scoring == "dot") for fig in figs]
         return (shapes_t, scores_t, *rest, steps_intro(scoring, lang), *panels,
                 caption(r, scoring, lang, bool(scale), mask, valid, other), status_text)

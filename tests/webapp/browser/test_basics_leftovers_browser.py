@@ -49,3 +49,25 @@ def test_masked_cells_have_no_grid_line():
     fig = stage_figure(attention_stages(q, k, v, scale=True, keep=keep)[2], "3 · mask")
     assert fig.layout.xaxis.showgrid is False and fig.layout.yaxis.showgrid is False
     assert fig.layout.xaxis.zeroline is False and fig.layout.yaxis.zeroline is False
+
+
+TABLES = "#basics-shapes, #basics-scores, #basics-weights, #basics-output"
+PLACEHOLDER = f"""() => [...document.querySelectorAll('{TABLES}')]
+  .filter(el => el.offsetParent !== null).map(el =>
+  [...el.querySelectorAll('thead th')].map(th => th.innerText.trim()).join('|'))"""
+
+
+@pytest.mark.parametrize("locale,first", [("en-US", "step"), ("zh-CN", "步骤")])
+def test_the_first_minute_shows_no_placeholder_table(browser, app_url, locale, first):
+    """Issue 26, item 2: the Shapes table first showed Gradio's placeholder headers "1 | 2 | 3"
+    until the first computation; now the tables appear with their first numbers."""
+    page = open_page(browser, app_url, locale, 1280)
+    seen = []
+    for _ in range(120):  # sample the tables shown while the page loads
+        seen += page.evaluate(PLACEHOLDER)
+        if any(h.startswith(first) for h in seen):
+            break
+        page.wait_for_timeout(50)
+    assert any(h.startswith(first) for h in seen), seen  # the shapes table, with its header
+    assert not any(h.replace(" ", "").startswith("1|2|3") for h in seen), seen
+    page.context.close()
