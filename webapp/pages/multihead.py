@@ -185,7 +185,7 @@ def build(sessions: Any, tab: gr.Tab | None = None) -> None:
     grid = gr.Plot(label=t("mh.thumbs"), elem_id="mh-grid")
     pick = gr.Radio(["1 · 1"], value="1 · 1", label=t("mh.pick"), elem_id="mh-pick")
     big = gr.Plot(label=t("mh.big"), elem_id="mh-big")
-    shapes = gr.Dataframe(label=t("mh.shapes"), interactive=False)
+    shapes = gr.Dataframe(label=t("mh.shapes"), interactive=False, visible=False)  # until filled
     width = width_input()
     whole = links.Range(0, 10**6, integer=True)
     links.register("multihead", {
