@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import gradio as gr
+import pandas as pd
 
 from transformer_lab.figures import positional_curves, positional_heatmap
 from transformer_lab.tables import matrix_table
@@ -94,14 +95,16 @@ def build() -> None:
         heat = gr.Plot(show_label=False, elem_id="pe-heatmap", min_width=300)
         curves = gr.Plot(show_label=False, elem_id="pe-curves", min_width=300)
     gr.Markdown(t("pe.caption"))
-    worked = gr.Dataframe(label=t("pe.table"), interactive=False, elem_id="pe-worked")
+    worked = gr.Dataframe(label=t("pe.table"), interactive=False, visible=False,
+                          elem_id="pe-worked")
     gr.Markdown(t("pe.perm_title"))
     gr.Markdown(t("pe.perm_intro"))
     with gr.Row():
         perm_d = gr.Number(8, precision=0, label="d_model")
         perm_seed = gr.Number(0, precision=0, label=t("seed"))
         run = gr.Button(t("pe.run_perm"), elem_id="pe-perm-run")
-    perm = gr.Dataframe(label=t("pe.perm_table"), interactive=False, elem_id="pe-perm")
+    perm = gr.Dataframe(label=t("pe.perm_table"), interactive=False, visible=False,
+                        elem_id="pe-perm")
     whole = links.Range(0, 10**6, integer=True)
     links.register("positional", {"length": length, "d": (d_model, links.Range(2, MAX_D, integer=True)),
                                   "dims": (dims, links.Text(120, r"[0-9,\s-]")),  # split_dims' list
@@ -122,10 +125,22 @@ def build() -> None:
                api_name="positional", concurrency_id="play")
     run.click(on_perm, [perm_d, perm_seed], [perm, perm_status], api_name="permutation",
               concurrency_id="play")
-    # Live: on load and on every change (both computations take milliseconds).
-    gr.on(None, quiet(4)(on_show.__wrapped__), [length, d_model, dims], [heat, curves, worked, status],
+    # Live: on load and on every change (both computations take milliseconds). The tables are
+    # hidden until these first fill them (an empty Dataframe is headed "1 2 3"); the API's own
+    # events keep their plain outputs.
+    def shown(out: tuple, table: int) -> tuple:
+        return tuple(gr.update(value=x, visible=True) if i == table and isinstance(
+            x, pd.DataFrame) else x for i, x in enumerate(out))
+
+    def live_show(length, d_model, dims, request: gr.Request):
+        return shown(render(length, d_model, dims, lang_of(request)), 2)
+
+    def live_perm(d_model, seed, request: gr.Request):
+        return shown(render_permutation(d_model, seed, lang_of(request)), 0)
+
+    gr.on(None, quiet(4)(live_show), [length, d_model, dims], [heat, curves, worked, status],
           api_visibility="private", concurrency_id="play", show_progress="hidden",
           trigger_mode="always_last")
-    gr.on(None, quiet(2)(on_perm.__wrapped__), [perm_d, perm_seed], [perm, perm_status],
+    gr.on(None, quiet(2)(live_perm), [perm_d, perm_seed], [perm, perm_status],
           api_visibility="private", concurrency_id="play", show_progress="hidden",
           trigger_mode="always_last")  # a lesson link sets them right after load
