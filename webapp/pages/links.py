@@ -251,4 +251,8 @@ def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
                 gr.update(value=text, visible=True) if text else gr.skip(),
                 *[u for p in pages for u in _updates(p, link)]]
 
-    blocks.load(apply, None, outputs, api_visibility="private", show_progress="hidden")
+    # Not queued: reading a link is cheap and bounded (decode's limits), and a page's first
+    # computations queue in the play pool on load; behind them (a class opening the same link,
+    # a loaded host) the notice and the link's values waited past 30 s in full test runs.
+    blocks.load(apply, None, outputs, api_visibility="private", show_progress="hidden",
+                queue=False)
