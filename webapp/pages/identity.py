@@ -173,8 +173,10 @@ def build() -> Identity:
     if root is not None:
         # The status is written after the load, from the box as it is *then*: a name typed
         # while the page was still loading must not be described as "no name given".
-        root.load(on_load, [stored, key, name], [key, name], **ui).then(
-            on_status, [name], [stored, status], **ui)
+        # Not queued (both are cheap): behind the page's first computations in the play pool
+        # the key reached localStorage only after 20 s in a full test run.
+        root.load(on_load, [stored, key, name], [key, name], queue=False, **ui).then(
+            on_status, [name], [stored, status], queue=False, **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
     gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
     drafts = gr.BrowserState({}, storage_key=DRAFTS_KEY, secret=BROWSER_STATE_SECRET)
