@@ -144,13 +144,18 @@ def log_class_view(who: str, periodic: bool) -> None:
     """Log a class-view draw: every one a teacher asked for; a timer's at most once per
     REFRESH_LOG_S, so a lesson's refreshes do not push everything else off the access log."""
     book = submissions.gradebook()
-    if periodic:
-        newest = book.access_log(1)
-        if newest and (newest[0].who, newest[0].detail) == (who, "class view (refreshed)"):
-            at = datetime.fromisoformat(newest[0].at)
-            if datetime.now(timezone.utc) - at < timedelta(seconds=REFRESH_LOG_S):
-                return
+    if periodic and _logged_lately(book, who, "class view (refreshed)"):
+        return
     book.log_access(who, "view", "class view (refreshed)" if periodic else "class view")
+
+
+def _logged_lately(book, who: str, detail: str) -> bool:
+    """Whether the access log's newest entry is ``who``'s ``detail`` within REFRESH_LOG_S."""
+    newest = book.access_log(1)
+    if not newest or (newest[0].who, newest[0].detail) != (who, detail):
+        return False
+    at = datetime.fromisoformat(newest[0].at)
+    return datetime.now(timezone.utc) - at < timedelta(seconds=REFRESH_LOG_S)
 
 
 def log_learner_page(who: str, learner: str) -> None:
@@ -159,12 +164,8 @@ def log_learner_page(who: str, learner: str) -> None:
     redraws)."""
     book = submissions.gradebook()
     detail = tr("gb.detail.learner_page", "en", learner=learner)[:200]
-    newest = book.access_log(1)
-    if newest and (newest[0].who, newest[0].detail) == (who, detail):
-        at = datetime.fromisoformat(newest[0].at)
-        if datetime.now(timezone.utc) - at < timedelta(seconds=REFRESH_LOG_S):
-            return
-    book.log_access(who, "view", detail)
+    if not _logged_lately(book, who, detail):
+        book.log_access(who, "view", detail)
 
 
 def log_frame(lang: str):
