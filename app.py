@@ -112,7 +112,8 @@ def build_demo() -> gr.Blocks:
         # into every output at opacity 0, where screen readers and innerText read it: such
         # events show it on this hidden input instead (below).
         sink = gr.Number(0, visible=False, elem_id="tl-progress-sink")
-        who = identity.build()  # who is submitting: handed to Exercises, Progress, Instructor
+        # who is submitting: handed to Exercises, Progress, Instructor (a class link joins here)
+        who = identity.build(link_notice)
         # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
         s = submissions.default().serving.settings  # every serving setting, read once
         blocks.train_sessions = sessions = TrainSessions(ttl_s=s.session_ttl_s,

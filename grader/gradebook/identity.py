@@ -47,12 +47,12 @@ class Learner:
 
     id: str
     label: str
-    kind: str  # "guest", "signed_in" or "api"
+    kind: str  # "guest", "member" (on the teacher's class list), "signed_in" or "api"
 
     @property
     def owns_history(self) -> bool:
-        """Guests and signed-in learners see their history; an API label never does."""
-        return self.kind in ("guest", "signed_in")
+        """Guests, members and signed-in learners see their history; an API label never does."""
+        return self.kind in ("guest", "member", "signed_in")
 
 
 @dataclass(frozen=True)
@@ -179,9 +179,11 @@ def label_for(typed: str | None, suffix: str, signed_in_folds: frozenset[str] = 
 
 
 def resolve(claim: Claim, linked_id: str | None = None,
-            signed_in_folds: frozenset[str] = frozenset()) -> Learner:
+            signed_in_folds: frozenset[str] = frozenset(), member: str | None = None) -> Learner:
     """The Learner a claim stands for. ``linked_id``: the id the gradebook links this
-    browser key to (after a recovery code), if any. Raises SubmissionRejected."""
+    browser key to (after a recovery code or a class link), if any; ``member``: that id's name
+    on the teacher's class list (grader.gradebook.roster), which is then its label whatever is
+    typed. Raises SubmissionRejected."""
     if claim.username:
         name = str(claim.username)
         return Learner(id=signed_in_id(name), label=name, kind="signed_in")
@@ -193,5 +195,7 @@ def resolve(claim: Claim, linked_id: str | None = None,
             "no_identity",
             "This browser has no learner key yet. Reload the page (it makes one) and try again.",
             "此浏览器尚未生成学习者密钥。请刷新页面（会自动生成）后重试。")
+    if linked_id and member:
+        return Learner(id=linked_id, label=member, kind="member")
     label = label_for(claim.typed, GUEST_SUFFIX, signed_in_folds)
     return Learner(id=linked_id or guest_id(str(claim.browser_key)), label=label, kind="guest")

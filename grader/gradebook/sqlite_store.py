@@ -42,6 +42,13 @@ CREATE TABLE IF NOT EXISTS instructor_trust (
     client_hash TEXT PRIMARY KEY,
     last_at     TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS roster (
+    learner_id TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    folded     TEXT NOT NULL UNIQUE,
+    join_code  TEXT NOT NULL,
+    added_at   TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS access_log (
     id     INTEGER PRIMARY KEY AUTOINCREMENT,
     at     TEXT NOT NULL,

@@ -23,6 +23,7 @@ from grader.gradebook.model import (
     surrogate_safe,
     utc_now_iso,
 )
+from grader.gradebook.roster import Roster
 
 # Column order of every SELECT; _row() relies on it.
 COLUMNS = ("id", "learner", "exercise", "code", "score", "max_score", "tests", "status",
@@ -33,15 +34,16 @@ DEFAULT_FILENAME = "gradebook.sqlite3"
 log = logging.getLogger("grader.gradebook")
 
 
-class Gradebook(ABC):
+class Gradebook(Roster, ABC):
     """Every graded submission, stored durably. Safe to share between threads.
 
     Backends implement four primitives: ``_insert`` (commit one row, return its id),
     ``_query`` (rows as tuples), ``_execute`` (one committed write) and ``close``. ``?`` marks
     parameters. Besides ``submissions``, three small tables hold identity and audit data:
     ``browser_keys`` (hashes of browser keys linked to a learner id by a recovery code),
-    ``recovery_codes`` (one code hash per learner), ``access_log`` (instructor views) and
-    ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor).
+    ``recovery_codes`` (one code hash per learner), ``access_log`` (instructor views),
+    ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor)
+    and ``roster`` (the teacher's class list: grader.gradebook.roster).
     """
 
     backend: str = "?"

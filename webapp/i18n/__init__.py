@@ -3,7 +3,7 @@
 The keys live in parts (``text``: pages and exercises, ``text_lab``: the playground's
 captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor,
 ``report_text``: what services and views say at request time, ``text_queue``: the training
-queue, ``text_train`` / ``text_play``: Train and the explorers, ``text_errors``: learner input
+queue, ``text_class_list``: the teacher's class list and joining it, ``text_train`` / ``text_play``: Train and the explorers, ``text_errors``: learner input
 errors by key), merged here once; no module adds keys to another at import time. An input
 error carries a key and fields (transformer_lab.message.LabError): ``error_text`` renders it
 in a language, ``input_error`` raises one of the app's own.
@@ -23,6 +23,7 @@ from webapp.i18n import (
     gradebook_text,
     report_text,
     text,
+    text_class_list,
     text_errors,
     text_lab,
     text_links,
@@ -37,6 +38,7 @@ PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_L
          "text_train": (text_train.EN, text_train.ZH), "text_play": (text_play.EN, text_play.ZH),
          "text_queue": (text_queue.EN, text_queue.ZH),
          "text_links": (text_links.EN, text_links.ZH),
+         "text_class_list": (text_class_list.EN, text_class_list.ZH),
          "text_errors": (text_errors.EN, text_errors.ZH)}
 
 

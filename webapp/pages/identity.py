@@ -122,15 +122,22 @@ def address_of(request: gr.Request | None) -> str:
     return client_of(request).address or "unknown"
 
 
-def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> str:
+def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str,
+             key: str | None = None) -> str:
     """One line saying where this visitor's work is kept and under which label.
 
-    Only the label is checked here (the browser key plays no part in it), so a name typed
-    before the page's load event has made this browser's key gets its answer too.
+    A browser that joined the class list (``key``, linked by its class link) is that member
+    whatever is typed; otherwise only the label is checked, so a name typed before the page's
+    load event has made this browser's key gets its answer too.
     """
     user = username(profile)
     if user:
         return tr("who.signed_in", lang, name=user)
+    from webapp.pages import class_list
+
+    member = class_list.member_name(key)
+    if member:
+        return tr("who.member", lang, name=member)
     try:
         label = ids.label_for(typed, ids.GUEST_SUFFIX, submissions.signed_in_folds())
     except SubmissionRejected as err:
@@ -142,9 +149,10 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str) -> s
     return tr("who.guest", lang, name=show_label(label, lang))  # Chinese guest suffix in zh
 
 
-def build() -> Identity:
+def build(notice: gr.Markdown | None = None) -> Identity:
     """A row with the sign-in button (Spaces with OAuth) and the label box; the browser key.
-    The returned handle goes to the pages that submit or show a learner's work."""
+    The returned handle goes to the pages that submit or show a learner's work. ``notice``:
+    where a class list's join link (``?join=``) says whether the browser joined."""
     with gr.Row(equal_height=True, elem_id="who-row"):  # stacked on phones (app.py CSS)
         login = gr.LoginButton(scale=1) if oauth_available() else None
         name = gr.Textbox(label=t("who.name"), placeholder=t("who.placeholder"), max_length=64,
@@ -156,17 +164,26 @@ def build() -> Identity:
     def on_load(saved, key_now, typed, request: gr.Request):
         # First visit (or a key that is not ours): make one; the browser keeps it from now on.
         key_now = key_for(key_now, getattr(request, "session_hash", None)) or ids.new_browser_key()
-        # Restore the saved label only into an empty box: never clobber what is being typed.
-        return key_now, (saved if saved and not typed else gr.skip())
+        # A class link joins this browser to its name on the class list, which is its label.
+        from webapp.pages import class_list
 
-    def on_status(typed, request: gr.Request, profile: gr.OAuthProfile | None):
+        member, said = class_list.join_from_link(key_now, getattr(request, "query_params", None),
+                                                 lang_of(request))
+        # Restore the saved label only into an empty box: never clobber what is being typed.
+        name_now = member or (saved if saved and not typed else gr.skip())
+        shown = gr.update(value=said, visible=True) if said else gr.skip()
+        return (key_now, name_now, shown) if notice is not None else (key_now, name_now)
+
+    def on_status(typed, key_now, request: gr.Request, profile: gr.OAuthProfile | None):
         # A name typed while the page loaded is kept too: its own blur/Enter event may not
         # have reached the browser yet when the page is closed or reloaded.
-        return (typed if typed else gr.skip()), describe(typed, profile, lang_of(request))
+        key_now = key_for(key_now, getattr(request, "session_hash", None))
+        return (typed if typed else gr.skip()), describe(typed, profile, lang_of(request), key_now)
 
-    def on_name(typed, request: gr.Request, profile: gr.OAuthProfile | None):
+    def on_name(typed, key_now, request: gr.Request, profile: gr.OAuthProfile | None):
         # Keep what was typed even when refused: the status line says what to change.
-        return typed, describe(typed, profile, lang_of(request))
+        key_now = key_for(key_now, getattr(request, "session_hash", None))
+        return typed, describe(typed, profile, lang_of(request), key_now)
 
     ui = dict(api_visibility="private")
     root = gr.context.Context.root_block
@@ -175,10 +192,11 @@ def build() -> Identity:
         # while the page was still loading must not be described as "no name given".
         # Not queued (both are cheap): behind the page's first computations in the play pool
         # the key reached localStorage only after 20 s in a full test run.
-        root.load(on_load, [stored, key, name], [key, name], queue=False, **ui).then(
-            on_status, [name], [stored, status], queue=False, **ui)
+        shown = [notice] if notice is not None else []
+        root.load(on_load, [stored, key, name], [key, name, *shown], queue=False, **ui).then(
+            on_status, [name, key], [stored, status], queue=False, **ui)
     # On blur / Enter, not each keystroke; events read the textbox itself, so there is no race.
-    gr.on([name.blur, name.submit], on_name, [name], [stored, status], **ui)
+    gr.on([name.blur, name.submit], on_name, [name, key], [stored, status], **ui)
     drafts = gr.BrowserState({}, storage_key=DRAFTS_KEY, secret=BROWSER_STATE_SECRET)
     place = gr.BrowserState({}, storage_key=PLACE_KEY, secret=BROWSER_STATE_SECRET)
     return Identity(stored=stored, key=key, name=name, status=status, login=login, drafts=drafts,

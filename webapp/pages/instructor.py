@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, timezone
 
 import gradio as gr
 
-from webapp.pages import class_view, identity
+from webapp.pages import class_list, class_view, identity
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import exports, instructor_access, learner_page, submissions
 from webapp.serving.ratelimit import FailureLimiter, locked_message
@@ -205,6 +205,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                                         elem_id="instructor-export-learners")
         status = gr.Markdown(elem_id="instructor-status")
         cv = class_view.build()  # who is stuck on what, first; the long table below, folded
+        class_list.build(authorize, password, learner.key)  # the class list and join links
         with gr.Accordion(t("instructor.table"), open=False, elem_id="instructor-table-box"):
             # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
             table = gr.Dataframe(label=t("instructor.table"), interactive=False, visible=False,

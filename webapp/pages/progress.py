@@ -92,6 +92,8 @@ def _guest_asking(key: str | None, profile: gr.OAuthProfile | None, lang: str,
     """(whose work, the hash of the asking browser's key) for the recovery buttons: a guest's
     only (a signed-in learner's other browsers are Hugging Face's sessions, not ours)."""
     who = owner(key, profile, session)
+    if who.kind == "member":  # the class link is the way back (a new code would break it)
+        raise ValueError(tr("recovery.member", lang))
     if who.kind != "guest":
         raise ValueError(tr("recovery.signed_in", lang))
     return who, ids.key_hash(str(identity.key_for(key, session)))

@@ -105,6 +105,8 @@ class ClassSummary:
     rows: int = 0
     fractions: dict[str, list[float]] = field(default_factory=dict)  # best per learner, per exercise
     now: datetime | None = None  # the time "since" and "silent" were read against
+    listed: int = 0  # names on the teacher's class list (grader.gradebook.roster)
+    not_started: list[Learner] = field(default_factory=list)  # listed, no attempt in the view
 
     def cell(self, learner: Learner, exercise: str) -> Cell | None:
         return self.cells.get((learner.key, exercise))
@@ -183,9 +185,12 @@ def _urgency(s: Stuck) -> tuple:
 
 
 def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | None = None,
-              since: str | None = None) -> ClassSummary:
+              since: str | None = None,
+              roster: Iterable[tuple[str, str]] = ()) -> ClassSummary:
     """The class view of ``rows`` (oldest first). ``exercises`` gives the columns' order;
-    exercises found only in the rows follow it. ``now`` decides who is stuck."""
+    exercises found only in the rows follow it. ``now`` decides who is stuck. ``roster``:
+    (learner id, name) of everyone on the class list; those with no row in ``rows`` are rows
+    of the grid too, with no cells (issue 25: a learner who never submitted was invisible)."""
     now = now or datetime.now(timezone.utc)
     groups: dict[tuple[str, str], list[Attempt]] = {}
     learners: dict[str, Learner] = {}
@@ -198,7 +203,10 @@ def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | Non
         if r.exercise not in seen:
             seen.append(r.exercise)
     cells = {key: _cell(group) for key, group in groups.items()}
-    order = sorted(learners.values(), key=lambda x: (x.label.casefold(), x.key))
+    listed = dict(roster)
+    not_started = [Learner(f"id:{i}", name, i) for i, name in listed.items()
+                   if f"id:{i}" not in learners]
+    order = sorted([*learners.values(), *not_started], key=lambda x: (x.label.casefold(), x.key))
     totals, fractions = [], {}
     for ex in seen:
         here = [cells[(x.key, ex)] for x in order if (x.key, ex) in cells]
@@ -219,13 +227,16 @@ def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | Non
                 for (ex, m), (people, attempts) in made.items()]
     mistakes.sort(key=lambda c: (-len(c.learners), -c.attempts, position[c.exercise], c.mistake))
     stuck = needs_help(groups, learners, cells, now)
-    return ClassSummary(seen, order, cells, totals, mistakes, stuck, since, count, fractions, now)
+    return ClassSummary(seen, order, cells, totals, mistakes, stuck, since, count, fractions, now,
+                        len(listed), sorted(not_started, key=lambda x: x.label.casefold()))
 
 
 def load(book: Gradebook, exercises: list[str], since: str | None = None,
          now: datetime | None = None) -> ClassSummary:
-    """The class view from the gradebook: one query (rows since ``since``), then summarise."""
-    return summarise(book.class_rows(since), exercises, now, since)
+    """The class view from the gradebook: two queries (rows since ``since``, the class list),
+    then summarise."""
+    roster = [(m.learner_id, m.name) for m in book.members()]
+    return summarise(book.class_rows(since), exercises, now, since, roster)
 
 
 def lesson_start(text: str | None, tz_offset_min: float | None = None,

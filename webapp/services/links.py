@@ -29,9 +29,10 @@ MAX_NUMBER_CHARS = 32  # "0.15000000000000002" fits; a 10 000-digit number does 
 META = ("tab", "hide", "lock")
 TRUE_WORDS = ("1", "true", "yes", "on")  # lock=... meaning every shown control
 FALSE_WORDS = ("", "0", "false", "no", "off")  # lock=... meaning none
-# Keys that are not ours and never make a link: Gradio's (?__theme=dark, ?view=api) and Spaces'.
+# Keys that never make a lesson link: Gradio's (?__theme=dark, ?view=api), Spaces', and a
+# class list's join link (?join=..., read by webapp.pages.identity on load).
 FOREIGN_PREFIX = "_"
-FOREIGN = frozenset({"view", "logs"})
+FOREIGN = frozenset({"view", "logs", "join"})
 
 
 class LinkError(ValueError):

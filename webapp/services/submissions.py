@@ -33,6 +33,7 @@ from grader.gradebook import (
 )
 from grader.gradebook import identity as ids
 from grader.gradebook.model import surrogate_safe_data
+from grader.gradebook.roster import is_member_id
 from grader.report import Report, render
 from webapp.i18n import both
 from webapp.serving import wing
@@ -180,11 +181,12 @@ class Submitter:
         if not isinstance(learner, Claim):
             learner = Claim(username=clean_learner(learner)) if signed_in else \
                 Claim(typed=learner, via_api=True)
-        linked = None
+        linked = member = None
         if learner.browser_key and ids.valid_browser_key(learner.browser_key) and \
                 not learner.username:
             linked = self.book.linked_learner(ids.key_hash(learner.browser_key))
-        return ids.resolve(learner, linked, self.signed_in_folds())
+            member = self.book.member_name(linked) if is_member_id(linked) else None
+        return ids.resolve(learner, linked, self.signed_in_folds(), member)
 
     def _practice_who(self, learner: Claim, session_key: str | None,
                       client: ClientKey) -> ClientKey | Refused:

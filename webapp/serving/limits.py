@@ -74,10 +74,13 @@ NEW_PER_SESSION = 4  # page learners one page session may start (a browser has o
 
 def origin_of(unit: str) -> str:
     """Where a learner unit (webapp.services.submissions.rate_key) comes from: "signed_in"
-    (``id:hf:``, verified by Hugging Face), "api" (an anonymous API session, ``anon:``, or an
+    (``id:hf:``, verified by Hugging Face), "member" (``id:c:``, on the teacher's class list,
+    joined by its link: grader.gradebook.roster), "api" (an anonymous API session, ``anon:``, or an
     API label, ``id:api:``), else "page" (a browser key, or a bare name in tests)."""
     if unit.startswith("id:hf:"):
         return "signed_in"
+    if unit.startswith("id:c:"):
+        return "member"
     if unit.startswith(("anon:", "id:api:")):
         return "api"
     return "page"
@@ -104,7 +107,7 @@ class NewLearners:
     @staticmethod
     def _key(address: str, learner: str) -> str | None:
         origin = origin_of(learner)
-        if origin == "signed_in":
+        if origin in ("signed_in", "member"):  # identities a flood cannot mint
             return None
         return f"new:{address}" if origin == "page" else f"new-{origin}:{address}"
 
@@ -119,7 +122,7 @@ class NewLearners:
             if pair in self._seen:
                 self._seen.move_to_end(pair)
                 return True, 0.0, False
-            if key is None:  # signed in: no allowance to spend
+            if key is None:  # signed in or a member: no allowance to spend
                 self._remember(pair)
                 return True, 0.0, False
             by_session = session and origin_of(learner) == "page"

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.i18n import both
-from webapp.serving.who import ClientKey
+from webapp.serving.who import ClientKey, vouched_for
 
 OnWait = Callable[[int, float], None]  # (position in the line, ETA in seconds); 0 = your turn
 
@@ -270,9 +270,11 @@ class TurnQueue:
                 del self._first_seen[old]
         self._first_seen[key] = first  # moved to the end: the most recently active
 
-    def _place_order(self, group: str) -> Callable[[str], tuple[int, float]]:
-        """Where a unit of ``group`` stands for a place in its full address (lock held): first
-        seen first (a key minted during a flood comes after every classmate seen before it,
+    def _place_order(self, group: str) -> Callable[[str], tuple[int, int, float]]:
+        """Where a unit of ``group`` stands for a place in its full address (lock held): a
+        signed-in learner or class-list member (who.vouched_for) before anyone a flood could
+        have minted (a classmate who arrives after a student started minting keys cannot be
+        told from those keys otherwise: third red team, issue 29); then first seen first (a key minted during a flood comes after every classmate seen before it,
         however much grading that classmate has had), then less service (idle service is not
         banked). Service first let a fresh key, at the line's lowest service, overtake a
         classmate graded while the line was busy (second red team, issue 29)."""
@@ -281,10 +283,11 @@ class TurnQueue:
         floor = min((self._unit_served.get((group, u), 0.0) - (u in running) for u in units),
                     default=0.0)
 
-        def key(unit: str) -> tuple[int, float]:
+        def key(unit: str) -> tuple[int, int, float]:
             served = self._unit_served.get((group, unit), 0.0)
             level = served if unit in units else max(served, floor)
-            return self._first_seen.get((group, unit), self._seq + 1), level
+            return (0 if vouched_for(unit) else 1, self._first_seen.get((group, unit),
+                                                                        self._seq + 1), level)
         return key
 
     def _evict(self, victim: Ticket, why: str = "queue.pushed_out") -> None:

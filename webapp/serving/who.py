@@ -57,6 +57,16 @@ class ClientKey:
                                 f"address:{self.address}")
 
 
+# Units (ClientKey.unit) whose identity cost something a flood cannot mint: a Hugging Face
+# sign-in, or a name on the teacher's class list joined by its link (grader.gradebook.roster).
+VOUCHED = ("id:hf:", "id:c:")
+
+
+def vouched_for(unit: str) -> bool:
+    """Whether ``unit`` is a signed-in learner or a class-list member (see VOUCHED)."""
+    return unit.startswith(VOUCHED)
+
+
 def _parse_ip(text: str) -> str | None:
     """A normalised address from one forwarded entry ('1.2.3.4', '1.2.3.4:80', '[::1]:80'), else None."""
     text = text.strip().strip('"')

@@ -228,13 +228,28 @@ def who_made(mistake: MistakeCount | None, lang: str = "en",
 
 def status_line(summary: ClassSummary, lang: str, clock: str = "", updated: str = "") -> str:
     """Which period the view shows, how much is in it, and when it was drawn."""
-    learners, rows = len(summary.learners), summary.rows
+    learners, rows = len(summary.learners) - len(summary.not_started), summary.rows
     if summary.since:
         text = tr("cv.showing_since", lang, time=clock, rows=rows, learners=learners)
     else:
         text = tr("cv.showing_all", lang, rows=rows, learners=learners)
     joiner = "" if lang == "zh" else " "  # no space after a full-width full stop
-    return text + (joiner + tr("cv.updated", lang, time=updated) if updated else "")
+    text += joiner + tr("cv.updated", lang, time=updated) if updated else ""
+    if summary.listed:  # the class list: who is in the room but has not sent anything
+        started = summary.listed - len(summary.not_started)
+        text += joiner + tr("cv.roster_status", lang, started=started, listed=summary.listed)
+        if summary.not_started:
+            text += joiner + tr("cv.roster_waiting", lang, names=_some_names(summary.not_started,
+                                                                               lang))
+    return text
+
+
+def _some_names(learners: list[Learner], lang: str, shown: int = 12) -> str:
+    """The first ``shown`` names, then how many more (a class of 300 is not one sentence)."""
+    sep = "、" if lang == "zh" else ", "
+    names = sep.join(x.label.replace("_", "\\_") for x in learners[:shown])  # Markdown
+    more = len(learners) - shown
+    return tr("cv.roster_more", lang, names=names, n=more) if more > 0 else names
 
 
 # -- figures: data first (the summary), then the picture ------------------------------------
