@@ -204,8 +204,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
             learners_button = gr.Button(t("instructor.export_learners"),
                                         elem_id="instructor-export-learners")
         status = gr.Markdown(elem_id="instructor-status")
+        class_list.build(authorize, password, learner.key)  # the class list and links, folded
         cv = class_view.build()  # who is stuck on what, first; the long table below, folded
-        class_list.build(authorize, password, learner.key)  # the class list and join links
         with gr.Accordion(t("instructor.table"), open=False, elem_id="instructor-table-box"):
             # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
             table = gr.Dataframe(label=t("instructor.table"), interactive=False, visible=False,
