@@ -16,6 +16,13 @@ from webapp.views import class_view as view
 from webapp.views import learner_page as page
 
 REFRESH_S = 30.0
+# A click on a learner's row (the grid, needs help) opens their page: one listener on the
+# component, so every redraw's rows answer too (issue 25: only the picker below opened it).
+ROW_CLICK_JS = ("element.addEventListener('click', (e) => { const row = e.target.closest("
+                "'tr[data-learner]'); if (row && element.contains(row)) "
+                "trigger('click', {learner: row.dataset.learner}); });")
+SHOW_PAGE_JS = ("() => { const el = document.getElementById('class-learner-page'); "
+                "if (el) el.scrollIntoView({block: 'start'}); }")
 
 
 def client_js(since: str | None = None, seen: str | None = None) -> str:
@@ -77,8 +84,10 @@ def build() -> ClassViewUI:
             refresh = gr.Button(t("cv.refresh"), scale=1, elem_id="class-refresh")
         status = gr.Markdown(elem_id="class-status")
         gr.Markdown("#### " + t("cv.grid"))
-        grid = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-grid")
-        stuck = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-stuck")
+        grid = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-grid",
+                       js_on_load=ROW_CLICK_JS)
+        stuck = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-stuck",
+                        js_on_load=ROW_CLICK_JS)
         # The hint is the picker's info (translated by gr.I18n on any page); the page itself
         # is drawn per request, in the page's language (it was built once, in English).
         learner_pick = gr.Dropdown(label=t("lp.pick"), info=t("lp.none"), choices=[], value=None,

@@ -330,6 +330,16 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         return on_learner(pw, learner_key, browser_key, is_signed, tz, request, profile,
                           periodic=True)
 
+    def on_row(pw, browser_key, is_signed, tz, evt: gr.EventData, request: gr.Request,
+               profile: gr.OAuthProfile | None):
+        """A click on a learner's row in the grid or needs help: the picker shows them and
+        their page opens (checked and logged like a pick)."""
+        key = getattr(evt, "learner", None)
+        if not isinstance(key, str) or not key:
+            return gr.skip(), gr.skip()
+        return gr.update(value=key), on_learner(pw, key, browser_key, is_signed, tz, request,
+                                                profile)
+
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -367,6 +377,11 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                           api_name="instructor_learner", **ui)
     cv.grid.change(on_learner_redraw, learner_in, cv.learner_page, js=tz_js,
                    show_progress="hidden", api_visibility="private")
+    row_in = [password, key, signed, cv.tz]
+    for rows in (cv.grid, cv.stuck):
+        rows.click(on_row, row_in, [cv.learner_pick, cv.learner_page], js=tz_js,
+                   show_progress="hidden", api_visibility="private").then(
+            None, js=class_view.SHOW_PAGE_JS)
     csv_button.click(on_export_page, [password, include_code, key], page_outputs,
                      api_name="instructor_csv_browser", **ui)
     api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)

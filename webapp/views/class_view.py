@@ -38,6 +38,8 @@ GRID_CSS = """
 .cv-grid .cv-learner { position: sticky; left: 0; background: var(--background-fill-primary);
   z-index: 1; min-width: 8em; max-width: 11em; overflow-wrap: anywhere; }
 .cv-grid thead .cv-learner { z-index: 3; }
+.cv-grid tbody tr[data-learner] { cursor: pointer; }  /* a click opens the learner's page */
+.cv-grid tbody tr[data-learner]:hover > * { background: var(--background-fill-secondary); }
 /* The totals stay at the foot of the scroll box: at 300 learners they were 300 rows down. */
 .cv-grid tfoot { position: sticky; bottom: 0; z-index: 2; }
 .cv-grid tfoot th, .cv-grid tfoot td { background: var(--background-fill-secondary);

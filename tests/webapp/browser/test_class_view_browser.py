@@ -343,3 +343,26 @@ def test_who_made_it_marks_learners_who_fixed_it_since(browser, page_app):
     assert all("full marks" not in n for cls, n in notes if cls != "cv-fixed"), notes
     expect(page.locator("#class-who")).to_contain_text("fixed it since")
     page.context.close()
+
+
+def test_a_click_on_a_learners_row_opens_their_page(browser, page_app):
+    """The chromium walk of 2026-12-07 (issue 25): rows of the grid and of needs help did not
+    open the learner's page; only the picker below did."""
+    url, book, path = page_app
+    seed(path, class_of_30())
+    page = open_page(browser, url, "zh-CN", 390)
+    sign_in(page, "教师")
+    row = page.locator("#cv-grid tbody tr[data-learner]").nth(3)
+    expect(row).to_be_visible(timeout=30_000)
+    key = row.get_attribute("data-learner")
+    row.locator("td").first.click()
+    learner = page.locator("#lp-page")
+    expect(learner).to_have_attribute("data-learner", key, timeout=20_000)
+    assert book.access_log(1)[0].detail.startswith("learner page")
+    stuck = page.locator("#cv-stuck-table tbody tr[data-learner]").first
+    other = stuck.get_attribute("data-learner")
+    assert other != key
+    stuck.locator("td").nth(2).click()
+    expect(learner).to_have_attribute("data-learner", other, timeout=20_000)
+    assert learner.evaluate("e => e.getBoundingClientRect().top") < 900  # scrolled to it
+    page.context.close()
