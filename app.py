@@ -22,6 +22,7 @@ from webapp.pages import (
     train,
 )
 from webapp.pages.common import I18N, t, tr
+from webapp.pages.style import CSS
 from webapp.services import submissions
 from webapp.serving import gradio_patch
 from webapp.serving.sessions import TrainSessions
@@ -36,37 +37,6 @@ log = logging.getLogger("transformer_lab.app")
 # "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
 # A waiting event costs one thread blocked on an event; the line refuses before the pool fills.
 POOLS = submissions.default().serving.settings.pools()
-
-
-CSS = """
-#tl-title h1 { margin-bottom: 0.2em; }
-.tl-status:empty { display: none; }
-/* Phone (390 px): wide tables scroll inside their own box, never the page. */
-.table-wrap, .table-container { max-width: 100%; overflow-x: auto; }
-/* Phone: the results table keeps whole header words (it scrolls sideways instead) and its
-   header does not stick over the first row; the name box and its status stack. */
-@media (max-width: 600px) {
-  #ex-tests table { min-width: 720px; }
-  /* Gradio 6 draws the body as rows of divs sized in % of the viewport, not of the 720 px
-     header table: the columns did not line up and cells wrapped one character per line
-     (the result "failed" one per line). The same widths as the header's column_widths (exercises.py), of 720 px. */
-  #ex-tests .virtual-row { min-width: 720px; }
-  #ex-tests .virtual-row > .body-cell { flex: none !important; }
-  #ex-tests .virtual-row > .body-cell:nth-child(1) { width: 180px !important; min-width: 180px !important; }
-  #ex-tests .virtual-row > .body-cell:nth-child(2) { width: 79.2px !important; min-width: 79.2px !important; }
-  #ex-tests .virtual-row > .body-cell:nth-child(3),
-  #ex-tests .virtual-row > .body-cell:nth-child(4) { width: 50.4px !important; min-width: 50.4px !important; }
-  #ex-tests .virtual-row > .body-cell:nth-child(5) { width: 360px !important; min-width: 360px !important; }
-  #ex-tests .body-cell .text { word-break: keep-all; }
-  #ex-tests th, #ex-tests th * { white-space: nowrap !important; word-break: keep-all !important; }
-  #ex-tests thead, #ex-tests thead tr, #ex-tests th { position: static !important; }
-  #who-row { flex-direction: column !important; align-items: stretch !important; }
-  #who-row > * { width: 100% !important; min-width: 0 !important; flex: 1 1 auto !important; }
-}
-/* A slider's label keeps its words on one line (a narrow slider wrapped the Chinese 'tokens'
-   label one character per line); when label and number box do not fit side by side, the box moves below it. */
-.head:has(> .tab-like-container) > label { flex: 0 0 auto; white-space: nowrap; }
-"""
 
 
 # Toasts live outside the app's container, where Gradio's prefixing of `css` rules inside @media

@@ -142,7 +142,8 @@ EN: dict[str, str] = {
     "cv.showing_since": "This lesson, since {time}: {rows} submissions from {learners} learners.",
     "cv.showing_all": "All submissions: {rows} from {learners} learners.",
     "cv.updated": "Updated {time}; it refreshes every 30 s while this tab is open.",
-    "cv.legend": "Each cell: best score, \u00d7 attempts, last named mistake.",
+    "cv.legend": "Each cell: best score, \u00d7 attempts, last named mistake. Click a row to see "
+                 "the learner's page.",
     "cv.none": "not tried",
     "cv.trying": "trying",
     "cv.full": "full marks",
@@ -172,9 +173,11 @@ EN: dict[str, str] = {
     "cv.who_made": "{mistake} ({exercise}): {n} learners",
     "cv.who_fixed": "✓ now at full marks",
     "cv.who_split": "{still} still trying, {fixed} fixed it since",
-    "cv.stuck": "Needs help: {n}, whom to walk to first on top (the same mistake again and again, "
-                "3 attempts without a better score, or not passing and silent for 10 minutes; "
-                "a learner leaves the list by gaining a better score or sending again)",
+    "cv.stuck": "Needs help: {n}",
+    "cv.stuck_how": "Whom to walk to first is on top: the same mistake again and again, 3 "
+                    "attempts without a better score, or not passing and silent for 10 minutes. "
+                    "A learner leaves the list by gaining a better score or sending again. Click "
+                    "a row to see their page.",
     "cv.stuck_none": "Nobody needs help right now: no one repeats a mistake, has made 3 attempts "
                      "without a better score, or has been silent for 10 minutes without passing.",
     "cv.fig.scores": "Best score per learner, by exercise",
@@ -305,7 +308,7 @@ ZH: dict[str, str] = {
     "cv.showing_since": "本节课（自 {time} 起）：{learners} 位学习者的 {rows} 次提交。",
     "cv.showing_all": "全部提交：{learners} 位学习者的 {rows} 次提交。",
     "cv.updated": "更新于 {time}；此标签页打开时每 30 秒刷新一次。",
-    "cv.legend": "每格：最高分、× 尝试次数、最近一次被指出的错误。",
+    "cv.legend": "每格：最高分、× 尝试次数、最近一次被指出的错误。点击一行可查看该学习者的页面。",
     "cv.none": "未尝试",
     "cv.trying": "尝试中",
     "cv.full": "满分",
@@ -335,8 +338,9 @@ ZH: dict[str, str] = {
     "cv.who_made": "{mistake}（{exercise}）：{n} 位学习者",
     "cv.who_fixed": "✓ 现已满分",
     "cv.who_split": "{still} 位仍在尝试，{fixed} 位之后已改正",
-    "cv.stuck": "需要帮助：{n} 人，最需要走过去看的排在最上面（一再犯同一个错误、尝试 3 次分数没有提高，"
-                "或尚未通过且 10 分钟没有提交；学习者得到更高的分数或再次提交后离开此列表）",
+    "cv.stuck": "需要帮助：{n} 人",
+    "cv.stuck_how": "最需要走过去看的排在最上面：一再犯同一个错误、尝试 3 次分数没有提高，或尚未通过且 "
+                    "10 分钟没有提交。学习者得到更高的分数或再次提交后离开此列表。点击一行可查看该学习者的页面。",
     "cv.stuck_none": "现在没有人需要帮助：没有人一再犯同一个错误、尝试 3 次而分数没有提高，"
                      "或尚未通过且 10 分钟没有提交。",
     "cv.fig.scores": "各练习中每位学习者的最高分",

@@ -191,7 +191,9 @@ def stuck_html(summary: ClassSummary, lang: str = "en") -> str:
     title = escape(tr("cv.stuck", lang, n=len(summary.stuck)))
     more = len(summary.stuck) - STUCK_SHOWN
     tail = f'<p id="cv-stuck-more">{escape(tr("cv.stuck_more", lang, n=more))}</p>' if more > 0 else ""
-    return (f'<p><b>{title}</b></p><div class="cv-scroll"><table class="cv-grid" id="cv-stuck-table">'
+    how = escape(tr("cv.stuck_how", lang))
+    return (f'<p><b>{title}</b><br><small>{how}</small></p>'
+            '<div class="cv-scroll"><table class="cv-grid" id="cv-stuck-table">'
             f'<thead><tr>{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>{tail}')
 
 

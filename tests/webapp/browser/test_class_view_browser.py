@@ -58,8 +58,10 @@ def page_app(tmp_path_factory):
                 with gr.Tab(t("tab.instructor"), id="instructor") as tab:
                     instructor.build(who, tab)
         demo.queue()
+        from webapp.pages.style import CSS  # the app's phone rules
+
         demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=free_port(),
-                    quiet=True, i18n=I18N)
+                    quiet=True, i18n=I18N, css=CSS)
         yield demo.local_url, book, path
         demo.close()
         submissions.default().use_gradebook(old_book)
@@ -365,4 +367,26 @@ def test_a_click_on_a_learners_row_opens_their_page(browser, page_app):
     stuck.locator("td").nth(2).click()
     expect(learner).to_have_attribute("data-learner", other, timeout=20_000)
     assert learner.evaluate("e => e.getBoundingClientRect().top") < 900  # scrolled to it
+    page.context.close()
+
+
+def test_the_common_mistakes_keep_whole_header_words_on_a_phone(browser, page_app):
+    """The chromium walk of 2026-12-07 (issue 25): at 390 px the common mistakes' headers
+    ("学习者人数", "learners") wrapped one character per line; the table scrolls sideways."""
+    url, book, path = page_app
+    seed(path, class_of_30())
+    page = open_page(browser, url, "zh-CN", 390)
+    sign_in(page, "教师")
+    heads = page.locator("#class-mistakes th")
+    expect(heads.first).to_be_visible(timeout=30_000)
+    lines = page.evaluate("""() => [...document.querySelectorAll('#class-mistakes th')]
+      .filter(th => th.innerText.trim()).map(th => {
+        const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT), tops = new Set();
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          if (!n.textContent.trim()) continue;
+          const r = document.createRange(); r.selectNodeContents(n);
+          for (const x of r.getClientRects()) tops.add(Math.round(x.top)); }
+        return [th.innerText.trim(), tops.size]; })""")
+    assert lines and all(n == 1 for _, n in lines), lines
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
     page.context.close()
