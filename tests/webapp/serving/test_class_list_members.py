@@ -71,7 +71,7 @@ def test_a_member_is_graded_and_stored_under_the_teachers_name_during_a_flood(bo
     settings = ServingSettings(rate_limit=100, new_learners_per_address=8, grading_slots=1)
     sub = glue.Submitter(Serving.local(settings), book, _graded)
     for s in range(4):  # the flood: 4 sessions x 2 keys = the address's 8 new learners
-        for k in range(2):
+        for _k in range(2):
             out = sub.submit("causal-mask", "x = 1\n", Claim("", idm.new_browser_key()),
                              f"flood{s}", client=ClientKey(f"flood{s}", CLASS))
             assert isinstance(out, glue.Stored)
