@@ -174,6 +174,9 @@ EN: dict[str, str] = {
     "cv.who_fixed": "✓ now at full marks",
     "cv.who_split": "{still} still trying, {fixed} fixed it since",
     "cv.stuck": "Needs help: {n}",
+    "cv.exercises": "This lesson's exercises",
+    "cv.exercises_info": "Choose the exercises of today's lesson: the grid, totals, mistakes and "
+                         "needs help read only them. None chosen: every exercise.",
     "cv.stuck_how": "Whom to walk to first is on top: the same mistake again and again, 3 "
                     "attempts without a better score, or not passing and silent for 10 minutes. "
                     "A learner leaves the list by gaining a better score or sending again. Click "
@@ -339,6 +342,8 @@ ZH: dict[str, str] = {
     "cv.who_fixed": "✓ 现已满分",
     "cv.who_split": "{still} 位仍在尝试，{fixed} 位之后已改正",
     "cv.stuck": "需要帮助：{n} 人",
+    "cv.exercises": "本节课的练习",
+    "cv.exercises_info": "选择今天这节课的练习：表格、合计、常见错误和“需要帮助”只看这些练习。不选：全部练习。",
     "cv.stuck_how": "最需要走过去看的排在最上面：一再犯同一个错误、尝试 3 次分数没有提高，或尚未通过且 "
                     "10 分钟没有提交。学习者得到更高的分数或再次提交后离开此列表。点击一行可查看该学习者的页面。",
     "cv.stuck_none": "现在没有人需要帮助：没有人一再犯同一个错误、尝试 3 次而分数没有提高，"

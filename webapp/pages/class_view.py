@@ -27,13 +27,13 @@ SHOW_PAGE_JS = ("() => { const el = document.getElementById('class-learner-page'
 
 def client_js(since: str | None = None, seen: str | None = None) -> str:
     """The browser's part of a class-view event, whose inputs end [since, key, tz, seen,
-    signed]: it fills in the teacher's time zone and whether the view is on screen (its tab
-    selected and the browser tab visible; a hidden view is not queried and its timer stops
-    until the tab is opened again). ``since``/``seen``: JavaScript that replaces those values."""
+    signed, exercises]: it fills in the teacher's time zone and whether the view is on screen
+    (its tab selected and the browser tab visible; a hidden view is not queried and its timer
+    stops until the tab is opened again). ``since``/``seen``: JavaScript that replaces those."""
     return ("(...args) => { const n = args.length, d = new Date(), two = (x) => String(x)"
             ".padStart(2, '0'); const el = document.getElementById('class-view'); "
-            f"args[n - 5] = {since or 'args[n - 5]'}; args[n - 3] = d.getTimezoneOffset(); "
-            f"args[n - 2] = {seen or 'true'}; return args; }}")
+            f"args[n - 6] = {since or 'args[n - 6]'}; args[n - 4] = d.getTimezoneOffset(); "
+            f"args[n - 3] = {seen or 'true'}; return args; }}")
 
 
 # A timer tick asks the page whether the view is on screen; a click or the tab's opening is.
@@ -65,6 +65,7 @@ class ClassViewUI:
     picks: gr.State  # the mistakes in table order, for a click on a row
     learner_pick: gr.Dropdown  # whose page to show (the learners of the last draw)
     learner_page: gr.HTML
+    exercises: gr.Dropdown  # the lesson's exercises (none chosen: every exercise)
 
     @property
     def outputs(self) -> list:
@@ -82,6 +83,10 @@ def build() -> ClassViewUI:
             now = gr.Button(t("cv.since_now"), scale=1, elem_id="class-since-now")
             everything = gr.Button(t("cv.since_all"), scale=1, elem_id="class-since-all")
             refresh = gr.Button(t("cv.refresh"), scale=1, elem_id="class-refresh")
+        # A lesson on exercises 1-3 shows those three (issue 25, item 8): the grid, totals,
+        # mistakes and needs help read only them. Titled in the page's language on sign-in.
+        exercises = gr.Dropdown(label=t("cv.exercises"), info=t("cv.exercises_info"), choices=[],
+                                value=[], multiselect=True, elem_id="class-exercises")
         status = gr.Markdown(elem_id="class-status")
         gr.Markdown("#### " + t("cv.grid"))
         grid = gr.HTML(css_template=view.GRID_CSS, apply_default_css=False, elem_id="class-grid",
@@ -108,7 +113,7 @@ def build() -> ClassViewUI:
     timer = gr.Timer(REFRESH_S, active=False)
     return ClassViewUI(box, since, now, everything, refresh, status, grid, stuck, mistakes, who,
                        scores_plot, mistakes_plot, timer, tz, seen, picks, learner_pick,
-                       learner_page)
+                       learner_page, exercises)
 
 
 def hidden() -> tuple:
@@ -117,17 +122,20 @@ def hidden() -> tuple:
             "", None, None, [], gr.Timer(active=False), gr.update(choices=[], value=None))
 
 
-def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False) -> tuple:
+def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False,
+         only: list | None = None) -> tuple:
     """The class view's outputs for rows since the teacher's start time (one query).
     ``echo``: write the start time back into its box (a button set it; a timer tick must not
-    overwrite what the teacher is typing)."""
+    overwrite what the teacher is typing). ``only``: the exercises chosen (none: all)."""
+    everything = submissions.exercise_ids()
     try:
         since = data.lesson_start(since_text, tz)
     except ValueError:
         warning = tr("cv.bad_since", lang, text=str(since_text)[:40])
         return (gr.update(visible=True), gr.skip(), "⚠️ " + warning, *(gr.skip(),) * 7,
                 gr.Timer(active=True), gr.skip())
-    summary = data.load(submissions.gradebook(), submissions.exercise_ids(), since)
+    chosen = [ex for ex in everything if ex in set(only or ())] or None
+    summary = data.load(submissions.gradebook(), everything, since, only=chosen)
     clock = data.local_clock(since, tz)
     drawn = datetime.now(timezone.utc).isoformat()
     updated = data.local_clock(drawn, tz)
@@ -142,6 +150,12 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
             view.who_made(None, lang), view.score_distribution(summary, lang),
             view.mistakes_bars(summary, lang), picks, gr.Timer(active=True),
             gr.update(choices=[(view.who_label(x, lang, tags), x.key) for x in summary.learners]))
+
+
+def exercise_choices(lang: str) -> dict:
+    """The lesson chooser's choices: every exercise, titled in ``lang``."""
+    return gr.update(choices=[(view.exercise_name(ex, lang), ex)
+                              for ex in submissions.exercise_ids()])
 
 
 def who_made(picks: list, index: int | None, lang: str) -> str:

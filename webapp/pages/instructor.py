@@ -258,7 +258,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         return (*shown(values, timer), values[0] is not None)  # and whether this session is in
 
     def on_class(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
-                 profile: gr.OAuthProfile | None, echo: bool = False, periodic: bool = False):
+                 profile: gr.OAuthProfile | None, shown: list | None = None, echo: bool = False,
+                 periodic: bool = False):
         """The class view drawn anew: (class outputs..., access log, signed). Nothing is read
         for a session that never signed in, nor while the view is off screen (its timer
         stops until the tab is opened again); every draw checks the sign-in again."""
@@ -274,17 +275,18 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
             warn(refusal, lang)
             return (*class_view.hidden(), gr.update(value=None, visible=False), False)
         log_class_view(who, periodic)
-        return (*class_view.draw(since, tz, lang, echo), gr.update(value=log_frame(lang),
-                                                                   visible=True), True)
+        return (*class_view.draw(since, tz, lang, echo, shown),
+                gr.update(value=log_frame(lang), visible=True), True)
 
     def on_class_tick(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
-                      profile: gr.OAuthProfile | None):
-        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile,
+                      profile: gr.OAuthProfile | None, shown: list | None = None):
+        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, shown,
                         periodic=True)
 
     def on_class_since(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
-                       profile: gr.OAuthProfile | None):
-        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, echo=True)
+                       profile: gr.OAuthProfile | None, shown: list | None = None):
+        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, shown,
+                        echo=True)
 
     def on_mistake(picks, evt: gr.SelectData, request: gr.Request):
         """Who made the clicked mistake (from this session's last draw, already checked)."""
@@ -340,6 +342,10 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         return gr.update(value=key), on_learner(pw, key, browser_key, is_signed, tz, request,
                                                 profile)
 
+    def on_choices(request: gr.Request):
+        """The lesson chooser's exercises, titled in the page's language."""
+        return class_view.exercise_choices(lang_of(request))
+
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -355,15 +361,18 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                 show_progress="hidden")
     opened = gr.on([show.click, password.submit], on_show_page, [password, key],
                    [*page_outputs, signed], api_name="instructor_scores_browser", **ui)
-    cv_in = [password, cv.since, key, cv.tz, cv.seen, signed]
+    cv_in = [password, cv.since, key, cv.tz, cv.seen, signed, cv.exercises]
     cv_out = [*cv.outputs, access, signed]
     opened.then(on_class, cv_in, cv_out, js=class_view.OPEN_JS, api_name="instructor_class", **ui)
+    opened.then(on_choices, None, cv.exercises, api_visibility="private", show_progress="hidden")
     gr.on([cv.refresh.click, cv.since.submit], on_class, cv_in, cv_out, js=class_view.OPEN_JS,
           api_name="instructor_class_refresh", **ui)
     cv.now.click(on_class_since, cv_in, cv_out, js=class_view.NOW_JS,
                  api_name="instructor_class_now", **ui)
     cv.everything.click(on_class_since, cv_in, cv_out, js=class_view.ALL_JS,
                         api_name="instructor_class_all", **ui)
+    cv.exercises.input(on_class, cv_in, cv_out, js=class_view.OPEN_JS,
+                       api_name="instructor_class_exercises", **ui)
     cv.timer.tick(on_class_tick, cv_in, cv_out, js=class_view.TICK_JS, show_progress="hidden",
                   api_name="instructor_class_tick", **ui)
     if tab is not None:  # back on the tab: drawn at once, and the timer runs again

@@ -232,11 +232,17 @@ def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | Non
 
 
 def load(book: Gradebook, exercises: list[str], since: str | None = None,
-         now: datetime | None = None) -> ClassSummary:
+         now: datetime | None = None, only: list[str] | None = None) -> ClassSummary:
     """The class view from the gradebook: two queries (rows since ``since``, the class list),
-    then summarise."""
+    then summarise. ``only``: the lesson's exercises; the rows and columns of the others are
+    left out (None: every exercise)."""
     roster = [(m.learner_id, m.name) for m in book.members()]
-    return summarise(book.class_rows(since), exercises, now, since, roster)
+    rows = book.class_rows(since)
+    if only is not None:
+        keep = set(only)
+        rows = [r for r in rows if r.exercise in keep]
+        exercises = [ex for ex in exercises if ex in keep]
+    return summarise(rows, exercises, now, since, roster)
 
 
 def lesson_start(text: str | None, tz_offset_min: float | None = None,

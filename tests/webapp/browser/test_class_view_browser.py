@@ -390,3 +390,27 @@ def test_the_common_mistakes_keep_whole_header_words_on_a_phone(browser, page_ap
     assert lines and all(n == 1 for _, n in lines), lines
     assert page.evaluate("document.documentElement.scrollWidth") <= 391
     page.context.close()
+
+
+def test_a_lesson_on_three_exercises_shows_those_three(browser, page_app):
+    """Issue 25, item 8: the class view showed all 8 exercise columns for a lesson on
+    exercises 1-3. The teacher picks the lesson's exercises; the grid, totals, mistakes and
+    needs help read only those (the chooser's titles in the page's language)."""
+    url, book, path = page_app
+    seed(path, class_of_30())
+    page = open_page(browser, url, "zh-CN", 1280)
+    sign_in(page, "教师")
+    expect(page.locator("#cv-grid thead th[data-exercise]")).to_have_count(8, timeout=30_000)
+    chooser = page.locator("#class-exercises input")
+    for title in ("手算注意力", "因果"):
+        chooser.click()
+        page.get_by_role("option").filter(has_text=title).first.click()
+    heads = page.locator("#cv-grid thead th[data-exercise]")
+    expect(heads).to_have_count(2, timeout=20_000)
+    assert [h.get_attribute("data-exercise") for h in heads.all()] == ["manual-attention",
+                                                                        "causal-mask"]
+    # Learners 24-29 only sent masked-softmax: no row for them in this lesson's view.
+    assert page.locator("#cv-grid tbody tr").count() == 24
+    reasons = page.locator("#cv-stuck-table tbody tr").all_inner_texts()
+    assert reasons and not any("有效长度" in r for r in reasons)
+    page.context.close()
