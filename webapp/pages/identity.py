@@ -18,7 +18,7 @@ from grader.gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
 from grader.gradebook import identity as ids
 from webapp.i18n import tr
 from webapp.pages.common import lang_of, t
-from webapp.services import submissions
+from webapp.services import key_stamps, submissions
 from webapp.serving.who import ClientKey
 
 STORAGE_KEY = "transformer-lab-learner"  # the typed label
@@ -74,9 +74,10 @@ def username(profile: gr.OAuthProfile | None) -> str | None:
     return str(name) if name else None
 
 
-def key_for(key: str | None, session: str | None) -> str | None:
+def key_for(key: str | None, session: str | None, address: str | None = None) -> str | None:
     """This browser's key: the one it sent, else the one made for its page session (made now
-    if needed; the load event hands the same one to the browser to keep)."""
+    if needed, stamped for ``address``: webapp.services.key_stamps; the load event hands the
+    same one to the browser to keep)."""
     if ids.valid_browser_key(key) or not session:
         return key if ids.valid_browser_key(key) else None
     now = time.monotonic()
@@ -88,7 +89,8 @@ def key_for(key: str | None, session: str | None) -> str | None:
                 del _MINTED[next(iter(_MINTED))]
         at, made = _MINTED.get(session, (0.0, ""))
         if not made or now - at > MINTED_TTL_S:
-            made = ids.new_browser_key()
+            made = key_stamps.new_key(allowance=submissions.default().serving.key_stamps,
+                                      address=address)
             _MINTED[session] = (now, made)
         return made
 
@@ -163,7 +165,8 @@ def build(notice: gr.Markdown | None = None) -> Identity:
 
     def on_load(saved, key_now, typed, request: gr.Request):
         # First visit (or a key that is not ours): make one; the browser keeps it from now on.
-        key_now = key_for(key_now, getattr(request, "session_hash", None)) or ids.new_browser_key()
+        key_now = key_for(key_now, getattr(request, "session_hash", None),
+                          address_of(request)) or ids.new_browser_key()
         # A class link joins this browser to its name on the class list, which is its label.
         from webapp.pages import class_list
 

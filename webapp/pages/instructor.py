@@ -24,7 +24,7 @@ import gradio as gr
 
 from webapp.pages import class_list, class_view, identity
 from webapp.pages.common import lang_of, t, tr, warn
-from webapp.services import exports, instructor_access, learner_page, submissions
+from webapp.services import exports, instructor_access, key_stamps, learner_page, submissions
 from webapp.serving.ratelimit import FailureLimiter, locked_message
 from webapp.views import gradebook_lang, gradebook_tables
 from webapp.views import learner_page as learner_page_view
@@ -92,8 +92,15 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     # locked the teacher's new browser out for 10 minutes (red team, issue 29, item 4). A client
     # with no browser key (a script) is counted by its address, as it can mint sessions freely.
     client = f"browser {hashes['browser'][:24]}" if "browser" in hashes else address
+    # Past the global cap a key costs nothing to mint, so tries from keys this server did not
+    # stamp an hour or more ago share one small rate (a script sending a fresh key per guess
+    # was compared ~100 times a second: third red team, issue 29; webapp.services.key_stamps).
+    # A browser that never guessed wrong is still compared when the rate has room.
+    fresh = "browser" in hashes and not key_stamps.aged(browser_key)
+    rate = submissions.default().serving.fresh_key_tries
     ok, wait = tries().attempt(client, lambda: instructor_access.password_ok(password),
-                               trusted=bool(known))
+                               trusted=bool(known),
+                               over_cap_gate=(lambda: rate.check("fresh keys")) if fresh else None)
     if ok:
         for h in hashes.values() if remember else ():
             book.trust_client(h)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from grader.gradebook.pg_pool import open_pool
 from webapp.serving.pg_ratelimit import _SCHEMA_LOCK_KEY, NOW, SCHEMA
-from webapp.serving.ratelimit import FailureLimiter
+from webapp.serving.ratelimit import FailureLimiter, Gate
 
 log = logging.getLogger("transformer_lab.gradebook")
 
@@ -45,30 +45,38 @@ class PostgresFailureLimiter:
     def _hash(client: str) -> str:
         return hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()
 
+    def _over_cap(self, conn, now: float) -> bool:
+        """Whether every client together has reached the overall cap (expired rows dropped)."""
+        if self.overall is None:
+            return False
+        all_scope = f"{self.scope}:all"
+        conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = 'all' AND at <= %s",
+                     (all_scope, now - self.overall_window_s))
+        total = conn.execute("SELECT COUNT(*) FROM lab_rate_hits WHERE scope = %s "
+                             "AND key = 'all'", (all_scope,)).fetchone()[0]
+        return total >= self.overall
+
     def _wait(self, conn, key: str, now: float, trusted: bool) -> float:
         """Seconds this client must wait (0: it may try); drops expired rows on the way."""
-        client_scope, all_scope = f"{self.scope}:client", f"{self.scope}:all"
+        client_scope = f"{self.scope}:client"
         conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = %s AND at <= %s",
                      (client_scope, key, now - self.client_window_s))
         allowed = self.per_client
-        if self.overall is not None and not trusted:
-            conn.execute("DELETE FROM lab_rate_hits WHERE scope = %s AND key = 'all' AND at <= %s",
-                         (all_scope, now - self.overall_window_s))
-            total = conn.execute("SELECT COUNT(*) FROM lab_rate_hits WHERE scope = %s "
-                                 "AND key = 'all'", (all_scope,)).fetchone()[0]
-            if total >= self.overall:
-                allowed = self.over_cap_per_client  # throttled, not locked out
+        if not trusted and self._over_cap(conn, now):
+            allowed = self.over_cap_per_client  # throttled, not locked out
         rows = conn.execute("SELECT at FROM lab_rate_hits WHERE scope = %s AND key = %s "
                             "ORDER BY at DESC LIMIT %s", (client_scope, key, allowed)).fetchall()
         if len(rows) >= allowed:  # rows[-1]: the allowed-th newest failure
             return max(0.0, float(rows[-1][0]) + self.client_window_s - now)
         return 0.0
 
-    def attempt(self, client: str, verify: Callable[[], bool],
-                trusted: bool = False) -> tuple[bool, float]:
+    def attempt(self, client: str, verify: Callable[[], bool], trusted: bool = False,
+                over_cap_gate: Gate | None = None) -> tuple[bool, float]:
         """``(True, 0)`` when ``verify()`` succeeds; ``(False, 0)`` when it fails (counted);
         ``(False, wait_s)`` when locked out (``verify`` is not called at all). ``trusted``:
-        this client logged in successfully before, so the overall cap does not throttle it."""
+        this client logged in successfully before, so the overall cap does not throttle it.
+        ``over_cap_gate``: past the overall cap an untrusted try must also pass it (see
+        FailureLimiter.attempt)."""
         key = self._hash(client)
         try:
             with self._pool.connection(timeout=3.0) as conn:  # one transaction
@@ -78,6 +86,10 @@ class PostgresFailureLimiter:
                 wait = self._wait(conn, key, now, trusted)
                 if wait > 0:
                     return False, wait
+                if over_cap_gate is not None and not trusted and self._over_cap(conn, now):
+                    ok, wait = over_cap_gate()
+                    if not ok:
+                        return False, max(wait, 1.0)
                 if verify():
                     return True, 0.0
                 conn.execute("INSERT INTO lab_rate_hits (scope, key, at) VALUES (%s, %s, %s)",
@@ -89,7 +101,7 @@ class PostgresFailureLimiter:
         except Exception as exc:  # noqa: BLE001 - an outage falls back, it does not open the door
             log.warning("shared failure limit unavailable (%s: %s); counting in this process",
                         type(exc).__name__, exc)
-            return self._local.attempt(client, verify, trusted)
+            return self._local.attempt(client, verify, trusted, over_cap_gate)
 
     def locked_for(self, client: str, trusted: bool = False) -> float:
         """Seconds before ``client`` may try again (0 when it may now)."""

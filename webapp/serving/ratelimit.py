@@ -79,6 +79,9 @@ class RateLimiter:
                 del self._hits[key]
 
 
+Gate = Callable[[], "tuple[bool, float]"]  # a second check a try must pass: (ok, wait_s)
+
+
 class FailureLimiter:
     """Limit *failed* tries (a password, a recovery code) per client and in all.
 
@@ -130,16 +133,23 @@ class FailureLimiter:
             return max(0.0, hits[-allowed] + self.client_window_s - now)
         return 0.0
 
-    def attempt(self, client: str, verify: Callable[[], bool],
-                trusted: bool = False) -> tuple[bool, float]:
+    def attempt(self, client: str, verify: Callable[[], bool], trusted: bool = False,
+                over_cap_gate: Gate | None = None) -> tuple[bool, float]:
         """``(True, 0)`` when ``verify()`` succeeds; ``(False, 0)`` when it fails (counted);
         ``(False, wait_s)`` when locked out (``verify`` is not called at all). ``trusted``:
-        this client logged in successfully before, so the overall cap does not throttle it."""
+        this client logged in successfully before, so the overall cap does not throttle it.
+        ``over_cap_gate``: past the overall cap, an untrusted try must also pass this gate
+        (``() -> (ok, wait_s)``: a rate shared by clients whose names cost nothing to mint);
+        a try it holds back is not compared and not counted."""
         with self._lock:
             now = self._clock()
             wait = self._wait(client, now, trusted)
             if wait > 0:
                 return False, wait
+            if over_cap_gate is not None and not trusted and self.over_cap(now):
+                ok, wait = over_cap_gate()
+                if not ok:
+                    return False, max(wait, 1.0)
             if verify():
                 return True, 0.0
             self._clients.check(client)  # counts one failure for this client

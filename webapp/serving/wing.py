@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.serving.limits import Limits, database_url, is_postgres
 from webapp.serving.pg_failures import shared_failure_limiter
-from webapp.serving.ratelimit import FailureLimiter
+from webapp.serving.ratelimit import FailureLimiter, RateLimiter
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import Refused, Ticket, TurnQueue
 from webapp.serving.who import ClientKey, client_of_request
@@ -42,6 +42,14 @@ class Serving:
     practice: Limits | None = None
     password_tries: FailureLimiter | None = None
     recovery_tries: FailureLimiter | None = None
+    # Stamped browser keys one address may be given (webapp.services.key_stamps): past it a
+    # page still gets a key, unstamped; an hour's stamps age together, so this bounds the
+    # aged keys a spray can hold per address (in this process).
+    key_stamps: RateLimiter = field(default_factory=lambda: RateLimiter(300, 3600.0))
+    # Past the global cap on wrong passwords, every try from a browser key the server did not
+    # stamp an hour ago shares this rate (5 per 5 s): such keys cost nothing to mint, and a
+    # spray sending a fresh one per guess was compared ~100 times a second (issue 29).
+    fresh_key_tries: RateLimiter = field(default_factory=lambda: RateLimiter(5, 5.0))
 
     def __post_init__(self) -> None:
         if self.practice is None:  # a test's own limits: practice counted in this process

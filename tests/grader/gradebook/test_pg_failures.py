@@ -70,3 +70,31 @@ def test_without_postgres_the_limiter_is_in_this_process(tmp_path):
     assert isinstance(shared_failure_limiter(url=""), FailureLimiter)
     with pytest.raises(ValueError):
         shared_failure_limiter(per_client=0, url="")
+
+
+@pytest.mark.parametrize("backend", ["memory", "postgresql"])
+def test_past_the_cap_a_gate_holds_back_tries_uncompared_and_uncounted(backend, request):
+    """Issue 29: past the overall cap, tries from names that cost nothing to mint (fresh
+    browser keys) must also pass a shared rate; one it holds back is neither compared nor
+    counted, and trusted clients and tries under the cap never meet it."""
+    if backend == "memory":
+        limiter = FailureLimiter(per_client=5, client_window_s=600, overall=3)
+    else:
+        limiter = PostgresFailureLimiter(request.getfixturevalue("pg_url"), per_client=5,
+                                         overall=3)
+    compared: list[str] = []
+
+    def wrong(name: str):
+        return lambda: compared.append(name) or False
+
+    shut = lambda: (False, 4.0)  # noqa: E731 - a gate with no room
+    try:
+        for i in range(3):  # under the cap the gate is not asked
+            assert limiter.attempt(f"k{i}", wrong(f"k{i}"), over_cap_gate=shut) == (False, 0.0)
+        assert limiter.attempt("k9", wrong("k9"), over_cap_gate=shut) == (False, 4.0)
+        assert "k9" not in compared
+        assert limiter.attempt("k9", wrong("k9")) == (False, 0.0)  # not counted: one try left
+        assert limiter.attempt("old", lambda: True, trusted=True, over_cap_gate=shut) == (True, 0.0)
+    finally:
+        if backend != "memory":
+            limiter.close()

@@ -1,0 +1,77 @@
+"""Browser keys that say when this server made them (no gradio).
+
+A browser key is 32 random-looking bytes (grader.gradebook.identity). Keys this app makes are
+*stamped*: 18 random bytes, the minute they were made, and 10 bytes of an HMAC over both,
+keyed by the instructor password. Anybody can send a key of the right shape, but only the
+server can make one that verifies, and the stamp says how old it is.
+
+What for (red team, issue 29): wrong instructor passwords are counted per browser, so that a
+student guessing at the school's one address cannot lock the teacher out; but a script that
+sends a fresh key with every guess was then compared about 100 times a second once the global
+cap was reached. Past the cap, a key that is not stamped, or was stamped within the last
+``AGED_S``, is counted by its address instead; a key stamped before that (a browser that used
+the app earlier) keeps its own count, and a browser that logged in before is trusted anyway.
+A new password forgets every stamp (they then count as unstamped), as it forgets every trust.
+One address is given at most so many stamped keys an hour (the serving wing's ``key_stamps``),
+so a spray cannot age an unbounded stock of keys either; past it pages get unstamped keys.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import secrets
+import struct
+import time
+from typing import Any
+
+from grader.gradebook import identity as ids
+from webapp.services.instructor_access import PASSWORD_ENV
+
+AGED_S = 3600.0  # a stamp at least this old: the browser was here before any spray began
+_RANDOM, _MAC = 18, 10  # bytes: 18 random + 4 (the minute) + 10 (the HMAC) = 32
+
+
+def _secret() -> bytes | None:
+    password = os.environ.get(PASSWORD_ENV, "")
+    if not password:
+        return None
+    return hashlib.sha256(b"transformer-lab key stamp\x00" + password.encode("utf-8", "replace")).digest()
+
+
+def new_key(now: float | None = None, allowance: Any = None, address: str | None = None) -> str:
+    """A fresh browser key, stamped with this minute when an instructor password is set and
+    ``address`` is still within its ``allowance`` of stamps (a RateLimiter: the serving wing's
+    ``key_stamps``); unstamped otherwise (it works the same for everything but password tries
+    past the global cap)."""
+    secret = _secret()
+    if secret is None or address is None or allowance is None \
+            or not allowance.check(f"stamp:{address}")[0]:
+        return ids.new_browser_key()
+    body = secrets.token_bytes(_RANDOM) + struct.pack(">I", int((now or time.time()) // 60))
+    raw = body + hmac.new(secret, body, hashlib.sha256).digest()[:_MAC]
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def made_at(key: str | None) -> float | None:
+    """When this server stamped ``key`` (seconds since the epoch, to the minute), or None for a
+    key it did not make (or made under another password, or no key at all)."""
+    secret = _secret()
+    if secret is None or not ids.valid_browser_key(key):
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(str(key) + "=")
+    except ValueError:
+        return None
+    body, mac = raw[:-_MAC], raw[-_MAC:]
+    if len(raw) != 32 or not hmac.compare_digest(mac, hmac.new(secret, body, hashlib.sha256).digest()[:_MAC]):
+        return None
+    return float(struct.unpack(">I", body[_RANDOM:])[0] * 60)
+
+
+def aged(key: str | None, now: float | None = None) -> bool:
+    """Whether ``key`` was stamped by this server at least AGED_S ago."""
+    at = made_at(key)
+    return at is not None and (now or time.time()) - at >= AGED_S
