@@ -195,7 +195,7 @@ def test_the_library_holds_english_templates_only():
 
 # --- every key a raise site names has both languages, with the fields that site passes -------
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RAISERS = {"lab_error", "input_error"}  # transformer_lab.errors, webapp.i18n
 
 

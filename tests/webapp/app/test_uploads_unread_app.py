@@ -34,7 +34,7 @@ import httpx
 import pytest
 from browser_support import free_port
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 MIB = 2 ** 20
 BOUNDARY = "----lab-red-team"
 POSITIONAL_BIG = [512, 512, "0, 1, 2, 3, 4, 5, 6, 7"]  # ~2.4 MB of figures per result

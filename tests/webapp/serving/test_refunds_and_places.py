@@ -15,7 +15,7 @@ as real attacks with a fake grader and no timings. What held, kept as regression
 Open findings (failing reproductions, not committed): /tmp/redteam5/newcomer_lockout.py
 (16 addresses lock newcomers out), evict_v6.py (64 /64s of one /56 evict every model),
 test_classroom_busy_charge.py (busy refusals rate-limit a NAT classroom). The first and the
-last are fixed and held by test_redteam6_fairness.py (N1, N4).
+last are fixed and held by test_newcomer_admission.py (N1, N4).
 """
 
 from __future__ import annotations

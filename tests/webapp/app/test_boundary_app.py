@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "grader"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "grader"))
 import test_boundary as attacks  # noqa: E402 - the same attacks the grader-level tests use
 
 EX = attacks.EX.id

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from gradio_client.exceptions import AppError
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 LESSON = ("1 0 1 0\n0 1 0 1\n1 1 1 1", "1 0 1 0\n0 1 0 1\n1 1 1 1", "1 2 3 4\n5 6 7 8\n9 10 11 12")
 # SOURCES.md, exercise 1: the lesson's weights and the first token's context vector.

@@ -20,7 +20,7 @@ from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import TurnQueue
 from webapp.serving.who import ClientKey
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 EXERCISE = "causal-mask"
 
 

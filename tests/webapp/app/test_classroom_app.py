@@ -17,7 +17,7 @@ import httpx
 
 from grader.gradebook.identity import new_browser_key
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 EXERCISE = "manual-attention"
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from webapp import i18n
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CJK = re.compile(r"[\u4e00-\u9fff]")  # CJK Unified Ideographs: what a Chinese sentence is made of
 # Chinese a file outside webapp/i18n/ may still contain, as (file, text): the reason. A language's
 # name lives in webapp.i18n.LANGUAGES and a comment names a catalogue key instead, so this stays

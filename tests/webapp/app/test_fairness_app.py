@@ -16,7 +16,7 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 EXERCISE = "causal-mask"
 WALL_S = 2.0
 SLEEPER = "import time\ntime.sleep(9.5)\n"
