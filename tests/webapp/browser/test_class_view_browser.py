@@ -19,6 +19,7 @@ import pytest
 
 pytest.importorskip("playwright", reason="pip install playwright pytest-playwright")
 from browser_support import ARTIFACTS, free_port, needs_chromium, open_page  # noqa: E402
+from perf_support import within  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = needs_chromium
@@ -259,6 +260,7 @@ def test_the_timer_stops_off_the_tab_and_the_view_redraws_on_return(browser, pag
     page.context.close()
 
 
+@pytest.mark.perf
 def test_300_learners_by_8_exercises_draw_within_2_s(browser, page_app):
     url, book, path = page_app
     now = datetime.now(timezone.utc)
@@ -298,7 +300,9 @@ def test_300_learners_by_8_exercises_draw_within_2_s(browser, page_app):
           f"{first:.2f} s after Show scores (signed in after {signed:.2f} s; figures after "
           f"{with_plots:.2f} s, plotly's first load included); refreshes redraw it in "
           f"{', '.join(f'{t:.2f}' for t in again)} s")
-    assert min(again) < 2.0 and first - signed < 2.0 and first < 4.0
+    within(min(again), 2.0, "class view 300 x 8: best of three redraws")
+    within(first - signed, 2.0, "class view 300 x 8: grid after the sign-in")
+    within(first, 4.0, "class view 300 x 8: grid after Show scores")
     page.context.close()
 
 

@@ -10,6 +10,7 @@ import time
 
 import pytest
 import torch
+from perf_support import within
 
 from webapp.services import train_config, train_queue, training
 from webapp.services.run_cache import FileRunCache
@@ -60,6 +61,7 @@ def play(run, cache, client=None, on_msg=None, serving=None) -> list[dict]:
     return seen
 
 
+@pytest.mark.perf
 def test_miss_waits_with_position_then_trains_and_stores_then_hits(serving, queue, cache):
     blocker = queue.admit(ClientKey("other", "10.0.0.1"))  # someone else is training
     assert blocker.position() == 0
@@ -73,7 +75,7 @@ def test_miss_waits_with_position_then_trains_and_stores_then_hits(serving, queu
         time.sleep(0.02)
     # one typical run (10 s) away, less what the blocker's run has had already (it counts down)
     assert got and got[0]["queued"] == 1 and got[0]["eta_s"] == pytest.approx(10.0, abs=1.0)
-    assert time.monotonic() - t0 < 1.0  # the place is shown within a second
+    within(time.monotonic() - t0, 1.0, "a queued run's place shown")
     assert "position 1" in got[0]["message"]["en"] and "第 1 位" in got[0]["message"]["zh"]
     assert not run.records  # nothing trained while it waits
     blocker.release()
@@ -86,7 +88,8 @@ def test_miss_waits_with_position_then_trains_and_stores_then_hits(serving, queu
     again = new()
     t0 = time.monotonic()
     msgs = play(again, cache, ClientKey("you", "10.0.0.3"), serving=serving)
-    assert time.monotonic() - t0 < 2.0 and all(m.get("cached") for m in msgs)
+    within(time.monotonic() - t0, 2.0, "a cached run replayed while the slot is taken")
+    assert all(m.get("cached") for m in msgs)
     assert not any("queued" in m for m in msgs) and len(msgs) > 2
     assert again.history.equals(run.history)
     batch = training.example_batch(run, 8)

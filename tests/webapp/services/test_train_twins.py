@@ -16,6 +16,7 @@ import time
 
 import pytest
 import torch
+from perf_support import within
 
 from webapp.services import train_queue, training
 from webapp.services.run_cache import FileRunCache
@@ -99,6 +100,7 @@ def wait_for(pred, timeout: float = 10.0) -> None:
     assert pred()
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("addresses", [1, 30])
 def test_twins_past_the_line_bounds_are_refused_and_a_stranger_replays_at_once(
         settings, serving, cache, addresses):
@@ -127,7 +129,8 @@ def test_twins_past_the_line_bounds_are_refused_and_a_stranger_replays_at_once(
     t0 = time.monotonic()
     pool.run(ask, tiny, ClientKey("stranger", STRANGER), cache, serving, outcome, "stranger",
              block=False)
-    assert outcome["stranger"][0] == "cached" and time.monotonic() - t0 < 2.0
+    within(time.monotonic() - t0, 2.0, "a stranger's cached replay beside the twins")
+    assert outcome["stranger"][0] == "cached"
     gate.set()
     owner.join(60)
     for t in twins:

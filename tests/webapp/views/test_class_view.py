@@ -9,6 +9,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from perf_support import within
 
 from grader.gradebook.model import Attempt
 from webapp.services.class_view import FULL, TRYING, lesson_start, local_clock, summarise
@@ -185,6 +186,7 @@ def test_stuck_mistakes_and_who_made_one_read_in_the_pages_language(lang):
     assert list(bars.data[0].x) == [1, 1, 2, 2]  # commonest on top (plotly draws bottom-up)
 
 
+@pytest.mark.perf
 def test_300_learners_by_8_exercises_summarise_and_draw_quickly():
     exercises = [f"ex-{i}" for i in range(8)]
     rows = []
@@ -205,7 +207,7 @@ def test_300_learners_by_8_exercises_summarise_and_draw_quickly():
     print(f"\n300 x 8 ({len(rows)} submissions): summarised and drawn in {took:.3f} s")
     assert len(s.learners) == 300 and html.count("<td class=") == 2400
     assert len(html) < 200_000, len(html)  # compact cells: the page receives it quickly
-    assert took < 1.0
+    within(took, 1.0, "class view 300 x 8: summarised and drawn")
 
 
 def test_who_made_it_puts_those_still_trying_first_and_marks_who_fixed_it():
