@@ -17,6 +17,8 @@ EN: dict[str, str] = {
     "progress.intro": "Your best score per exercise and every submission you made from this "
                       "browser (or your signed-in account). Click a row of your history (or type "
                       "its number) to see its code, then load it back into the editor.",
+    "progress.total": "**Total: {score} / {max}** over the {tried} of {n} exercises you have "
+                      "tried; {full} at full marks.",
     "progress.row_picked": "Submission #{id} ({exercise}): its code is shown above. Press *Load "
                            "into the exercise editor* to continue from it.",
     "progress.recovery": "Continue in another browser",
@@ -206,6 +208,7 @@ ZH: dict[str, str] = {
     "who.loading": "正在为本浏览器生成学习者密钥……",
     "progress.intro": "本浏览器（或你登录的账号）中每个练习的最高分以及全部提交。"
                       "点击历史记录中的一行（或输入它的编号）即可查看它的代码，再把它重新载入编辑器。",
+    "progress.total": "**总分：{score} / {max}**（共 {n} 道练习，你已尝试 {tried} 道，其中 {full} 道得满分）。",
     "progress.row_picked": "第 {id} 号提交（{exercise}）：它的代码显示在上方。点击“载入练习编辑器”即可从它继续。",
     "progress.recovery": "在其他浏览器中继续",
     "progress.recovery_help": "你的作业属于本浏览器。要带到其他浏览器，请在这里显示你的个人恢复码，"

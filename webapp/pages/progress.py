@@ -42,11 +42,31 @@ def owner(key: str | None, profile: gr.OAuthProfile | None, session: str | None 
 
 def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
            session: str | None = None):
-    """(best-score frame, history frame) of this browser's (or signed-in account's) work."""
+    """(best-score frame, history frame) of this browser's (or signed-in account's) work; the
+    best scores in the exercises' own order (they came alphabetically: 1, 3, 2...)."""
     who = owner(key, profile, session)
     book = submissions.gradebook()
-    return (readable(gradebook_tables.best_frame(book, who.id, lang), lang),
-            readable(gradebook_tables.history_frame(book, who.id, lang), lang))
+    best = in_exercise_order(gradebook_tables.best_frame(book, who.id, lang))
+    return (readable(best, lang), readable(gradebook_tables.history_frame(book, who.id, lang), lang))
+
+
+def in_exercise_order(best: pd.DataFrame) -> pd.DataFrame:
+    """Best-score rows sorted by the exercises' numbers (unknown exercises last)."""
+    if best.empty:
+        return best
+    order = {ex: i for i, ex in enumerate(submissions.exercise_ids())}
+    rank = [order.get(str(ex), len(order)) for ex in best.iloc[:, 0]]
+    return best.iloc[sorted(range(len(best)), key=lambda i: rank[i])].reset_index(drop=True)
+
+
+def total_line(best: pd.DataFrame, lang: str) -> str:
+    """The learner's total over the exercises: points, how many tried and at full marks."""
+    if best.empty:
+        return ""
+    score, top = float(best.iloc[:, 1].sum()), float(best.iloc[:, 2].sum())
+    full = int((best.iloc[:, 1] >= best.iloc[:, 2]).sum())
+    return tr("progress.total", lang, score=f"{score:g}", max=f"{top:g}", tried=len(best),
+              n=len(submissions.exercise_ids()), full=full)
 
 
 def readable(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
@@ -194,7 +214,9 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     # Gradio injects Request and OAuthProfile by type hint; friendly() turns errors into text.
     @friendly(3)
     def on_refresh(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
-        return (*tables(key, profile, lang_of(request), request.session_hash), "")
+        lang = lang_of(request)
+        best, history = tables(key, profile, lang, request.session_hash)
+        return best, history, total_line(best, lang)
 
     @friendly(2)
     def on_pick(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
