@@ -40,6 +40,10 @@ CREATE TABLE IF NOT EXISTS instructor_trust (
     client_hash TEXT PRIMARY KEY,
     last_at     TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS server_secrets (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS roster (
     learner_id TEXT PRIMARY KEY,
     name       TEXT NOT NULL,

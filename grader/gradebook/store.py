@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -42,8 +43,8 @@ class Gradebook(Roster, ABC):
     parameters. Besides ``submissions``, three small tables hold identity and audit data:
     ``browser_keys`` (hashes of browser keys linked to a learner id by a recovery code),
     ``recovery_codes`` (one code hash per learner), ``access_log`` (instructor views),
-    ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor)
-    and ``roster`` (the teacher's class list: grader.gradebook.roster).
+    ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor),
+    ``roster`` (the teacher's class list: grader.gradebook.roster) and ``server_secrets``.
     """
 
     backend: str = "?"
@@ -262,6 +263,19 @@ class Gradebook(Roster, ABC):
         at = rows[0][0]
         at = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
         return (datetime.now(timezone.utc) - at).total_seconds() <= max_age_days * 86400
+
+    def server_secret(self, name: str) -> bytes:
+        """A random secret of this deployment (32 bytes, made on first use, the same for every
+        replica), never sent to any client: what the app signs with must not be derivable from
+        anything a visitor is given (red team: stamps keyed by the password alone let a visitor
+        test password guesses offline). Read once per process."""
+        known = self.__dict__.setdefault("_secrets", {})
+        if name not in known:
+            self._execute("INSERT INTO server_secrets (name, value) VALUES (?, ?) "
+                          "ON CONFLICT (name) DO NOTHING", (name, secrets.token_hex(32)))
+            known[name] = bytes.fromhex(self._query(
+                "SELECT value FROM server_secrets WHERE name = ?", (name,))[0][0])
+        return known[name]
 
     # -- instructor audit log ----------------------------------------------------------------
 

@@ -35,7 +35,7 @@ EN: dict[str, str] = {
     "roster.no_letters": "“{name}” has no letters or digits.",
     "roster.twice": "“{name}” is already on line {first}: add something to tell them apart "
                     "(a class number, a second initial).",
-    "join.ok": "✅ You are on the class list as **{name}**. Your work is kept under this name; "
+    "join.ok": "You are on the class list as **{name}**. Your work is kept under this name; "
                "open the same link in another browser to continue there.",
     "join.bad": "⚠️ This class link is not valid (your teacher may have made a new one): ask your "
                 "teacher for your link. You can still work here as a guest.",
@@ -75,7 +75,7 @@ ZH: dict[str, str] = {
     "roster.full": "班级名单最多 {n} 个名字：“{name}”及其后的名字没有加入。",
     "roster.no_letters": "“{name}”中没有字母或数字。",
     "roster.twice": "“{name}”已在第 {first} 行：请加上能区分两人的内容（如学号、第二个首字母）。",
-    "join.ok": "✅ 你已在班级名单上，名字是 **{name}**。作业会记在这个名字下；在其他浏览器中打开"
+    "join.ok": "你已在班级名单上，名字是 **{name}**。作业会记在这个名字下；在其他浏览器中打开"
                "同一链接即可在那里继续。",
     "join.bad": "⚠️ 此班级链接无效（老师可能已生成新链接）：请向老师索取你的链接。你仍可以访客身份"
                 "在这里学习。",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 EN: dict[str, str] = {
-    "link.copy": "🔗 Copy link to this setup",
+    "link.copy": "Copy link to this setup",
     "link.box": "Link to this setup",
     "link.fix_first": "⚠️ Some settings hold no valid value yet ({names}): fix them, then copy "
                       "the link again.",
@@ -21,7 +21,7 @@ EN: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
-    "link.copy": "🔗 复制此设置的链接",
+    "link.copy": "复制此设置的链接",
     "link.box": "此设置的链接",
     "link.fix_first": "⚠️ 有些设置还不是有效值（{names}）：请先改正，再复制链接。",
     "link.invalid": "⚠️ 无法读取此链接中的设置，页面已按默认设置打开。",

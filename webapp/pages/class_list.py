@@ -15,6 +15,7 @@ from grader.gradebook import identity as ids
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import class_list, submissions
 from webapp.serving.ratelimit import locked_message
+from webapp.views.markdown import md_literal
 
 # The button sends the page's own address as its last input: the links carry the host and
 # path the teacher sees (a Space's, a proxy's prefix).
@@ -42,7 +43,7 @@ def join_from_link(key: str | None, query: Any, lang: str) -> tuple[str | None, 
     ok, wait = submissions.default().serving.recovery_tries.attempt(
         f"recovery:{ids.key_hash(str(key))[:24]}", verify)
     if ok:
-        return found[0], tr("join.ok", lang, name=found[0])
+        return found[0], tr("join.ok", lang, name=md_literal(found[0]))
     if wait > 0:
         return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
     return None, tr("join.bad", lang)

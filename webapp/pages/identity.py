@@ -139,7 +139,9 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str,
 
     member = class_list.member_name(key)
     if member:
-        return tr("who.member", lang, name=member)
+        from webapp.views.markdown import md_literal
+
+        return tr("who.member", lang, name=md_literal(member))
     try:
         label = ids.label_for(typed, ids.GUEST_SUFFIX, submissions.signed_in_folds())
     except SubmissionRejected as err:

@@ -91,16 +91,15 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     # A browser's wrong tries are its own: a classmate guessing from the school's one address
     # locked the teacher's new browser out for 10 minutes (red team, issue 29, item 4). A client
     # with no browser key (a script) is counted by its address, as it can mint sessions freely.
-    client = f"browser {hashes['browser'][:24]}" if "browser" in hashes else address
-    # Past the global cap a key costs nothing to mint, so tries from keys this server did not
-    # stamp an hour or more ago share one small rate (a script sending a fresh key per guess
-    # was compared ~100 times a second: third red team, issue 29; webapp.services.key_stamps).
-    # A browser that never guessed wrong is still compared when the rate has room.
-    fresh = "browser" in hashes and not key_stamps.aged(browser_key)
-    rate = submissions.default().serving.fresh_key_tries
+    browser = "browser" in hashes
+    client = f"browser {hashes['browser'][:24]}" if browser else address
+    # A client is trusted by its own login: a browser by its key, a script by its address. An
+    # address's trust covered every browser behind it, so a student at the school where the
+    # teacher once logged in sprayed at ~40 compares a second (fourth red team).
+    trusted = "browser" in known if browser else "address" in known
     ok, wait = tries().attempt(client, lambda: instructor_access.password_ok(password),
-                               trusted=bool(known),
-                               over_cap_gate=(lambda: rate.check("fresh keys")) if fresh else None)
+                               trusted=trusted, over_cap_gate=_spray_gate(browser_key, address)
+                               if browser else None)
     if ok:
         for h in hashes.values() if remember else ():
             book.trust_client(h)
@@ -109,6 +108,19 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
         return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
     book.log_access(f"password from {address}", "refused", "wrong password")
     return None, _refuse("instructor.wrong", lang)
+
+
+def _spray_gate(browser_key: str | None, address: str):
+    """What an untrusted browser's try must also pass once the global cap is reached: a key
+    costs nothing to mint, so one per guess made each guess a fresh client (third red team:
+    ~100 compares a second). Keys this server did not stamp an hour or more earlier share one
+    small rate (a browser that never guessed wrong is still compared when it has room); keys
+    stamped before that share a small allowance per address (a stock of aged keys grew by 300
+    an hour: fourth red team). webapp.services.key_stamps."""
+    serving = submissions.default().serving
+    if key_stamps.aged(browser_key):
+        return lambda: serving.aged_key_tries.check(f"aged:{address}")
+    return lambda: serving.fresh_key_tries.check("fresh keys")
 
 
 def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,

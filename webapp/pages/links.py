@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -57,6 +58,7 @@ class Page:
 # those only in this alphabet (a name is never taken from the link's text, red team: an unknown
 # key "[Sign in](//ev.il/)" was a phishing link in the notice).
 SAFE_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+LINK_ICON = Path(__file__).resolve().parent / "icons" / "link.svg"
 _PENDING: list[Page] = []  # registered while the app is built; connect() takes them
 _SPECS: dict[str, dict[str, Field]] = {}  # the connected app's tabs, for locked()
 
@@ -85,8 +87,9 @@ class CopyRow:
 def copy_row(tab: str) -> CopyRow:
     """Lay out ``tab``'s copy row here (register() wires it once every control exists)."""
     with gr.Row(elem_id=f"link-row-{tab}", equal_height=True):
-        button = gr.Button(t("link.copy"), elem_id=f"link-copy-{tab}", size="sm", scale=0,
-                           min_width=200)
+        # An SVG icon, not an emoji: where the font has no 🔗 it drew an empty box.
+        button = gr.Button(t("link.copy"), icon=str(LINK_ICON), elem_id=f"link-copy-{tab}",
+                           size="sm", scale=0, min_width=200)
         # shown once there is a link in it: an empty box on every tab would only be clutter
         box = gr.Textbox(label=t("link.box"), elem_id=f"link-box-{tab}", interactive=False,
                          buttons=["copy"], max_lines=2, scale=4, visible=False)

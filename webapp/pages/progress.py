@@ -163,10 +163,14 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
         f"recovery:{ids.key_hash(str(key))[:24]}", verify)
     if not ok:
         raise ValueError(locked_message(wait)[lang] if wait > 0 else tr("recovery.wrong", lang))
-    rows = book.history(learner_id=found[0], limit=1)
     from webapp.views.gradebook_lang import show_label
+    from webapp.views.markdown import md_literal
 
-    return tr("recovery.used", lang, name=show_label(rows[0].learner, lang) if rows else found[0])
+    member = book.member_name(found[0])  # a class link typed here joins too: say its name
+    rows = [] if member else book.history(learner_id=found[0], limit=1)
+    name = md_literal(member) if member else show_label(rows[0].learner, lang) if rows \
+        else found[0]
+    return tr("recovery.used", lang, name=name)
 
 
 def recovered_name(key: str | None, session: str | None = None) -> str | None:

@@ -2,15 +2,18 @@
 
 A browser key is 32 random-looking bytes (grader.gradebook.identity). Keys this app makes are
 *stamped*: 18 random bytes, the minute they were made, and 10 bytes of an HMAC over both,
-keyed by the instructor password. Anybody can send a key of the right shape, but only the
-server can make one that verifies, and the stamp says how old it is.
+keyed by a random secret of the deployment (kept in the gradebook, never sent to anyone) mixed
+with the instructor password. Anybody can send a key of the right shape, but only the server
+can make one that verifies, and the stamp says how old it is. (Keyed by the password alone,
+every key handed to a visitor let them test password guesses offline: fourth red team.)
 
 What for (red team, issue 29): wrong instructor passwords are counted per browser, so that a
 student guessing at the school's one address cannot lock the teacher out; but a script that
 sends a fresh key with every guess was then compared about 100 times a second once the global
-cap was reached. Past the cap, a key that is not stamped, or was stamped within the last
-``AGED_S``, is counted by its address instead; a key stamped before that (a browser that used
-the app earlier) keeps its own count, and a browser that logged in before is trusted anyway.
+cap was reached. Past the cap (webapp.pages.instructor.authorize), tries from keys that are not
+stamped, or were stamped within the last ``AGED_S``, share one small rate; keys stamped before
+that (a browser that used the app earlier) share a small allowance per address; a browser that
+logged in before is trusted and keeps its own count.
 A new password forgets every stamp (they then count as unstamped), as it forgets every trust.
 One address is given at most so many stamped keys an hour (the serving wing's ``key_stamps``),
 so a spray cannot age an unbounded stock of keys either; past it pages get unstamped keys.
@@ -19,6 +22,7 @@ so a spray cannot age an unbounded stock of keys either; past it pages get unsta
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import os
@@ -38,7 +42,17 @@ def _secret() -> bytes | None:
     password = os.environ.get(PASSWORD_ENV, "")
     if not password:
         return None
-    return hashlib.sha256(b"transformer-lab key stamp\x00" + password.encode("utf-8", "replace")).digest()
+    from webapp.services import submissions
+
+    return secret_for(submissions.gradebook().server_secret("key stamps"), password)
+
+
+@functools.lru_cache(maxsize=4)
+def secret_for(server_secret: bytes, password: str) -> bytes:
+    """The stamps' HMAC key: the deployment's secret and the password (a new password voids
+    every stamp)."""
+    return hashlib.sha256(b"transformer-lab key stamp\x00" + server_secret
+                          + password.encode("utf-8", "replace")).digest()
 
 
 def new_key(now: float | None = None, allowance: Any = None, address: str | None = None) -> str:

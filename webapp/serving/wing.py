@@ -50,6 +50,8 @@ class Serving:
     # stamp an hour ago shares this rate (5 per 5 s): such keys cost nothing to mint, and a
     # spray sending a fresh one per guess was compared ~100 times a second (issue 29).
     fresh_key_tries: RateLimiter = field(default_factory=lambda: RateLimiter(5, 5.0))
+    # ... and tries from keys stamped over an hour earlier share 5 per 10 minutes per address.
+    aged_key_tries: RateLimiter = field(default_factory=lambda: RateLimiter(5, 600.0))
 
     def __post_init__(self) -> None:
         if self.practice is None:  # a test's own limits: practice counted in this process

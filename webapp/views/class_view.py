@@ -26,6 +26,7 @@ from webapp.services.class_view import (
     MistakeCount,
 )
 from webapp.views.gradebook_lang import show_label
+from webapp.views.markdown import md_literal
 
 # With the component (gr.HTML css_template): the grid is readable at 390 px, in its own scroll box.
 GRID_CSS = """
@@ -256,7 +257,7 @@ def status_line(summary: ClassSummary, lang: str, clock: str = "", updated: str 
 def _some_names(learners: list[Learner], lang: str, shown: int = 12) -> str:
     """The first ``shown`` names, then how many more (a class of 300 is not one sentence)."""
     sep = "、" if lang == "zh" else ", "
-    names = sep.join(x.label.replace("_", "\\_") for x in learners[:shown])  # Markdown
+    names = sep.join(md_literal(x.label) for x in learners[:shown])
     more = len(learners) - shown
     return tr("cv.roster_more", lang, names=names, n=more) if more > 0 else names
 

@@ -384,3 +384,19 @@ def test_a_hostile_link_puts_none_of_its_markup_in_the_notice(browser, app_url, 
         page.wait_for_timeout(500)  # an image would be asked for by now
         assert not [h for h in hosts if h and h != app_host], (query, set(hosts))
         context.close()
+
+
+def test_the_copy_button_draws_its_icon_whatever_the_font(browser, app_url):
+    """Issue 26, item 11: the copy button's 🔗 was an empty box where the font lacks emoji
+    (Debian's chromium with the CJK font only). Now it is an SVG icon, drawn by the browser."""
+    context = browser.new_context(locale="zh-CN", viewport=PHONE[1])
+    page = context.new_page()
+    page.goto(app_url)
+    button = page.locator("#link-copy-basics")
+    expect(button).to_be_visible(timeout=30_000)
+    assert "🔗" not in button.inner_text()
+    icon = button.locator("img")
+    expect(icon).to_have_count(1)
+    page.wait_for_function("(el) => el.complete && el.naturalWidth > 0", arg=icon.element_handle(),
+                           timeout=10_000)
+    context.close()

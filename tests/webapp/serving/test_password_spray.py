@@ -61,10 +61,9 @@ def _authorize(password: str, address: str, key: str | None):
     return instructor.authorize(password, None, address, "en", key)
 
 
-def test_stamps_verify_only_for_keys_this_server_made(monkeypatch):
+def test_stamps_verify_only_for_keys_this_server_made(desk, monkeypatch):
     from webapp.services import key_stamps
 
-    monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
     allowance = RateLimiter(2, 3600.0)
     key = key_stamps.new_key(allowance=allowance, address=CLASS)
     assert ids.valid_browser_key(key)  # a browser key like any other
@@ -123,3 +122,56 @@ def test_under_the_cap_a_students_wrong_tries_never_lock_out_the_teacher(desk):
         assert not login(f"guess {i}", CLASS, student)
     assert not login("one more", CLASS, student) and "one more" not in compared  # locked: own
     assert login(PASSWORD, CLASS, ids.new_browser_key())
+
+
+def test_a_trusted_school_address_does_not_wave_through_a_students_fresh_keys(desk):
+    """Fourth red team, break 1: once the teacher had logged in from the school's address, any
+    browser there counted as trusted, and a spray from it was compared ~40 times a second."""
+    login, compared = desk
+    teacher = ids.new_browser_key()
+    assert login(PASSWORD, CLASS, teacher)  # she logged in at school (address and browser trusted)
+    for i in range(20):
+        login(f"guess {i}", f"192.0.2.{i}", None)  # the cap
+    compared.clear()
+    for i in range(100):
+        login(f"spray {i}", CLASS, ids.new_browser_key())
+    assert len(compared) <= 5, len(compared)  # was 100
+    assert login(PASSWORD, CLASS, teacher)  # her own browser is trusted: straight in
+
+
+def test_aged_keys_share_a_small_allowance_per_address(desk):
+    """Fourth red team, break 3: keys stamped over an hour ago each kept a try per 10 minutes,
+    so a stock minted over a day or a week restored the spray. Past the cap they now share 5
+    per 10 minutes per address."""
+    from webapp.services import key_stamps
+    from webapp.services.submissions import default
+
+    login, compared = desk
+    stock = [key_stamps.new_key(now=time.time() - 7200, allowance=RateLimiter(1000, 3600.0),
+                                address=CLASS) for _ in range(50)]
+    assert all(key_stamps.aged(k) for k in stock)
+    for i in range(20):
+        login(f"guess {i}", f"192.0.2.{i}", None)
+    compared.clear()
+    for i, key in enumerate(stock):
+        login(f"aged {i}", CLASS, key)
+    assert len(compared) <= 5, len(compared)  # was 50
+    assert default().serving.aged_key_tries is not None
+
+
+def test_a_stamp_reveals_nothing_about_the_password(desk):
+    """Fourth red team, break 2: stamps keyed by the password alone let a visitor test password
+    guesses offline against the key a page hands out. The key is now the deployment's own
+    random secret (in the gradebook, never sent) mixed with the password."""
+    import base64
+    import hashlib
+    import hmac
+
+    from webapp.services import key_stamps
+
+    key = key_stamps.new_key(allowance=RateLimiter(5, 3600.0), address=CLASS)
+    raw = base64.urlsafe_b64decode(key + "=")
+    body, mac = raw[:-10], raw[-10:]
+    old = hashlib.sha256(b"transformer-lab key stamp\x00" + PASSWORD.encode()).digest()
+    assert hmac.new(old, body, hashlib.sha256).digest()[:10] != mac  # the old keying: no match
+    assert key_stamps.made_at(key) is not None  # still the server's own stamp
