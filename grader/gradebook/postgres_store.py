@@ -40,6 +40,15 @@ CREATE TABLE IF NOT EXISTS instructor_trust (
     client_hash TEXT PRIMARY KEY,
     last_at     TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS comments (
+    id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    learner_id TEXT NOT NULL,
+    exercise   TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    by_whom    TEXT NOT NULL,
+    at         TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS comments_learner ON comments (learner_id, id);
 CREATE TABLE IF NOT EXISTS server_secrets (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -42,6 +42,15 @@ CREATE TABLE IF NOT EXISTS instructor_trust (
     client_hash TEXT PRIMARY KEY,
     last_at     TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS comments (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    learner_id TEXT NOT NULL,
+    exercise   TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    by_whom    TEXT NOT NULL,
+    at         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS comments_learner ON comments (learner_id, id);
 CREATE TABLE IF NOT EXISTS server_secrets (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from grader.gradebook.budget import StorageBudget, budget_from_env
+from grader.gradebook.comments import Comments
 from grader.gradebook.csv_export import rows_to_csv
 from grader.gradebook.identity import legacy_signed_in, signed_in_id
 from grader.gradebook.model import (
@@ -35,7 +36,7 @@ DEFAULT_FILENAME = "gradebook.sqlite3"
 log = logging.getLogger("grader.gradebook")
 
 
-class Gradebook(Roster, ABC):
+class Gradebook(Roster, Comments, ABC):
     """Every graded submission, stored durably. Safe to share between threads.
 
     Backends implement four primitives: ``_insert`` (commit one row, return its id),
@@ -44,7 +45,8 @@ class Gradebook(Roster, ABC):
     ``browser_keys`` (hashes of browser keys linked to a learner id by a recovery code),
     ``recovery_codes`` (one code hash per learner), ``access_log`` (instructor views),
     ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor),
-    ``roster`` (the teacher's class list: grader.gradebook.roster) and ``server_secrets``.
+    ``roster`` (the teacher's class list: grader.gradebook.roster), ``comments`` (a
+    teacher's to a learner: grader.gradebook.comments) and ``server_secrets``.
     """
 
     backend: str = "?"

@@ -19,6 +19,7 @@ EN: dict[str, str] = {
                       "its number) to see its code, then load it back into the editor.",
     "progress.total": "**Total: {score} / {max}** over the {tried} of {n} exercises you have "
                       "tried; {full} at full marks.",
+    "progress.comments": "From your teacher",
     "progress.row_picked": "Submission #{id} ({exercise}): its code is shown above. Press *Load "
                            "into the exercise editor* to continue from it.",
     "progress.recovery": "Continue in another browser",
@@ -72,6 +73,13 @@ EN: dict[str, str] = {
     "lp.pick": "A learner's page: every attempt, the feedback shown and what changed",
     "lp.none": "Pick a learner to see every attempt, the feedback they were shown and what changed between attempts.",
     "lp.title": "{learner}: {n} attempts",
+    "lp.comments": "Your comments to them (they read these on My progress)",
+    "lp.general": "(no exercise: their work in general)",
+    "lp.comment_about": "Comment about",
+    "lp.comment": "A comment to this learner",
+    "lp.comment_send": "Send the comment",
+    "lp.comment_nobody": "Pick a learner first (a row of the grid, or the list above).",
+    "lp.comment_bad": "A comment holds 1 to {n} characters.",
     "lp.title_one": "{learner}: 1 attempt",
     "lp.case": "{name}: {message}",
     "lp.same_code": "The same code as the attempt before, graded again.",
@@ -118,6 +126,11 @@ EN: dict[str, str] = {
     "gb.source.before_ids": "before ids (unverified)",
     "gb.source.signed_in": "signed in (verified)",
     "gb.source.guest": "guest (one browser)",
+    "gb.source.member": "class list (joined by link)",
+    "gb.action.class_list": "class list",
+    "gb.action.comment": "comment",
+    "gb.detail.class_list": "class list",
+    "gb.detail.roster_names": "names {learner}",
     "gb.source.api": "API (unverified label)",
     "gb.source.unknown": "unknown",
     "gb.action.view": "view",
@@ -143,6 +156,8 @@ EN: dict[str, str] = {
     "cv.bad_since": "\u201c{text}\u201d is not a time: type HH:MM (for example 14:05), or leave the box empty.",
     "cv.showing_since": "This lesson, since {time}: {rows} submissions from {learners} learners.",
     "cv.showing_all": "All submissions: {rows} from {learners} learners.",
+    "cv.showing_since_one": "This lesson, since {time}: {rows} submissions from 1 learner.",
+    "cv.showing_all_one": "All submissions: {rows} from 1 learner.",
     "cv.updated": "Updated {time}; it refreshes every 30 s while this tab is open.",
     "cv.legend": "Each cell: best score, \u00d7 attempts, last named mistake. Click a row to see "
                  "the learner's page.",
@@ -161,7 +176,7 @@ EN: dict[str, str] = {
     "cv.col.mistake": "mistake",
     "cv.col.learners": "learners",
     "cv.col.attempts": "attempts",
-    "cv.col.recent": "attempts since the best score",
+    "cv.col.recent": "attempts at the best score so far",
     "cv.col.why": "why",
     "cv.stuck_more": "… and {n} more, waiting less long (the grid shows everyone).",
     "cv.col.since": "since",
@@ -181,7 +196,8 @@ EN: dict[str, str] = {
                          "needs help read only them. None chosen: every exercise.",
     "cv.stuck_how": "Whom to walk to first is on top: the same mistake again and again, 3 "
                     "attempts without a better score, or not passing and silent for 10 minutes. "
-                    "A learner leaves the list by gaining a better score or sending again. Click "
+                    "A learner leaves the list by gaining a better score (one listed as silent: "
+                    "by sending again). Click "
                     "a row to see their page.",
     "cv.stuck_none": "Nobody needs help right now: no one repeats a mistake, has made 3 attempts "
                      "without a better score, or has been silent for 10 minutes without passing.",
@@ -209,6 +225,7 @@ ZH: dict[str, str] = {
     "progress.intro": "本浏览器（或你登录的账号）中每个练习的最高分以及全部提交。"
                       "点击历史记录中的一行（或输入它的编号）即可查看它的代码，再把它重新载入编辑器。",
     "progress.total": "**总分：{score} / {max}**（共 {n} 道练习，你已尝试 {tried} 道，其中 {full} 道得满分）。",
+    "progress.comments": "老师的评语",
     "progress.row_picked": "第 {id} 号提交（{exercise}）：它的代码显示在上方。点击“载入练习编辑器”即可从它继续。",
     "progress.recovery": "在其他浏览器中继续",
     "progress.recovery_help": "你的作业属于本浏览器。要带到其他浏览器，请在这里显示你的个人恢复码，"
@@ -251,6 +268,13 @@ ZH: dict[str, str] = {
     "lp.pick": "学习者页面：每次尝试、看到的反馈和前后的改动",
     "lp.none": "选择一位学习者，查看其每次尝试、看到的反馈以及两次尝试之间的改动。",
     "lp.title": "{learner}：{n} 次尝试",
+    "lp.comments": "你给该学习者的评语（学习者在“我的进度”中可以看到）",
+    "lp.general": "（不针对某道练习：整体评价）",
+    "lp.comment_about": "评语针对",
+    "lp.comment": "给该学习者的评语",
+    "lp.comment_send": "发送评语",
+    "lp.comment_nobody": "请先选择一位学习者（点击表格中的一行，或在上方列表中选择）。",
+    "lp.comment_bad": "评语长度为 1 到 {n} 个字符。",
     "lp.title_one": "{learner}：1 次尝试",
     "lp.case": "{name}：{message}",
     "lp.same_code": "与上一次尝试的代码相同，再次评分。",
@@ -290,6 +314,11 @@ ZH: dict[str, str] = {
     "gb.source.before_ids": "编号启用之前（未验证）",
     "gb.source.signed_in": "已登录（已验证）",
     "gb.source.guest": "访客（某个浏览器）",
+    "gb.source.member": "班级名单（通过链接加入）",
+    "gb.action.class_list": "班级名单",
+    "gb.action.comment": "评语",
+    "gb.detail.class_list": "班级名单",
+    "gb.detail.roster_names": "名字 {learner}",
     "gb.source.api": "API 标签（未验证）",
     "gb.source.unknown": "未知",
     "gb.action.view": "查看",
@@ -313,6 +342,8 @@ ZH: dict[str, str] = {
     "cv.bad_since": "“{text}”不是时间：请输入 HH:MM（例如 14:05），或留空。",
     "cv.showing_since": "本节课（自 {time} 起）：{learners} 位学习者的 {rows} 次提交。",
     "cv.showing_all": "全部提交：{learners} 位学习者的 {rows} 次提交。",
+    "cv.showing_since_one": "本节课（自 {time} 起）：1 位学习者的 {rows} 次提交。",
+    "cv.showing_all_one": "全部提交：1 位学习者的 {rows} 次提交。",
     "cv.updated": "更新于 {time}；此标签页打开时每 30 秒刷新一次。",
     "cv.legend": "每格：最高分、× 尝试次数、最近一次被指出的错误。点击一行可查看该学习者的页面。",
     "cv.none": "未尝试",
@@ -330,7 +361,7 @@ ZH: dict[str, str] = {
     "cv.col.mistake": "错误",
     "cv.col.learners": "学习者人数",
     "cv.col.attempts": "尝试次数",
-    "cv.col.recent": "自最高分以来的尝试次数",
+    "cv.col.recent": "停留在目前最高分的尝试次数",
     "cv.col.why": "原因",
     "cv.stuck_more": "……还有 {n} 人，等待时间较短（网格中可以看到所有人）。",
     "cv.col.since": "开始于",
@@ -348,7 +379,8 @@ ZH: dict[str, str] = {
     "cv.exercises": "本节课的练习",
     "cv.exercises_info": "选择今天这节课的练习：表格、合计、常见错误和“需要帮助”只看这些练习。不选：全部练习。",
     "cv.stuck_how": "最需要走过去看的排在最上面：一再犯同一个错误、尝试 3 次分数没有提高，或尚未通过且 "
-                    "10 分钟没有提交。学习者得到更高的分数或再次提交后离开此列表。点击一行可查看该学习者的页面。",
+                    "10 分钟没有提交。学习者得到更高的分数后离开此列表（因长时间未提交而列入的，再次提交即离开）。"
+                    "点击一行可查看该学习者的页面。",
     "cv.stuck_none": "现在没有人需要帮助：没有人一再犯同一个错误、尝试 3 次而分数没有提高，"
                      "或尚未通过且 10 分钟没有提交。",
     "cv.fig.scores": "各练习中每位学习者的最高分",

@@ -39,6 +39,10 @@ EN: dict[str, str] = {
                "open the same link in another browser to continue there.",
     "join.bad": "⚠️ This class link is not valid (your teacher may have made a new one): ask your "
                 "teacher for your link. You can still work here as a guest.",
+    "join.switched": "⚠️ This browser was on the class list as **{old}**; it is now **{name}**. "
+                     "If this link is not yours, open your own class link (ask your teacher).",
+    "join.bad_member": "⚠️ This class link is not valid (your teacher may have made a new one). "
+                       "This browser stays on the class list as **{name}**.",
     "who.member": "You are on the class list as **{name}**: your teacher sees your work under "
                   "this name, in every browser that opened your class link.",
     "recovery.member": "You are on the class list: to continue in another browser, open your "
@@ -79,6 +83,9 @@ ZH: dict[str, str] = {
                "同一链接即可在那里继续。",
     "join.bad": "⚠️ 此班级链接无效（老师可能已生成新链接）：请向老师索取你的链接。你仍可以访客身份"
                 "在这里学习。",
+    "join.switched": "⚠️ 此浏览器原来在班级名单上的名字是 **{old}**，现在是 **{name}**。如果这不是你的链接，"
+                     "请打开你自己的班级链接（向老师索取）。",
+    "join.bad_member": "⚠️ 此班级链接无效（老师可能已生成新链接）。此浏览器在班级名单上的名字仍是 **{name}**。",
     "who.member": "你在班级名单上，名字是 **{name}**：在打开过你的班级链接的每个浏览器中，老师都会"
                   "在这个名字下看到你的作业。",
     "recovery.member": "你在班级名单上：要在另一个浏览器中继续，请在那里打开你的班级链接"

@@ -34,6 +34,7 @@ def join_from_link(key: str | None, query: Any, lang: str) -> tuple[str | None, 
         return None, tr("recovery.no_key", lang)
     book = submissions.gradebook()
     found: list[str] = []
+    before = member_name(key)  # this browser's name on the list until now, if any
 
     def verify() -> bool:
         member = class_list.join(book, str(key), str(code)[:100])
@@ -43,9 +44,14 @@ def join_from_link(key: str | None, query: Any, lang: str) -> tuple[str | None, 
     ok, wait = submissions.default().serving.recovery_tries.attempt(
         f"recovery:{ids.key_hash(str(key))[:24]}", verify)
     if ok:
+        if before and before != found[0]:  # a shared computer, or a classmate's link: say so
+            return found[0], tr("join.switched", lang, old=md_literal(before),
+                                name=md_literal(found[0]))
         return found[0], tr("join.ok", lang, name=md_literal(found[0]))
     if wait > 0:
         return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
+    if before:  # still the member it was: not "work here as a guest"
+        return None, tr("join.bad_member", lang, name=md_literal(before))
     return None, tr("join.bad", lang)
 
 
@@ -74,8 +80,9 @@ def roster_frame(members: list, page_url: str | None, lang: str) -> pd.DataFrame
                                        "roster.col.link")])
 
 
-def build(authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> None:
-    """The class list's part of the Instructor page (an accordion, folded)."""
+def build(authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> Any:
+    """The class list's part of the Instructor page (an accordion, folded); returns the add
+    event, after which the page redraws its class view (the new names' rows)."""
     with gr.Accordion(t("roster.title"), open=False, elem_id="roster-box"):
         gr.Markdown(t("roster.help"))
         names = gr.Textbox(label=t("roster.names"), lines=6, max_length=class_list.MAX_TEXT_CHARS,
@@ -104,7 +111,7 @@ def build(authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> N
             names_in, problems = class_list.parse_names(text)
             issued, full = class_list.add(book, names_in, bool(renew_them))
             counts = {w: sum(i.what == w for i in issued) for w in ("added", "kept", "renewed")}
-            book.log_access(who, "class list", f"{len(issued)} names, {counts['renewed']} renewed")
+            book.log_access(who, "class list", f"names {len(issued)} ({counts['renewed']} renewed)")
             members = book.members()
             lines = problems_text(problems + full, lang)
             if issued:
@@ -128,7 +135,8 @@ def build(authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> N
 
     # "undocumented" like the Instructor page's other events: every call is checked above.
     ui = dict(api_visibility="undocumented")
-    add.click(on_roster_add, [password, names, renew, key, url], [links, table, status], js=WITH_URL,
-              api_name="instructor_class_list_add", **ui)
+    added = add.click(on_roster_add, [password, names, renew, key, url], [links, table, status],
+                      js=WITH_URL, api_name="instructor_class_list_add", **ui)
     show.click(on_roster_show, [password, key, url], [links, table, status], js=WITH_URL,
                api_name="instructor_class_list", **ui)
+    return added

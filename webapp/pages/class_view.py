@@ -66,6 +66,9 @@ class ClassViewUI:
     learner_pick: gr.Dropdown  # whose page to show (the learners of the last draw)
     learner_page: gr.HTML
     exercises: gr.Dropdown  # the lesson's exercises (none chosen: every exercise)
+    comment_exercise: gr.Dropdown  # a comment to the learner shown: about which exercise
+    comment: gr.Textbox
+    comment_send: gr.Button
 
     @property
     def outputs(self) -> list:
@@ -99,6 +102,13 @@ def build() -> ClassViewUI:
                                    elem_id="class-learner-pick")
         learner_page = gr.HTML("", css_template=page.CSS, apply_default_css=False,
                                elem_id="class-learner-page")
+        # A comment to the learner shown above (issue 25, item 8): they read it on My progress.
+        with gr.Row(equal_height=True):
+            comment_exercise = gr.Dropdown(label=t("lp.comment_about"), choices=[], value="",
+                                           scale=1, elem_id="class-comment-exercise")
+            comment = gr.Textbox(label=t("lp.comment"), lines=2, max_length=2000, scale=3,
+                                 elem_id="class-comment")
+            comment_send = gr.Button(t("lp.comment_send"), scale=1, elem_id="class-comment-send")
         # Full width, the figure below it: beside the figure the counts' headers wrapped one
         # letter per line and the exercise column fell off (chromium pass, 2026-12-02).
         mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
@@ -113,7 +123,7 @@ def build() -> ClassViewUI:
     timer = gr.Timer(REFRESH_S, active=False)
     return ClassViewUI(box, since, now, everything, refresh, status, grid, stuck, mistakes, who,
                        scores_plot, mistakes_plot, timer, tz, seen, picks, learner_pick,
-                       learner_page, exercises)
+                       learner_page, exercises, comment_exercise, comment, comment_send)
 
 
 def hidden() -> tuple:
@@ -152,10 +162,11 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
             gr.update(choices=[(view.who_label(x, lang, tags), x.key) for x in summary.learners]))
 
 
-def exercise_choices(lang: str) -> dict:
-    """The lesson chooser's choices: every exercise, titled in ``lang``."""
-    return gr.update(choices=[(view.exercise_name(ex, lang), ex)
-                              for ex in submissions.exercise_ids()])
+def exercise_choices(lang: str) -> tuple[dict, dict]:
+    """The lesson chooser's choices, and the comment's (no exercise first): every exercise,
+    titled in ``lang``."""
+    titled = [(view.exercise_name(ex, lang), ex) for ex in submissions.exercise_ids()]
+    return gr.update(choices=titled), gr.update(choices=[(tr("lp.general", lang), ""), *titled])
 
 
 def who_made(picks: list, index: int | None, lang: str) -> str:

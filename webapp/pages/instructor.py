@@ -223,7 +223,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
             learners_button = gr.Button(t("instructor.export_learners"),
                                         elem_id="instructor-export-learners")
         status = gr.Markdown(elem_id="instructor-status")
-        class_list.build(authorize, password, learner.key)  # the class list and links, folded
+        roster_added = class_list.build(authorize, password, learner.key)  # folded
         cv = class_view.build()  # who is stuck on what, first; the long table below, folded
         with gr.Accordion(t("instructor.table"), open=False, elem_id="instructor-table-box"):
             # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
@@ -365,6 +365,32 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         """The lesson chooser's exercises, titled in the page's language."""
         return class_view.exercise_choices(lang_of(request))
 
+    def on_comment(pw, learner_key, exercise, text, browser_key, is_signed, tz,
+                   request: gr.Request, profile: gr.OAuthProfile | None):
+        """A comment to the learner on the page: checked and logged like every instructor
+        action; (the learner's page drawn again with it, the box emptied)."""
+        lang = lang_of(request)
+        if not is_signed:
+            return gr.skip(), gr.skip()
+        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                                 remember=False)
+        if who is None:
+            warn(refusal, lang)
+            return gr.skip(), gr.skip()
+        learner_id, _ = learner_page.parse_key(str(learner_key or ""))
+        if learner_id is None:
+            warn(tr("lp.comment_nobody", lang), lang)
+            return gr.skip(), gr.skip()
+        book = submissions.gradebook()
+        try:
+            book.add_comment(learner_id, str(exercise or ""), text, who)
+        except ValueError:
+            warn(tr("lp.comment_bad", lang, n=2000), lang)
+            return gr.skip(), gr.skip()
+        book.log_access(who, "comment", learner_id[:200])
+        found = learner_page.load(book, str(learner_key))
+        return learner_page_view.page_html(found, lang, tz), ""
+
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -383,7 +409,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
     cv_in = [password, cv.since, key, cv.tz, cv.seen, signed, cv.exercises]
     cv_out = [*cv.outputs, access, signed]
     opened.then(on_class, cv_in, cv_out, js=class_view.OPEN_JS, api_name="instructor_class", **ui)
-    opened.then(on_choices, None, cv.exercises, api_visibility="private", show_progress="hidden")
+    opened.then(on_choices, None, [cv.exercises, cv.comment_exercise], api_visibility="private",
+                show_progress="hidden")
     gr.on([cv.refresh.click, cv.since.submit], on_class, cv_in, cv_out, js=class_view.OPEN_JS,
           api_name="instructor_class_refresh", **ui)
     cv.now.click(on_class_since, cv_in, cv_out, js=class_view.NOW_JS,
@@ -392,6 +419,9 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                         api_name="instructor_class_all", **ui)
     cv.exercises.input(on_class, cv_in, cv_out, js=class_view.OPEN_JS,
                        api_name="instructor_class_exercises", **ui)
+    # New names on the class list are rows of the grid at once (they waited for the timer).
+    roster_added.then(on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
+                      api_visibility="private")
     cv.timer.tick(on_class_tick, cv_in, cv_out, js=class_view.TICK_JS, show_progress="hidden",
                   api_name="instructor_class_tick", **ui)
     if tab is not None:  # back on the tab: drawn at once, and the timer runs again
@@ -405,6 +435,9 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                           api_name="instructor_learner", **ui)
     cv.grid.change(on_learner_redraw, learner_in, cv.learner_page, js=tz_js,
                    show_progress="hidden", api_visibility="private")
+    cv.comment_send.click(on_comment, [password, cv.learner_pick, cv.comment_exercise, cv.comment,
+                                       key, signed, cv.tz], [cv.learner_page, cv.comment], js=tz_js,
+                          api_name="instructor_comment", **ui)
     row_in = [password, key, signed, cv.tz]
     for rows in (cv.grid, cv.stuck):
         rows.click(on_row, row_in, [cv.learner_pick, cv.learner_page], js=tz_js,

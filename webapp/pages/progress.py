@@ -59,6 +59,21 @@ def in_exercise_order(best: pd.DataFrame) -> pd.DataFrame:
     return best.iloc[sorted(range(len(best)), key=lambda i: rank[i])].reset_index(drop=True)
 
 
+def comments_text(learner_id: str | None, lang: str, limit: int = 10) -> str:
+    """The teacher's newest comments to this learner, as Markdown showing their text as is."""
+    from webapp.views.markdown import md_literal
+
+    found = submissions.gradebook().comments(learner_id, limit=limit)
+    if not found:
+        return ""
+    lines = [f"**{tr('progress.comments', lang)}**"]
+    for c in found:
+        about = exercise_title(c.exercise, lang) if c.exercise else tr("lp.general", lang)
+        text = "  \n  ".join(md_literal(line) for line in c.text.splitlines())
+        lines.append(f"- *{md_literal(about)}*, {c.at[:16].replace('T', ' ')} UTC:  \n  {text}")
+    return "\n".join(lines)
+
+
 def total_line(best: pd.DataFrame, lang: str) -> str:
     """The learner's total over the exercises: points, how many tried and at full marks."""
     if best.empty:
@@ -220,7 +235,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     def on_refresh(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
         best, history = tables(key, profile, lang, request.session_hash)
-        return best, history, total_line(best, lang)
+        said = comments_text(owner(key, profile, request.session_hash).id, lang)
+        return best, history, "\n\n".join(x for x in (total_line(best, lang), said) if x)
 
     @friendly(2)
     def on_pick(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):

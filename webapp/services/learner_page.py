@@ -9,7 +9,7 @@ do unbounded work)."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from grader.gradebook import Gradebook, Submission
 
@@ -37,6 +37,7 @@ class LearnerPage:
     learner_id: str | None
     attempts: list[Attempt]  # newest first
     total: int  # attempts in the gradebook
+    comments: list = field(default_factory=list)  # the teacher's to them, newest first
 
 
 def parse_key(key: str) -> tuple[str | None, str | None]:
@@ -84,7 +85,8 @@ def load(book: Gradebook, key: str) -> LearnerPage | None:
         diff, cut = _diff(previous, r.code)
         attempts.append(Attempt(r, number[r.exercise], diff, cut, same=previous == r.code))
         number[r.exercise] -= 1
-    return LearnerPage(key, rows[0].learner, learner_id, attempts, sum(counts.values()))
+    return LearnerPage(key, rows[0].learner, learner_id, attempts, sum(counts.values()),
+                       book.comments(learner_id, limit=20))
 
 
 def _counts(rows: list[Submission]) -> dict[str, int]:

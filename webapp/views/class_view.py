@@ -239,10 +239,11 @@ def who_made(mistake: MistakeCount | None, lang: str = "en",
 def status_line(summary: ClassSummary, lang: str, clock: str = "", updated: str = "") -> str:
     """Which period the view shows, how much is in it, and when it was drawn."""
     learners, rows = len(summary.learners) - len(summary.not_started), summary.rows
+    one = "_one" if learners == 1 else ""  # "1 learner", not "1 learners"
     if summary.since:
-        text = tr("cv.showing_since", lang, time=clock, rows=rows, learners=learners)
+        text = tr("cv.showing_since" + one, lang, time=clock, rows=rows, learners=learners)
     else:
-        text = tr("cv.showing_all", lang, rows=rows, learners=learners)
+        text = tr("cv.showing_all" + one, lang, rows=rows, learners=learners)
     joiner = "" if lang == "zh" else " "  # no space after a full-width full stop
     text += joiner + tr("cv.updated", lang, time=updated) if updated else ""
     if summary.listed:  # the class list: who is in the room but has not sent anything

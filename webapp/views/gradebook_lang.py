@@ -24,16 +24,18 @@ COLUMN_KEYS = {"learner": "gb.col.learner", "learner id": "gb.col.learner_id",
                "detail": "gb.col.detail"}
 SOURCE_KEYS = {"before ids (unverified)": "gb.source.before_ids",
                "signed in (verified)": "gb.source.signed_in", "guest (one browser)": "gb.source.guest",
-               "API (unverified label)": "gb.source.api", "unknown": "gb.source.unknown"}
-ACTION_KEYS = {"view": "gb.action.view", "export": "gb.action.export", "refused": "gb.action.refused"}
+               "API (unverified label)": "gb.source.api", "unknown": "gb.source.unknown",
+               "class list (joined by link)": "gb.source.member"}
+ACTION_KEYS = {"view": "gb.action.view", "export": "gb.action.export", "refused": "gb.action.refused",
+               "class list": "gb.action.class_list", "comment": "gb.action.comment"}
 DETAIL_KEYS = {"best scores": "gb.detail.best_scores", "csv": "gb.detail.csv",
                "csv with code": "gb.detail.csv_code", "wrong password": "gb.detail.wrong_password",
                "not on LAB_INSTRUCTORS": "gb.detail.not_listed",
                "class view": "gb.detail.class_view",
                "class view (refreshed)": "gb.detail.class_view_refresh",
-               "csv per learner": "gb.detail.csv_learners"}
+               "csv per learner": "gb.detail.csv_learners", "class list": "gb.detail.class_list"}
 # Details stored as a fixed English head and a value (the head is the key's English text).
-DETAIL_HEADS = {"learner page ": "gb.detail.learner_page"}
+DETAIL_HEADS = {"learner page ": "gb.detail.learner_page", "names ": "gb.detail.roster_names"}
 
 
 def shown(keys: dict[str, str], lang: str) -> dict[str, str]:

@@ -23,8 +23,9 @@ def _when(iso: str) -> str:
 
 
 def _owner(learner_id: str | None) -> str | None:
-    """The id whose history may be shown: a guest's or a signed-in learner's, nothing else."""
-    if isinstance(learner_id, str) and learner_id.startswith(("g:", "hf:")):
+    """The id whose history may be shown: a guest's, a class-list member's or a signed-in
+    learner's, nothing else (members were left out: their My progress stayed empty)."""
+    if isinstance(learner_id, str) and learner_id.startswith(("g:", "hf:", "c:")):
         return learner_id
     return None
 
@@ -81,6 +82,8 @@ def source_of(learner_id: str | None) -> str:
         return "signed in (verified)"
     if learner_id.startswith("g:"):
         return "guest (one browser)"
+    if learner_id.startswith("c:"):
+        return "class list (joined by link)"
     if learner_id.startswith("api:"):
         return "API (unverified label)"
     return "unknown"

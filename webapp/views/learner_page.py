@@ -21,6 +21,7 @@ CSS = """
   padding: 0.4em; white-space: pre; }
 .lp-attempt .lp-add { color: #166534; } .lp-attempt .lp-del { color: #991b1b; }
 .lp-attempt details { margin: 0.2em 0; }
+.lp-comments li { white-space: pre-wrap; margin-bottom: 0.3em; }
 """
 
 
@@ -54,6 +55,13 @@ def page_html(page: LearnerPage | None, lang: str = "en", tz: float | None = Non
     head = tr(title, lang, learner=show_label(page.label, lang), n=page.total)
     parts = [f'<div id="lp-page" data-learner="{escape(page.key)}"><p><b>{escape(head)}</b>'
              f' <small>{escape(page.learner_id or "")}</small></p>']
+    if page.comments:  # what the teacher said to them, newest first
+        items = "".join(
+            f'<li><small>{escape(local_clock(c.at, tz))} · '
+            f'{escape(exercise_title(c.exercise, lang) if c.exercise else tr("lp.general", lang))}'
+            f'</small><br>{escape(c.text)}</li>' for c in page.comments)
+        parts.append(f'<details open><summary>{escape(tr("lp.comments", lang))}</summary>'
+                     f'<ul class="lp-comments">{items}</ul></details>')
     if page.total > len(page.attempts):
         parts.append(f"<p>{escape(tr('lp.newest', lang, shown=len(page.attempts), n=page.total))}</p>")
     for a in page.attempts:

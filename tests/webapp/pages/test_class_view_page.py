@@ -67,7 +67,7 @@ def test_a_signed_in_draw_shows_the_class_and_logs_it(page):
      signed) = out
     assert pick["choices"] == [("alice (guest)", "id:g:" + "a" * 20)]  # whose page to open
     assert box["visible"] is True and signed is True and timer.active is True
-    assert 'data-learner="id:g:' in grid and "All submissions: 1 from 1 learners" in status
+    assert 'data-learner="id:g:' in grid and "All submissions: 1 from 1 learner." in status
     assert mistakes["visible"] is True and picks[0][:2] == ("causal-mask", "no-scale")
     assert log["visible"] is True and "class view" in set(log["value"]["detail"])
     assert (book.access_log(1)[0].action, book.access_log(1)[0].detail) == ("view", "class view")
