@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.words import refusals
+from grader.words import refusals, runs
 
 LANGS = ("en", "zh")
-MODULES = (refusals,)
+MODULES = (refusals, runs)
 EN: dict[str, str] = {k: v for m in MODULES for k, v in m.EN.items()}
 ZH: dict[str, str] = {k: v for m in MODULES for k, v in m.ZH.items()}
 _BY_LANG = {"en": EN, "zh": ZH}
