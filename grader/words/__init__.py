@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.words import refusals, runs
+from grader.words import checks, refusals, runs
 
 LANGS = ("en", "zh")
-MODULES = (refusals, runs)
+MODULES = (refusals, runs, checks)
 EN: dict[str, str] = {k: v for m in MODULES for k, v in m.EN.items()}
 ZH: dict[str, str] = {k: v for m in MODULES for k, v in m.ZH.items()}
 _BY_LANG = {"en": EN, "zh": ZH}
