@@ -11,13 +11,14 @@ its own modules, so every part of the grader (the gradebook too) may use it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.words import checks, refusals, runs
+from grader.words import checks, findings, refusals, runs
 
 LANGS = ("en", "zh")
-MODULES = (refusals, runs, checks)
+MODULES = (refusals, runs, checks, findings)
 EN: dict[str, str] = {k: v for m in MODULES for k, v in m.EN.items()}
 ZH: dict[str, str] = {k: v for m in MODULES for k, v in m.ZH.items()}
 _BY_LANG = {"en": EN, "zh": ZH}
@@ -34,6 +35,15 @@ class Finding:
     def text(self) -> dict[str, str]:
         """The finding in both languages, the ``{"en", "zh"}`` form every report keeps."""
         return say(self.code, **self.fields)
+
+    def __iter__(self) -> Iterator[str]:
+        """A finding unpacks as its (English, Chinese) pair, the form observers returned before
+        issue 23 (``en, zh = finding``)."""
+        text = self.text()
+        return iter((text["en"], text["zh"]))
+
+    def __getitem__(self, index: int) -> str:
+        return tuple(self)[index]
 
 
 def _field(value: Any, lang: str) -> Any:
