@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.words import checks, findings, refusals, runs
+from grader.words import checks, findings, refusals, runs, stages
 
 LANGS = ("en", "zh")
-MODULES = (refusals, runs, checks, findings)
+MODULES = (refusals, runs, checks, findings, stages)
 EN: dict[str, str] = {k: v for m in MODULES for k, v in m.EN.items()}
 ZH: dict[str, str] = {k: v for m in MODULES for k, v in m.ZH.items()}
 _BY_LANG = {"en": EN, "zh": ZH}
@@ -62,9 +62,11 @@ def say(key: str, **fields: Any) -> dict[str, str]:
             for lang in LANGS}
 
 
-def joined(sep: str, parts: list[dict[str, str]]) -> dict[str, str]:
-    """Bilingual ``parts`` joined by the separator stored under ``sep`` in each language."""
-    return {lang: _BY_LANG[lang][sep].join(p[lang] for p in parts) for lang in LANGS}
+def joined(sep: str, parts: list[dict[str, str] | str]) -> dict[str, str]:
+    """``parts`` joined by the separator stored under ``sep`` in each language (a part is a
+    bilingual text, or a plain string such as a quoted name, the same in both)."""
+    return {lang: _BY_LANG[lang][sep].join(p if isinstance(p, str) else p[lang] for p in parts)
+            for lang in LANGS}
 
 
 NOTHING: dict[str, str] = {"en": "", "zh": ""}  # a part a sentence leaves out, in both languages

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader import words
-from grader.words import Finding, say
+from grader.words import Finding, joined, say
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,6 +45,17 @@ def test_say_fills_each_language_and_takes_bilingual_fields():
     assert both["zh"] == f"该笔记本包含 7 个 JSON 列表和对象，上限为 5 个。{clear['zh']}"
     assert Finding("notebook.too_complex", {"containers": 7, "limit": 5, "clear": clear}).text() == both
     assert say("name.imitation", base="bob")["en"].startswith("The name 'bob' belongs")
+
+
+def test_joined_uses_each_languages_separator():
+    assert joined("sep.list", [{"en": "a", "zh": "甲"}, "`b`"]) == {"en": "a, `b`", "zh": "甲、`b`"}
+
+
+def test_a_finding_unpacks_as_its_english_and_chinese_pair():
+    found = Finding("values.factor", {"c": 0.5})
+    en, zh = found
+    assert (en, zh) == (found.text()["en"], found.text()["zh"]) == (found[0], found[1])
+    assert en == "every entry is about 0.5 times the right one."
 
 
 def test_modules_stay_small():
