@@ -9,24 +9,19 @@ import numpy as np
 from grader import feedback
 from grader.codec import Opaque
 from grader.model import Check
-from grader.report import bilingual as _msg
+from grader.words import joined, say
 
 
-def _kind(value: Any, hidden: bool = False, lang: str = "en") -> str:
-    """What a value is, in the message's language (``lang`` "zh" for the Chinese half)."""
-    zh = lang == "zh"
+def _kind(value: Any, hidden: bool = False) -> dict[str, str]:
+    """What a value is, in both languages."""
     if isinstance(value, Opaque):
         name = feedback.safe_type(value.type_name, "") if hidden else value.type_name
-        if zh:
-            return f"一个 {name} 对象" if name else "一个你自定义类型的对象"
-        return f"a {name} object" if name else "an object of your own type"
+        return say("kind.object", name=name) if name else say("kind.own_type")
     if value is None:
-        return "None"
+        return say("kind.none")
     if isinstance(value, np.ndarray):
-        if zh:
-            return "一个张量" if hidden else f"一个形状为 {tuple(value.shape)} 的数组"
-        return "a tensor" if hidden else f"an array of shape {tuple(value.shape)}"
-    return f"一个 {type(value).__name__}" if zh else f"a {type(value).__name__}"
+        return say("kind.tensor") if hidden else say("kind.array", shape=tuple(value.shape))
+    return say("kind.value", type=type(value).__name__)
 
 
 def as_float_array(value: Any) -> np.ndarray | None:
@@ -46,13 +41,9 @@ def select(value: Any, path: tuple[int, ...] | list[int] | None, label: str,
     for index in path or []:
         if not isinstance(value, (tuple, list)) or len(value) <= index:
             seq = isinstance(value, (tuple, list))
-            what = f"a {type(value).__name__} of {len(value)} items" if seq else _kind(value, hidden)
-            what_zh = (f"含 {len(value)} 项的 {type(value).__name__}" if seq
-                       else _kind(value, hidden, "zh"))
-            return None, _msg(
-                f"`{label}`: expected a tuple with at least {index + 1} items, got {what}.",
-                f"`{label}`：应返回至少含 {index + 1} 项的元组，实际得到{what_zh}。",
-            )
+            what = (say("kind.sequence", type=type(value).__name__, count=len(value)) if seq
+                    else _kind(value, hidden))
+            return None, say("check.short_tuple", label=label, count=index + 1, what=what)
         value = value[index]
     return value, None
 
@@ -79,8 +70,8 @@ def _equal(spec: Check, label: str, got: Any, expected: Any, hidden: bool) -> di
             return None
         if isinstance(got, (bool, int)) and got in (0, 1) and spec.true_means:
             wrong = spec.false_means if got else spec.true_means
-            return _msg(f"`{label}` returns {bool(got)} where {wrong['en']}.",
-                        f"`{label}` 返回了 {bool(got)}，但{wrong['zh']}。")
+            return say("check.bool_means", label=label, got=bool(got),
+                       wrong={"en": wrong["en"], "zh": wrong["zh"]})
     elif same(got, expected):
         return None
     if isinstance(got, str) and got in spec.explain:
@@ -88,28 +79,21 @@ def _equal(spec: Check, label: str, got: Any, expected: Any, hidden: bool) -> di
     if spec.fail:
         return dict(spec.fail)
     if not hidden:
-        return _msg(f"`{label}` is {_short(got)}, expected {_short(expected)}.",
-                    f"`{label}` 的值是 {_short(got)}，应为 {_short(expected)}。")
+        return say("check.equal_open", label=label, got=_short(got), want=_short(expected))
     if isinstance(expected, np.ndarray) and isinstance(got, np.ndarray):
         if got.shape != expected.shape:
             return _shape_msg(label, got, expected, hidden)
         if got.dtype != expected.dtype:
-            return _msg(f"`{label}` has dtype {got.dtype.name}, expected {expected.dtype.name}.",
-                        f"`{label}` 的 dtype 是 {got.dtype.name}，应为 {expected.dtype.name}。")
+            return say("check.dtype", label=label, got=got.dtype.name, want=expected.dtype.name)
         if expected.dtype == bool:
             extra, missing = bool((got & ~expected).any()), bool((~got & expected).any())
-            en = " and ".join(w for w, on in (("True where it should be False", extra),
-                                                  ("False where it should be True", missing)) if on)
-            zh = "，".join(w for w, on in (("有应为 False 的位置是 True", extra),
-                                          ("有应为 True 的位置是 False", missing)) if on)
-            return _msg(f"`{label}` has wrong entries: {en}.", f"`{label}` 的元素不对：{zh}。")
+            parts = [say(k) for k, on in (("check.true_where_false", extra),
+                                          ("check.false_where_true", missing)) if on]
+            return say("check.wrong_entries", label=label, parts=joined("sep.and", parts))
     if isinstance(expected, dict) and isinstance(got, dict):  # described attributes
         wrong = ", ".join(f"`{k}`" for k in expected if got.get(k) != expected[k])
-        return _msg(f"`{label}`: {wrong} missing or not what the contract says (names, types and "
-                    "sizes are in the statement).",
-                    f"`{label}`：{wrong} 缺失或与约定不符（名称、类型和尺寸见题目说明）。")
-    return _msg(f"`{label}` is not what the contract asks for here ({_kind(got, True)}).",
-                f"`{label}` 不符合约定（实际得到{_kind(got, True, 'zh')}）。")
+        return say("check.attributes", label=label, wrong=wrong)
+    return say("check.not_contract", label=label, what=_kind(got, True))
 
 
 def _shape_msg(label: str, got: np.ndarray, expected: np.ndarray, hidden: bool) -> dict:
@@ -118,10 +102,8 @@ def _shape_msg(label: str, got: np.ndarray, expected: np.ndarray, hidden: bool) 
     # On hidden cases the learner's shape could carry data: echo it only when it is plausible.
     if hidden and (got.ndim > 6 or got.size > 4 * max(1, expected.size) or
                    max(have, default=0) > max(max(want, default=1), 64)):
-        return _msg(f"`{label}` has the wrong shape: expected {want}.",
-                    f"`{label}` 的形状不对：应为 {want}。")
-    return _msg(f"`{label}` has shape {have}, expected {want}.",
-                f"`{label}` 的形状是 {have}，应为 {want}。")
+        return say("check.shape_hidden", label=label, want=want)
+    return say("check.shape", label=label, have=have, want=want)
 
 
 def compare(spec: Check, got: Any, expected: Any, hidden: bool = False) -> dict | None:
@@ -139,26 +121,22 @@ def compare(spec: Check, got: Any, expected: Any, hidden: bool = False) -> dict 
         if spec.fail:
             return dict(spec.fail)
         want = _type_name(expected)
-        return _msg(f"`{label}` should be a Python {want}, got {_kind(got, True)}"
-                    + (" (convert with `bool(...)`)." if want == "bool" else "."),
-                    f"`{label}` 应为 Python {want}，实际得到{_kind(got, True, 'zh')}"
-                    + ("（请用 `bool(...)` 转换）。" if want == "bool" else "。"))
+        return say("check.type_bool" if want == "bool" else "check.type", label=label, want=want,
+                   what=_kind(got, True))
     if kind == "dtype":
-        g = got.dtype.name if isinstance(got, np.ndarray) else _kind(got, True)
         e = expected.dtype.name if isinstance(expected, np.ndarray) else type(expected).__name__
-        if g == e:
-            return None
+        if isinstance(got, np.ndarray) and got.dtype.name == e:
+            return None  # only an array has a dtype: anything else is told by what it is
         if spec.fail:
             return dict(spec.fail)
-        g_zh = g if isinstance(got, np.ndarray) else _kind(got, True, "zh")
-        return _msg(f"`{label}` has dtype {g}, expected {e}.", f"`{label}` 的 dtype 是 {g_zh}，应为 {e}。")
+        g = got.dtype.name if isinstance(got, np.ndarray) else _kind(got, True)
+        return say("check.dtype", label=label, got=g, want=e)
     if kind == "shape":
         want = np.zeros(expected.shape if isinstance(expected, np.ndarray) else tuple(expected))
         if isinstance(got, np.ndarray) and tuple(got.shape) == want.shape:
             return None
         if not isinstance(got, np.ndarray):
-            return _msg(f"`{label}` should be a tensor of shape {want.shape}, got {_kind(got, hidden)}.",
-                        f"`{label}` 应为形状 {want.shape} 的张量，实际得到{_kind(got, hidden, 'zh')}。")
+            return say("check.shape_not_tensor", label=label, want=want.shape, what=_kind(got, hidden))
         return _shape_msg(label, got, want, hidden)
     # allclose
     if isinstance(got, str) and got in spec.explain:  # a probe's word for "no value"
@@ -171,18 +149,15 @@ def compare(spec: Check, got: Any, expected: Any, hidden: bool = False) -> dict 
     g_arr = as_float_array(got)
     if g_arr is None:
         if got is None:
-            return _msg(f"`{label}` is None: nothing was returned.", f"`{label}` 是 None：没有返回任何值。")
-        return _msg(f"`{label}` should be numbers (a tensor), got {_kind(got, hidden)}.",
-                    f"`{label}` 应为数值（张量），实际得到{_kind(got, hidden, 'zh')}。")
+            return say("check.none", label=label)
+        return say("check.not_numbers", label=label, what=_kind(got, hidden))
     if g_arr.shape != e_arr.shape:
         return _shape_msg(label, g_arr, e_arr, hidden)
     g_nan, e_nan = np.isnan(g_arr), np.isnan(e_arr)
     if (g_nan != e_nan).any():
         if not e_nan.any():
-            return _msg(f"`{label}` contains NaN where the right values are all finite numbers.",
-                        f"`{label}` 中出现了 NaN，而正确的值全是有限的数。")
-        return _msg(f"`{label}` contains NaN where it should not (or lacks it where expected).",
-                    f"`{label}` 在不该出现 NaN 的位置出现了 NaN（或相反）。")
+            return say("check.nan_finite", label=label)
+        return say("check.nan_where", label=label)
     ok = np.isclose(g_arr, e_arr, rtol=spec.rtol, atol=spec.atol,
                     equal_nan=True)
     if ok.all():
@@ -192,32 +167,26 @@ def compare(spec: Check, got: Any, expected: Any, hidden: bool = False) -> dict 
     if hidden:  # magnitudes and counts are learner-controlled: a qualitative word only
         where = _where_wrong(~ok, e_arr)
         if where:
-            return _msg(f"`{label}` has the right shape but wrong values {where[0]}.",
-                        f"`{label}` 形状正确，但数值不对：{where[1]}。")
-        share = ("every entry" if (~ok).all() else "most entries" if (~ok).mean() > 0.5
-                 else "some entries")
-        share_zh = {"every entry": "所有元素", "most entries": "大部分元素", "some entries": "部分元素"}[share]
-        return _msg(f"`{label}` has the right shape but wrong values in {share}.",
-                    f"`{label}` 形状正确，但{share_zh}的数值不对。")
+            return say("check.wrong_where", label=label, where=where)
+        share = ("share.every" if (~ok).all() else "share.most" if (~ok).mean() > 0.5
+                 else "share.some")
+        return say("check.wrong_share", label=label, share=say(share))
     diff = np.abs(np.where(e_nan, 0.0, g_arr - e_arr))
     worst = float(np.nanmax(diff)) if diff.size else 0.0
-    return _msg(f"`{label}` has the right shape but wrong values (largest difference {worst:.3g}, "
-                f"{int((~ok).sum())} of {ok.size} entries off).",
-                f"`{label}` 形状正确但数值不对（最大误差 {worst:.3g}，{ok.size} 个元素中有 "
-                f"{int((~ok).sum())} 个不符）。")
+    return say("check.wrong_values", label=label, worst=worst, off=int((~ok).sum()), size=ok.size)
 
 
-def _where_wrong(bad: np.ndarray, expected: np.ndarray) -> tuple[str, str] | None:
+def _where_wrong(bad: np.ndarray, expected: np.ndarray) -> dict[str, str] | None:
     """Where the wrong entries sit, when a mask explains it: only at entries that should be 0
     (hidden keys), or only in rows that hide some keys. None when it says nothing."""
     zero = expected == 0
     if expected.ndim < 2 or not zero.any() or zero.all():
         return None
     if not (bad & ~zero).any():
-        return ("only where keys should be hidden (they get weight)", "错误只出现在应被隐藏的键上（它们得到了权重）")
+        return say("where.hidden_keys")
     rows = np.broadcast_to(zero.any(axis=-1, keepdims=True), zero.shape)
     if not (bad & ~rows).any() and rows.mean() < 1:
-        return ("only in rows where the mask hides keys", "错误只出现在掩码隐藏了部分键的行中")
+        return say("where.masked_rows")
     return None
 
 

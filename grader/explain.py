@@ -17,7 +17,7 @@ from grader.judge import explains, judge_case
 from grader.model import Mistake, Record, TestCase
 from grader.premises import UNKNOWN, Premises
 from grader.report import Report, TestResult
-from grader.report import bilingual as _m
+from grader.words import say
 
 
 class Failure(NamedTuple):
@@ -157,8 +157,7 @@ def say_once(report: Report) -> None:
             continue
         key = t.mistake or t.message.get("en", "")
         if key in first:
-            en, zh = first[key].name, first[key].name_zh or first[key].name
-            t.message = (_m(f"Same mistake as in “{en}”.", f"与“{zh}”中的错误相同。") if t.mistake
-                         else _m(f"Same problem as in “{en}”.", f"与“{zh}”中的问题相同。"))
+            name = {"en": first[key].name, "zh": first[key].name_zh or first[key].name}
+            t.message = say("explain.same_mistake" if t.mistake else "explain.same_problem", name=name)
         else:
             first[key] = t

@@ -13,8 +13,7 @@ import signal as _signal
 from typing import TYPE_CHECKING
 
 from grader.learner_error import frames, learner_line, raise_lines, shown_message
-from grader.report import bilingual as _m
-from transformer_lab.message import Message
+from grader.words import NOTHING, say
 
 if TYPE_CHECKING:
     from grader.model import ErrorInfo, RawResult
@@ -57,42 +56,26 @@ _BROADCAST = re.compile(r"size of tensor a \((\d+)\) must match the size of tens
                         r"at non-singleton dimension (\d+)", re.ASCII)
 
 
-def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> Message | None:
+def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> dict[str, str] | None:
     """What an exception means in this case's situation, for the common ones: a reduction over
     an empty row, a matrix product or two shapes that do not fit (told with their sizes only
     when both are sizes of this case's own inputs, so no learner-chosen number shows).
     ``masks``: the case's inputs hide keys (a mask or valid lengths); only then may the words
     speak of a mask, a length or a query that sees no key."""
     if _EMPTY.search(msg) and masks:
-        return Message(
-            "a reduction such as `.max()` over an empty tensor: in this test a row has nothing to "
-            "reduce (for example the visible keys of a query whose valid length is 0, which sees "
-            "no key); handle that row without reducing over nothing",
-            "对空张量做了 `.max()` 之类的归约：本测试中有一行没有任何元素可归约（例如有效长度为 0 的查询，"
-            "它看不到任何键）；请在不对空行归约的前提下处理这一行")
+        return say("situation.empty_reduction")
     found = _MATMUL.search(msg)
     if found:
         g = found.groups()
         left, right = (int(g[1]), int(g[2])) if g[0] is not None else (int(g[4]), int(g[5]))
         if {left, right} <= sizes:
-            return Message(
-                f"a matrix product (`@`, matmul) whose inner sizes differ: the left operand's last "
-                f"axis has size {left}, the right operand's second-to-last {right}; they must be equal "
-                "(print the shapes of both operands on the public examples)",
-                f"矩阵乘法（`@`、matmul）的内侧大小不一致：左操作数最后一维大小为 {left}，右操作数倒数第二维为 "
-                f"{right}；两者必须相等（可在公开示例中打印两个操作数的形状）")
+            return say("situation.matmul", left=left, right=right)
     found = _BROADCAST.search(msg)
     if found:
         a, b, dim = (int(g) for g in found.groups())
         if {a, b} <= sizes:
-            hint = Message(
-                "; a mask or a length may need an axis of size 1 where it should repeat",
-                "；掩码或长度可能需要在应重复的位置加一个大小为 1 的维") if masks else Message("", "")
-            return Message(
-                f"two shapes that do not broadcast: at dimension {dim} one operand has size {a} and "
-                f"the other {b} (print the shapes on the public examples{hint.en})",
-                f"两个形状无法广播：在第 {dim} 维上一个操作数大小为 {a}，另一个为 {b}（可在公开示例中打印形状"
-                f"{hint.zh}）")
+            hint = say("situation.broadcast_mask") if masks else NOTHING
+            return say("situation.broadcast", dim=dim, a=a, b=b, hint=hint)
     return None
 
 
@@ -116,8 +99,8 @@ def _own_raise_line(err: ErrorInfo, source: str) -> int | None:
     return line if line in raise_lines(source) else None
 
 
-def _quoted(shown: str) -> tuple[str, str]:
-    return (f': "{shown}"', f"：“{shown}”") if shown else ("", "")
+def _quoted(shown: str) -> dict[str, str]:
+    return say("error.quoted", shown=shown) if shown else NOTHING
 
 
 def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(),
@@ -129,35 +112,25 @@ def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(
     by its line.
     ``sizes``: the sizes of the case's own inputs; ``masks``: its inputs hide keys."""
     kind = err.type if err.type in HIDDEN_TYPES else ""
-    kind_en = kind or "an exception"
-    kind_zh = kind or "一个异常"
+    kind_said = kind or say("error.an_exception")
     own_line = _own_raise_line(err, source)
     if own_line is not None:  # a raise or assert the learner wrote, on inputs the statement allows:
         # its line is told, not its text (code can spell hidden inputs into it, and the learner
         # reads the text at that line anyway)
         if kind == "NotImplementedError":
-            return _m(f"`{fn_label}` raised NotImplementedError at line {own_line} of your code: "
-                      "that part is not written yet.",
-                      f"`{fn_label}` 在你代码的第 {own_line} 行抛出了 NotImplementedError：这一部分还没有写。")
-        return _m(f"`{fn_label}` raised {kind_en} at line {own_line} of your code, on a hidden test "
-                  "whose inputs the statement allows (the test's name says what they are): look at "
-                  f"the condition that leads to line {own_line}.",
-                  f"`{fn_label}` 在一个输入符合题目规定的隐藏测试中，于你代码的第 {own_line} 行抛出了 "
-                  f"{kind_zh}（测试名说明了输入是什么）：请检查通向第 {own_line} 行的条件。")
+            return say("error.own_not_implemented", fn=fn_label, line=own_line)
+        return say("error.own_raise", fn=fn_label, kind=kind_said, line=own_line)
     shown = shown_message(err.message, sizes)  # the known message with its safe slots, or None
-    shown_en, shown_zh = _quoted(shown) if shown is not None else (
-        " (its message is shown in the public examples only)", "（异常信息只在公开示例中显示）")
+    quoted = _quoted(shown) if shown is not None else say("error.not_shown")
     line = learner_line(err.traceback, source) if source else None
-    where_en = f" at line {line} of your code" if line else ""
-    where_zh = f"于你代码的第 {line} 行" if line else ""
-    en = f"`{fn_label}` raised {kind_en}{where_en} on a hidden test{shown_en}"
-    zh = f"`{fn_label}` 在隐藏测试中{where_zh}抛出了 {kind_zh}{shown_zh}"
+    where = say("error.at_line", line=line) if line else NOTHING
+    head = say("error.hidden_raised", fn=fn_label, kind=kind_said, where=where, shown=quoted)
     # What it means here is read from the shown text only: the raw one is the code's to compose
     # (a red team printed a 2,960-bit "dimension" through it).
     what = _situation(shown, sizes, masks) if kind and shown is not None else None
     if what is not None:
-        return _m(f"{en}. Here: {what.en}.", f"{zh}。也就是说：{what.zh}。")
-    return _m(f"{en}.", f"{zh}。")
+        return say("error.hidden_situation", head=head, what=what)
+    return say("error.hidden_plain", head=head)
 
 
 def timed_out(raw: RawResult) -> bool:
@@ -169,39 +142,25 @@ def crash_message(raw: RawResult, limits: Limits, quiet: bool = False) -> dict[s
     """Why a run ended without a result for every case, in the grader's words. ``quiet``: the
     exit code and signal were chosen while hidden inputs existed, so their numbers are not told."""
     if raw.malformed:
-        return _m("Your code wrote into the grader's private result channel (malformed output); the "
-                  "run cannot be trusted and scores 0.",
-                  "你的代码向评分器的内部结果通道写入了数据（输出格式不合法）；本次运行不可信，记 0 分。")
+        return say("crash.malformed")
     if timed_out(raw):
-        return _m(f"Time limit reached ({limits.wall_s:g} s wall clock, {limits.cpu_s} s CPU): look "
-                  "for an infinite loop or very slow code.",
-                  f"超出时间限制（{limits.wall_s:g} 秒墙钟时间，{limits.cpu_s} 秒 CPU）：请检查死循环或过慢的代码。")
+        return say("crash.timeout", wall=limits.wall_s, cpu=limits.cpu_s)
     if raw.status == "output_limit":
-        return _m(f"Your code printed too much (more than {limits.output_hard_bytes // 2**20} MiB); "
-                  "it was stopped.", f"你的代码输出过多（超过 {limits.output_hard_bytes // 2**20} MiB），已被终止。")
+        return say("crash.output_limit", mib=limits.output_hard_bytes // 2**20)
     if raw.status == "result_limit":
-        return _m("Your code returned values far larger than the tests need; it was stopped.",
-                  "你的代码返回的数据远大于测试所需，已被终止。")
+        return say("crash.result_limit")
     if raw.signal is not None and quiet:
-        return _m("Your code crashed the Python process (it was killed by a signal) during the hidden "
-                  "tests; no result could be collected.",
-                  "你的代码在隐藏测试中使 Python 进程崩溃（被信号终止）；无法收集结果。")
+        return say("crash.signal_quiet")
     if raw.signal is not None:
         name = _signal.Signals(raw.signal).name if raw.signal in iter(_signal.Signals) else raw.signal
         if raw.signal == _signal.SIGXFSZ:
-            return _m("Your code wrote a file larger than allowed.", "你的代码写入的文件超出了允许的大小。")
-        return _m(f"Your code crashed the Python process (signal {name}), e.g. through ctypes or "
-                  "native code; no result could be collected.",
-                  f"你的代码使 Python 进程崩溃（信号 {name}），例如通过 ctypes 或原生代码；无法收集结果。")
+            return say("crash.file_size")
+        return say("crash.signal", name=name)
     if raw.exit_code is not None and quiet:
-        return _m("Your code ended the process early during the hidden tests (e.g. os._exit or "
-                  "sys.exit) before all tests ran.",
-                  "你的代码在隐藏测试中提前结束了进程（例如 os._exit 或 sys.exit），测试未全部运行。")
+        return say("crash.exit_quiet")
     if raw.exit_code is not None:
-        return _m(f"Your code ended the process early (exit code {raw.exit_code}, e.g. os._exit or "
-                  "sys.exit) before all tests ran.",
-                  f"你的代码提前结束了进程（退出码 {raw.exit_code}，例如 os._exit 或 sys.exit），测试未全部运行。")
-    return _m("The test run stopped unexpectedly.", "测试运行意外停止。")
+        return say("crash.exit", code=raw.exit_code)
+    return say("crash.stopped")
 
 
 # Errors the grader explains in its own words (the learner's text matters little for them).
@@ -213,23 +172,16 @@ def error_message(err: ErrorInfo, memory_mib: int) -> dict[str, str]:
     """What an exception raised by the learner's code means (its text only where it may show)."""
     kind = err.type
     if kind == "MemoryError":
-        return _m(f"Your code ran out of memory (limit about {memory_mib} MiB above the worker).",
-                  f"你的代码内存不足（限制约为 {memory_mib} MiB）。")
+        return say("error.memory", mib=memory_mib)
     if kind in ("ModuleNotFoundError", "ImportError"):
         what = err.message[:200]
-        return _m(f"This module is not available in the grader{': ' + what if what else ''}. "
-                  "Use torch, numpy, math and the common standard library.",
-                  f"评分器中没有这个模块{'：' + what if what else ''}。请使用 torch、numpy、math 和常用标准库。")
+        return say("error.module", detail=say("error.module_detail", what=what) if what else NOTHING)
     if kind == "SystemExit":
-        return _m("Your code called sys.exit(); the tests need it to return normally.",
-                  "你的代码调用了 sys.exit()；测试需要它正常返回。")
+        return say("error.sys_exit")
     if kind == "BlockingIOError" or (kind in ("PermissionError",) or
                                      "Operation not permitted" in err.message):
-        return _m("Your code tried something the grader does not allow (network, new processes, "
-                  "signals, or files outside its own folder).",
-                  "你的代码尝试了评分器不允许的操作（网络、新进程、信号或访问自身目录以外的文件）。")
-    return _m(f"Your code raised {kind}: {err.message[:300]}",
-              f"你的代码抛出了 {kind}：{err.message[:300]}")
+        return say("error.not_allowed")
+    return say("error.raised", kind=kind, message=err.message[:300])
 
 
 NOTE = "[output printed during the hidden tests is not shown; run the public examples to see it]"

@@ -15,8 +15,8 @@ from grader.model import RawResult, Run, TestCase
 from grader.pool import WorkerPool
 from grader.premises import Premises
 from grader.report import Report, TestResult
-from grader.report import bilingual as _m
 from grader.spec import Job, Limits
+from grader.words import say
 
 _log = logging.getLogger("grader")
 
@@ -52,7 +52,7 @@ def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: Limit
         records = run.cases.get(index)
         if records is None or run.load_error is not None or raw.malformed:
             report.tests.append(TestResult(case.name, 0.0, case.points, False,
-                                           crash or _m("Not run.", "未运行。"), details=details,
+                                           crash or say("run.not_run"), details=details,
                                            visible=case.visible, name_zh=case.zh))
             continue
         result = judge.judge(case, records, bundle.expected.get(index), limits.memory_mib, source)
@@ -124,18 +124,17 @@ def _outcome(report: Report, raw: RawResult, run: Run, limits: Limits,
     # load error after "loaded" is rejected as malformed), so loading cannot see them.
     if run.load_kind == "syntax":
         report.status = "syntax_error"
-        return _m(f"Syntax error: {err.message}", f"语法错误：{err.message}"), err.traceback
+        return say("run.syntax_error", message=err.message), err.traceback
     report.status = "load_error"
     msg = feedback.error_message(err, limits.memory_mib)
-    return {k: v + (" (while loading your code)" if k == "en" else "（加载代码时）")
-            for k, v in msg.items()}, err.traceback
+    return say("run.while_loading", message=msg), err.traceback
 
 
 def summarise(report: Report, crash: dict | None = None) -> None:
     """The report's summary line from its tests ("3 of 5 tests passed; score 4/12."), with a
     crash's message after it; also used to show a stored submission again."""
     passed = sum(t.passed for t in report.tests)
-    report.summary = _m(f"{passed} of {len(report.tests)} tests passed; score {report.score:g}/{report.max_score:g}.",
-                        f"通过 {passed}/{len(report.tests)} 项测试；得分 {report.score:g}/{report.max_score:g}。")
+    report.summary = say("run.summary", passed=passed, total=len(report.tests), score=report.score,
+                         top=report.max_score)
     if crash is not None:
         report.summary = {k: report.summary[k] + "\n" + crash[k] for k in ("en", "zh")}

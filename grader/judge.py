@@ -13,7 +13,7 @@ from typing import Any
 from grader import compare, feedback
 from grader.model import Check, ErrorInfo, Record, TestCase
 from grader.report import TestResult
-from grader.report import bilingual as _m
+from grader.words import say
 
 
 def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
@@ -22,7 +22,7 @@ def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
     passed, problem = judge_case(case, records, expected, source)
     named = problem.pop("mistake", None) if problem else None  # a check's own mistake name
     result = TestResult(case.name, case.points if passed else 0.0, case.points, passed,
-                        _m("Passed.", "通过。") if passed else problem, mistake=named,
+                        say("judge.passed") if passed else problem, mistake=named,
                         visible=case.visible, name_zh=case.zh)
     err = None if passed else next((r.error for r in records if r.error is not None), None)
     if err is not None:
@@ -50,7 +50,7 @@ def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None,
                                            hidden=hidden, sizes=sizes, said=said)
             continue
         if i >= len(got):
-            return False, _m("This test did not finish.", "该测试没有运行完。")
+            return False, say("judge.not_finished")
         ref = expected[i] if expected is not None and i < len(expected) else None
         for check in step.checks:
             if check.again is not None:
@@ -161,22 +161,18 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
         missing = _undefined(err, fn_label)
         if missing:  # the runner's lookup failed: said from the step's own name, never err.message
             what, name = missing
-            return _m(f"Your code does not define {what} `{name}`.",
-                      f"你的代码没有定义{_WHAT_ZH[what]} `{name}`。")
+            return say("judge.undefined", what=say(_WHAT[what]), name=name)
         if hidden:
             said = said or Said()
             return feedback.error_text(err, fn_label, sizes, said.source, said.masks)
-        return _m(f"`{fn_label}` raised {err.type}: {err.message[:300]}",
-                  f"`{fn_label}` 抛出了 {err.type}：{err.message[:300]}")
+        return say("judge.raised_open", fn=fn_label, kind=err.type, message=err.message[:300])
     if spec.kind == "raises":
         raised = record.raised
         if raised is None:
-            return _m(f"`{fn_label}` should raise {expected} here, but it returned normally.",
-                      f"此处 `{fn_label}` 应当抛出 {expected}，但它正常返回了。")
+            return say("judge.should_raise", fn=fn_label, expected=expected)
         if expected not in raised:
             name = feedback.safe_type(raised[0], "an exception of your own class") if hidden else raised[0]
-            return _m(f"`{fn_label}` raised {name}, expected {expected}.",
-                      f"`{fn_label}` 抛出了 {name}，应为 {expected}。")
+            return say("judge.raised_other", fn=fn_label, name=name, expected=expected)
         return None
     got, problem = compare.select(record.value, spec.select, label, hidden)
     if problem:
@@ -187,8 +183,9 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
     return compare.compare(spec, got, exp, hidden)
 
 
-# What grader/runner.py's lookup says when a name is missing, and its Chinese.
-_WHAT_ZH = {"the module-level name": "模块级名字", "the function": "函数", "the class": "类"}
+# What grader/runner.py's lookup says when a name is missing, and the key that says it to the learner.
+_WHAT = {"the module-level name": "judge.what_name", "the function": "judge.what_function",
+         "the class": "judge.what_class"}
 
 
 def _undefined(err, name: str) -> tuple[str, str] | None:
@@ -197,7 +194,7 @@ def _undefined(err, name: str) -> tuple[str, str] | None:
     grader's own text for the step being judged counts, and only the step's name is echoed."""
     if err.type != "NameError":
         return None
-    for what in _WHAT_ZH:
+    for what in _WHAT:
         if err.message == f"your code does not define {what} `{name}`":
             return what, name
     return None

@@ -31,7 +31,7 @@ from grader.observe_values import (
     values_finding,
 )
 from grader.premises import UNKNOWN, Premises
-from grader.report import bilingual as _m
+from grader.words import NOTHING, Finding, joined, say
 
 # Exercises whose scores are a scaled dot product Q·Kᵀ / √d_k (the scale wording names d_k).
 DOT_PRODUCT = frozenset({"manual-attention", "causal-mask", "multi-head-attention"})
@@ -74,11 +74,7 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
             label = chk.label or case.labels[i]
             twin = _twin_call(case, got, i)
             if twin is not None:
-                return _m(f"Two identical calls of `{case.labels[i]}` (same inputs, same weights) "
-                          "returned different values: something random runs inside it (dropout "
-                          "left on, `torch.rand…`), so its result cannot be checked.",
-                          f"两次完全相同的 `{case.labels[i]}` 调用（输入和权重都相同）返回了不同的值：其中有随机的"
-                          "计算（没有关掉的 dropout、`torch.rand…`），结果无法检查。")
+                return say("stage.twin_call", fn=case.labels[i])
             if step.op == "describe":
                 return _contract(got[i].value, ref.value if ref is not None else None)
             if chk.kind != "allclose":
@@ -92,15 +88,15 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
             if finding is None:  # nothing more to say than compare.py's text, at its stage
                 if not right or "en" not in problem or "zh" not in problem:
                     return None
-                finding = (problem["en"], problem["zh"])
-            en, zh = finding
-            if right:
-                done = "、".join(f"`{r}`" for r in dict.fromkeys(right))
-                en = f"{', '.join(f'`{r}`' for r in dict.fromkeys(right))} right, `{label}` not: {en}"
-                zh = f"{done} 正确，`{label}` 不正确：{zh}"
+                said = {"en": problem["en"], "zh": problem["zh"]}
             else:
-                en, zh = f"The first output that differs is `{label}`: {en}", f"第一个出错的输出是 `{label}`：{zh}"
-            return {**_m(en, zh), "differs_at": label}
+                said = finding.text()
+            if right:
+                names = joined("sep.list", [f"`{r}`" for r in dict.fromkeys(right)])
+                text = say("stage.right_not", right=names, label=label, finding=said)
+            else:
+                text = say("stage.first_differs", label=label, finding=said)
+            return {**text, "differs_at": label}
     return None
 
 
@@ -113,7 +109,7 @@ def _contract(got: Any, want: Any) -> dict | None:
     own names and descriptions are echoed (the learner's descriptions are matched, not shown)."""
     if not isinstance(want, dict) or not isinstance(got, dict):
         return None
-    en, zh = [], []
+    parts = []
     for name, spec in want.items():
         mine = got.get(name)
         if mine == spec:
@@ -122,19 +118,14 @@ def _contract(got: Any, want: Any) -> dict | None:
         found = _LINEAR.fullmatch(mine) if isinstance(mine, str) else None
         layer = f"nn.Linear({fixed.group(1)}, {fixed.group(2)})" if fixed else str(spec)
         if mine == "missing":
-            en.append(f"`{name}` is missing (the tests load its weights by that name)")
-            zh.append(f"缺少 `{name}`（测试按这个名字加载权重）")
+            parts.append(say("contract.missing", name=name))
         elif fixed and found and found.groups()[:2] == fixed.groups()[:2] and found.group(3) != fixed.group(3):
-            en.append(f"`{name}`: the statement fixes `bias={fixed.group(3)}`: `{layer}`")
-            zh.append(f"`{name}`：题目规定 `bias={fixed.group(3)}`：`{layer}`")
+            parts.append(say("contract.bias", name=name, bias=fixed.group(3), layer=layer))
         else:
-            en.append(f"`{name}` should be `{layer}`")
-            zh.append(f"`{name}` 应为 `{layer}`")
-    if not en:
+            parts.append(say("contract.should_be", name=name, layer=layer))
+    if not parts:
         return None
-    return _m("The submodules differ from the contract: " + "; ".join(en) + ". This is charged "
-              "once, here; the value tests load the contract's weights wherever they can.",
-              "子模块与约定不一致：" + "；".join(zh) + "。这一点只在此处扣分；其余数值测试会尽可能加载约定的权重。")
+    return say("contract.differs", parts=joined("sep.clauses", parts))
 
 
 def _selected(value: Any, chk: Check) -> np.ndarray | None:
@@ -185,7 +176,7 @@ def _is_weights(want: np.ndarray) -> bool:
 
 
 def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
-             exercise: str | None = None, premises: Premises = UNKNOWN) -> tuple[str, str] | None:
+             exercise: str | None = None, premises: Premises = UNKNOWN) -> Finding | None:
     constant = constant_finding(label, mine, want, premises)
     if constant:
         return constant
@@ -203,24 +194,17 @@ def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: 
 
 
 def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
-                     exercise: str | None = None, premises: Premises = UNKNOWN) -> tuple[str, str] | None:
+                     exercise: str | None = None, premises: Premises = UNKNOWN) -> Finding | None:
     masked = _hidden_keys(case, i, mine.shape, exercise)
     rows = mine.sum(axis=-1)
     if not np.all(np.abs(rows - 1) < 1e-4):
         if mine.shape[-2] > 1 and np.all(np.abs(mine.sum(axis=-2) - 1) < 1e-4):
-            return (f"each row of `{label}` should sum to 1 over the keys (the last axis); yours sum "
-                    "to 1 down each column, over the queries: the softmax runs over the wrong axis.",
-                    f"`{label}` 的每一行应在键（最后一维）上求和为 1；你的结果是每一列（在查询上）求和为 1："
-                    "softmax 的维度不对。")
+            return Finding("weights.wrong_axis", {"label": label})
         return _row_sum_finding(label, mine, want, rows)
     uniform = (want.max(axis=-1) - want.min(axis=-1)) < 1e-9
     wrong_rows = ~np.isclose(mine, want, rtol=1e-4, atol=1e-6).all(axis=-1)
     if uniform.any() and wrong_rows.any() and not (wrong_rows & ~uniform).any():
-        return ("it is right except in the rows that should be uniform (1/m for every key: a query "
-                "that sees no key, whose scores are all the same fill); yours are not uniform there. "
-                "Fill the hidden scores with one value (replace them), do not add to them.",
-                "除了本应均匀的行（每个键 1/m：看不到任何键的查询，它的分数全是同一个填充值）之外都正确；你的结果在这些行"
-                "并不均匀。请把被遮蔽的分数替换成同一个值，而不是在原分数上相加。")
+        return Finding("weights.uniform_rows")
     hidden, shown = want <= TINY, mine > TINY
     extra = hidden & shown
     if extra.any() and masked is not None:
@@ -229,26 +213,15 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
             return found
     if extra.any():
         what = _hidden_pattern(mine, want)
-        if what[0]:  # the right number hidden, in the wrong place: where the mask is built
-            return (f"the rows sum to 1, but {int(extra.sum())} weights that should be 0 are not"
-                    f"{what[0]}: look at how the mask is built (which keys it hides), not at the fill.",
-                    f"每行之和为 1，但有 {int(extra.sum())} 个本应为 0 的权重不为 0{what[1]}：请检查掩码是怎样构造的"
-                    "（它遮蔽了哪些键），而不是填充值。")
-        how = _how_to_hide(premises)
-        return (f"the rows sum to 1, but {int(extra.sum())} weights that should be 0 are not "
-                f"(keys the mask hides, or keys whose scores lie far below the row's best){what[0]}. "
-                f"{how[0]}",
-                f"每行之和为 1，但有 {int(extra.sum())} 个本应为 0 的权重不为 0（被掩码遮蔽的键，或分数远低于"
-                f"该行最高分的键）{what[1]}。{how[1]}")
+        if what:  # the right number hidden, in the wrong place: where the mask is built
+            return Finding("weights.mask_place", {"k": int(extra.sum()), "what": what})
+        return Finding("weights.extra", {"k": int(extra.sum()), "what": NOTHING,
+                                         "how": _how_to_hide(premises)})
     if (~shown & (want > 1e-3)).any():
-        what = _hidden_pattern(mine, want)
+        what = _hidden_pattern(mine, want) or NOTHING
         if masked is not None and not masked.any():
-            return (f"the rows sum to 1, but some weights that should be clearly above 0 are 0{what[0]}: "
-                    "the scores differ before the softmax.",
-                    f"每行之和为 1，但一些本应明显大于 0 的权重为 0{what[1]}：softmax 之前的分数就已不同。")
-        return (f"the rows sum to 1, but some weights that should be clearly above 0 are 0 (keys that "
-                f"should be visible){what[0]}.",
-                f"每行之和为 1，但一些本应明显大于 0 的权重为 0（本应可见的键）{what[1]}。")
+            return Finding("weights.zeroed_scores", {"what": what})
+        return Finding("weights.zeroed_visible", {"what": what})
     heads = _same_heads(mine, want, case)
     if heads:
         return heads
@@ -259,11 +232,10 @@ def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestC
 
 
 def _row_sum_finding(label: str, mine: np.ndarray, want: np.ndarray,
-                     rows: np.ndarray) -> tuple[str, str]:
+                     rows: np.ndarray) -> Finding:
     """Rows that do not sum to 1, with what the weights still share with the right ones: one
     factor for every weight, or the right proportions per row with the hidden keys at 0."""
-    said = (f"each row of `{label}` should sum to 1 over the keys; yours sum to {_span(rows)}",
-            f"`{label}` 的每一行应在键上求和为 1；你的结果每行之和为 {_span(rows)}")
+    said = Finding("rows.said", {"label": label, "span": _span(rows)})
     big = want > 1e-6
     ratio = np.where(big, mine / np.where(big, want, 1.0), np.nan)
     if big.any() and np.isfinite(mine).all() and (np.abs(mine[~big]) <= 1e-9).all():
@@ -272,25 +244,16 @@ def _row_sum_finding(label: str, mine: np.ndarray, want: np.ndarray,
         if per_row.all():
             c = float(np.nanmedian(ratio))
             if np.allclose(ratio[big], c, rtol=1e-4):
-                return (f"{said[0]}: every weight is {c:.3g} times the right one, so the weights are "
-                        "scaled after they are normalised.",
-                        f"{said[1]}：每个权重都是正确值的 {c:.3g} 倍，也就是在归一化之后又被缩放了。")
+                return Finding("rows.scaled", {"said": said, "c": c})
             if not (~big).any():
-                return (f"{said[0]}: in every row the weights have the right proportions, but they are "
-                        "divided by something other than the row's own sum.",
-                        f"{said[1]}：每一行的权重比例都正确，但除以的不是这一行自己的和。")
-            return (f"{said[0]}: in every row the weights have the right proportions, and the keys that "
-                    "should get 0 get 0, but the row is not normalised again after them: keys are "
-                    "hidden after the softmax instead of in the scores before it.",
-                    f"{said[1]}：每一行的权重比例都正确，应为 0 的键也是 0，但之后这一行没有重新归一化：键是在"
-                    " softmax 之后才被遮蔽的，而不是在 softmax 之前的分数里。")
-    return (f"{said[0]}: look at the step that normalises them.",
-            f"{said[1]}：请检查对它们做归一化的那一步。")
+                return Finding("rows.wrong_sum", {"said": said})
+            return Finding("rows.hidden_after", {"said": said})
+    return Finding("rows.normalise", {"said": said})
 
 
 def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray, extra: np.ndarray,
                          case: TestCase, i: int, exercise: str | None,
-                         premises: Premises = UNKNOWN) -> tuple[str, str] | None:
+                         premises: Premises = UNKNOWN) -> Finding | None:
     """Weights that should be 0 and are not, told apart by what the case's inputs hide: keys
     the mask (valid_lens, a causal mask) hides, or visible keys whose scores lie far below the
     row's best (then the scores differ, and no mask advice applies)."""
@@ -299,57 +262,30 @@ def _masked_keys_finding(mine: np.ndarray, want: np.ndarray, masked: np.ndarray,
         scaled = _scale_finding(mine, want, case, i, exercise)
         if scaled:
             return scaled
+        k = int(off_mask.sum())
         if masked.any():
-            k = int(off_mask.sum())
-            return (f"the rows sum to 1 and no key the mask hides gets weight, but {k} visible "
-                    f"key{'s' if k != 1 else ''} whose right weight is about 0 (their scores lie far below "
-                    "the row's best) get weight: the scores already differ before the softmax.",
-                    f"每行之和为 1，被掩码遮蔽的键也没有得到权重，但有 {int(off_mask.sum())} 个可见键本应权重约为 0"
-                    "（它们的分数远低于该行最高分）却得到了权重：softmax 之前的分数就已不同。")
-        return (f"the rows sum to 1, but {int(off_mask.sum())} weights whose right value is about 0 (keys "
-                "whose scores lie far below the row's best) are not: the scores already differ before "
-                "the softmax.",
-                f"每行之和为 1，但有 {int(off_mask.sum())} 个本应约为 0 的权重（分数远低于该行最高分的键）不为 0："
-                "softmax 之前的分数就已不同。")
+            return Finding("masked.visible_weight_1" if k == 1 else "masked.visible_weight", {"k": k})
+        return Finding("masked.far_below", {"k": k})
     if not on_mask.any() or off_mask.any():
         return None
     visible = ~masked
     if constant_fill(mine, visible):
-        return ("the keys the mask hides get weight, and every hidden key of a row gets the same weight: "
-                "their scores are filled with 0 or another ordinary number, which the softmax treats like "
-                "any score. Fill them with a large negative number (the statement's fill) before the softmax.",
-                "被掩码遮蔽的键得到了权重，而且同一行中每个被遮蔽的键权重都相同：它们的分数被填成了 0 或其他普通数值，"
-                "softmax 会把它当作普通分数。请在 softmax 之前填入很大的负数（题目规定的填充值）。")
+        return Finding("masked.constant_fill")
     rows = _query_axis_rows(case, i, mine.shape)
     if rows is not None:
         flat = (mine.max(axis=-1) - mine.min(axis=-1)) <= 1e-6 * np.maximum(mine.max(axis=-1), TINY)
         if (~rows).any() and np.array_equal(flat, ~rows) and rows.any() and (on_mask & rows[..., None]).any():
-            return ("the keys valid_lens hides get weight, and the rows of queries i >= valid_lens[b] are "
-                    "uniform: the valid lengths are applied to the queries (rows) instead of the keys (the "
-                    "last axis). Hide key j of batch row b when j >= valid_lens[b].",
-                    "valid_lens 遮蔽的键得到了权重，而第 i >= valid_lens[b] 个查询的整行权重是均匀的：有效长度被用在了查询"
-                    "（行）上，而不是键（最后一维）上。应当在 j >= valid_lens[b] 时遮蔽第 b 行的第 j 个键。")
+            return Finding("masked.query_axis")
     what = _hidden_pattern(mine, want)
-    if what[0]:  # the hidden set is there, in the wrong place: the mask, not the fill
-        return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight{what[0]}: "
-                "look at how the mask is built (which keys it hides), not at the fill.",
-                f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重{what[1]}：请检查掩码是怎样构造的"
-                "（它遮蔽了哪些键），而不是填充值。")
-    how = _how_to_hide(premises)
-    return (f"the rows sum to 1, but {int(on_mask.sum())} keys the mask hides get weight. {how[0]}",
-            f"每行之和为 1，但有 {int(on_mask.sum())} 个被掩码遮蔽的键得到了权重。{how[1]}")
+    if what:  # the hidden set is there, in the wrong place: the mask, not the fill
+        return Finding("masked.mask_place", {"k": int(on_mask.sum()), "what": what})
+    return Finding("masked.hidden_weight", {"k": int(on_mask.sum()), "how": _how_to_hide(premises)})
 
 
-def _how_to_hide(premises: Premises) -> tuple[str, str]:
+def _how_to_hide(premises: Premises) -> Finding:
     """How keys are hidden, for code that writes no large negative fill yet; for code that
     does, where to look instead (which keys its mask picks, and where the fill goes)."""
-    if not premises.writes_large_fill:
-        return ("A hidden key is hidden in the scores, before the softmax, with a large negative fill.",
-                "被遮蔽的键应在 softmax 之前、在分数中用很大的负数填充。")
-    return ("Your code writes a large negative fill: check which positions it goes to (the mask's "
-            "True/False sense and its axis) and that it is applied to the scores before the softmax.",
-            "你的代码写了很大的负填充值：请检查它被填到了哪些位置（掩码 True/False 的含义和它所在的维度），"
-            "以及它是否在 softmax 之前作用于分数。")
+    return Finding("hide.check_fill" if premises.writes_large_fill else "hide.how")
 
 
 def _input_scores(case: TestCase, i: int, shape: tuple) -> np.ndarray | None:
@@ -401,35 +337,31 @@ def _query_axis_rows(case: TestCase, i: int, shape: tuple) -> np.ndarray | None:
     return np.arange(shape[1])[None, :] < lens[:, None]
 
 
-def _hidden_pattern(mine: np.ndarray, want: np.ndarray) -> tuple[str, str]:
+def _hidden_pattern(mine: np.ndarray, want: np.ndarray) -> Finding | None:
     """Whether the learner's hidden set is the transpose or a shifted copy of the right one."""
     got, right = mine > TINY, want > TINY
     if got.shape[-1] == got.shape[-2] and np.array_equal(got, np.swapaxes(right, -1, -2)):
-        return (": the keys that get weight are the transpose of the right ones (queries and keys "
-                "swapped in the mask)", "：得到权重的位置恰好是正确位置的转置（掩码中查询和键互换了）")
+        return Finding("pattern.transpose")
     for shift in (1, -1):
         moved = np.roll(right, shift, axis=-1)
         edge = (..., 0) if shift == 1 else (..., -1)
         moved[edge] = right[edge]
         if np.array_equal(got, moved):
-            return (f": the keys that get weight are the right ones shifted by {shift:+d} along the keys",
-                    f"：得到权重的键是正确的键沿键方向移动了 {shift:+d} 位")
-    return "", ""
+            return Finding("pattern.shifted", {"shift": shift})
+    return None
 
 
-def _same_heads(mine: np.ndarray, want: np.ndarray, case: TestCase) -> tuple[str, str] | None:
+def _same_heads(mine: np.ndarray, want: np.ndarray, case: TestCase) -> Finding | None:
     """(B, h, n, m) weights whose heads all agree where the right ones differ."""
     if mine.ndim != 4 or mine.shape[1] < 2 or case.steps[0].op != "new":
         return None
     if np.allclose(mine, mine[:, :1], atol=1e-6) and not np.allclose(want, want[:, :1], atol=1e-6):
-        return ("every head has the same weights: each head must use its own slice of the projections "
-                "(head i: features i·d_k … (i+1)·d_k − 1).",
-                "每个头的权重都一样：每个头应使用投影结果中属于自己的那一段（第 i 个头：特征 i·d_k … (i+1)·d_k − 1）。")
+        return Finding("heads.same")
     return None
 
 
 def _scale_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
-                   exercise: str | None = None) -> tuple[str, str] | None:
+                   exercise: str | None = None) -> Finding | None:
     """The weights are a softmax of r times the right scores: say r, and which scale it means."""
     ok = (mine > 1e-12) & (want > 1e-12)
     # a row with one or two usable weights fits any factor: only rows of three or more tell
@@ -446,49 +378,39 @@ def _scale_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,
     r = float((lg_c * le_c).sum()) / denom
     if r < 0.02 or abs(r - 1) < 1e-3 or float(np.abs(lg_c - r * le_c).max()) > 1e-3 * max(1.0, float(np.abs(lg_c).max())):
         return None  # not a change of scale: the scores themselves differ
-    which = _scale_name(r, case, i, exercise)
-    return (f"the rows sum to 1 and the right keys get weight, but your weights are those of the right "
-            f"scores multiplied by about {r:.3g}{which[0]}: look at how the scores are scaled.",
-            f"每行之和为 1，正确的键也得到了权重，但你的权重相当于把正确的分数乘以约 {r:.3g}{which[1]}：请检查分数的缩放。")
+    return Finding("scale.factor", {"r": r, "which": _scale_name(r, case, i, exercise)})
 
 
-def _scale_name(r: float, case: TestCase, i: int, exercise: str | None = None) -> tuple[str, str]:
+def _scale_name(r: float, case: TestCase, i: int, exercise: str | None = None) -> dict[str, str]:
     """Which divisor the learner's scores fit, among the sizes this case has (d_k, d_v, E).
     Only scaled dot-product attention has a √d_k; elsewhere the factor is told as it is."""
     if exercise and exercise not in DOT_PRODUCT:
         return _other_scale(r, case, i, exercise)
     sizes = _sizes(case, i)
     if "d_k" not in sizes:
-        return "", ""
+        return NOTHING
     divisor = math.sqrt(sizes["d_k"]) / r  # the learner divides Q·Kᵀ by this
     names = {"1 (no scaling)": 1.0, "d_k": float(sizes["d_k"])}
     for name in ("d_v", "E"):
         if name in sizes:
             names[f"√{name}"] = math.sqrt(sizes[name])
     hits = [n for n, v in names.items() if abs(divisor - v) < 1e-3 * v]
-    also = f" = {' = '.join(hits)} here" if hits else ""
-    root = math.sqrt(sizes["d_k"])
-    return (f" (as if Q·Kᵀ were divided by {divisor:.3g}{also}, instead of √d_k = {root:.3g})",
-            f"（相当于 Q·Kᵀ 除以了 {divisor:.3g}{'，此处即 ' + ' = '.join(hits) if hits else ''}，而不是 √d_k = {root:.3g}）")
+    also = say("scale.also", hits=" = ".join(hits)) if hits else NOTHING
+    return say("scale.divisor", divisor=divisor, also=also, root=math.sqrt(sizes["d_k"]))
 
 
-def _other_scale(r: float, case: TestCase, i: int, exercise: str | None) -> tuple[str, str]:
+def _other_scale(r: float, case: TestCase, i: int, exercise: str | None) -> dict[str, str]:
     """The factor in words where scores have no √d_k: additive scores have no scale at all,
     and a kernel's scores change with how w enters it."""
-    size = "too large" if r > 1 else "too small"
-    size_zh = "偏大" if r > 1 else "偏小"
     if exercise == "additive-attention":
-        return (f" ({size}: additive scores w_vᵀ tanh(W_q q + W_k k) are not scaled)",
-                f"（{size_zh}：加性注意力的分数 w_vᵀ tanh(W_q q + W_k k) 不做缩放）")
+        return say("scale.additive", size=say("scale.too_large" if r > 1 else "scale.too_small"))
     if exercise == "nadaraya-watson":
         args = case.steps[i].args
         w = float(arr(args[3])) if len(args) > 3 and arr(args[3]) is not None and arr(args[3]).size == 1 else 1.0
         fits = [name for name, v in (("w²", w ** 2), ("1/w²", w ** -2), ("w⁴", w ** 4), ("1/w⁴", w ** -4),
                                      ("w", w), ("1/w", 1 / w)) if w not in (0.0, 1.0) and abs(r - v) < 1e-3 * v]
-        also = f" = {fits[0]} here" if fits else ""
-        return (f"{also} (look at how w enters the kernel −½((x − x_i)·w)²)",
-                f"{'（此处即 ' + fits[0] + '）' if fits else ''}（请检查 w 在核函数 −½((x − x_i)·w)² 中的位置）")
-    return "", ""
+        return say("scale.kernel", also=say("scale.kernel_also", fit=fits[0]) if fits else NOTHING)
+    return NOTHING
 
 
 def _sizes(case: TestCase, i: int) -> dict[str, int]:

@@ -11,6 +11,7 @@ import numpy as np
 
 from grader.model import TestCase
 from grader.premises import UNKNOWN, Premises
+from grader.words import NOTHING, Finding, say
 
 
 def mixed(s: np.ndarray) -> float:
@@ -19,23 +20,18 @@ def mixed(s: np.ndarray) -> float:
 
 
 def constant_finding(label: str, mine: np.ndarray, want: np.ndarray,
-                     premises: Premises = UNKNOWN) -> tuple[str, str] | None:
+                     premises: Premises = UNKNOWN) -> Finding | None:
     """Every entry the same number while the right values are not all equal (the starter's
     placeholder named only while a placeholder line of the starter is still in the code)."""
     if mine.size < 2 or not np.isfinite(mine).all() or np.ptp(mine) > 1e-12 \
             or np.ptp(np.nan_to_num(want)) < 1e-9:
         return None
     c = f"{float(mine.reshape(-1)[0]):.4g}".replace("-", "−")
-    if premises.keeps_placeholder:
-        return (f"every entry of `{label}` is {c}, while the right entries are not all equal (if this "
-                "is still the starter's placeholder, this is the part to write).",
-                f"`{label}` 的每个元素都是 {c}，而正确的元素并不全相等（如果这里仍是初始代码的占位值，这就是要写的部分）。")
-    return (f"every entry of `{label}` is {c}, while the right entries are not all equal: the values "
-            "do not depend on the inputs the way they should.",
-            f"`{label}` 的每个元素都是 {c}，而正确的元素并不全相等：结果没有按应有的方式依赖输入。")
+    return Finding("constant.placeholder" if premises.keeps_placeholder else "constant.plain",
+                   {"label": label, "c": c})
 
 
-def rounded_finding(label: str, mine: np.ndarray, want: np.ndarray) -> tuple[str, str] | None:
+def rounded_finding(label: str, mine: np.ndarray, want: np.ndarray) -> Finding | None:
     """Every entry within half a unit of the d-th decimal of the right one and itself written
     with at most d decimals (d = 0…4), while the right values are not: rounded answers."""
     if mine.size < 2 or not (np.isfinite(mine).all() and np.isfinite(want).all()):
@@ -47,17 +43,13 @@ def rounded_finding(label: str, mine: np.ndarray, want: np.ndarray) -> tuple[str
         off = np.abs(mine - want)
         if on_grid.all() and (off <= step / 2 + 1e-6 * size).all() and (off > 1e-6 * size).any() \
                 and not (np.abs(want - np.round(want, d)) <= 1e-6 * size).all():
-            half = f"{step / 2:g}"
-            return (f"every entry of `{label}` is within {half} of the right one and has at most {d} "
-                    f"decimal{'s' if d != 1 else ''}: the values look rounded. Return them unrounded "
-                    "(round only what you print).",
-                    f"`{label}` 的每个元素与正确值相差都不超过 {half}，且最多只有 {d} 位小数：看起来结果被四舍五入了。"
-                    "请返回未经舍入的值（只在打印时舍入）。")
+            return Finding("rounded_1" if d == 1 else "rounded",
+                           {"label": label, "half": f"{step / 2:g}", "d": d})
     return None
 
 
 def transposed_finding(label: str, mine: np.ndarray, want: np.ndarray,
-                       weights: bool) -> tuple[str, str] | None:
+                       weights: bool) -> Finding | None:
     """Square (…, n, n) values that are the transpose of the right ones (scores), or the softmax
     of the transposed scores (weights: log w − log wantᵀ is then a row part plus a column part)."""
     if mine.ndim < 2 or mine.shape[-1] != mine.shape[-2] or mine.shape[-1] < 2:
@@ -71,21 +63,15 @@ def transposed_finding(label: str, mine: np.ndarray, want: np.ndarray,
         lm, lw = np.log(mine), np.log(want)
         if not (mixed(lm - np.log(flip)) < 1e-4 and mixed(lm - lw) > 1e-2):
             return None
-        return (f"`{label}` is the softmax of the transposed scores: row i is computed from what should "
-                "be column i (key i against every query). The scores are Q·Kᵀ, row i = query i against "
-                "every key.",
-                f"`{label}` 是对转置后的分数做的 softmax：第 i 行用的是本应在第 i 列的分数（键 i 对所有查询）。分数应为 "
-                "Q·Kᵀ，第 i 行是查询 i 对所有键的分数。")
+        return Finding("transposed.weights", {"label": label})
     if not np.allclose(mine, flip, rtol=1e-4, atol=1e-6):
         return None
-    return (f"`{label}` is the transpose of the right one: row i holds key i against every query. The "
-            "scores are Q·Kᵀ, row i = query i against every key.",
-            f"`{label}` 是正确结果的转置：第 i 行是键 i 对所有查询的分数。分数应为 Q·Kᵀ，第 i 行是查询 i 对所有键的分数。")
+    return Finding("transposed.scores", {"label": label})
 
 
 def nan_finding(label: str, mine: np.ndarray, want: np.ndarray, hidden: np.ndarray | None,
                 premises: Premises = UNKNOWN,
-                scores: np.ndarray | None = None) -> tuple[str, str] | None:
+                scores: np.ndarray | None = None) -> Finding | None:
     """Where NaN/inf appear (right values finite), told against which keys the case hides;
     ``scores`` (the normalised inputs, when the step's input is them) tell an exp that
     overflows from one that underflows; code that calls a library softmax is not told to."""
@@ -99,78 +85,34 @@ def nan_finding(label: str, mine: np.ndarray, want: np.ndarray, hidden: np.ndarr
         if empty.any() and np.array_equal(bad, empty):
             wr = want[empty]
             uniform = bool(np.allclose(wr, 1.0 / mine.shape[-1], atol=1e-6))
-            head = (f"`{label}` is NaN exactly in the {k} row{'s' if k != 1 else ''} whose keys are all "
-                    f"hidden{' and right in every other row' if rest_right else ''}",
-                    f"`{label}` 恰好在所有键都被遮蔽的 {k} 行中为 NaN{'，其余各行都正确' if rest_right else ''}")
+            rest = say("nan.head_rest_right") if rest_right else NOTHING
+            head = Finding("nan.head_1" if k == 1 else "nan.head", {"label": label, "k": k, "rest": rest})
             if premises.calls_softmax and not premises.writes_large_fill:
                 # softmax of finite scores is finite: the keys were hidden after it
-                return (f"{head[0]}: your code calls softmax and writes no large negative fill, so the "
-                        "hidden keys are set to 0 after the softmax and the row is divided by its sum "
-                        "again, which is 0 in a row with no visible key (0/0 is NaN). Hide the keys in "
-                        "the scores before the softmax, with a large negative fill such as −1e6"
-                        f"{': such a row then comes out uniform (1/m)' if uniform else ''}.",
-                        f"{head[1]}：你的代码调用了 softmax，却没有写很大的负填充值，因此被遮蔽的键是在 softmax 之后才置 0，"
-                        "然后这一行又除以它的和，而在没有可见键的行中这个和为 0（0/0 是 NaN）。请在 softmax 之前、在分数中"
-                        f"用很大的负数（如 −1e6）遮蔽这些键{'：这样的行就会得到均匀的权重（1/m）' if uniform else ''}。")
-            en = zh = ""
+                return Finding("nan.after_softmax", {"head": head, "uniform": say(
+                    "nan.after_softmax_uniform") if uniform else NOTHING})
+            extra = NOTHING
             if uniform and premises.calls_softmax:
-                en = (" The right weights there are uniform (1/m): with a finite fill (such as −1e6) "
-                      "instead of −inf, a row of equal fills gives the same weight to every key.")
-                zh = "正确的权重在这些行是均匀的（1/m）：用有限的填充值（如 −1e6）代替 −inf，一行相同的填充值会给每个键相同的权重。"
+                extra = say("nan.uniform_finite_fill")
             elif uniform:
-                en = (" The right weights there are uniform (1/m): with a finite fill (such as −1e6) and "
-                      "a softmax that subtracts the row's maximum first (torch.softmax does), a row of "
-                      "equal fills gives exp(0) = 1 for every key.")
-                zh = ("正确的权重在这些行是均匀的（1/m）：用有限的填充值（如 −1e6），并用先减去该行最大值的 softmax"
-                      "（torch.softmax 就是这样），一行相同的填充值对每个键都得到 exp(0) = 1。")
-            return (f"{head[0]}: there every exp term came out 0 (a fill of −inf, or exp of a large "
-                    f"negative fill), and 0/0 is NaN.{en}",
-                    f"{head[1]}：这些行的每一项 exp 都是 0（填充了 −inf，或对很大的负填充值直接取 exp），而 0/0 是 NaN。{zh}")
+                extra = say("nan.uniform_max_first")
+            return Finding("nan.all_hidden", {"head": head, "extra": extra})
         if (bad & empty).any():
             return None
-    where = "" if hidden is None or not hidden.any() else " (rows where some key is visible)"
-    where_zh = "" if hidden is None or not hidden.any() else "（这些行中有可见的键）"
-    said = (f"`{label}` has NaN or inf in {k} of {total} rows{where}"
-            f"{', and is right in every other row' if rest_right else ''}.",
-            f"`{label}` 的 {total} 行中有 {k} 行出现 NaN 或 inf{where_zh}"
-            f"{'，其余各行都正确' if rest_right else ''}。")
+    where = NOTHING if hidden is None or not hidden.any() else say("nan.where_visible")
+    said = Finding("nan.said", {"label": label, "k": k, "total": total, "where": where,
+                                "rest": say("nan.rest_right") if rest_right else NOTHING})
     if premises.calls_softmax and premises.writes_minus_inf and hidden is not None:
         # softmax of a row that is all −inf is NaN: the mask hides every key of rows that see some
-        return (f"{said[0]} Each of those rows should see at least one key, but a softmax gives "
-                "NaN for a row whose scores are all −inf: your mask hides every key there. Check "
-                "which keys it hides in those rows (its diagonal, its offset, its True/False sense).",
-                f"{said[1]}这些行本应至少能看到一个键，但一行分数全是 −inf 时 softmax 会得到 NaN：你的掩码在这些行"
-                "遮蔽了所有键。请检查它在这些行遮蔽了哪些键（对角线、偏移、True/False 的含义）。")
+        return Finding("nan.mask_hides_all", {"said": said})
     if premises.calls_softmax:  # a library softmax of finite scores is finite: a step around it
-        return (f"{said[0]} Your code calls softmax, which gives finite weights for finite scores: "
-                "the NaN comes from a step around it, such as a row whose scores are all −inf, or "
-                "weights divided again by a row sum that is 0 (keys hidden after the softmax, then "
-                "normalised). Hide keys in the scores before the softmax, with a large finite fill.",
-                f"{said[1]}你的代码调用了 softmax，它对有限的分数给出有限的权重：NaN 来自它前后的某一步，例如某一行的分数"
-                "全是 −inf，或在 softmax 之后遮蔽键、再除以一个为 0 的行和。请在 softmax 之前、在分数中用很大的有限负数遮蔽键。")
+        return Finding("nan.around_softmax", {"said": said})
     flow = _exp_flow(scores, bad, hidden)
     if flow == "under":
-        return (f"{said[0]} In those rows every score lies far below the largest score of the whole "
-                "input, so exp of (score − that maximum) underflows to 0 for every key, and 0/0 is "
-                "NaN: subtract each row's own maximum (`max(dim=-1, keepdim=True)`), not one for the "
-                "whole tensor.",
-                f"{said[1]}这些行的每个分数都远低于整个输入中的最大分数，因此 exp(分数 − 该最大值) 对每个键都下溢为 0，"
-                "而 0/0 是 NaN：请减去每一行自己的最大值（`max(dim=-1, keepdim=True)`），而不是整个张量的一个最大值。")
+        return Finding("nan.underflow", {"said": said})
     if flow == "over":
-        return (f"{said[0]} Those rows hold scores of a few hundred: exp of them overflows to ∞ and "
-                "∞/∞ is NaN. Subtracting each row's own maximum before exp (as torch.softmax does) "
-                "keeps every row finite.",
-                f"{said[1]}这些行中有几百大小的分数：取 exp 会上溢为 ∞，而 ∞/∞ 是 NaN。在 exp 之前减去每一行自己的最大值"
-                "（torch.softmax 就是这样做的）可以让每一行都保持有限。")
-    return (f"`{label}` has NaN or inf in {k} of {total} rows{where}"
-            f"{', and is right in every other row' if rest_right else ''}. A NaN there is 0/0 or ∞/∞ "
-            "when the values are normalised: the exp of every term of such a row came out 0 (all far "
-            "below 0) or one came out ∞ (far above 0). Subtracting the row's own maximum before exp "
-            "(as torch.softmax does) keeps every row finite.",
-            f"`{label}` 的 {total} 行中有 {k} 行出现 NaN 或 inf{where_zh}"
-            f"{'，其余各行都正确' if rest_right else ''}。这里的 NaN 来自归一化时的 0/0 或 ∞/∞：这一行的每一项 exp "
-            "都变成了 0（都远小于 0），或某一项变成了 ∞（远大于 0）。在 exp 之前减去该行自己的最大值"
-            "（torch.softmax 就是这样做的）可以让每一行都保持有限。")
+        return Finding("nan.overflow", {"said": said})
+    return Finding("nan.normalised", {"said": said})
 
 
 def _exp_flow(scores: np.ndarray | None, bad: np.ndarray, hidden: np.ndarray | None) -> str | None:
@@ -193,7 +135,7 @@ def _exp_flow(scores: np.ndarray | None, bad: np.ndarray, hidden: np.ndarray | N
 
 
 def _scores_finding(label: str, mine: np.ndarray, want: np.ndarray,
-                    exercise: str | None) -> tuple[str, str] | None:
+                    exercise: str | None) -> Finding | None:
     """Additive scores (…, n, m) that split into a query part plus a key part, or stay inside
     (−1, 1); for any exercise, scores that are the transpose of the right ones."""
     if mine.ndim < 2 or mine.shape[-1] < 2 or mine.shape[-2] < 2:
@@ -202,19 +144,13 @@ def _scores_finding(label: str, mine: np.ndarray, want: np.ndarray,
         return transposed_finding(label, mine, want, weights=False)
     size = max(1.0, float(np.abs(want).max()))
     if mixed(mine) < 1e-6 * size and mixed(want) > 1e-3 * size:
-        return ("your scores split into a part that depends only on the query plus a part that depends "
-                "only on the key (s[i, j] − s[i, 0] − s[0, j] + s[0, 0] = 0 everywhere), so every query "
-                "ranks the keys the same way; in w_vᵀ tanh(W_q q + W_k k) the tanh acts on the sum.",
-                "你的分数可以拆成“只与查询有关的部分 + 只与键有关的部分”（处处有 s[i, j] − s[i, 0] − s[0, j] + "
-                "s[0, 0] = 0），于是每个查询对键的排序都一样；在 w_vᵀ tanh(W_q q + W_k k) 中，tanh 作用在两者之和上。")
+        return Finding("scores.additive_split")
     if float(np.abs(mine).max()) < 1 and float(np.abs(want).max()) > 1.5:
-        return ("all your scores lie between −1 and 1, the range of a tanh, while the right ones do not: "
-                "w_v weights the tanh features after the tanh.",
-                "你的分数全部落在 −1 到 1 之间（tanh 的值域），而正确的分数并非如此：w_v 应在 tanh 之后对特征加权。")
+        return Finding("scores.tanh_range")
     return None
 
 
-def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> tuple[str, str] | None:
+def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -> Finding | None:
     """A sinusoidal table (max_len, d_model) read column by column: which columns differ, and
     the one frequency rule, phase or first position that reproduces every column (told as a
     property of the learner's own table; nothing is said when no rule, or several, fit)."""
@@ -231,52 +167,34 @@ def _table_finding(mine: np.ndarray, want: np.ndarray, case: TestCase, i: int) -
     p = np.arange(L, dtype=np.float64)[:, None]
     pair = np.arange(d) // 2  # column j belongs to pair i = j // 2
     col = np.arange(d)
-    rules = {  # what the learner's table may be: (English, Chinese) → table
-        ("every column pair has frequency 1, where pair i should have 1 / 10000^(2i / d_model): the "
-         "exponent comes out 0 (as 2i // d_model does)", "每一对列的频率都是 1，而第 i 对应为 1 / 10000^(2i / d_model)：指数算成了 0（2i // d_model 就是这样）"):
-            (np.ones(d), 0.0),
-        ("each column has its own frequency 1 / 10000^(j / d_model); a sine and its cosine share one, "
-         "1 / 10000^(2i / d_model)", "每一列都用了自己的频率 1 / 10000^(j / d_model)；一对正弦和余弦应共用 1 / 10000^(2i / d_model)"):
-            (10000.0 ** (-col / d), 0.0),
-        ("the frequencies grow with the column, 10000^(2i / d_model), instead of falling: the position "
-         "is multiplied by the power, not divided by it", "频率随列增大（10000^(2i / d_model)）而不是减小：位置乘以了这个幂，而不是除以它"):
-            (10000.0 ** (2 * pair / d), 0.0),
-        ("the frequencies are e^(−4·2i / d_model), as if ln 10000 were replaced by log10 10000 = 4",
-         "频率是 e^(−4·2i / d_model)，相当于把 ln 10000 换成了 log10 10000 = 4"):
-            (np.exp(-4.0 * 2 * pair / d), 0.0),
-        ("the exponent of pair i is i / d_model where it is 2i / d_model (column 2i's own index over "
-         "d_model), so the frequencies fall half as fast", "第 i 对的指数是 i / d_model，而应为 2i / d_model（第 2i 列自己的下标除以 d_model），所以频率下降得慢了一半"):
-            (10000.0 ** (-pair / d), 0.0),
-        ("the positions start at 1: row 0 should be sin(0) = 0 and cos(0) = 1",
-         "位置从 1 开始：第 0 行应为 sin(0) = 0 和 cos(0) = 1"):
-            (10000.0 ** (-2 * pair / d), 1.0),
+    rules = {  # what the learner's table may be: its finding's key → (frequencies, first position)
+        "table.freq_one": (np.ones(d), 0.0),
+        "table.freq_per_column": (10000.0 ** (-col / d), 0.0),
+        "table.freq_grow": (10000.0 ** (2 * pair / d), 0.0),
+        "table.freq_log10": (np.exp(-4.0 * 2 * pair / d), 0.0),
+        "table.freq_half": (10000.0 ** (-pair / d), 0.0),
+        "table.start_at_1": (10000.0 ** (-2 * pair / d), 1.0),
     }
-    for (en, zh), (freq, shift) in rules.items():
+    for rule, (freq, shift) in rules.items():
         x = (p + shift) * freq[None, :]
         table = np.where(col % 2 == 0, np.sin(x), np.cos(x))
         if np.allclose(mine, table, rtol=1e-4, atol=1e-5):
-            return (f"read column by column, {en}.", f"逐列来看：{zh}。")
+            return Finding("table.read", {"rule": say(rule)})
     x = p * 10000.0 ** (-2 * pair / d)[None, :]
     if np.allclose(mine[:, 0::2], np.cos(x[:, 0::2]), atol=1e-5) and np.allclose(mine[:, 1::2], np.sin(x[:, 1::2]), atol=1e-5):
-        return ("read column by column, the even columns hold the cosines and the odd ones the sines: "
-                "column 2i is sin, column 2i + 1 is cos.",
-                "逐列来看：偶数列是余弦、奇数列是正弦；第 2i 列应为 sin，第 2i + 1 列应为 cos。")
+        return Finding("table.cos_sin_swapped")
     found = _pair_frequencies(mine, p, d)
     if found:
         return found
     top = float(np.abs(mine - want).max())
     if odd.any() and not even.any():
-        return (f"the sine columns (0, 2, 4, …) are right; only the cosine columns (1, 3, 5, …) differ, "
-                f"by at most {top:.2g}: look at how the cosines are computed.",
-                f"正弦列（0, 2, 4, …）正确；只有余弦列（1, 3, 5, …）不同，最多相差 {top:.2g}：请检查余弦的计算。")
+        return Finding("table.sines_right", {"top": top})
     if even.any() and not odd.any():
-        return (f"the cosine columns (1, 3, 5, …) are right; only the sine columns (0, 2, 4, …) differ, "
-                f"by at most {top:.2g}: look at how the sines are computed.",
-                f"余弦列（1, 3, 5, …）正确；只有正弦列（0, 2, 4, …）不同，最多相差 {top:.2g}：请检查正弦的计算。")
+        return Finding("table.cosines_right", {"top": top})
     return None
 
 
-def _pair_frequencies(mine: np.ndarray, p: np.ndarray, d: int) -> tuple[str, str] | None:
+def _pair_frequencies(mine: np.ndarray, p: np.ndarray, d: int) -> Finding | None:
     """A table whose every pair (2i, 2i + 1) is sin/cos of one frequency, read off row 1, with
     some frequencies other than 1 / 10000^(2i / d_model): the frequencies are told (they follow
     from the public formula and the case's public sizes)."""
@@ -289,16 +207,13 @@ def _pair_frequencies(mine: np.ndarray, p: np.ndarray, d: int) -> tuple[str, str
     shown = min(3, d // 2)
     mine_s = ", ".join(f"{v:.3g}" for v in f[:shown])
     right_s = ", ".join(f"{v:.3g}" for v in right[:shown])
-    which, which_zh = ("pairs 0, 1, …", "第 0、1……对") if d > 2 else ("the one pair", "唯一这一对")
-    return (f"read column by column, each pair (2i, 2i + 1) is the sine and cosine of one frequency, but "
-            f"the frequencies of {which} are {mine_s}{', …' if d // 2 > shown else ''}, where "
-            f"1 / 10000^(2i / d_model) gives {right_s}: look at how the frequency of pair i is computed.",
-            f"逐列来看：每一对列 (2i, 2i + 1) 是同一个频率的正弦和余弦，但{which_zh}的频率是 {mine_s}"
-            f"{'……' if d // 2 > shown else ''}，而 1 / 10000^(2i / d_model) 给出的是 {right_s}：请检查第 i 对的频率是怎样算的。")
+    return Finding("table.pairs", {
+        "which": say("table.which_pairs" if d > 2 else "table.which_one"), "mine": mine_s,
+        "more": say("table.more") if d // 2 > shown else NOTHING, "right": right_s})
 
 
 def _added_table_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase,
-                         i: int) -> tuple[str, str] | None:
+                         i: int) -> Finding | None:
     """X (B, T, d) * √d + P[:T], split in its two parts: which part differs, and a table indexed
     by the batch row instead of the time step."""
     args = case.steps[i].args
@@ -313,11 +228,7 @@ def _added_table_finding(label: str, mine: np.ndarray, want: np.ndarray, case: T
         return None  # the table is right: what differs is X's part (a mistake file says which)
     by_batch = np.broadcast_to(_sinusoids(B, d)[:, None, :], (B, T, d))  # row b for batch row b
     if np.allclose(mine_p, by_batch, **tol):
-        return (f"`{label}` minus X·√d_model is the same for every time step of a batch row: batch row b "
-                "gets row b of the table at every position. The table's row t belongs to time step t "
-                "(axis 1 of X), the same for every batch row.",
-                f"`{label}` 减去 X·√d_model 后，在同一批次行的每个时间步都相同：第 b 个批次行的每个位置都加上了编码表的"
-                "第 b 行。编码表的第 t 行属于时间步 t（X 的第 1 维），对每个批次行都一样。")
+        return Finding("table.by_batch", {"label": label})
     return None
 
 
@@ -340,7 +251,7 @@ def _size_factor(c: float, case: TestCase | None) -> str:
 
 
 def values_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase | None = None,
-                    i: int = 0, exercise: str | None = None) -> tuple[str, str] | None:
+                    i: int = 0, exercise: str | None = None) -> Finding | None:
     if exercise in ("positional-table", "permutation-invariance") and case is not None:
         found = _table_finding(mine, want, case, i) or _added_table_finding(label, mine, want, case, i)
         if found:
@@ -358,21 +269,14 @@ def values_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCas
             size = _size_factor(c, case)
             n = size.split("/")[-1]
             if size:
-                return (f"every entry is about {c:.3g} = {size} times the right one ({n} is a length "
-                        "of this test's inputs).",
-                        f"每个元素都约为正确值的 {c:.3g} = {size} 倍（{n} 是本测试输入的一个长度）。")
-            return (f"every entry is about {c:.3g} times the right one.",
-                    f"每个元素都约为正确值的 {c:.3g} 倍。")
+                return Finding("values.factor_size", {"c": c, "size": size, "n": n})
+            return Finding("values.factor", {"c": c})
     if mine.ndim >= 1 and mine.shape[-1] > 1:
         order = _column_order(mine, want)
         if order is not None:
             n = len(order)
             rev = order == list(range(n - 1, -1, -1))
-            return (f"it holds the right columns in another order{' (reversed)' if rev else ''}: "
-                    "look at how the pieces are put side by side (for heads: head 0 first, features "
-                    "of one head together).",
-                    f"它包含正确的列，但顺序不对{'（顺序颠倒）' if rev else ''}：请检查拼接的顺序"
-                    "（多头时：第 0 个头在前，同一个头的特征放在一起）。")
+            return Finding("values.column_order", {"rev": say("values.reversed") if rev else NOTHING})
     return None
 
 

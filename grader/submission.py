@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.words import say
+
 
 @dataclass(frozen=True)
 class InputLimits:
@@ -42,9 +44,6 @@ MAX_NOTEBOOK_CELLS = 1_000
 MAX_NOTEBOOK_CONTAINERS = 100_000  # "[" and "{" anywhere in the text, strings included
 MAX_NOTEBOOK_DEPTH = 64  # a notebook nests about 6 deep
 NBFORMATS = (3, 4)
-_CLEAR = ("Clear the outputs (Edit → Clear All Outputs), save, and upload it again, or paste "
-          "your code instead.", "请清除所有输出（Edit → Clear All Outputs）后保存并重新上传，"
-          "或直接粘贴代码。")
 
 
 def looks_like_notebook(text: str, filename: str | None = None) -> bool:
@@ -63,27 +62,19 @@ def notebook_problem(text: str) -> NotebookRefused | None:
         return _too_many_cells(cells)
     containers = text.count("[") + text.count("{")
     if containers > MAX_NOTEBOOK_CONTAINERS:
-        return NotebookRefused(
-            "notebook_too_complex",
-            f"This notebook holds {containers} JSON lists and objects; the limit is "
-            f"{MAX_NOTEBOOK_CONTAINERS}. {_CLEAR[0]}",
-            f"该笔记本包含 {containers} 个 JSON 列表和对象，上限为 {MAX_NOTEBOOK_CONTAINERS} 个。"
-            f"{_CLEAR[1]}")
+        return NotebookRefused("notebook_too_complex", **say(
+            "notebook.too_complex", containers=containers, limit=MAX_NOTEBOOK_CONTAINERS,
+            clear=say("notebook.clear")))
     return None
 
 
 def _too_many_cells(cells: int) -> NotebookRefused:
-    return NotebookRefused(
-        "too_many_cells",
-        f"This notebook has {cells} cells; the limit is {MAX_NOTEBOOK_CELLS}. "
-        "Put your solution in one notebook of a few cells, or paste your code instead.",
-        f"该笔记本有 {cells} 个单元格，上限为 {MAX_NOTEBOOK_CELLS} 个。请把答案放在只有几个"
-        "单元格的笔记本中，或直接粘贴代码。")
+    return NotebookRefused("too_many_cells", **say("notebook.too_many_cells", cells=cells,
+                                                    limit=MAX_NOTEBOOK_CELLS))
 
 
 def _unreadable(detail: str) -> NotebookRefused:
-    return NotebookRefused("bad_notebook", f"This notebook cannot be read as a Jupyter notebook ({detail}).",
-                           f"无法将该文件作为 Jupyter 笔记本读取（{detail}）。")
+    return NotebookRefused("bad_notebook", **say("notebook.unreadable", detail=detail))
 
 
 def _depth_ok(value: object) -> bool:
@@ -143,12 +134,7 @@ def notebook_to_source(text: str) -> str:
     except RecursionError:
         raise _unreadable("nested too deeply") from None
     except ValueError as exc:
-        raise NotebookRefused(
-            "bad_notebook",
-            f"This notebook is damaged and cannot be read (invalid JSON: {exc}). "
-            "Open it in Jupyter, save it again, and re-upload it.",
-            f"该笔记本已损坏，无法读取（JSON 无效：{exc}）。请在 Jupyter 中打开并重新保存后再上传。",
-        ) from None
+        raise NotebookRefused("bad_notebook", **say("notebook.bad_json", error=exc)) from None
     if not _depth_ok(nb):
         raise _unreadable("nested too deeply")
     chunks = []

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from grader.gradebook import lookalikes
 from grader.gradebook.limits import ANONYMOUS, SubmissionRejected, clean_learner
+from grader.words import say
 
 GUEST_SUFFIX = " (guest)"
 API_SUFFIX = " (api)"
@@ -148,12 +149,7 @@ def legacy_signed_in(label: str) -> bool:
 
 
 def _imitation(base: str) -> SubmissionRejected:
-    return SubmissionRejected(
-        "bad_name",
-        f"The name {base!r} belongs to (or looks like) a signed-in learner. Choose another "
-        "name, or sign in with Hugging Face if it is yours.",
-        f"名字 {base!r} 属于（或近似）一位已登录的学习者。请换一个名字；如果这是你的账号，请用 "
-        "Hugging Face 登录。")
+    return SubmissionRejected("bad_name", **say("name.imitation", base=base))
 
 
 def label_for(typed: str | None, suffix: str, signed_in_folds: frozenset[str] = frozenset()) -> str:
@@ -169,12 +165,7 @@ def label_for(typed: str | None, suffix: str, signed_in_folds: frozenset[str] = 
         raise _imitation(base)
     mixed = lookalikes.mixed_script_word(base)
     if mixed is not None:  # "aլice": Latin and Armenian in one word imitates somebody
-        raise SubmissionRejected(
-            "bad_name",
-            f"The word {mixed!r} mixes letters of different alphabets (for example Latin and "
-            "Cyrillic), which is how names are forged. Write each word in one alphabet.",
-            f"单词 {mixed!r} 混用了不同文字的字母（例如拉丁字母和西里尔字母），这是冒充他人名字的常见手法。"
-            "请每个单词只用一种文字书写。")
+        raise SubmissionRejected("bad_name", **say("name.mixed_script", word=mixed))
     return clean_learner(base + suffix)  # re-checked: the suffix must fit the length cap
 
 
@@ -191,10 +182,7 @@ def resolve(claim: Claim, linked_id: str | None = None,
         label = label_for(claim.typed, API_SUFFIX, signed_in_folds)
         return Learner(id=api_id(label), label=label, kind="api")
     if not valid_browser_key(claim.browser_key):
-        raise SubmissionRejected(
-            "no_identity",
-            "This browser has no learner key yet. Reload the page (it makes one) and try again.",
-            "此浏览器尚未生成学习者密钥。请刷新页面（会自动生成）后重试。")
+        raise SubmissionRejected("no_identity", **say("name.no_browser_key"))
     if linked_id and member:
         return Learner(id=linked_id, label=member, kind="member")
     label = label_for(claim.typed, GUEST_SUFFIX, signed_in_folds)

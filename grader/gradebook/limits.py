@@ -14,6 +14,7 @@ from grader.submission import (
     looks_like_notebook,
     notebook_to_source,
 )
+from grader.words import say
 
 ANONYMOUS = "anonymous"
 
@@ -50,32 +51,20 @@ def _kb(n: int) -> str:
 
 
 def _too_large(size: int, cap: int) -> None:
-    raise SubmissionRejected(
-        "too_large",
-        f"The code is {_kb(size)}; the limit is {_kb(cap)}. "
-        "A solution to these exercises fits in a few kB.",
-        f"代码大小为 {_kb(size)}，上限为 {_kb(cap)}。这些练习的答案只需几 kB。")
+    raise SubmissionRejected("too_large", **say("input.code_too_large", size=_kb(size), cap=_kb(cap)))
 
 
 def _decode(data: bytes, limits: InputLimits) -> str:
     """UTF-8 text from an upload, or a clear refusal for anything that is not text."""
     if len(data) > limits.max_upload_bytes:
-        raise SubmissionRejected(
-            "too_large",
-            f"The file is {_kb(len(data))}; the limit is {_kb(limits.max_upload_bytes)}.",
-            f"文件大小为 {_kb(len(data))}，上限为 {_kb(limits.max_upload_bytes)}。")
+        raise SubmissionRejected("too_large", **say("input.file_too_large", size=_kb(len(data)),
+                                                    cap=_kb(limits.max_upload_bytes)))
     if b"\x00" in data:
-        raise SubmissionRejected(
-            "binary",
-            "This file is binary, not Python source. Upload a .py file or a .ipynb notebook.",
-            "这是一个二进制文件，不是 Python 源代码。请上传 .py 文件或 .ipynb 笔记本。")
+        raise SubmissionRejected("binary", **say("input.binary"))
     try:
         return data.decode("utf-8-sig")  # -sig: Windows editors like to prepend a BOM
     except UnicodeDecodeError:
-        raise SubmissionRejected(
-            "binary",
-            "This file is not UTF-8 text. Save your code as UTF-8 and upload it again.",
-            "该文件不是 UTF-8 文本。请将代码保存为 UTF-8 编码后重新上传。") from None
+        raise SubmissionRejected("binary", **say("input.not_utf8")) from None
 
 
 def _notebook_code(text: str) -> str:
@@ -106,10 +95,7 @@ def clean_code(code: str | bytes, filename: str | None = None,
     if len(text) > limits.max_upload_bytes:  # refuse megabytes before scanning them
         _too_large(len(text.encode("utf-8")), limits.max_code_bytes)
     if "\x00" in text:
-        raise SubmissionRejected(
-            "binary",
-            "The code contains a NUL character, so it is not Python source.",
-            "代码中包含 NUL 字符，因此不是 Python 源代码。")
+        raise SubmissionRejected("binary", **say("input.nul"))
     if looks_like_notebook(text, filename):
         text = _notebook_code(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -117,10 +103,7 @@ def clean_code(code: str | bytes, filename: str | None = None,
     # its backslash escape means the same inside a string literal and is valid UTF-8.
     text = surrogate_safe(text)
     if not text.strip():
-        raise SubmissionRejected(
-            "empty",
-            "There is no code to grade. Write your solution in the editor first.",
-            "没有可评分的代码。请先在编辑器中写下你的答案。")
+        raise SubmissionRejected("empty", **say("input.empty"))
     size = len(text.encode("utf-8"))
     if size > limits.max_code_bytes:
         _too_large(size, limits.max_code_bytes)
@@ -144,25 +127,16 @@ def clean_learner(name: str | None, limits: InputLimits = DEFAULT_LIMITS) -> str
     if not text:
         return ANONYMOUS
     if len(text) > limits.max_learner_chars:
-        raise SubmissionRejected(
-            "bad_name",
-            f"The name is {len(text)} characters long; use at most {limits.max_learner_chars}.",
-            f"名字长度为 {len(text)} 个字符，最多允许 {limits.max_learner_chars} 个。")
+        raise SubmissionRejected("bad_name", **say("name.too_long", length=len(text),
+                                                   limit=limits.max_learner_chars))
     for ch in text:
         cat = unicodedata.category(ch)
         if cat[0] in "LMN" or ch == " " or ch in _NAME_PUNCTUATION:
             continue
         shown = repr(ch) if cat[0] in "CZ" else f"'{ch}' (U+{ord(ch):04X})"
-        raise SubmissionRejected(
-            "bad_name",
-            f"The name contains {shown}, which is not allowed. Use letters, digits, spaces "
-            "and . _ - ' @ ( ) only.",
-            f"名字中包含不允许的字符 {shown}。只能使用字母、数字、空格以及 . _ - ' @ ( )。")
+        raise SubmissionRejected("bad_name", **say("name.bad_char", shown=shown))
     if unicodedata.category(text[0])[0] not in "LN":
-        raise SubmissionRejected(
-            "bad_name",
-            "The name must start with a letter or a digit.",
-            "名字必须以字母或数字开头。")
+        raise SubmissionRejected("bad_name", **say("name.bad_start"))
     return text
 
 
@@ -173,10 +147,8 @@ def check_exercise(exercise_id: str | None, exercise_ids: Iterable[str]) -> str:
         return exercise_id.strip()
     listed = ", ".join(known) or "(none)"
     shown = repr(exercise_id)[:80]
-    raise SubmissionRejected(
-        "unknown_exercise",
-        f"There is no exercise {shown}. Known exercises: {listed}.",
-        f"不存在练习 {shown}。现有练习：{listed}。")
+    raise SubmissionRejected("unknown_exercise", **say("input.unknown_exercise", shown=shown,
+                                                       listed=listed))
 
 
 def validate_submission(code: str | bytes, exercise_ids: Iterable[str], exercise_id: str,
