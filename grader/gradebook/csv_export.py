@@ -79,7 +79,8 @@ def name_tag(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:4]
 
 
-def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = ()) -> str:
+def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = (),
+                    listed: Iterable[tuple[str, str]] = ()) -> str:
     """CSV with one line per learner and one column per exercise (a teacher's spreadsheet):
     the best score, empty where the learner never tried it; then the total, the total
     possible over the exercises tried by anyone, and the time of the learner's last
@@ -88,7 +89,8 @@ def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = ()) -> str:
     ``out_of_tried`` sums them over the exercises anyone tried. Learners are told apart by id
     (two "Alice (guest)" are two lines, with the class view's tag in ``same_name_tag``),
     sorted by label. The text starts with a byte-order mark, so a spreadsheet opened by
-    double-click reads Chinese names right."""
+    double-click reads Chinese names right. ``listed``: (learner id, name) of the teacher's
+    class list; a name that never submitted is a line too, its scores empty and total 0."""
     best = list(best)
     order = list(dict.fromkeys([*exercises, *(b.exercise for b in best)]))
     tried = {b.exercise for b in best}
@@ -102,6 +104,10 @@ def learners_to_csv(best: Iterable[Any], exercises: Iterable[str] = ()) -> str:
         row["scores"][b.exercise] = b.score
         if b.last_at >= row["last"]:
             row["last"], row["label"] = b.last_at, b.learner  # the newest label wins
+    for learner_id, name in listed:  # on the class list, nothing sent yet
+        people.setdefault(f"id:{learner_id}", {"label": name, "id": learner_id,
+                                               "key": f"id:{learner_id}", "scores": {},
+                                               "last": ""})
     labels: dict[str, int] = {}
     for row in people.values():
         labels[row["label"]] = labels.get(row["label"], 0) + 1

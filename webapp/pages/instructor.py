@@ -223,14 +223,16 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
             learners_button = gr.Button(t("instructor.export_learners"),
                                         elem_id="instructor-export-learners")
         status = gr.Markdown(elem_id="instructor-status")
+        # Right under the message that points at it ("the link below"): below the class view
+        # it was 2,500 px down the page (chromium walk, 2026-12-07).
+        csv = gr.File(label=t("instructor.csv"), interactive=False, visible=False,
+                      elem_id="instructor-csv")
         roster_added = class_list.build(authorize, password, learner.key)  # folded
         cv = class_view.build()  # who is stuck on what, first; the long table below, folded
         with gr.Accordion(t("instructor.table"), open=False, elem_id="instructor-table-box"):
             # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
             table = gr.Dataframe(label=t("instructor.table"), interactive=False, visible=False,
                                  elem_id="instructor-table")
-        csv = gr.File(label=t("instructor.csv"), interactive=False, visible=False,
-                      elem_id="instructor-csv")
         access = gr.Dataframe(label=t("instructor.log"), interactive=False, visible=False,
                               elem_id="instructor-log")
         # The export's file is deleted after LAB_EXPORT_TTL_S: its link goes with it (it stayed

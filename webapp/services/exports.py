@@ -81,7 +81,8 @@ def csv_file(book: Gradebook, include_code: bool = False, per_learner: bool = Fa
     path = export_folder() / f"{EXPORT_PREFIX}{kind}{stamp}-{secrets.token_hex(4)}.csv"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-        out.write(learners_to_csv(book.best_scores(), exercises or []) if per_learner
+        out.write(learners_to_csv(book.best_scores(), exercises or [],
+                                  [(m.learner_id, m.name) for m in book.members()]) if per_learner
                   else book.to_csv(include_code=include_code))
     timer = threading.Timer(EXPORT_TTL_S + 1.0, remove_exports)
     timer.daemon = True
