@@ -362,14 +362,17 @@ def build(learner: identity.Identity) -> Editor:
     # "grading"): Gradio's English "queue: 1/1 | 0.3s" goes to the app's hidden sink instead.
     # trigger_mode "multiple": a second click while the first is graded is a second
     # submission of the code on screen, waiting behind the first (Gradio dropped it silently).
-    submit.click(on_submit, [exercise, code, *who], [graded, score], concurrency_id="submit",
+    # Submit and Run send `shown`, the exercise whose code is on screen, not the dropdown: under
+    # load the dropdown moved to exercise 5 while exercise 1's code was still shown, and that
+    # code was graded and stored as a 0/13 attempt at exercise 5 (chromium walk, 2026-12-07).
+    submit.click(on_submit, [shown, code, *who], [graded, score], concurrency_id="submit",
                  show_progress="hidden", trigger_mode="multiple", **ui).success(
         # in Submit's wide pool: the table follows the score at once, even when the
         # playground's narrow pool is busy; only after a stream that ended well (one that
         # raised before its first message would leave the previous result in `graded`)
         show_graded, [graded, shown], [tests, score], concurrency_id="submit",
         show_progress="hidden", **ui)
-    examples.click(run(examples_report), [exercise, code, *who], [tests, score],
+    examples.click(run(examples_report), [shown, code, *who], [tests, score],
                    concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks
