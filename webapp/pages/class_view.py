@@ -104,7 +104,7 @@ def build() -> ClassViewUI:
                                elem_id="class-learner-page")
         # A comment to the learner shown above (issue 25, item 8): they read it on My progress.
         with gr.Row(equal_height=True):
-            comment_exercise = gr.Dropdown(label=t("lp.comment_about"), choices=[], value="",
+            comment_exercise = gr.Dropdown(label=t("lp.comment_about"), choices=[], value=None,
                                            scale=1, elem_id="class-comment-exercise")
             comment = gr.Textbox(label=t("lp.comment"), lines=2, max_length=2000, scale=3,
                                  elem_id="class-comment")
