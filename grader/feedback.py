@@ -56,12 +56,24 @@ _BROADCAST = re.compile(r"size of tensor a \((\d+)\) must match the size of tens
                         r"at non-singleton dimension (\d+)", re.ASCII)
 
 
-def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> dict[str, str] | None:
+_MASK_WORD = re.compile(r"mask|len|valid|keep|pad", re.I)
+
+
+def _line_text(source: str, line: int) -> str:
+    lines = source.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _situation(msg: str, sizes: frozenset[int], masks: bool = False,
+               line_text: str | None = None) -> dict[str, str] | None:
     """What an exception means in this case's situation, for the common ones: a reduction over
     an empty row, a matrix product or two shapes that do not fit (told with their sizes only
     when both are sizes of this case's own inputs, so no learner-chosen number shows).
     ``masks``: the case's inputs hide keys (a mask or valid lengths); only then may the words
-    speak of a mask, a length or a query that sees no key."""
+    speak of a mask, a length or a query that sees no key; and a shape that does not broadcast
+    is put on a mask or a length only when the failing line (``line_text``, when known) has one
+    (`Q @ K.T` on batched input was told "a mask or a length may need an axis of size 1":
+    blind set 4)."""
     if _EMPTY.search(msg) and masks:
         return say("situation.empty_reduction")
     found = _MATMUL.search(msg)
@@ -74,7 +86,8 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False) -> dict[str
     if found:
         a, b, dim = (int(g) for g in found.groups())
         if {a, b} <= sizes:
-            hint = say("situation.broadcast_mask") if masks else NOTHING
+            on_line = line_text is None or bool(_MASK_WORD.search(line_text))
+            hint = say("situation.broadcast_mask") if masks and on_line else NOTHING
             return say("situation.broadcast", dim=dim, a=a, b=b, hint=hint)
     return None
 
@@ -127,7 +140,8 @@ def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(
     head = say("error.hidden_raised", fn=fn_label, kind=kind_said, where=where, shown=quoted)
     # What it means here is read from the shown text only: the raw one is the code's to compose
     # (a red team printed a 2,960-bit "dimension" through it).
-    what = _situation(shown, sizes, masks) if kind and shown is not None else None
+    line_text = _line_text(source, line) if line else None
+    what = _situation(shown, sizes, masks, line_text) if kind and shown is not None else None
     if what is not None:
         return say("error.hidden_situation", head=head, what=what)
     return say("error.hidden_plain", head=head)

@@ -186,11 +186,26 @@ def _finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: 
     if not np.isfinite(mine).all() and np.isfinite(want).all():  # weights: where, against the mask
         if not _is_weights(want):
             return None  # compare.py's text, and the case's own hint, stay
+        if _nan_columns_over_queries(mine):  # a padded key's column, softmaxed over queries
+            return Finding("weights.wrong_axis", {"label": label})
         return nan_finding(label, mine, want, _hidden_keys(case, i, mine.shape, exercise), premises,
                            _input_scores(case, i, mine.shape))
     if _is_weights(want):
         return _weights_finding(label, mine, want, case, i, exercise, premises)
     return values_finding(label, mine, want, case, i, exercise)
+
+
+def _nan_columns_over_queries(mine: np.ndarray) -> bool:
+    """Weights whose NaN fill whole columns while every other column sums to 1 over the
+    queries: a softmax over the wrong axis meeting a hidden key (blind set 4: it was told
+    "your mask hides every key there", of a caller's mask that hides no row)."""
+    if mine.ndim < 2 or mine.shape[-2] < 2:
+        return False
+    whole = np.isfinite(mine).all(axis=-2)  # (..., m): columns without NaN
+    if whole.all() or not whole.any() or (~np.isfinite(mine)).sum() != (~whole).sum() * mine.shape[-2]:
+        return False
+    sums = np.where(whole, np.nan_to_num(mine).sum(axis=-2), 1.0)
+    return bool(np.all(np.abs(sums - 1) < 1e-4))
 
 
 def _weights_finding(label: str, mine: np.ndarray, want: np.ndarray, case: TestCase, i: int,

@@ -24,9 +24,11 @@ def _attn_case(name, Q, K, V, points=2.0, hint=None):
 
 
 TYPES_FAIL = {"en": "`causal_attention` must return torch tensors `(output, weights)` with the dtype "
-                    "of `Q`, and `causal_mask` a torch.bool tensor: no numpy, no casts of the result.",
-              "zh": "`causal_attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(output, weights)`，"
-                    "`causal_mask` 必须返回 torch.bool 张量：不要返回 numpy，也不要转换结果的类型。", "mistake": "wrong-return-type"}
+                    "of `Q` (not numpy, not another float type), and `causal_mask` a tensor of "
+                    "dtype torch.bool (True = may attend).",
+              "zh": "`causal_attention` 必须返回 dtype 与 `Q` 相同的 torch 张量 `(output, weights)`"
+                    "（不要返回 numpy，也不要换成别的浮点类型），`causal_mask` 必须返回 dtype 为 torch.bool 的"
+                    "张量（True 表示可以关注）。", "mistake": "wrong-return-type"}
 TYPES32_FAIL = {"en": "`causal_attention` must keep the dtype of `Q`: float32 `Q`, `K`, `V` give float32 "
                       "`(output, weights)`, not float64 (no `.double()` on the inputs or the result) and not numpy.",
                 "zh": "`causal_attention` 必须保持 `Q` 的 dtype：float32 的 `Q`、`K`、`V` 应得到 float32 的 "

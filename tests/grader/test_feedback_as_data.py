@@ -430,3 +430,36 @@ def test_code_that_does_not_define_the_function_is_named_no_mistake(grader):
     failed = _failed(report)
     assert failed and not [t.mistake for t in failed if t.mistake], [(t.name, t.mistake) for t in failed]
     assert any("does not define" in t.message["en"] for t in failed)
+
+
+def test_a_broadcast_error_on_a_line_without_a_mask_speaks_of_no_mask():
+    """Blind set 4: `Q @ K.T` on batched input (K.T reverses every axis) raised a broadcast
+    error and was told "a mask or a length may need an axis of size 1"; the line has neither."""
+    from grader.feedback import error_text
+    from grader.model import ErrorInfo
+
+    source = "import torch\n\ndef attention(Q, K, V, mask=None):\n    s = Q @ K.T\n    return s\n"
+    trace = 'Traceback (most recent call last):\n  File "submission.py", line 4, in attention\n'
+    err = ErrorInfo("RuntimeError", ("RuntimeError",), "The size of tensor a (5) must match the "
+                    "size of tensor b (3) at non-singleton dimension 1", trace)
+    said = error_text(err, "attention", frozenset({5, 3}), source, masks=True)
+    assert "line 4" in said["en"] and "mask" not in said["en"] and "掩码" not in said["zh"]
+    masked = source.replace("s = Q @ K.T", "s = s.masked_fill(mask, 0)")
+    assert "a mask or a length" in error_text(err, "attention", frozenset({5, 3}), masked,
+                                              masks=True)["en"]
+
+
+def test_nan_columns_of_a_softmax_over_the_queries_are_told_as_the_wrong_axis():
+    """Blind set 4: a softmax over the queries met a padded key (its whole column -inf, so NaN)
+    and was told "your mask hides every key there", of a mask that hides no row."""
+    from grader.observe import _nan_columns_over_queries
+
+    s = np.random.default_rng(0).normal(size=(2, 3, 4))
+    s[..., 3] = -np.inf
+    e = np.exp(s - s.max(axis=-2, keepdims=True))
+    with np.errstate(invalid="ignore"):
+        w = e / e.sum(axis=-2, keepdims=True)
+    assert _nan_columns_over_queries(w)
+    rows = np.full((3, 4), 0.25)
+    rows[1] = np.nan  # a query that sees no key: a row, not a column
+    assert not _nan_columns_over_queries(rows)

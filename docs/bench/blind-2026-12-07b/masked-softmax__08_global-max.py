@@ -1,0 +1,32 @@
+"""Starter for the masked-softmax exercise: fill in the TODOs (see the statement)."""
+
+import torch
+
+
+def _softmax(X):
+    # subtract the max first so exp() cannot overflow
+    e = torch.exp(X - X.max())
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def masked_softmax(X, valid_lens=None):
+    """Softmax over the last axis of X (B, n, m); key j of query (b, i) is hidden when
+    j >= its valid length (valid_lens: None, (B,) or (B, n))."""
+    if X.dim() != 3:
+        raise ValueError("X must be 3-D")
+    if valid_lens is None:
+        return _softmax(X)
+    B, n, m = X.shape
+    if valid_lens.dim() == 1:
+        if valid_lens.shape[0] != B:
+            raise ValueError("valid_lens must have B entries")
+        lens = valid_lens[:, None].expand(B, n)
+    elif valid_lens.dim() == 2:
+        if valid_lens.shape != (B, n):
+            raise ValueError("valid_lens must have shape (B, n)")
+        lens = valid_lens
+    else:
+        raise ValueError("valid_lens must be 1-D or 2-D")
+    mask = torch.arange(m)[None, None, :] < lens[:, :, None]
+    X = X.masked_fill(~mask, -1e6)
+    return _softmax(X)

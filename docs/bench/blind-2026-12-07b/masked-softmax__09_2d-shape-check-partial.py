@@ -1,0 +1,24 @@
+"""Starter for the masked-softmax exercise: fill in the TODOs (see the statement)."""
+
+import torch
+
+
+def masked_softmax(X, valid_lens=None):
+    """Softmax over the last axis of X (B, n, m); key j of query (b, i) is hidden when
+    j >= its valid length (valid_lens: None, (B,) or (B, n))."""
+    if X.dim() != 3:
+        raise ValueError("X must be 3-D")
+    if valid_lens is None:
+        return torch.softmax(X, dim=-1)
+    B, n, m = X.shape
+    if valid_lens.dim() > 2:
+        raise ValueError("valid_lens must be 1-D or 2-D")
+    if valid_lens.shape[0] != B:
+        raise ValueError("valid_lens must have one entry (or row) per batch row")
+    if valid_lens.dim() == 1:
+        lens = valid_lens[:, None]          # (B, 1): shared by all queries
+    else:
+        lens = valid_lens                   # (B, n)
+    mask = torch.arange(m)[None, None, :] < lens[:, :, None]
+    X = X.masked_fill(~mask, -1e6)
+    return torch.softmax(X, dim=-1)
