@@ -104,6 +104,7 @@ def test_cli_json_prints_exactly_one_report(tmp_path):
     assert "noise on stdout" in report["extra_data"]["stdout"]
 
 
+@pytest.mark.slow
 def test_cli_errors_exit_non_zero(tmp_path):
     missing = _cli("grade", EX, str(tmp_path / "missing.py"))
     assert missing.returncode != 0 and "no such file" in missing.stderr

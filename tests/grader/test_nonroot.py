@@ -35,6 +35,7 @@ def probe() -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_grades_as_uid_1000_at_least_full(probe):
     assert probe["uid"] == 1000
     level = probe["level"]

@@ -188,6 +188,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow
 def test_a_zygote_whose_trusted_side_dies_mid_job_leaves_no_folder():
     proc = subprocess.Popen([sys.executable, "-c", TRUSTED_SIDE, str(REPO_ROOT)], stdout=subprocess.PIPE,
                             text=True)
@@ -240,6 +241,7 @@ def test_a_trickled_frame_header_is_parsed_once(grader, monkeypatch):
     assert cpu < 1.0, cpu
 
 
+@pytest.mark.slow
 def test_a_bogus_sandbox_minimum_refuses_once_and_never_respawns(monkeypatch, tmp_path, capsys):
     from grader import cli
     from grader.api import Grader, SandboxRefused, protected_paths

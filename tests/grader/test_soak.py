@@ -8,6 +8,7 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 import test_boundary as attacks
 
 from grader.api import Grader
@@ -48,6 +49,7 @@ def _rss_kib(pid: int) -> int:
     raise AssertionError(pid)
 
 
+@pytest.mark.slow
 def test_soak_of_mixed_submissions(tmp_path):
     rng = random.Random(8)
     jobs = [("honest", HONEST) if i % 3 == 0 else ("wrong", WRONG) if i % 3 == 1 else

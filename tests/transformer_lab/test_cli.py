@@ -97,6 +97,7 @@ def test_forcing_an_absent_device_exits_2(capsys):
     assert "not available" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_module_entry_point_runs_as_a_program():
     proc = subprocess.run(
         [sys.executable, "-m", "transformer_lab", "train", "--task", "copy", "--steps", "2",

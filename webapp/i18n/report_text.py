@@ -43,6 +43,7 @@ EN: dict[str, str] = {
     "quick.write_first": "Write your answer in the box first, then reveal.",
     # A report on the Exercises page
     "report.score_line": "Score: {score:g} / {max:g}",
+    "ex.recorded_as": "Recorded as submission #{id} (My progress lists it).",
     "report.first_fix": "**First to fix** ({test}): {message}",
     "report.practice_line": "Practice run: {passed} of {n} public examples pass",
     "report.practice_note": "Not graded and not recorded: press Submit to be graded on the hidden "
@@ -106,6 +107,7 @@ ZH: dict[str, str] = {
     "quick.wrong": "✗ 不对。",
     "quick.write_first": "请先在框中写下你的答案，再展开解析。",
     "report.score_line": "得分：{score:g} / {max:g}",
+    "ex.recorded_as": "已记录为第 {id} 号提交（可在“我的进度”中查看）。",
     "report.first_fix": "**先改这一处**（{test}）：{message}",
     "report.practice_line": "练习运行：{n} 个公开样例中通过 {passed} 个",
     "report.practice_note": "不评分，也不记录：按“提交”才会用隐藏测试评分。",

@@ -321,6 +321,9 @@ def build(learner: identity.Identity) -> Editor:
             yield None, "⚠️ " + outcome.text(lang)
             return
         markdown = score_markdown(outcome.report, lang)  # at once; show_graded corrects it
+        # Its number, so a second Submit of the same code reads as a new record (the same
+        # score twice looked like nothing happened: chromium walk, 2026-12-07).
+        markdown += "\n\n" + tr("ex.recorded_as", lang, id=outcome.submission_id)
         yield (ex_id, results_frame(outcome.report, lang), outcome.report.score,
                outcome.report.max_score), markdown
 

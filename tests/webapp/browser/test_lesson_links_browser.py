@@ -397,6 +397,7 @@ def test_the_copy_button_draws_its_icon_whatever_the_font(browser, app_url):
     assert "🔗" not in button.inner_text()
     icon = button.locator("img")
     expect(icon).to_have_count(1)
+    button.scroll_into_view_if_needed()  # a lazy image below the fold is not fetched
     page.wait_for_function("(el) => el.complete && el.naturalWidth > 0", arg=icon.element_handle(),
-                           timeout=10_000)
+                           timeout=30_000)
     context.close()

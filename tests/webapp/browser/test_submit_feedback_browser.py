@@ -49,3 +49,32 @@ def test_submit_says_grading_and_a_second_click_is_graded_too(
         page.wait_for_timeout(500)
     assert len(rows) == 2, rows
     page.context.close()
+
+
+@pytest.mark.parametrize("locale,tab,recorded", [("en-US", "Exercises", "Recorded as submission #"),
+                                                 ("zh-CN", "练习", "已记录为第")])
+def test_the_same_code_submitted_twice_reads_as_two_records(browser, app_url, locale, tab,
+                                                            recorded):
+    """The chromium walk of 2026-12-07: a second Submit of the same code showed exactly the same
+    result, so the learner could not tell a new attempt had been recorded. The score line now
+    says the submission's number."""
+    import re
+
+    page = open_page(browser, app_url, locale, 1280)
+    page.get_by_role("tab", name=tab).click()
+    score = page.locator("#ex-score")
+    pattern = re.compile(r"#\s*(\d+)|第 (\d+) 号")
+
+    def number() -> int:
+        found = pattern.search(score.inner_text())
+        return int(found.group(1) or found.group(2))
+
+    page.locator("#ex-submit").click()
+    expect(score).to_contain_text(recorded, timeout=90_000)
+    first = number()
+    page.locator("#ex-submit").click()  # the same code again
+    page.wait_for_function("""(first) => { const m = document.querySelector('#ex-score')
+        .innerText.match(/#\\s*(\\d+)|第 (\\d+) 号/); return m && +(m[1] || m[2]) !== first; }""",
+                           arg=first, timeout=90_000)
+    assert number() > first
+    page.context.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from webapp.i18n import text_train
 
 
@@ -172,6 +174,7 @@ def test_a_replayed_runs_status_keeps_chinese_punctuation_tight():
 # equal. The table now shows the figures' own sentences, judged by their own rule.
 
 
+@pytest.mark.slow
 def test_translate_table_shows_the_held_out_figures_own_sentences_and_rule():
     from transformer_lab.heldout import in_vocab_heldout
     from webapp.services.training import predictions

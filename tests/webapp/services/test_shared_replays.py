@@ -50,6 +50,7 @@ def rss_mb() -> float:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
 
 
+@pytest.mark.slow
 def test_sessions_replaying_a_cached_run_share_one_read_only_model(cache, serving):
     torch.set_num_threads(1)
     config = training.page_config("reverse", **TINY)
@@ -131,6 +132,7 @@ def largest_entry(config) -> run_cache.CachedRun:
                                state, {"task": config.task})
 
 
+@pytest.mark.slow
 def test_memory_stays_flat_over_replays_of_the_largest_model(cache, serving):
     """The red team's attack on the largest model: RSS grew ~33 MB a session, linearly."""
     config = training.page_config("translate", **LARGEST, steps=8)

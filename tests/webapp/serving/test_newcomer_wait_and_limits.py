@@ -207,6 +207,7 @@ def _page_request(address: str, session: str):
     return gr.Request(request=Request(scope), session_hash=session)
 
 
+@pytest.mark.slow
 def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
     """Through the Train page's own event: 40 runs from one address under fresh session hashes
     leave another address's trained model in the explorer's store."""
