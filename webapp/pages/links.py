@@ -87,7 +87,10 @@ class CopyRow:
 def copy_row(tab: str) -> CopyRow:
     """Lay out ``tab``'s copy row here (register() wires it once every control exists)."""
     with gr.Row(elem_id=f"link-row-{tab}", equal_height=True):
-        # An SVG icon, not an emoji: where the font has no 🔗 it drew an empty box.
+        # An SVG icon, not an emoji: where the font has no 🔗 it drew an empty box. Served from
+        # its own folder: a copy in Gradio's cache is deleted with the uploads (delete_cache),
+        # and the icon was gone after 10 minutes (a full test run's shared app).
+        gr.set_static_paths([str(LINK_ICON.parent)])
         button = gr.Button(t("link.copy"), icon=str(LINK_ICON), elem_id=f"link-copy-{tab}",
                            size="sm", scale=0, min_width=200)
         # shown once there is a link in it: an empty box on every tab would only be clutter
