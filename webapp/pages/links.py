@@ -24,6 +24,7 @@ from webapp.services.links import (
     decode,
     encode,
 )
+from webapp.views.markdown import md_literal
 
 __all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "locked", "refusal", "register",
            "specs"]
@@ -181,7 +182,7 @@ def _own(spec: Mapping[str, Field], names: Any) -> list[str]:
 
 def _inert(name: str) -> str:
     """One of our own names as Markdown that shows just itself (d_model, not d<em>model)."""
-    return name.replace("_", "\\_")
+    return md_literal(name)
 
 
 def refusal(err: LinkError, specs: Mapping[str, Mapping[str, Field]], lang: str) -> str:
