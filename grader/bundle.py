@@ -26,7 +26,7 @@ from grader.exercises import Exercise
 from grader.model import Mistake, Record, Run, TestCase, records_of
 from grader.spec import Case
 
-ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py")
+ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py", "mistakes.py")
 
 
 @dataclass

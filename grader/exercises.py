@@ -111,13 +111,16 @@ class Exercise:
         return (self.hidden_dir / "reference.py").read_text(encoding="utf-8")
 
     def mistakes(self) -> list[Mistake]:
-        """The exercise's registered mistakes with their mutants (grader/mistakes.py)."""
+        """The exercise's registered mistakes with their mutants (grader/mistakes.py): a file
+        in ``mistakes/``, or the reference with the entry's named ``edit``."""
         def load() -> list[Mistake]:
             folder = self.hidden_dir / "mistakes"
             files = {p.stem for p in folder.glob("*.py")} if folder.is_dir() else set()
             _refuse_unregistered(self, {n: f"mistakes/{n}.py" for n in files}, "mutant")
-            return [Mistake(name, entry.message, (folder / f"{name}.py").read_text(encoding="utf-8"))
-                    for name, entry in mistakes.own(self).items() if name in files]
+            reference = self.reference_source()
+            return [Mistake(name, entry.message, (folder / f"{name}.py").read_text(encoding="utf-8")
+                            if name in files else mistakes.mutant_source(entry, reference))
+                    for name, entry in mistakes.own(self).items() if name in files or entry.edit]
 
         return self._cached(("mistakes",), load)
 

@@ -1,11 +1,17 @@
 """One registry of mistakes: every mistake id, its bilingual title and its message, written once.
 
-An exercise registers its own mistakes in ``hidden/<id>/mistakes.json`` (with a mutant
-``hidden/<id>/mistakes/<name>.py`` where one reproduces it); the contract mistakes every exercise uses (a wrong return
+An exercise registers its own mistakes in ``hidden/<id>/mistakes.json`` (with a mutant where
+one reproduces it: the entry's named ``edit`` of the reference, or a whole
+``hidden/<id>/mistakes/<name>.py``); the contract mistakes every exercise uses (a wrong return
 type, an input changed in place, a tensor for a bool) are registered once in
 ``grader/contract_mistakes.json``. An entry is::
 
-    "<id>": {"title": {"en": "...", "zh": "..."}, "en": "<message>", "zh": "<message>"}
+    "<id>": {"title": {"en": "...", "zh": "..."}, "en": "<message>", "zh": "<message>",
+             "edit": {"replace": "<text in reference.py>", "with": "<the slip>"}}
+
+``edit`` (optional; a list of such pairs for a slip in two places) makes the mutant: the
+reference with that one named edit, instead of a whole copy in ``mistakes/<id>.py``. The text
+to replace must occur exactly once in the reference; ``mutant_source`` refuses otherwise.
 
 The title is what the class view and the CSV show (never cut from the message); the message
 is what the learner reads. ``problems`` lists every name a test, mutant or diagnoser uses that
@@ -47,11 +53,39 @@ class Entry:
     id: str
     title: dict[str, str]
     message: dict[str, str]
+    edit: tuple[tuple[str, str], ...] = ()  # (text in the reference, the slip) pairs
+
+
+def _edits(value: Any, name: str) -> tuple[tuple[str, str], ...]:
+    pairs = value if isinstance(value, list) else [value] if value is not None else []
+    out = []
+    for pair in pairs:
+        if not (isinstance(pair, dict) and set(pair) == {"replace", "with"}
+                and all(isinstance(pair[k], str) for k in pair) and pair["replace"]):
+            raise ValueError(f"mistake {name!r}: an edit is {{\"replace\": text, \"with\": text}}")
+        out.append((pair["replace"], pair["with"]))
+    return tuple(out)
 
 
 def _entries(table: dict[str, Any]) -> dict[str, Entry]:
-    return {name: Entry(name, dict(v.get("title") or {}), {k: v[k] for k in LANGS if k in v})
+    return {name: Entry(name, dict(v.get("title") or {}), {k: v[k] for k in LANGS if k in v},
+                        _edits(v.get("edit"), name))
             for name, v in table.items()}
+
+
+def mutant_source(entry: Entry, reference: str) -> str:
+    """The reference with ``entry``'s named edit applied; ValueError when a text to replace is
+    not in the reference exactly once (the edit would be ambiguous or stale)."""
+    source = reference
+    for old, new in entry.edit:
+        count = source.count(old)
+        if count != 1:
+            raise ValueError(f"mistake {entry.id!r}: the edit's text {old!r} occurs {count} times "
+                             "in reference.py (it must occur exactly once)")
+        source = source.replace(old, new)
+    if source == reference:
+        raise ValueError(f"mistake {entry.id!r}: its edit changes nothing")
+    return source
 
 
 @lru_cache(maxsize=1)
@@ -123,6 +157,15 @@ def problems(ex: Exercise, seed: int = 0) -> list[str]:
     files = {p.stem for p in folder.glob("*.py")} if folder.is_dir() else set()
     for name in sorted(files - set(known)):
         out.append(f"{ex.id}: mutant mistakes/{name}.py is not registered in mistakes.json")
+    reference = (ex.hidden_dir / "reference.py").read_text(encoding="utf-8")
+    for entry in own(ex).values():
+        if entry.edit and entry.id in files:
+            out.append(f"{ex.id}: mistake {entry.id!r} has both an edit and mistakes/{entry.id}.py")
+        elif entry.edit:
+            try:
+                mutant_source(entry, reference)
+            except ValueError as err:
+                out.append(f"{ex.id}: {err}")
     for name in sorted(diagnoser_names(ex.hidden_dir / "diagnose.py") - set(known)):
         out.append(f"{ex.id}: diagnose.py returns the unregistered mistake {name!r}")
     for entry in known.values():

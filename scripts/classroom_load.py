@@ -129,7 +129,9 @@ def submissions() -> dict[str, list[tuple[str, str]]]:
     hidden = Path(os.environ.get("LAB_HIDDEN_DIR") or REPO / "hidden")
     ids = sorted(p.name for p in hidden.iterdir() if (p / "reference.py").is_file())
     honest = [(i, (hidden / i / "reference.py").read_text()) for i in ids]
-    wrong = [(i, p.read_text()) for i in ids for p in sorted((hidden / i / "mistakes").glob("*.py"))]
+    from grader.exercises import get  # a mutant is the reference with one named edit
+
+    wrong = [(i, m.source) for i in ids for m in get(i).mistakes()]
     hostile = [(ids[k % len(ids)], code.replace("{port}", "7860"))
                for k, code in enumerate(HOSTILE.values())]
     return {"honest": honest, "wrong": wrong or honest, "hostile": hostile}

@@ -116,8 +116,9 @@ def build_submissions(n: int, port: int, tag: str, seed: int,
     if not ids:
         sys.exit("no exercise with a hidden reference solution found: nothing correct to send")
     correct = [(i, "reference", (hidden / i / "reference.py").read_text()) for i in ids]
-    wrong = [(i, f"mistake:{p.stem}", p.read_text()) for i in ids
-             for p in sorted((hidden / i / "mistakes").glob("*.py"))]
+    from grader.exercises import get  # a mutant is the reference with one named edit
+
+    wrong = [(i, f"mistake:{m.name}", m.source) for i in ids for m in get(i).mistakes()]
     wrong += [(i, "starter", (REPO / "exercises" / i / "starter.py").read_text()) for i in ids
               if (REPO / "exercises" / i / "starter.py").is_file()]
     hostile = [(ids[k % len(ids)], f"hostile:{name}", code.replace("{port}", str(port)))

@@ -127,7 +127,7 @@ def test_in_place_q_is_never_called_a_d_k_scale(grader):
     rep = grader.grade("manual-attention", MA_INPLACE_Q)
     assert not rep.full_marks
     assert "scale-by-d" not in rep.mistakes()
-    # One cause, named alone (hidden/manual-attention/mistakes/changes-input.py: a mistake file
+    # One cause, named alone (manual-attention's changes-input: a mutant
     # that changes its inputs in place, safe since trusted runs copy each step's inputs)
     assert set(rep.mistakes()) == {"changes-input"}
     for t in _failed(rep):

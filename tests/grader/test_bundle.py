@@ -48,11 +48,14 @@ def test_expected_records_are_the_reference_called_directly():
     assert seen >= 5
 
 
-def test_a_mistakes_records_are_that_mistake_called_directly_and_fail_a_case():
+def test_a_mistakes_records_are_that_mistake_called_directly_and_fail_a_case(tmp_path):
     ex = get(EX)
     b = bundle.load(ex, deployment_seed())
     zero = next(m for m in b.mistakes if m.name == "zero-fill")
-    wrong = _module(hidden_root() / EX / "mistakes" / "zero-fill.py", "_zero_fill")
+    # the mutant is the reference with the entry's named edit (mistakes.json)
+    mutant = tmp_path / "zero_fill.py"
+    mutant.write_text(next(m.source for m in ex.mistakes() if m.name == "zero-fill"))
+    wrong = _module(mutant, "_zero_fill")
     failed = 0
     for i, X, lens in _weight_cases(b):
         want = wrong.masked_softmax(X.clone(), None if lens is None else lens.clone()).numpy()

@@ -59,6 +59,7 @@ def test_loading_refuses_a_test_that_names_an_unregistered_mistake(tmp_path, mon
 
 def test_loading_refuses_a_mutant_or_a_diagnoser_that_names_an_unregistered_mistake(tmp_path, monkeypatch):
     hidden = _hidden_copy(tmp_path, monkeypatch, "masked-softmax")
+    (hidden / "mistakes").mkdir(exist_ok=True)  # mutants are edits now; a file still may be one
     (hidden / "mistakes" / "not-in-the-table.py").write_text("def masked_softmax(X, valid_lens=None):\n    return X\n")
     with pytest.raises(ValueError, match="not-in-the-table"):
         get("masked-softmax").mistakes()
@@ -68,6 +69,28 @@ def test_loading_refuses_a_mutant_or_a_diagnoser_that_names_an_unregistered_mist
     with pytest.raises(ValueError, match="a-guess"):
         get("masked-softmax").diagnoser()
     assert any("a-guess" in p for p in mistakes.problems(get("masked-softmax")))
+
+
+def test_a_mutant_is_the_reference_with_its_named_edit(tmp_path, monkeypatch):
+    hidden = _hidden_copy(tmp_path, monkeypatch, "causal-mask")
+    reference = (hidden / "reference.py").read_text()
+    table = json.loads((hidden / "mistakes.json").read_text())
+    mutant = next(m for m in get("causal-mask").mistakes() if m.name == "upper-triangle")
+    edit = table["upper-triangle"]["edit"]
+    assert mutant.source == reference.replace(edit["replace"], edit["with"]) != reference
+
+
+def test_a_stale_or_ambiguous_edit_is_refused_and_listed(tmp_path, monkeypatch):
+    hidden = _hidden_copy(tmp_path, monkeypatch, "causal-mask")
+    table = json.loads((hidden / "mistakes.json").read_text())
+    table["upper-triangle"]["edit"] = {"replace": "no such line\n", "with": "x = 1\n"}
+    table["no-scale"]["edit"] = {"replace": "\n", "with": "\n\n"}  # everywhere: ambiguous
+    (hidden / "mistakes.json").write_text(json.dumps(table, ensure_ascii=False))
+    found = mistakes.problems(get("causal-mask"))
+    assert any("'upper-triangle'" in p and "0 times" in p for p in found), found
+    assert any("'no-scale'" in p and "exactly once" in p for p in found), found
+    with pytest.raises(ValueError, match="exactly once"):
+        get("causal-mask").mistakes()
 
 
 def test_a_title_without_chinese_is_a_problem(tmp_path, monkeypatch):

@@ -136,9 +136,11 @@ def test_grade_correct_and_wrong(client):
     good = client.predict(EXERCISE, hidden_file(EXERCISE, "reference.py"), api_name="/grade")
     assert good["score"] == good["max_score"] > 0
     assert {"name", "score", "max_score", "status", "output"} <= set(good["tests"][0])
-    mistake = json.loads(hidden_file(EXERCISE, "mistakes.json"))
-    name = next(iter(mistake))
-    bad = client.predict(EXERCISE, hidden_file(EXERCISE, f"mistakes/{name}.py"), api_name="/grade")
+    from grader.exercises import get
+
+    first = get(EXERCISE).mistakes()[0]  # a mutant: the reference with one named edit
+    name = first.name
+    bad = client.predict(EXERCISE, first.source, api_name="/grade")
     assert bad["score"] < bad["max_score"]
     assert name in bad["extra_data"]["mistakes"]
 
