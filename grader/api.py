@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader import exercises as _ex
+from grader import variants
 from grader.exercises import Exercise, UnknownExercise
 from grader.paths import REPO_ROOT, deployment_seed, grader_workers, hidden_root
 from grader.pool import SandboxRefused, WorkerError, WorkerPool
@@ -18,7 +19,7 @@ from grader.submission import SubmissionError, read_submission
 
 __all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SandboxRefused", "SubmissionError",
            "TestResult", "UnknownExercise", "WorkerError", "default_grader", "get_exercise", "grade", "list_exercises",
-           "run_examples", "sandbox_level"]
+           "run_examples", "sandbox_level", "with_your_numbers", "your_numbers", "YOUR_NUMBERS"]
 
 
 @dataclass
@@ -83,13 +84,18 @@ class Grader:
         """What confinement the host allowed (user, landlock ABI, seccomp...) and a summary."""
         return self.pool.level
 
-    def grade(self, exercise_id: str, source: str | Path, learner: str | None = None) -> Report:
-        """Grade a submission (text, .py or .ipynb path) against the hidden tests."""
+    def grade(self, exercise_id: str, source: str | Path, learner: str | None = None,
+              learner_id: str | None = None) -> Report:
+        """Grade a submission (text, .py or .ipynb path) against the hidden tests.
+        ``learner``: the label the report carries; ``learner_id``: whose own numbers an
+        exercise with variants grades (grader/variants.py; None: the lesson's numbers)."""
         from grader import bundle, grading  # torch only when a bundle must be built
 
         ex = _ex.get(exercise_id)
         text = read_submission(source)
-        cases = bundle.fresh(ex, secrets.randbits(62)) if self.fresh_inputs else bundle.load(ex, self.seed)
+        values = ex.variant_values(learner_id)
+        cases = (bundle.fresh(ex, secrets.randbits(62), values) if self.fresh_inputs
+                 else bundle.load(ex, self.seed, values))
         report = grading.grade(cases, text, self.pool, self._limits(ex))
         report.learner = learner
         return report
@@ -137,9 +143,28 @@ def default_grader() -> Grader:
         return _DEFAULT
 
 
-def grade(exercise_id: str, source: str | Path, learner: str | None = None) -> Report:
-    """Grade with the process-wide warm grader."""
-    return default_grader().grade(exercise_id, source, learner)
+def grade(exercise_id: str, source: str | Path, learner: str | None = None,
+          learner_id: str | None = None) -> Report:
+    """Grade with the process-wide warm grader (``learner_id``: whose own numbers, if the
+    exercise gives each learner theirs)."""
+    return default_grader().grade(exercise_id, source, learner, learner_id)
+
+
+YOUR_NUMBERS = variants.MARKER  # where a statement shows the learner's own numbers
+
+
+def with_your_numbers(exercise_id: str, source: str, learner_id: str | None) -> str:
+    """``source`` (the starter) holding the learner's own numbers where the exercise gives each
+    learner theirs; unchanged otherwise. Needs no torch."""
+    return variants.render(source, _ex.get(exercise_id).variant_values(learner_id))
+
+
+def your_numbers(exercise_id: str, learner_id: str | None) -> str | None:
+    """The learner's own numbers for an exercise with variants, as they read them (code), or
+    None (no variants, or no learner). Needs no torch."""
+    ex = _ex.get(exercise_id)
+    values = ex.variant_values(learner_id)
+    return None if values is None else variants.show(ex.public_dir, values)
 
 
 def run_examples(exercise_id: str, source: str | Path) -> Report:

@@ -21,12 +21,12 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from grader import codec, runner
+from grader import codec, runner, variants
 from grader.exercises import Exercise
 from grader.model import Mistake, Record, Run, TestCase, records_of
 from grader.spec import Case
 
-ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py", "mistakes.py")
+ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py", "mistakes.py", "variants.py")
 
 
 @dataclass
@@ -60,32 +60,40 @@ def examples(ex: Exercise) -> Bundle:
     return Bundle(ex.examples(), {}, [], ex.id)
 
 
-def fresh(ex: Exercise, seed: int) -> Bundle:
+def fresh(ex: Exercise, seed: int, values: variants.Values | None = None) -> Bundle:
     """Hidden cases drawn for one submission, with the reference's records; the mistakes' records
     only when grading asks for them (a case failed). Nothing is cached, so no two submissions
-    share inputs and no feedback from one helps answer another."""
+    share inputs and no feedback from one helps answer another. ``values``: the learner's own
+    numbers (grader/variants.py), rendered into the reference and every mutant."""
     cases = ex.hidden_cases(seed, cache=False)
-    expected = trusted_records(ex.reference_source(), cases).cases
-    return Bundle(cases, expected, lambda: _run_mistakes(ex, cases), ex.id, ex.diagnoser())
+    expected = trusted_records(variants.render(ex.reference_source(), values), cases).cases
+    return Bundle(cases, expected, lambda: _run_mistakes(ex, cases, values), ex.id, ex.diagnoser())
 
 
-_LOADED: dict[tuple[str, int], Bundle] = {}
+_LOADED: dict[tuple[str, int, str], Bundle] = {}
 _LOCK = threading.Lock()  # one build at a time: a second caller waits and then reads memory
+MAX_VARIANT_BUNDLES = 32  # a fixed-seed grader (CLI, tests) keeps this many learners' bundles
 
 
-def load(ex: Exercise, seed: int) -> Bundle:
-    """The bundle from memory, else from the disk cache, else built (and cached when possible)."""
+def load(ex: Exercise, seed: int, values: variants.Values | None = None) -> Bundle:
+    """The bundle from memory, else from the disk cache, else built (and cached when possible).
+    A learner's own values are kept in memory only (a few, the oldest dropped first)."""
+    key = (ex.id, seed, variants.digest(values))
     with _LOCK:
-        if (ex.id, seed) not in _LOADED:
-            _LOADED[(ex.id, seed)] = _load_or_build(ex, seed)
-        return _LOADED[(ex.id, seed)]
+        if key not in _LOADED:
+            if values:
+                held = [k for k in _LOADED if k[2]]
+                for old in held[:max(0, len(held) - MAX_VARIANT_BUNDLES + 1)]:
+                    del _LOADED[old]
+            _LOADED[key] = build(ex, seed, values) if values else _load_or_build(ex, seed)
+        return _LOADED[key]
 
 
-def build(ex: Exercise, seed: int) -> Bundle:
+def build(ex: Exercise, seed: int, values: variants.Values | None = None) -> Bundle:
     """Run the reference and every mistake on the hidden cases (trusted, in this process)."""
     cases = ex.hidden_cases(seed)
-    expected = trusted_records(ex.reference_source(), cases).cases
-    return Bundle(cases, expected, _run_mistakes(ex, cases), ex.id, ex.diagnoser())
+    expected = trusted_records(variants.render(ex.reference_source(), values), cases).cases
+    return Bundle(cases, expected, _run_mistakes(ex, cases, values), ex.id, ex.diagnoser())
 
 
 def trusted_records(source: str, cases: list[Case]) -> Run:
@@ -93,8 +101,9 @@ def trusted_records(source: str, cases: list[Case]) -> Run:
     return Run.of(runner.run_trusted(source, [c.steps for c in cases]))
 
 
-def _run_mistakes(ex: Exercise, cases: list[Case]) -> list[Mistake]:
-    return [replace(m, records=trusted_records(m.source, cases).cases) for m in ex.mistakes()]
+def _run_mistakes(ex: Exercise, cases: list[Case], values: variants.Values | None = None) -> list[Mistake]:
+    return [replace(m, records=trusted_records(variants.render(m.source, values), cases).cases)
+            for m in ex.mistakes()]
 
 
 def _load_or_build(ex: Exercise, seed: int) -> Bundle:

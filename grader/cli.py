@@ -72,9 +72,18 @@ def _as_path(name: str):
 
 
 def cmd_check(args) -> int:
+    from pathlib import Path
+
     from grader.selfcheck import check_exercise
 
-    ids = args.exercise or [i.id for i in api.list_exercises()]
+    # An id, or the exercise's folder (exercises/<id> or hidden/<id>): the folder's name is its id.
+    ids = [Path(x.rstrip("/")).name if "/" in x else x for x in args.exercise] or [
+        i.id for i in api.list_exercises()]
+    known = {i.id for i in api.list_exercises()}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        print(f"error: no exercise {unknown} (an exercise is exercises/<id>/exercise.json)", file=sys.stderr)
+        return 2
     ok = True
     with api.Grader() as grader:
         for ex_id in ids:
@@ -82,6 +91,7 @@ def cmd_check(args) -> int:
             ok &= not problems
             for p in problems:
                 print(f"PROBLEM {ex_id}: {p}")
+            print(f"{ex_id}: {'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 0 if ok else 1
 
 
@@ -110,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--learner", default=None)
     g.add_argument("-v", "--verbose", action="store_true", help="print the sandbox level to stderr")
     g.set_defaults(fn=cmd_grade)
-    c = sub.add_parser("check", help="self-check exercises: reference full, starter less, mistakes named")
+    c = sub.add_parser("check", help="self-check exercises (ids or folders): reference full, starter less, "
+                                     "mistakes named, both languages, no leaking example, variants stable")
     c.add_argument("exercise", nargs="*")
     c.set_defaults(fn=cmd_check)
     b = sub.add_parser("bench", help="time warm grading vs a fresh interpreter per submission")

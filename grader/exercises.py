@@ -8,7 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import mistakes
+from grader import mistakes, variants
 from grader.model import Mistake
 from grader.paths import EXERCISES_DIR, hidden_root
 from grader.spec import Case, Limits
@@ -106,6 +106,11 @@ class Exercise:
             return cases
 
         return self._cached(("hidden", seed), make) if cache else make()
+
+    def variant_values(self, learner_id: str | None) -> variants.Values | None:
+        """The learner's own numbers (exercises/<id>/variant.py), or None: no variants, or no
+        learner (the lesson's numbers)."""
+        return variants.values_for(self.id, self.public_dir, learner_id)
 
     def reference_source(self) -> str:
         return (self.hidden_dir / "reference.py").read_text(encoding="utf-8")

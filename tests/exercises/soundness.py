@@ -16,11 +16,13 @@ def load_reference(exercise_id: str):
     return module
 
 
-def variant_outcome(grader, exercise_id: str, expected: str | None, source: str) -> tuple[bool, str]:
+def variant_outcome(grader, exercise_id: str, expected: str | None, source: str,
+                    learner_id: str | None = None) -> tuple[bool, str]:
     """(ok, why) for one learner-style variant: correct ones score full; a wrong one loses
     points, is named as ``expected`` on at least one failed test, and is never named as
-    anything else; the named test's message is the mistake's own text."""
-    rep = grader.grade(exercise_id, source)
+    anything else; the named test's message is the mistake's own text. ``learner_id``: grade
+    for that learner's own numbers (an exercise with variants)."""
+    rep = grader.grade(exercise_id, source, learner_id=learner_id)
     if expected is None:
         bad = [(t.name, t.message["en"]) for t in rep.tests if not t.passed]
         return rep.full_marks, f"a correct variant lost points: {bad}"

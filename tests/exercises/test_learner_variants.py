@@ -13,13 +13,14 @@ EXERCISES = ["multi-head-attention", "permutation-invariance", "masked-softmax",
 def _cases():
     for ex in EXERCISES:
         module = importlib.import_module("variants_" + ex.replace("-", "_"))
+        learner_for = getattr(module, "GRADED_FOR", {})  # mistakes shown on a learner's own numbers
         for label, expected, source in module.VARIANTS:
-            yield pytest.param(ex, expected, source, id=f"{ex}:{label}")
+            yield pytest.param(ex, expected, source, learner_for.get(expected), id=f"{ex}:{label}")
 
 
-@pytest.mark.parametrize("exercise_id,expected,source", list(_cases()))
-def test_variant_is_graded_and_named(grader, exercise_id, expected, source):
-    ok, why = variant_outcome(grader, exercise_id, expected, source)
+@pytest.mark.parametrize("exercise_id,expected,source,learner_id", list(_cases()))
+def test_variant_is_graded_and_named(grader, exercise_id, expected, source, learner_id):
+    ok, why = variant_outcome(grader, exercise_id, expected, source, learner_id)
     assert ok, why
 
 

@@ -140,3 +140,23 @@ VARIANTS += [
         "SOFTMAX", DEFAULTS["SOFTMAX"]).replace("POST", "").replace(
         "scores = Q @ K.T / math.sqrt(4)", "scores = torch.matmul(Q, K.transpose(0, 1)) / 2")),
 ]
+
+# The lesson's worked example handed in for Part A, graded for a learner who has numbers of
+# their own (grader/variants.py): literal answers, or the lesson's Q and V computed with torch.
+# GRADED_FOR: the learner id a variant expecting that mistake is graded for.
+GRADED_FOR = {"lesson-numbers": "g:a-learner-with-own-numbers"}
+LESSON_COMPUTED_A = """
+import math
+import torch
+
+Q = torch.tensor([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]])
+K = Q.clone()
+V = torch.arange(1.0, 13.0).view(3, 4)
+scores = Q @ K.T / math.sqrt(4)
+weights = torch.softmax(scores, dim=-1)
+context = (weights @ V)[0]
+"""
+VARIANTS += [
+    ("the lesson's answers typed into Part A", "lesson-numbers", src()),
+    ("the lesson's Q and V computed with torch", "lesson-numbers", with_a(LESSON_COMPUTED_A)),
+]

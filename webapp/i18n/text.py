@@ -136,6 +136,7 @@ EN: dict[str, str] = {
     "cx.ms": "ms",
     # Exercises
     "ex.intro": "Choose an exercise, read it, write your code (or upload a .py / .ipynb), then submit.",
+    "ex.numbers_pending": "*(Your own numbers appear here once the page has loaded; if they do not, reload the page.)*",
     "ex.choose": "Exercise",
     "ex.statement": "Statement",
     "ex.code": "Your code",
@@ -270,6 +271,7 @@ ZH: dict[str, str] = {
     "cx.measured": "实测",
     "cx.ms": "毫秒",
     "ex.intro": "选择一个练习，阅读题目，编写代码（或上传 .py / .ipynb 文件），然后提交。",
+    "ex.numbers_pending": "*（页面加载完成后，这里会显示你自己的数字；如果没有显示，请刷新页面。）*",
     "ex.choose": "练习",
     "ex.statement": "题目",
     "ex.code": "你的代码",

@@ -21,8 +21,8 @@ from webapp.serving.turns import PushedOut, Refused, grading_message, queue_mess
 from webapp.views.exercise_list import (
     exercise_choices,
     exercise_title,
-    public_text,
     starter_text,
+    statement_text,
 )
 from webapp.views.report_view import (
     empty_results,
@@ -34,6 +34,23 @@ from webapp.views.report_view import (
 
 log = logging.getLogger("transformer_lab.app")
 MAX_DRAFT_CHARS = 100_000  # the submit path's own cap on code (grader DEFAULT_LIMITS)
+
+def your_numbers(exercise_id: str, learner: str | None = None,
+                 profile: gr.OAuthProfile | None = None) -> str:
+    """Your own numbers for an exercise that gives each learner theirs (exercise 1's Part A is
+    graded on them), as /grade grades them for the same `learner` label; "" for an exercise
+    without. Nothing is stored."""
+    from grader import api
+
+    try:
+        who = submissions.resolve_learner(identity.claim(learner, None, profile, via_api=True))
+    except submissions.SubmissionRejected as err:
+        raise gr.Error(str(err)) from None
+    try:
+        return api.your_numbers(exercise_id, who.id) or ""
+    except api.UnknownExercise as err:
+        raise gr.Error(str(err)) from None
+
 
 def examples_report(exercise_id: str, code: str) -> Report:
     """The grader's report on the public examples only (nothing stored)."""
@@ -203,10 +220,10 @@ def build(learner: identity.Identity) -> Editor:
                                scale=3, min_width=300)
         lang = gr.Radio(list(LANGUAGES), value="en", label=t("ex.statement"), elem_id="ex-lang",
                         min_width=160)
-    statement = gr.Markdown(public_text(first, "statement.en.md") if first else t("ex.unavailable"),
+    statement = gr.Markdown(statement_text(first, "en") if first else t("ex.unavailable"),
                             elem_id="ex-statement")
     slots = quick_slots(first)
-    code = gr.Code(public_text(first, "starter.py") if first else "", language="python", lines=18,
+    code = gr.Code(starter_text(first) if first else "", language="python", lines=18,
                    label=t("ex.code"), elem_id="ex-code")
     with gr.Row():
         upload = gr.File(label=t("ex.upload"), file_types=[".py", ".ipynb"], type="filepath",
@@ -226,9 +243,16 @@ def build(learner: identity.Identity) -> Editor:
                          column_widths=["25%", "11%", "7%", "7%", "50%"],
                          datatype=["str", "str", "number", "number", "markdown"])
 
+    def own_id(key, profile, request: gr.Request) -> str | None:
+        """The learner this page acts for (their id draws an exercise's own numbers), or None."""
+        try:
+            return identity.learner(None, key, profile, session=request.session_hash).id
+        except ValueError:
+            return None
+
     @friendly(1)
-    def on_statement(ex_id, lang):
-        return public_text(ex_id, f"statement.{lang}.md")
+    def on_statement(ex_id, lang, key, request: gr.Request, profile: gr.OAuthProfile | None = None):
+        return statement_text(ex_id, lang, own_id(key, profile, request))
 
     def on_open(ex_id, kept, was_open, key, request: gr.Request,
                 profile: gr.OAuthProfile | None = None):
@@ -240,8 +264,10 @@ def build(learner: identity.Identity) -> Editor:
         known = {v for _, v in exercise_choices()}
         ex = chosen if isinstance(chosen, str) and chosen in known else ex_id
         text = (kept or {}).get(ex) if isinstance(kept, dict) else None
-        if not isinstance(text, str):  # no draft: the starter, its comments in the page's language
-            text = starter_text(ex, page) if ex and (page != "en" or ex != ex_id) else gr.skip()
+        mine = own_id(key, profile, request)
+        if not isinstance(text, str):  # no draft: the starter, its comments in the page's
+            # language and, for an exercise with variants, the learner's own numbers
+            text = starter_text(ex, page, mine) if ex else gr.skip()
         tests, score = empty_results(page), ""
         last = last_submission(ex, key, profile, request.session_hash)
         if last is not None and last[0].tests:
@@ -249,23 +275,27 @@ def build(learner: identity.Identity) -> Editor:
                 tests, score = results_frame(last[0], page), last_result_markdown(*last, page)
             except Exception:  # noqa: BLE001 - an odd stored row: the page still opens
                 log.exception("showing the last submission again failed")
-        return gr.update(choices=exercise_choices(lang=page), value=ex), page, text, ex, tests, score
+        shown_text = statement_text(ex, page, mine) if ex else gr.skip()
+        return (gr.update(choices=exercise_choices(lang=page), value=ex), page, text, ex, tests, score,
+                shown_text)
 
     @friendly(5)
-    def on_choose(ex_id, code, was, kept, request: gr.Request):
+    def on_choose(ex_id, code, was, kept, key, request: gr.Request,
+                  profile: gr.OAuthProfile | None = None):
         if ex_id == was:  # already shown (a repeated event, or Progress loaded this code)
             return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
         kept = keep_draft(kept, was, code)  # the code on screen belongs to the exercise shown
         page = lang_of(request)
         # The last exercise's results go with it (they sat under the new editor, unheaded).
-        return (kept.get(ex_id) or starter_text(ex_id, page), ex_id, kept, empty_results(page),
-                "")
+        return (kept.get(ex_id) or starter_text(ex_id, page, own_id(key, profile, request)), ex_id,
+                kept, empty_results(page), "")
 
     @friendly(5)
-    def on_reset(ex_id, kept, request: gr.Request):
+    def on_reset(ex_id, kept, key, request: gr.Request, profile: gr.OAuthProfile | None = None):
         kept = {k: v for k, v in (kept or {}).items() if k != ex_id}
         page = lang_of(request)  # the last run's table goes with its code (headers kept)
-        return starter_text(ex_id, page), ex_id, kept, "", empty_results(page)
+        return (starter_text(ex_id, page, own_id(key, profile, request)), ex_id, kept, "",
+                empty_results(page))
 
     def on_leave(was, code, kept):
         return keep_draft(kept, was, code)
@@ -348,14 +378,14 @@ def build(learner: identity.Identity) -> Editor:
     lang.change(quick_update, [exercise, lang], quick_outputs, **quiet)
     for i, (_q, pick, text, go, out) in enumerate(slots):
         go.click(quick_answer(i), [exercise, lang, pick, text], [out], **ui)
-    exercise.change(on_statement, [exercise, lang], [statement], **quiet)
+    exercise.change(on_statement, [exercise, lang, learner.key], [statement], **quiet)
     # Any change of exercise keeps the code on screen as the draft of the exercise it belongs
     # to (`shown`); the Progress page sets dropdown, code and `shown` together, so its change
     # finds the exercise already shown and leaves the loaded code alone.
-    exercise.change(on_choose, [exercise, code, shown, drafts],
+    exercise.change(on_choose, [exercise, code, shown, drafts, learner.key],
                     [code, shown, drafts, tests, score], **quiet)
-    lang.change(on_statement, [exercise, lang], [statement], **quiet)
-    reset.click(on_reset, [exercise, drafts], [code, shown, drafts, score, tests], **ui)
+    lang.change(on_statement, [exercise, lang, learner.key], [statement], **quiet)
+    reset.click(on_reset, [exercise, drafts, learner.key], [code, shown, drafts, score, tests], **ui)
     code.blur(on_leave, [shown, code, drafts], [drafts], **ui)  # kept across reloads too
     exercise.change(lambda ex: {"exercise": ex} if isinstance(ex, str) else gr.skip(),
                     [exercise], [place], **quiet)  # a reload comes back to this exercise
@@ -382,6 +412,7 @@ def build(learner: identity.Identity) -> Editor:
         # One load event sets exercise, code and `shown` together: the exercise's own change
         # then finds it already shown and keeps the restored code (two events raced before).
         root.load(on_open, [exercise, drafts, place, learner.key],
-                  [exercise, lang, code, shown, tests, score], **ui)
+                  [exercise, lang, code, shown, tests, score, statement], **ui)
     gr.api(grade, api_name="grade", concurrency_id="submit")
+    gr.api(your_numbers, api_name="your_numbers")
     return Editor(exercise, code, shown, drafts, score, tests)  # for Progress's "load"

@@ -122,12 +122,12 @@ def cheap_size_check(code: object) -> None:
         clean_code(code)  # raises its own bilingual "too large" refusal, before reading on
 
 
-def _default_grade(exercise_id: str, code: str, label: str) -> Report:
+def _default_grade(exercise_id: str, code: str, label: str, learner_id: str | None = None) -> Report:
     from grader import api  # imports torch on first use only
     from webapp.services.hidden_tests import ensure_hidden_tests
 
     ensure_hidden_tests()  # no-op unless LAB_HIDDEN_REPO is set (a Space)
-    return api.grade(exercise_id, code, label)
+    return api.grade(exercise_id, code, label, learner_id)
 
 
 class Submitter:
@@ -136,7 +136,7 @@ class Submitter:
     grader; a test passes a fake)."""
 
     def __init__(self, serving: wing.Serving | None = None, book: Gradebook | None = None,
-                 grade: Callable[[str, str, str], Report] | None = None) -> None:
+                 grade: Callable[[str, str, str, str], Report] | None = None) -> None:
         self._serving, self._book = serving, book
         self.grade = grade or _default_grade
         self._lock = threading.Lock()
@@ -259,7 +259,8 @@ class Submitter:
                     on_wait(0, 0.0)
                 if cancelled is not None and cancelled.is_set():
                     raise Cancelled
-                report = self.grade(clean.exercise_id, clean.code, who.label)
+                # who.id: an exercise with variants grades this learner's own numbers
+                report = self.grade(clean.exercise_id, clean.code, who.label, who.id)
             except Cancelled:  # the learner left (or pressed Stop) before the turn: not graded
                 ticket.refund()
                 return refusal("cancelled", both("submit.cancelled"), clean.exercise_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from grader.exercises import all_exercises
 from transformer_lab.errors import lab_error
+from webapp.i18n import tr
 
 
 def exercise_choices(lang: str = "en") -> list[tuple[str, str]]:
@@ -29,13 +30,30 @@ def public_text(exercise_id: str, name: str) -> str:
     return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
-def starter_text(exercise_id: str, lang: str = "en") -> str:
+def statement_text(exercise_id: str, lang: str = "en", learner_id: str | None = None) -> str:
+    """The statement in ``lang``; where it shows the learner's own numbers (an exercise with
+    variants, grader/variants.py), theirs, drawn from ``learner_id`` (without one: a line
+    saying they come once the page knows the learner)."""
+    from grader import api
+
+    text = public_text(exercise_id, f"statement.{lang}.md")
+    if api.YOUR_NUMBERS not in text:
+        return text
+    numbers = api.your_numbers(exercise_id, learner_id)
+    shown = f"```\n{numbers}\n```" if numbers is not None else tr("ex.numbers_pending", lang)
+    return text.replace(api.YOUR_NUMBERS, shown)
+
+
+def starter_text(exercise_id: str, lang: str = "en", learner_id: str | None = None) -> str:
     """The starter code, its comments and docstrings in ``lang``: on a Chinese page each
     English comment that the exercise's ``starter.zh.json`` translates is replaced (the code
-    itself is the same, so it behaves and is graded the same)."""
+    itself is the same, so it behaves and is graded the same). An exercise with variants
+    holds the learner's own numbers (those of ``learner_id``)."""
     import json
 
-    code = public_text(exercise_id, "starter.py")
+    from grader import api
+
+    code = api.with_your_numbers(exercise_id, public_text(exercise_id, "starter.py"), learner_id)
     if lang != "zh":
         return code
     raw = public_text(exercise_id, "starter.zh.json")

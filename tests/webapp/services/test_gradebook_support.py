@@ -418,7 +418,7 @@ def test_an_api_label_counts_per_address(book):
     limit and places in line count per address (the gradebook id stays shared)."""
     from grader.report import Report, TestResult
 
-    def graded(exercise_id, code, learner=None):
+    def graded(exercise_id, code, learner=None, learner_id=None):
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 
     Key = ClientKey

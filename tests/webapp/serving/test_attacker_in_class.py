@@ -126,7 +126,7 @@ def test_a_flooder_holding_the_class_places_is_pushed_back_for_each_classmate():
 def test_a_submit_cancelled_while_waiting_is_neither_graded_nor_stored(tmp_path):
     graded = []
 
-    def grade(exercise_id: str, code: str, label: str) -> Report:
+    def grade(exercise_id: str, code: str, label: str, learner_id: str | None = None) -> Report:
         graded.append(label)
         raise AssertionError("a cancelled submission was graded")
 

@@ -81,7 +81,7 @@ def test_a_refusal_by_the_line_costs_no_rate_limit(tmp_path):
     graded, and the next answer blamed the learner. Only work let into the line counts."""
     from grader.report import Report, TestResult
 
-    def graded(exercise_id, code, learner=None):
+    def graded(exercise_id, code, learner=None, learner_id=None):
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 
     with submit_harness(tmp_path, graded) as install:
@@ -153,7 +153,7 @@ def test_a_pushed_out_submission_is_refused_with_why_and_nothing_is_stored(tmp_p
 
     gate = threading.Event()
 
-    def graded(exercise_id, code, learner=None):
+    def graded(exercise_id, code, learner=None, learner_id=None):
         gate.wait(10)  # the first submission holds the one worker until the line is set up
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 

@@ -113,7 +113,7 @@ def submit_path(monkeypatch, tmp_path):
 
     entered, release = threading.Event(), threading.Event()
 
-    def graded(exercise_id, code, learner=None):
+    def graded(exercise_id, code, learner=None, learner_id=None):
         if "hold" in code:
             entered.set()
             assert release.wait(30), "the test never let the held grading finish"

@@ -70,7 +70,7 @@ def submit_path(monkeypatch, tmp_path):
     installs the queue and limits. Everything is restored afterwards."""
     from grader.report import Report, TestResult
 
-    def graded(exercise_id, code, learner=None):
+    def graded(exercise_id, code, learner=None, learner_id=None):
         return Report(exercise_id, [TestResult("t", 1.0, 1.0, True, {"en": "", "zh": ""})])
 
     with submit_harness(tmp_path, graded) as install:
