@@ -1,0 +1,26 @@
+import math
+
+import torch
+
+Q = torch.tensor([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+K = Q.clone()
+V = torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]])
+
+
+def attention(Q, K, V, mask=None):
+    """Return (context, weights) for Q (..., n, d_k), K (..., m, d_k), V (..., m, d_v)."""
+    d_k = Q.shape[-1]
+    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)  # (..., n, m)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, -1e9)
+    # normalise the attention over the sequence
+    weights = torch.softmax(scores, dim=-2)
+    context = torch.matmul(weights, V)
+    return context, weights
+
+
+# Part A
+scores = (Q @ K.T / math.sqrt(4)).tolist()
+_ctx, _att = attention(Q, K, V)
+weights = _att.tolist()
+context = _ctx[0].tolist()

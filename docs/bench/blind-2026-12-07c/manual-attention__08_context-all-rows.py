@@ -1,0 +1,23 @@
+import math
+
+import torch
+
+Q = torch.tensor([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+K = Q.clone()
+V = torch.tensor([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]])
+
+# Part A
+scores = Q @ K.T / math.sqrt(Q.shape[1])
+weights = torch.softmax(scores, dim=1)
+context = weights @ V   # context vectors
+
+
+# Part B
+def attention(Q, K, V, mask=None):
+    """Return (context, weights) for Q (..., n, d_k), K (..., m, d_k), V (..., m, d_v)."""
+    d_k = Q.shape[-1]
+    scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(torch.logical_not(mask), float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights @ V, weights

@@ -1,0 +1,15 @@
+import torch
+
+
+def nw_predict(x_query, x_keys, y_values, w=1.0):
+    """Return (pred (n,), attention (n, m)) of Gaussian-kernel attention pooling."""
+    if x_query.dim() != 1 or x_keys.dim() != 1 or y_values.dim() != 1:
+        raise ValueError("inputs must be 1-D")
+    if x_keys.shape[0] != y_values.shape[0]:
+        raise ValueError("x_keys and y_values must have the same length")
+    dist = x_query[:, None] - x_keys[None, :]
+    # Gaussian kernel exp(-(d w)^2)
+    logits = -(dist * w) ** 2
+    attention = torch.softmax(logits, dim=1)
+    pred = attention @ y_values
+    return pred, attention
