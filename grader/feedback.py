@@ -57,6 +57,11 @@ _BROADCAST = re.compile(r"size of tensor a \((\d+)\) must match the size of tens
 
 
 _MASK_WORD = re.compile(r"mask|len|valid|keep|pad", re.I)
+# Read from the learner's own failing line (their source, not anything computed at run time).
+_DOT_T = re.compile(r"\.T(?![\w(])")
+_IF_TENSOR = re.compile(r"^\s*(?:if|elif|while)\s+((?:not\s+)?([A-Za-z_]\w{0,40}))\s*:", re.ASCII)
+_SUBSCRIPT = re.compile(r"\b([A-Za-z_]\w{0,40})\[\s*([A-Za-z_]\w{0,40})\s*\]", re.ASCII)
+_INDEX_AXIS0 = re.compile(r"index (?:-?\d+|…) is out of bounds for dimension 0 with size", re.ASCII)
 
 
 def _line_text(source: str, line: int) -> str:
@@ -76,20 +81,37 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False,
     blind set 4)."""
     if _EMPTY.search(msg) and masks:
         return say("situation.empty_reduction")
+    line = line_text or ""
+    if msg.startswith("view size is not compatible"):
+        return say("situation.view_contiguous")
+    cond = _IF_TENSOR.match(line)
+    if msg.startswith("Boolean value of Tensor") and cond:
+        return say("situation.if_tensor", cond=f"if {cond.group(1)}:", name=cond.group(2))
+    indexed = _SUBSCRIPT.search(line)
+    if _INDEX_AXIS0.search(msg) and indexed:
+        return say("situation.index_axis0", x=indexed.group(1), i=indexed.group(2))
+    dot_t = say("situation.dot_t") if _DOT_T.search(line) else NOTHING
     found = _MATMUL.search(msg)
     if found:
         g = found.groups()
         left, right = (int(g[1]), int(g[2])) if g[0] is not None else (int(g[4]), int(g[5]))
+        if g[0] is not None and g[3] != "…" and int(g[3]) == left and not dot_t["en"] and \
+                {left, right, int(g[3])} <= sizes:  # (., left) @ (right, left): the transpose fits
+            return say("situation.matmul_transposed", left=left, rows=right, cols=left)
         if {left, right} <= sizes:
-            return say("situation.matmul", left=left, right=right)
+            return _joined(say("situation.matmul", left=left, right=right), dot_t)
     found = _BROADCAST.search(msg)
     if found:
         a, b, dim = (int(g) for g in found.groups())
         if {a, b} <= sizes:
             on_line = line_text is None or bool(_MASK_WORD.search(line_text))
             hint = say("situation.broadcast_mask") if masks and on_line else NOTHING
-            return say("situation.broadcast", dim=dim, a=a, b=b, hint=hint)
+            return _joined(say("situation.broadcast", dim=dim, a=a, b=b, hint=hint), dot_t)
     return None
+
+
+def _joined(first: dict[str, str], then: dict[str, str]) -> dict[str, str]:
+    return {lang: first[lang] + then.get(lang, "") for lang in first}
 
 
 # Exception types a hidden test names (any other builtin type could be raised by name to pick

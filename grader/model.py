@@ -95,6 +95,13 @@ def _label(step: Step, made: dict[str, str], got: dict[str, str]) -> str:
     if step.op in ("set_params", "describe"):  # the contract's weights / attributes of a module
         return made.get(step.name, "your module")
     if step.op == "fixture":
+        # A probe around a module the case made runs its forward first: an exception that
+        # leaves the probe is forward's (the train probe turns backward's into a status), so it
+        # is told as forward's, not as its first check's (blind sets 4 and 5: "`loss.backward()`
+        # raised" for a forward that raised on every test).
+        module = step.kwargs.get("module")
+        if isinstance(module, Ref) and made.get(module.name):
+            return f"{made[module.name]}.forward"
         first = step.checks[0].label if step.checks else None
         return first or "the grader's check of your code"
     return str(step.name or step.op)

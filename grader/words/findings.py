@@ -70,6 +70,9 @@ EN: dict[str, str] = {
                       "d_model): the exponent comes out 0 (as 2i // d_model does)",
     "table.freq_per_column": "each column has its own frequency 1 / 10000^(j / d_model); a sine and its "
                              "cosine share one, 1 / 10000^(2i / d_model)",
+    "table.freq_two_j": "column j uses 1 / 10000^(2j / d_model): the exponent takes the column index j "
+                        "where it needs the pair index i = j // 2 (a sine and its cosine share "
+                        "1 / 10000^(2i / d_model)), so every column after the first is off",
     "table.freq_grow": "the frequencies grow with the column, 10000^(2i / d_model), instead of falling: "
                        "the position is multiplied by the power, not divided by it",
     "table.freq_log10": "the frequencies are e^(−4·2i / d_model), as if ln 10000 were replaced by log10 "
@@ -152,6 +155,8 @@ ZH: dict[str, str] = {
                       "就是这样）",
     "table.freq_per_column": "每一列都用了自己的频率 1 / 10000^(j / d_model)；一对正弦和余弦应共用 1 / 10000^(2i / "
                              "d_model)",
+    "table.freq_two_j": "第 j 列用了 1 / 10000^(2j / d_model)：指数里用的是列下标 j，而应当用成对的下标 i = j // 2"
+                        "（一对正弦和余弦共用 1 / 10000^(2i / d_model)），所以第一列之后的每一列都不对",
     "table.freq_grow": "频率随列增大（10000^(2i / d_model)）而不是减小：位置乘以了这个幂，而不是除以它",
     "table.freq_log10": "频率是 e^(−4·2i / d_model)，相当于把 ln 10000 换成了 log10 10000 = 4",
     "table.freq_half": "第 i 对的指数是 i / d_model，而应为 2i / d_model（第 2i 列自己的下标除以 d_model），所以频率"

@@ -14,6 +14,21 @@ EN: dict[str, str] = {
                         "last axis has size {left}, the right operand's second-to-last {right}; they "
                         "must be equal (print the shapes of both operands on the public examples)",
     "situation.broadcast_mask": "; a mask or a length may need an axis of size 1 where it should repeat",
+    "situation.matmul_transposed": "a matrix product whose right operand is the wrong way round: the left "
+                                   "operand's last axis has size {left}, the right operand is {rows}×{cols}, "
+                                   "so it needs its transpose ({cols}×{rows}): a weight of shape (out, in) is "
+                                   "applied as `x @ W.T`",
+    "situation.dot_t": "; this line uses `.T`, which reverses *every* axis: on a batched (B, m, d) "
+                       "tensor it gives (d, m, B). To swap only the last two axes use "
+                       "`.transpose(-2, -1)`",
+    "situation.view_contiguous": "after `transpose` (or `permute`) a tensor is no longer contiguous in "
+                                 "memory, so `.view` cannot merge its axes: use `.reshape(...)`, or "
+                                 "`.contiguous().view(...)`",
+    "situation.if_tensor": "`{cond}` asks a tensor for one truth value; a tensor of several values has "
+                           "none (and a single 0 would count as False). To test whether the argument was "
+                           "given, write `if {name} is not None:`",
+    "situation.index_axis0": "`{x}[{i}]` indexes the first axis (axis 0, the batch); to reorder or pick "
+                             "along another axis, index it explicitly, e.g. `{x}[:, {i}]` for axis 1",
     "situation.broadcast": "two shapes that do not broadcast: at dimension {dim} one operand has size "
                            "{a} and the other {b} (print the shapes on the public examples{hint})",
     # an exception on a hidden test (feedback.error_text)
@@ -80,6 +95,16 @@ ZH: dict[str, str] = {
     "situation.matmul": "矩阵乘法（`@`、matmul）的内侧大小不一致：左操作数最后一维大小为 {left}，右操作数倒数第二"
                         "维为 {right}；两者必须相等（可在公开示例中打印两个操作数的形状）",
     "situation.broadcast_mask": "；掩码或长度可能需要在应重复的位置加一个大小为 1 的维",
+    "situation.matmul_transposed": "矩阵乘法的右操作数方向反了：左操作数最后一维大小为 {left}，右操作数是 {rows}×{cols}，"
+                                   "所以需要它的转置（{cols}×{rows}）：形状为 (out, in) 的权重应写成 `x @ W.T`",
+    "situation.dot_t": "；这一行用了 `.T`，它会反转*所有*维：对批量的 (B, m, d) 张量会得到 (d, m, B)。"
+                       "只交换最后两维请用 `.transpose(-2, -1)`",
+    "situation.view_contiguous": "`transpose`（或 `permute`）之后张量在内存中不再连续，`.view` 无法合并它的维："
+                                 "请用 `.reshape(...)`，或 `.contiguous().view(...)`",
+    "situation.if_tensor": "`{cond}` 要求张量给出一个真假值；含多个值的张量没有单一真假值（只有一个 0 时又会被当成 False）。"
+                           "要判断参数是否传入，请写 `if {name} is not None:`",
+    "situation.index_axis0": "`{x}[{i}]` 索引的是第一维（第 0 维，即批量）；要沿其他维重排或选取，请明确写出该维，"
+                             "例如第 1 维用 `{x}[:, {i}]`",
     "situation.broadcast": "两个形状无法广播：在第 {dim} 维上一个操作数大小为 {a}，另一个为 {b}（可在公开示例中打印"
                            "形状{hint}）",
     "error.an_exception": "一个异常",
