@@ -198,3 +198,24 @@ def test_grading_does_not_wait_for_training(client):
 def test_training_bad_input_is_a_clear_error(client, kwargs, expected):
     with pytest.raises(AppError, match=expected):
         client.predict(**kwargs, api_name="/train")
+
+
+def test_an_api_learner_reads_the_numbers_it_is_graded_on(client):
+    """Exercise 1's Part A is graded on each learner's own numbers: an API caller reads its own at
+    /your_numbers, and the reference written with them scores full under the same label."""
+    from grader import variants
+    from grader.exercises import get
+    from grader.gradebook.identity import API_SUFFIX, api_id, label_for
+
+    ex = get("manual-attention")
+    values = ex.variant_values(api_id(label_for("ada", API_SUFFIX)))
+    shown = client.predict("manual-attention", "ada", api_name="/your_numbers")
+    assert shown == variants.show(ex.public_dir, values)
+    assert shown != client.predict("manual-attention", "bob", api_name="/your_numbers")
+    assert client.predict("causal-mask", "ada", api_name="/your_numbers") == ""
+    own = variants.render(hidden_file("manual-attention", "reference.py"), values)
+    good = client.predict("manual-attention", own, "ada", api_name="/grade")
+    assert good["score"] == good["max_score"]
+    lesson = client.predict("manual-attention", hidden_file("manual-attention", "reference.py"), "ada",
+                            api_name="/grade")
+    assert lesson["score"] == lesson["max_score"] - 6 and "lesson-numbers" in lesson["extra_data"]["mistakes"]

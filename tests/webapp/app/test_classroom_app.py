@@ -15,7 +15,9 @@ from pathlib import Path
 
 import httpx
 
-from grader.gradebook.identity import new_browser_key
+from grader import variants
+from grader.exercises import get
+from grader.gradebook.identity import guest_id, new_browser_key
 
 REPO = Path(__file__).resolve().parents[3]
 EXERCISE = "manual-attention"
@@ -59,8 +61,12 @@ def test_thirty_page_sessions_behind_one_address_are_all_graded(app_url, app_gra
 
     def learner(k: int) -> None:
         time.sleep(max(0.0, start + delays[k] - time.monotonic()))
+        key = new_browser_key()
+        # Part A is graded on each learner's own numbers (grader/variants.py): the reference
+        # as this learner (their browser key's guest id) would write it.
+        own = get(EXERCISE).variant_values(guest_id(key))
         text = page_event(app_url, events, "on_submit",
-                          [EXERCISE, code, f"room-{tag}-{k:02d}", new_browser_key()],
+                          [EXERCISE, variants.render(code, own), f"room-{tag}-{k:02d}", key],
                           uuid.uuid4().hex[:11])
         tail = text.split('"process_completed"')[-1]
         outcomes[k] = "refused" if "⚠️" in tail else ("graded" if "Score" in tail else tail[-200:])
