@@ -13,6 +13,7 @@ import signal as _signal
 from typing import TYPE_CHECKING
 
 from grader.learner_error import frames, learner_line, raise_lines, shown_message
+from grader.report import frame_text
 from grader.words import NOTHING, say
 
 if TYPE_CHECKING:
@@ -42,8 +43,7 @@ def traceback_lines(tb: str, source: str) -> str:
     found = frames(tb, source)
     if not found:
         return ""
-    line, name = found[-1]
-    return f'File "submission.py", line {line}, in {name}'[:120]
+    return frame_text(list(found[-1]))
 
 
 _EMPTY = re.compile(r"numel\(\) == 0|zero-size array|with no elements|empty (sequence|tensor)", re.I)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from grader import compare, feedback
+from grader.learner_error import frames, raise_lines
 from grader.model import Check, ErrorInfo, Record, TestCase
 from grader.report import TestResult
 from grader.words import say
@@ -27,12 +28,25 @@ def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
     err = None if passed else next((r.error for r in records if r.error is not None), None)
     if err is not None:
         result.details = err.traceback
+        found = frames(err.traceback, source) if source else []
+        result.frame = list(found[-1]) if found else None  # shown in the page's language
         if err.type in feedback.OWN_WORDS:  # on hidden cases without the learner's text
             result.message = feedback.error_message(err if case.visible else ErrorInfo(
                 err.type, (), "", ""), memory_mib)
         if not case.visible:  # line numbers of the learner's frames only
             result.details = feedback.traceback_lines(result.details, source)
+        elif err.type == "NotImplementedError" and result.frame and \
+                result.frame[0] in raise_lines(source):
+            # the learner's own placeholder (a starter's "not written yet"): said in the
+            # page's language with its line, as on a hidden case
+            result.message = say("error.own_not_implemented", fn=case.labels[_first_error(records)],
+                                 line=result.frame[0])
+            result.details = ""
     return result
+
+
+def _first_error(records: list[Record]) -> int:
+    return next(i for i, r in enumerate(records) if r.error is not None)
 
 
 def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None,

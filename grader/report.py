@@ -38,10 +38,27 @@ class TestResult:
     # The output whose values first differ (a check's label, e.g. "weights"), as a field the
     # gradebook stores: the class view's stage never depends on the message's wording.
     differs_at: str | None = None
+    # Where the learner's code raised, as data: [line, function] of their innermost frame. A
+    # page renders it in its own language (``where``); ``details`` keeps Python's own text.
+    frame: list | None = None
 
     @property
     def status(self) -> str:
         return "passed" if self.passed else "failed"
+
+    def where(self, lang: str = "en") -> str:
+        """What a page shows under the message: the frame in ``lang`` when there is one and
+        ``details`` says no more than it (a hidden case), else ``details`` as raised."""
+        from grader.words import say
+
+        if self.frame and (not self.details or self.details == frame_text(self.frame)):
+            return render(say("run.frame", line=self.frame[0], fn=self.frame[1]), lang)
+        return self.details
+
+
+def frame_text(frame: list) -> str:
+    """A frame as Python's traceback writes it (what ``details`` holds for a hidden case)."""
+    return f'File "submission.py", line {frame[0]}, in {frame[1]}'[:120]
 
 
 @dataclass

@@ -15,6 +15,7 @@ from grader.gradebook import identity as ids
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import class_list, submissions
 from webapp.serving.ratelimit import locked_message
+from webapp.views import gradebook_lang
 from webapp.views.markdown import md_literal
 
 # The button sends the page's own address as its last input: the links carry the host and
@@ -111,7 +112,8 @@ def build(authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> A
             names_in, problems = class_list.parse_names(text)
             issued, full = class_list.add(book, names_in, bool(renew_them))
             counts = {w: sum(i.what == w for i in issued) for w in ("added", "kept", "renewed")}
-            book.log_access(who, "class list", f"names {len(issued)} ({counts['renewed']} renewed)")
+            book.log_access(who, "class list", gradebook_lang.access_text(
+                "gb.detail.roster_names", f"{len(issued)} ({counts['renewed']} renewed)"))
             members = book.members()
             lines = problems_text(problems + full, lang)
             if issued:

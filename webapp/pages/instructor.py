@@ -103,10 +103,10 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     if ok:
         for h in hashes.values() if remember else ():
             book.trust_client(h)
-        return f"password from {address}", ""
+        return gradebook_lang.access_text("gb.who.password", address), ""
     if wait > 0:  # locked out: the password was not even compared, and nothing is logged
         return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
-    book.log_access(f"password from {address}", "refused", "wrong password")
+    book.log_access(gradebook_lang.access_text("gb.who.password", address), "refused", "wrong password")
     return None, _refuse("instructor.wrong", lang)
 
 
@@ -182,7 +182,7 @@ def log_learner_page(who: str, learner: str) -> None:
     within REFRESH_LOG_S (the picker fired twice per pick, and the page follows the view's
     redraws)."""
     book = submissions.gradebook()
-    detail = tr("gb.detail.learner_page", "en", learner=learner)[:200]
+    detail = gradebook_lang.access_text("gb.detail.learner_page", learner)[:200]
     if not _logged_lately(book, who, detail):
         book.log_access(who, "view", detail)
 

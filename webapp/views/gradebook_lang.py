@@ -1,12 +1,12 @@
-"""Gradebook text as a page shows it: labels, the instructor's tables, starter errors.
+"""Gradebook text as a page shows it: labels and the instructor's tables.
 
 The gradebook stores English keys (labels such as "alice (guest)", sources, access actions,
 exercise ids); they stay its keys and the CSV's. Only what a page shows is translated here.
+A learner's results need nothing here: their messages are stored in both languages and where
+their code raised as data (grader.report.TestResult.frame).
 """
 
 from __future__ import annotations
-
-import re
 
 import pandas as pd
 
@@ -34,8 +34,30 @@ DETAIL_KEYS = {"best scores": "gb.detail.best_scores", "csv": "gb.detail.csv",
                "class view": "gb.detail.class_view",
                "class view (refreshed)": "gb.detail.class_view_refresh",
                "csv per learner": "gb.detail.csv_learners", "class list": "gb.detail.class_list"}
-# Details stored as a fixed English head and a value (the head is the key's English text).
-DETAIL_HEADS = {"learner page ": "gb.detail.learner_page", "names ": "gb.detail.roster_names"}
+# Entries written as a catalogue sentence with one field (access_text); a page shows the same
+# sentence in its language with the same field. Key -> the field's name.
+WHO_KEYS = {"gb.who.password": "address"}
+DETAIL_FIELD_KEYS = {"gb.detail.learner_page": "learner", "gb.detail.roster_names": "learner"}
+
+
+def access_text(key: str, value: str) -> str:
+    """What the access log stores for a catalogue sentence with one field: its English text
+    (the stored words stay English, like every key of the log)."""
+    field = {**WHO_KEYS, **DETAIL_FIELD_KEYS}[key]
+    return tr(key, "en", **{field: value})
+
+
+def _in_lang(text: str, keys: dict[str, str], lang: str) -> str:
+    """A stored sentence from ``keys`` in ``lang``: matched against the catalogue's own English
+    sentence (before and after its field), so the words are written in one place."""
+    if not isinstance(text, str):
+        return text
+    for key, field in keys.items():
+        before, _, after = tr(key, "en", **{field: "\x00"}).partition("\x00")
+        if text.startswith(before) and text.endswith(after) and len(text) >= len(before) + len(after):
+            value = text[len(before):len(text) - len(after)]
+            return tr(key, lang, **{field: value})
+    return text
 
 
 def shown(keys: dict[str, str], lang: str) -> dict[str, str]:
@@ -44,12 +66,6 @@ def shown(keys: dict[str, str], lang: str) -> dict[str, str]:
 
 
 COLUMNS_ZH = shown(COLUMN_KEYS, "zh")
-_PASSWORD_FROM = re.compile(r"^password from (.+)$")
-# What the exercises' starters raise before a function is written (exercises/*/starter.py), and
-# where the traceback says it happened: as the Chinese results table shows them.
-_NOT_WRITTEN = re.compile(r"([A-Za-z_]\w*)( with valid_lens)? is not written yet"
-                          r"(?: \(d_k = ([^,]+), scale ([^)]+)\))?")
-_TRACE_LINE = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
 
 
 def show_label(label: str, lang: str) -> str:
@@ -61,11 +77,6 @@ def show_label(label: str, lang: str) -> str:
         if label.endswith(suffix):
             return label[: -len(suffix)] + tr(key, lang)
     return tr("gb.anonymous", lang) if label == "anonymous" else label
-
-
-def _who(who: str, lang: str) -> str:
-    m = _PASSWORD_FROM.match(who or "")
-    return tr("gb.who.password", lang, address=m[1]) if m else who
 
 
 def instructor_frame(frame: pd.DataFrame | None, lang: str) -> pd.DataFrame | None:
@@ -93,30 +104,11 @@ def access_frame(frame: pd.DataFrame | None, lang: str) -> pd.DataFrame | None:
         return frame
     out = frame.copy()
     if "who" in out:
-        out["who"] = [_who(x, lang) for x in out["who"]]
+        out["who"] = [_in_lang(x, WHO_KEYS, lang) for x in out["who"]]
     for column, keys in (("action", ACTION_KEYS), ("detail", DETAIL_KEYS)):
         if column in out:
             words = shown(keys, lang)
             out[column] = [words.get(x, x) for x in out[column]]
     if "detail" in out:
-        out["detail"] = [_detail(x, lang) for x in out["detail"]]
+        out["detail"] = [_in_lang(x, DETAIL_FIELD_KEYS, lang) for x in out["detail"]]
     return out.rename(columns=shown(COLUMN_KEYS, lang))
-
-
-def _detail(detail: str, lang: str) -> str:
-    for head, key in DETAIL_HEADS.items():
-        if isinstance(detail, str) and detail.startswith(head):
-            return tr(key, lang, learner=detail[len(head):])
-    return detail
-
-
-def starter_text_zh(text: str) -> str:
-    """A result message on a Chinese page: the starter's "f is not written yet" and the
-    traceback's 'File "submission.py", line 20, in f' in Chinese (names stay as code)."""
-    def not_written(m: re.Match) -> str:
-        extra = tr("gb.starter.valid_lens", "zh") if m[2] else ""
-        numbers = tr("gb.starter.numbers", "zh", d_k=m[3], scale=m[4]) if m[3] else ""
-        return tr("gb.starter.not_written", "zh", name=m[1], extra=extra, numbers=numbers)
-
-    text = _NOT_WRITTEN.sub(not_written, text)
-    return _TRACE_LINE.sub(lambda m: tr("gb.trace.line", "zh", file=m[1], line=m[2], fn=m[3]), text)

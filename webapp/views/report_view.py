@@ -9,7 +9,6 @@ import pandas as pd
 from grader.gradebook.model import surrogate_safe, surrogate_safe_data
 from grader.report import Report, TestResult, render
 from webapp.i18n import EN, tr
-from webapp.views.gradebook_lang import starter_text_zh
 
 
 # A stored submission's status (grader/report.py's Report.status), as a learner reads it.
@@ -48,8 +47,6 @@ def first_to_fix(report: Report, lang: str = "en") -> str:
     if failed is None:
         return ""
     message = render(failed.message, lang)
-    if lang == "zh":
-        message = starter_text_zh(message)
     return tr("report.first_fix", lang, test=test_name(failed, lang), message=message)
 
 
@@ -75,10 +72,8 @@ def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
     tests = [t for t in report.tests if not t.passed] + [t for t in report.tests if t.passed]
     rows = []
     for t in tests:
-        text = render(t.message, lang) + ("\n\n" + t.details if t.details else "")
-        if lang == "zh":  # the starters' "not written yet" and traceback lines, in Chinese
-
-            text = starter_text_zh(text)
+        where = t.where(lang)  # the learner's frame in the page's language, or Python's text
+        text = render(t.message, lang) + ("\n\n" + where if where else "")
         rows.append([test_name(t, lang), tr("report.passed" if t.passed else "report.failed", lang), t.score, t.max_score, text])
     # the child's text may hold lone surrogates, which the page's JSON cannot carry
     return pd.DataFrame(surrogate_safe_data(rows), columns=cols)  # failed first; message is Markdown
@@ -97,10 +92,13 @@ def _stored_test(t: object) -> TestResult | None:
             and isinstance(message, dict) and isinstance(details, str) and isinstance(zh, str)
             and all(isinstance(k, str) and isinstance(v, str) for k, v in message.items())):
         return None
-    mistake = t.get("mistake")
+    mistake, frame = t.get("mistake"), t.get("frame")
+    frame_ok = (isinstance(frame, list) and len(frame) == 2 and isinstance(frame[0], int)
+                and not isinstance(frame[0], bool) and isinstance(frame[1], str) and len(frame[1]) <= 80)
     return TestResult(name=name, score=float(score), max_score=float(most), passed=passed,
                       message=message, mistake=mistake if isinstance(mistake, str) else None,
-                      details=details, visible=t.get("visible") is True, name_zh=zh)
+                      details=details, visible=t.get("visible") is True, name_zh=zh,
+                      frame=frame if frame_ok else None)
 
 
 def stored_report(exercise_id: str, tests: list, status: str = "graded") -> Report:
