@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 
 from transformer_lab.message import Message
@@ -45,6 +46,33 @@ class TestResult:
     @property
     def status(self) -> str:
         return "passed" if self.passed else "failed"
+
+    def to_dict(self) -> dict:
+        """The stored form (the gradebook's per-test row, JSON)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, t: object) -> TestResult | None:
+        """A stored row as a TestResult again, or None when a field is not of its type (a row
+        edited by hand, migrated or imported must not break the page that shows it)."""
+        if not isinstance(t, dict):
+            return None
+        name, score, most, passed = t.get("name"), t.get("score"), t.get("max_score"), t.get("passed")
+        message, details, zh = t.get("message", {}), t.get("details", ""), t.get("name_zh", "")
+        numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                      for x in (score, most))
+        if not (isinstance(name, str) and numbers and isinstance(passed, bool)
+                and isinstance(message, dict) and isinstance(details, str) and isinstance(zh, str)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in message.items())):
+            return None
+        mistake, frame, at = t.get("mistake"), t.get("frame"), t.get("differs_at")
+        frame_ok = (isinstance(frame, list) and len(frame) == 2 and isinstance(frame[0], int)
+                    and not isinstance(frame[0], bool) and isinstance(frame[1], str)
+                    and len(frame[1]) <= 80)
+        return cls(name=name, score=float(score), max_score=float(most), passed=passed,
+                   message=message, mistake=mistake if isinstance(mistake, str) else None,
+                   details=details, visible=t.get("visible") is True, name_zh=zh,
+                   differs_at=at if isinstance(at, str) else None, frame=frame if frame_ok else None)
 
     def where(self, lang: str = "en") -> str:
         """What a page shows under the message: the frame in ``lang`` when there is one and

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import math
@@ -176,7 +175,7 @@ class Submission:
         """A Submission from a ``grader.report.Report`` (duck-typed: exercise_id, tests, score...)."""
         tests = []
         for t in getattr(report, "tests", []):
-            row = dataclasses.asdict(t) if dataclasses.is_dataclass(t) else dict(t)
+            row = t.to_dict() if hasattr(t, "to_dict") else dict(t)
             tests.append(row)
         who = learner if learner is not None else getattr(report, "learner", None)
         values = dict(learner=who or "anonymous", exercise=report.exercise_id, code=code,

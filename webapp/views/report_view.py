@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from grader.gradebook.model import surrogate_safe, surrogate_safe_data
@@ -79,33 +77,11 @@ def results_frame(report: Report, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(surrogate_safe_data(rows), columns=cols)  # failed first; message is Markdown
 
 
-def _stored_test(t: object) -> TestResult | None:
-    """One stored test row as a TestResult, or None when a field is not of its type (a row
-    edited by hand, migrated or imported must not break the page that shows it again)."""
-    if not isinstance(t, dict):
-        return None
-    name, score, most, passed = t.get("name"), t.get("score"), t.get("max_score"), t.get("passed")
-    message, details, zh = t.get("message", {}), t.get("details", ""), t.get("name_zh", "")
-    numbers = all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                  for x in (score, most))
-    if not (isinstance(name, str) and numbers and isinstance(passed, bool)
-            and isinstance(message, dict) and isinstance(details, str) and isinstance(zh, str)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in message.items())):
-        return None
-    mistake, frame = t.get("mistake"), t.get("frame")
-    frame_ok = (isinstance(frame, list) and len(frame) == 2 and isinstance(frame[0], int)
-                and not isinstance(frame[0], bool) and isinstance(frame[1], str) and len(frame[1]) <= 80)
-    return TestResult(name=name, score=float(score), max_score=float(most), passed=passed,
-                      message=message, mistake=mistake if isinstance(mistake, str) else None,
-                      details=details, visible=t.get("visible") is True, name_zh=zh,
-                      frame=frame if frame_ok else None)
-
-
 def stored_report(exercise_id: str, tests: list, status: str = "graded") -> Report:
     """A stored submission's per-test results as a report again (the gradebook keeps each test
     as TestResult's fields; the summary is rebuilt from them). A row it cannot read is left
     out."""
-    rows = [r for r in map(_stored_test, tests if isinstance(tests, list) else []) if r]
+    rows = [r for r in map(TestResult.from_dict, tests if isinstance(tests, list) else []) if r]
     report = Report(exercise_id, tests=rows, status=status if isinstance(status, str) else "")
     if rows:
         from grader.grading import summarise
