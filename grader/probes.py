@@ -82,4 +82,10 @@ def train(module: Any, x: torch.Tensor, grad_out: torch.Tensor, mask: Any = None
     return ("ok", *grads, after.detach() if isinstance(after, torch.Tensor) else None)
 
 
-PROBES = {"returns": returns, "train": train}
+def mode(module: Any, training: bool) -> None:
+    """Put a learner's module in training (``True``) or evaluation mode, as its user would:
+    ``module.train(training)``. Nothing is judged here; the answers of later calls are."""
+    module.train(training)
+
+
+PROBES = {"returns": returns, "train": train, "mode": mode}

@@ -181,6 +181,13 @@ def probe(name: str, *, check: dict | list[dict], save: str | None = None, **kwa
     return _step("fixture", save, None, check, name=name, kwargs=kwargs)
 
 
+def mode(obj: str, *, training: bool) -> dict:
+    """Put the module saved as ``obj`` in training (``True``) or evaluation mode
+    (``module.train(training)``, grader/probes.py): later calls then run in that mode."""
+    return _step("fixture", None, None, None, name="mode",
+                 kwargs={"module": Ref(obj), "training": training})
+
+
 def keep(*values: Any, save: str | None = None, check: dict | None = None) -> dict:
     """Hand back ``values`` (one value, or a list of them) as the sandbox received them. With
     ``save``, later steps pass the very same object (``ref(save)``): each step's inputs are
