@@ -74,12 +74,12 @@ def _as_path(name: str):
 def cmd_check(args) -> int:
     from pathlib import Path
 
+    # An id, or the exercise's folder (exercises/<id> or hidden/<id>): the folder's name is its id.
+    from grader.exercises import all_exercises  # the public part only: no bundle is built yet
     from grader.selfcheck import check_exercise
 
-    # An id, or the exercise's folder (exercises/<id> or hidden/<id>): the folder's name is its id.
-    ids = [Path(x.rstrip("/")).name if "/" in x else x for x in args.exercise] or [
-        i.id for i in api.list_exercises()]
-    known = {i.id for i in api.list_exercises()}
+    known = list(all_exercises())
+    ids = [Path(x.rstrip("/")).name if "/" in x else x for x in args.exercise] or known
     unknown = [i for i in ids if i not in known]
     if unknown:
         print(f"error: no exercise {unknown} (an exercise is exercises/<id>/exercise.json)", file=sys.stderr)
@@ -87,7 +87,7 @@ def cmd_check(args) -> int:
     ok = True
     with api.Grader() as grader:
         for ex_id in ids:
-            problems = check_exercise(grader, ex_id, verbose=True)
+            problems = check_exercise(grader, ex_id, verbose=args.verbose)
             ok &= not problems
             for p in problems:
                 print(f"PROBLEM {ex_id}: {p}")
@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("check", help="self-check exercises (ids or folders): reference full, starter less, "
                                      "mistakes named, both languages, no leaking example, variants stable")
     c.add_argument("exercise", nargs="*")
+    c.add_argument("-v", "--verbose", action="store_true", help="print each mistake's score and name")
     c.set_defaults(fn=cmd_check)
     b = sub.add_parser("bench", help="time warm grading vs a fresh interpreter per submission")
     b.add_argument("--runs", type=int, default=20)

@@ -20,6 +20,10 @@ def check_exercise(grader: api.Grader, exercise_id: str, verbose: bool = False) 
     """A list of problems (empty when the exercise is sound)."""
     ex = get(exercise_id)
     problems = [p.split(": ", 1)[-1] for p in mistakes.problems(ex)]
+    try:
+        ex.mistakes()
+    except ValueError:  # a stale or ambiguous edit, listed above: nothing more can be graded
+        return problems
     learner = CHECK_LEARNERS[0] if variants.has_variant(ex.public_dir) else None
     values = ex.variant_values(learner)
     if learner is not None:
@@ -94,13 +98,18 @@ def _arrays(value) -> list[np.ndarray]:
     return [arr] if arr.size >= 2 and np.isfinite(arr).all() and not plain else []
 
 
+def _checks(step: dict) -> list[dict]:
+    found = step.get("check") or []
+    return [c for c in (found if isinstance(found, list) else [found]) if isinstance(c, dict)]
+
+
 def _leaks(ex: Exercise) -> list[str]:
     """An example whose written answer equals a hidden case's expected output hands that case
     out (exercise 1's Part A answers were once printed in its examples)."""
     from grader import bundle
 
-    shown = [(c.name, arr) for c in ex.examples() for s in c.steps
-             for arr in _arrays((s.get("check") or {}).get("expected"))]
+    shown = [(c.name, arr) for c in ex.examples() for s in c.steps for one in _checks(s)
+             for arr in _arrays(one.get("expected"))]
     if not shown:
         return []
     b = bundle.load(ex, 0)

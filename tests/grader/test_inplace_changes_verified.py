@@ -74,7 +74,7 @@ context = (weights @ V)[0]
 ''' + PATCH
 
 EXERCISES = ["manual-attention", "masked-softmax", "causal-mask", "positional-table",
-             "additive-attention", "nadaraya-watson", "multi-head-attention", "add-norm"]
+             "additive-attention", "nadaraya-watson", "multi-head-attention", "cross-attention", "add-norm"]
 
 
 def _changes_input():
