@@ -56,6 +56,9 @@ def check_exercise(grader: api.Grader, exercise_id: str, verbose: bool = False) 
             problems.append(f"mistake {m.name!r} is named with another message: {named[0].message}")
         if verbose:
             print(f"  {exercise_id}/{m.name}: {rep.score:g}/{rep.max_score:g} named {rep.mistakes()}")
+    nameless = [c.name for c in ex.hidden_cases(0) + ex.examples() if not (c.zh or "").strip()]
+    if nameless:
+        problems.append(f"cases without a Chinese name: {nameless}")
     for lang in ("en", "zh"):
         if len(ex.statement[lang]) <= MIN_STATEMENT_CHARS:
             problems.append(f"the {lang} statement is shorter than {MIN_STATEMENT_CHARS} characters")

@@ -5,6 +5,15 @@ hidden cases the fields hold only the grader's own words and the expected shapes
 from __future__ import annotations
 
 EN: dict[str, str] = {
+    # the contract every exercise's function keeps (grader/authoring.contract)
+    "contract.types": "`{fn}` must return {what} in the dtype of its inputs (float32 in, float32 out; "
+                      "float64 in, float64 out): no numpy, no casts such as `.float()` or `.double()`.",
+    "contract.unchanged": "`{fn}` changes the caller's tensors in place (`+=`, `/=`, `.div_()`, "
+                          "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
+    "contract.one_tensor": "a torch tensor",
+    "contract.case": "types: torch tensors in the dtype of the inputs (float32 and float64); inputs left "
+                     "unchanged",
+    "contract.tensors": "torch tensors `({names})`",
     # what a value is (compare._kind)
     "kind.object": "a {name} object",
     "kind.own_type": "an object of your own type",
@@ -47,6 +56,13 @@ EN: dict[str, str] = {
 }
 
 ZH: dict[str, str] = {
+    "contract.types": "`{fn}` 必须返回与输入 dtype 相同的{what}（float32 进 float32 出，float64 进 float64 出）："
+                      "不要返回 numpy，也不要用 `.float()`、`.double()` 之类转换类型。",
+    "contract.unchanged": "`{fn}` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
+                          "请在新张量上计算，不要改动输入。",
+    "contract.one_tensor": " torch 张量",
+    "contract.case": "类型：与输入 dtype 相同的 torch 张量（float32 和 float64）；输入不被修改",
+    "contract.tensors": " torch 张量 `({names})`",
     "kind.object": "一个 {name} 对象",
     "kind.own_type": "一个你自定义类型的对象",
     "kind.none": "None",
