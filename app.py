@@ -190,7 +190,7 @@ def launch(**kwargs) -> tuple:
 def main() -> None:
     """Serve on GRADIO_SERVER_NAME:GRADIO_SERVER_PORT (Gradio reads them; 127.0.0.1:7860 by default)."""
     logging.basicConfig(level=logging.INFO)
-    from grader.sandbox import set_undumpable
+    from grader.api import set_undumpable
 
     set_undumpable()  # before anything else: same-uid learner code must not read our /proc files
     launch(prevent_thread_lock=True)

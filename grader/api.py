@@ -13,13 +13,37 @@ from grader import variants
 from grader.exercises import Exercise, UnknownExercise
 from grader.paths import REPO_ROOT, deployment_seed, grader_workers, hidden_root
 from grader.pool import SandboxRefused, WorkerError, WorkerPool
-from grader.report import Report, TestResult
+from grader.report import Report, TestResult, render
 from grader.spec import Case
 from grader.submission import SubmissionError, read_submission
 
+# What the app and the command line use of the grader: nothing else is imported from outside
+# (tests/webapp/test_structure.py checks the web app).
 __all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SandboxRefused", "SubmissionError",
-           "TestResult", "UnknownExercise", "WorkerError", "default_grader", "get_exercise", "grade", "list_exercises",
-           "run_examples", "sandbox_level", "with_your_numbers", "your_numbers", "YOUR_NUMBERS"]
+           "TestResult", "UnknownExercise", "WorkerError", "YOUR_NUMBERS", "all_exercises",
+           "default_grader", "get_exercise", "grade", "grader_workers", "list_exercises", "render",
+           "run_examples", "sandbox_level", "set_undumpable", "summarise", "with_your_numbers",
+           "your_numbers"]
+
+
+def all_exercises() -> dict[str, Exercise]:
+    """Every exercise's public part (statement, starter, titles), in lesson order: no hidden
+    file is read and nothing is built."""
+    return _ex.all_exercises()
+
+
+def summarise(report: Report) -> None:
+    """Write a report's summary line (passed tests, score) from its tests, as grading does."""
+    from grader.grading import summarise as _summarise
+
+    _summarise(report)
+
+
+def set_undumpable() -> None:
+    """Keep this process's memory out of reach of learner code running as the same user."""
+    from grader.sandbox import set_undumpable as _set
+
+    _set()
 
 
 @dataclass

@@ -104,7 +104,7 @@ def cmd_bench(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["gradebook"]:  # `python -m grader gradebook --csv`: the gradebook's own CLI
-        from grader.gradebook.cli import main as gradebook_main
+        from gradebook.cli import main as gradebook_main
 
         return gradebook_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__)

@@ -60,7 +60,7 @@ def reason_of(tail: str) -> str:
 
 
 def one_submit(app: App, address: str, tag: str, k: int, code: str, key: str | None = None) -> dict:
-    from grader.gradebook.identity import new_browser_key
+    from gradebook.identity import new_browser_key
 
     session, key = uuid.uuid4().hex[:11], key or new_browser_key()
     out = app.call("on_submit", [EXERCISE, code, f"burst-{tag}-{k:03d}", key], session, address,
@@ -141,7 +141,7 @@ def rows_of(data: Path, tag: str, start: float) -> tuple[int, float | None]:
     (time.monotonic() of the first click)."""
     from datetime import datetime
 
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
 
     wall_start = time.time() - (time.monotonic() - start)
     with open_gradebook(f"sqlite:///{data / 'gradebook.sqlite3'}") as book:
@@ -201,7 +201,7 @@ def main() -> int:
             tag = f"fld{uuid.uuid4().hex[:4]}"
             flood: list[dict] = []
 
-            from grader.gradebook.identity import new_browser_key
+            from gradebook.identity import new_browser_key
 
             one_key = new_browser_key() if args.flood_keys == "one" else None
 

@@ -147,7 +147,7 @@ def address_of(k: int, addresses: int | None) -> str:
 def learner(k: int, apps: list[App], res: Results, rng: random.Random, codes: dict,
             deadline: float, tag: str, addresses: int | None = None) -> None:
     """One learner's visit: browse, train, submit, read progress (think time in between)."""
-    from grader.gradebook.identity import new_browser_key
+    from gradebook.identity import new_browser_key
 
     session, key = uuid.uuid4().hex[:11], new_browser_key()
     address = address_of(k, addresses)
@@ -204,7 +204,7 @@ def learner(k: int, apps: list[App], res: Results, rng: random.Random, codes: di
 def rate_limit_check(apps: list[App], tag: str, sent: int = 12) -> dict:
     """One learner (one browser key) submits ``sent`` times, alternating replicas: with the
     limit shared, exactly LAB_RATE_LIMIT (10 per minute) are graded in all."""
-    from grader.gradebook.identity import new_browser_key
+    from gradebook.identity import new_browser_key
 
     key, name = new_browser_key(), f"cls-{tag}-limit"
     ex, code = submissions()["wrong"][0]
@@ -311,7 +311,7 @@ def main() -> int:
         report["refused_by_address"] = dict(res.refused_by_address)
         report["errors"] = len(res.errors)
         report["error_samples"] = res.errors[:5]
-        from grader.gradebook import open_gradebook
+        from gradebook import open_gradebook
 
         url = args.database_url or f"sqlite:///{tmp / 'data' / 'gradebook.sqlite3'}"
         with open_gradebook(url) as book:

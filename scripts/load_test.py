@@ -207,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     from gradio_client import Client
     from gradio_client.exceptions import AppError
 
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
 
     tag = time.strftime("%H%M%S") + f"{random.randrange(1000):03d}"
     work = Path(tempfile.mkdtemp(prefix="lab-load-"))

@@ -40,7 +40,7 @@ from load_test import stop  # noqa: E402
 
 def full_visit(app: App, data: list, honest: list[tuple[str, str]]):
     """One classroom learner's events in a row, as the load test plays them (no thinking)."""
-    from grader.gradebook.identity import new_browser_key
+    from gradebook.identity import new_browser_key
 
     def visit(session: str) -> dict:
         rng = random.Random(session)

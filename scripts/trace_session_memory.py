@@ -44,7 +44,7 @@ def main() -> int:
     os.environ["LAB_DATA_DIR"] = tempfile.mkdtemp(prefix="trace-session-")
     os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
     import app
-    from grader.gradebook.identity import new_browser_key
+    from gradebook.identity import new_browser_key
 
     app.warm_up()
     port = free_port()

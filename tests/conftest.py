@@ -10,7 +10,7 @@ torch.set_num_threads(1)
 
 # Fixtures that start something outside the test's own process or wait on one: a browser
 # (pytest-playwright's), the app on a port (tests/webapp/conftest.py), a gradio_client to it,
-# a PostgreSQL schema (tests/grader/gradebook/conftest.py).
+# a PostgreSQL schema (tests/gradebook/conftest.py).
 SLOW_FIXTURES = frozenset({"app_url", "browser", "page", "client", "pg_url"})
 SLOW_FOLDERS = ("tests/webapp/browser/", "tests/webapp/app/")
 

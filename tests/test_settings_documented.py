@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PRODUCT = ("app.py", "transformer_lab", "grader", "webapp")
+PRODUCT = ("app.py", "transformer_lab", "grader", "gradebook", "webapp")
 NAME = re.compile(r"^LAB_[A-Z0-9_]*[A-Z0-9]$")
 ROW = re.compile(r"^\| `(LAB_[A-Z0-9_]+)` \| ([^|]+) \| ([^|]+) \|$", re.M)
 

@@ -41,7 +41,7 @@ EN: dict[str, str] = {
     "error.quoted": ': "{shown}"',
     "error.not_shown": " (its message is shown in the public examples only)",
     "error.at_line": " at line {line} of your code",
-    "run.frame": 'File "submission.py", line {line}, in {fn}',
+    "run.frame": 'File "submission.py", line {line}, in `{fn}`',
     "error.hidden_raised": "`{fn}` raised {kind}{where} on a hidden test{shown}",
     "error.hidden_situation": "{head}. Here: {what}.",
     "error.hidden_plain": "{head}.",

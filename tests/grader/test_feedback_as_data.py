@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gradebook.csv_export import rows_to_csv
 from grader import bundle, mistakes
 from grader.exercises import all_exercises, get
-from grader.gradebook.csv_export import rows_to_csv
 from grader.learner_error import shown_message
 from grader.paths import deployment_seed
 from grader.premises import Premises
@@ -409,7 +409,7 @@ def test_rounded_answers_are_called_rounded():
 def test_rewording_every_feedback_sentence_changes_no_gradebook_column(grader):
     """The stage was parsed from 'The first output that differs is `x`': rewording the
     sentence emptied the column. Now the output is a field of the test's result."""
-    from grader.gradebook.model import Submission, diagnosis_of
+    from gradebook.model import Submission, diagnosis_of
 
     source = PART_A + (
         "def attention(Q, K, V, mask=None):\n"

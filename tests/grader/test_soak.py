@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import test_boundary as attacks
 
+from gradebook import Submission, open_gradebook
 from grader.api import Grader
-from grader.gradebook import Submission, open_gradebook
 
 N = 200
 HONEST = attacks.REF

@@ -125,7 +125,7 @@ def test_without_a_learner_the_lessons_numbers_stay(grader):
 
 def test_the_app_grades_each_learner_on_their_own_numbers(tmp_path):
     """Submitter passes the stored learner's id: the grade is drawn for who.id."""
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
     from grader.report import Report, TestResult
     from webapp.services import submissions
     from webapp.services.submissions import Claim

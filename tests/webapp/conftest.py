@@ -38,7 +38,7 @@ def app_url(tmp_path_factory):
 def app_gradebook(tmp_path_factory, app_url):
     """A fresh SQLite gradebook swapped into the running app for one test module, then restored
     (with generous limits counted in this process, so tests are not refused by each other)."""
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
     from webapp.services import submissions
     from webapp.serving.limits import Limits
     from webapp.serving.settings import ServingSettings

@@ -18,7 +18,7 @@ def submit_harness(tmp_path, graded: Callable) -> Iterator[Callable]:
     """Yield ``install(settings=None, serving=None) -> send(name, session, address, code=...)``,
     where ``send`` returns the refusal reason, or "graded" when the submission was stored.
     ``install.serving`` is the wing the last install built (its lines and limits)."""
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
 
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
 
@@ -32,7 +32,7 @@ def submit_harness(tmp_path, graded: Callable) -> Iterator[Callable]:
                  key: str | None = None) -> str:
             """As an API caller labelled ``name``, or with ``key`` as a page's guest (a browser
             key is the same learner from any address; an API label counts per address)."""
-            from grader.gradebook import Claim
+            from gradebook import Claim
 
             who = Claim(typed=name, browser_key=key) if key else name
             out = grade_and_record("causal-mask", code, who, session, submitter=submitter,

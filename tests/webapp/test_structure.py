@@ -122,3 +122,16 @@ def test_the_check_names_a_patch_whose_internals_moved(monkeypatch):
 
     with pytest.raises(gradio_patch.GradioInternalsChanged, match="release on unload"):
         gradio_patch.require_internals()
+
+
+# --- the grader's one door (issue 24) -------------------------------------------------------------
+
+def test_the_web_app_reaches_the_grader_only_through_its_api():
+    """Nothing in webapp/ or app.py imports a grader module but grader.api (the gradebook is
+    its own package, gradebook/)."""
+    mods = _app_modules()
+    wrong = {m: sorted(n for n in imports(m, p) if n.split(".")[0] == "grader"
+                       and n not in ("grader", "grader.api") and not n.startswith("grader.api."))
+             for m, p in mods.items()}
+    assert {m: names for m, names in wrong.items() if names} == {}
+    assert any("grader.api" in imports(m, p) for m, p in mods.items())  # the scan sees imports

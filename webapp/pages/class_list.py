@@ -1,7 +1,7 @@
 """The class list on the page: the teacher's paste box and join links (inside the Instructor
 page, checked like its every other action), and a learner joining by opening their link
 (identity.py calls :func:`join_from_link` on load). The rules are webapp.services.class_list's
-and grader.gradebook.roster's."""
+and gradebook.roster's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from grader.gradebook import identity as ids
+from gradebook import identity as ids
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import class_list, submissions
 from webapp.serving.ratelimit import locked_message

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from grader.report import Report, render
+from grader.api import Report, render
 from webapp.i18n import LANGUAGES, tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t, warn
@@ -54,10 +54,10 @@ def your_numbers(exercise_id: str, learner: str | None = None,
 
 def examples_report(exercise_id: str, code: str) -> Report:
     """The grader's report on the public examples only (nothing stored)."""
+    from gradebook import clean_code
     from grader import api
-    from grader.gradebook import clean_code
 
-    # The submit path's own input limits (grader.gradebook.DEFAULT_LIMITS): one set of caps.
+    # The submit path's own input limits (gradebook.DEFAULT_LIMITS): one set of caps.
     return api.run_examples(exercise_id, clean_code(code))
 
 
@@ -130,7 +130,7 @@ def stream_grading(grade_fn: Callable[..., submissions.Outcome], lang: str, /,
 def read_upload(path: str | None) -> str:
     """Source text of an uploaded .py or the code cells of an .ipynb (binary, damaged or huge
     files are refused here with the gradebook's bilingual message, before reaching the editor)."""
-    from grader.gradebook import DEFAULT_LIMITS, clean_code
+    from gradebook import DEFAULT_LIMITS, clean_code
 
     if not path:
         raise ValueError("no file was uploaded")

@@ -2,7 +2,7 @@
 
 Every browser gets a random key on its first visit, kept in its localStorage (gr.BrowserState);
 history, progress and stored code belong to that key (or to the verified HF username), never
-to the typed name, which is only a label. See grader/gradebook/identity.py for the rules.
+to the typed name, which is only a label. See gradebook/identity.py for the rules.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import gradio as gr
 
-from grader.gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
-from grader.gradebook import identity as ids
+from gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
+from gradebook import identity as ids
 from webapp.i18n import tr
 from webapp.pages.common import lang_of, t
 from webapp.services import key_stamps, submissions

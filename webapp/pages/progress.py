@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import gradio as gr
 import pandas as pd
 
-from grader.gradebook import Learner
-from grader.gradebook import identity as ids
+from gradebook import Learner
+from gradebook import identity as ids
 from webapp.i18n import input_error, tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t

@@ -1,6 +1,6 @@
 """The teacher's class list as the app uses it: names pasted in, one join link each, and a
 browser joining by its link (no gradio). Storage and the rules of a member are the gradebook's
-(grader.gradebook.roster); what a member gets when the school's network is busy is the serving
+(gradebook.roster); what a member gets when the school's network is busy is the serving
 wing's (webapp.serving.limits.origin_of, webapp.serving.who.vouched_for).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from grader.gradebook import ANONYMOUS, Gradebook, SubmissionRejected, clean_learner
-from grader.gradebook import identity as ids
-from grader.gradebook.roster import MAX_MEMBERS, Member
+from gradebook import ANONYMOUS, Gradebook, SubmissionRejected, clean_learner
+from gradebook import identity as ids
+from gradebook.roster import MAX_MEMBERS, Member
 
 JOIN_KEY = "join"  # the query key of a join link (lesson links leave it alone)
 MAX_NAMES = 200  # names one paste may add (a class, or a few)

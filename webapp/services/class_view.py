@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from grader.gradebook import Gradebook
-from grader.gradebook.model import Attempt
+from gradebook import Gradebook
+from gradebook.model import Attempt
 
 STUCK_ATTEMPTS = 3  # this many attempts at the best score so far, none better: stuck
 SILENT_AFTER = timedelta(minutes=10)  # failing, and nothing sent for this long: silent
@@ -105,7 +105,7 @@ class ClassSummary:
     rows: int = 0
     fractions: dict[str, list[float]] = field(default_factory=dict)  # best per learner, per exercise
     now: datetime | None = None  # the time "since" and "silent" were read against
-    listed: int = 0  # names on the teacher's class list (grader.gradebook.roster)
+    listed: int = 0  # names on the teacher's class list (gradebook.roster)
     not_started: list[Learner] = field(default_factory=list)  # listed, no attempt in the view
 
     def cell(self, learner: Learner, exercise: str) -> Cell | None:

@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from grader.gradebook import Gradebook
-from grader.gradebook.csv_export import learners_to_csv
+from gradebook import Gradebook
+from gradebook.csv_export import learners_to_csv
 
 EXPORT_PREFIX = "lab-gradebook-export-"  # every export file's name starts so (and Gradio's copy)
 EXPORT_TTL_S = float(os.environ.get("LAB_EXPORT_TTL_S", "300"))  # an export lives 5 minutes

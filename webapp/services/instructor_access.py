@@ -8,7 +8,7 @@ import hashlib
 import hmac
 import os
 
-from grader.gradebook import identity as ids
+from gradebook import identity as ids
 
 PASSWORD_ENV = "LAB_INSTRUCTOR_PASSWORD"
 INSTRUCTORS_ENV = "LAB_INSTRUCTORS"  # Hugging Face usernames, separated by commas or spaces

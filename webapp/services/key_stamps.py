@@ -1,6 +1,6 @@
 """Browser keys that say when this server made them (no gradio).
 
-A browser key is 32 random-looking bytes (grader.gradebook.identity). Keys this app makes are
+A browser key is 32 random-looking bytes (gradebook.identity). Keys this app makes are
 *stamped*: 18 random bytes, the minute they were made, and 10 bytes of an HMAC over both,
 keyed by a random secret of the deployment (kept in the gradebook, never sent to anyone) mixed
 with the instructor password. Anybody can send a key of the right shape, but only the server
@@ -31,7 +31,7 @@ import struct
 import time
 from typing import Any
 
-from grader.gradebook import identity as ids
+from gradebook import identity as ids
 from webapp.services.instructor_access import PASSWORD_ENV
 
 AGED_S = 3600.0  # a stamp at least this old: the browser was here before any spray began

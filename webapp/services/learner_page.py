@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from grader.gradebook import Gradebook, Submission
+from gradebook import Gradebook, Submission
 
 MAX_ATTEMPTS = 40  # newest first; the page says how many more there are
 MAX_DIFF = 200  # lines of one diff

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from grader.exercises import all_exercises
+from grader.api import all_exercises
 from webapp.i18n import input_error, tr
 
 SLOTS = 3  # the page lays out this many question slots; an exercise uses the first ones

@@ -8,7 +8,7 @@ first) passes the byte bound.
 
 from __future__ import annotations
 
-from grader.gradebook.pg_pool import open_pool
+from gradebook.pg_pool import open_pool
 from webapp.services.run_cache import RunCache
 
 SCHEMA = """

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union
 
-from grader.gradebook import (
+from gradebook import (
     ANONYMOUS,
     DEFAULT_LIMITS,
     Claim,
@@ -31,10 +31,10 @@ from grader.gradebook import (
     open_gradebook,
     validate_submission,
 )
-from grader.gradebook import identity as ids
-from grader.gradebook.model import surrogate_safe_data
-from grader.gradebook.roster import is_member_id
-from grader.report import Report, render
+from gradebook import identity as ids
+from gradebook.model import surrogate_safe_data
+from gradebook.roster import is_member_id
+from grader.api import Report, render
 from webapp.i18n import both
 from webapp.serving import wing
 from webapp.serving.turns import Cancelled, OnWait, PushedOut, Refused, Ticket
@@ -50,7 +50,7 @@ SIGNED_IN_CACHE_S = 30.0  # how long the list of signed-in names is reused betwe
 
 def exercise_ids() -> list[str]:
     """Ids the app offers: the grader's registry (public files only, no torch)."""
-    from grader.exercises import all_exercises
+    from grader.api import all_exercises
 
     return list(all_exercises())
 
@@ -117,7 +117,7 @@ def cheap_size_check(code: object) -> None:
     submission at all (the full checks, notebooks included, run once it is let in)."""
     size = len(code) if isinstance(code, (str, bytes, bytearray, memoryview)) else 0
     if size > DEFAULT_LIMITS.max_upload_bytes:
-        from grader.gradebook import clean_code
+        from gradebook import clean_code
 
         clean_code(code)  # raises its own bilingual "too large" refusal, before reading on
 

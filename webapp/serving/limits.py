@@ -75,7 +75,7 @@ NEW_PER_SESSION = 4  # page learners one page session may start (a browser has o
 def origin_of(unit: str) -> str:
     """Where a learner unit (webapp.services.submissions.rate_key) comes from: "signed_in"
     (``id:hf:``, verified by Hugging Face), "member" (``id:c:``, on the teacher's class list,
-    joined by its link: grader.gradebook.roster), "api" (an anonymous API session, ``anon:``, or an
+    joined by its link: gradebook.roster), "api" (an anonymous API session, ``anon:``, or an
     API label, ``id:api:``), else "page" (a browser key, or a bare name in tests)."""
     if unit.startswith("id:hf:"):
         return "signed_in"

@@ -15,7 +15,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 
-from grader.gradebook.pg_pool import open_pool
+from gradebook.pg_pool import open_pool
 from webapp.serving.pg_ratelimit import _SCHEMA_LOCK_KEY, NOW, SCHEMA
 from webapp.serving.ratelimit import FailureLimiter, Gate
 

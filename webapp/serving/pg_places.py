@@ -15,7 +15,7 @@ import hashlib
 import logging
 import uuid
 
-from grader.gradebook.pg_pool import open_pool
+from gradebook.pg_pool import open_pool
 
 log = logging.getLogger("transformer_lab.gradebook")
 

@@ -16,7 +16,7 @@ import hashlib
 import logging
 import math
 
-from grader.gradebook.pg_pool import open_pool
+from gradebook.pg_pool import open_pool
 from webapp.serving.ratelimit import RateLimiter
 
 log = logging.getLogger("transformer_lab.gradebook")

@@ -130,7 +130,7 @@ class ServingSettings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServingSettings:
         """The settings a deployment chose (``env`` defaults to ``os.environ``)."""
-        from grader.paths import grader_workers
+        from grader.api import grader_workers
         from webapp.serving.who import parse_proxies
 
         e = os.environ if env is None else env

@@ -58,7 +58,7 @@ class ClientKey:
 
 
 # Units (ClientKey.unit) whose identity cost something a flood cannot mint: a Hugging Face
-# sign-in, or a name on the teacher's class list joined by its link (grader.gradebook.roster).
+# sign-in, or a name on the teacher's class list joined by its link (gradebook.roster).
 VOUCHED = ("id:hf:", "id:c:")
 
 

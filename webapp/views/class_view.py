@@ -15,7 +15,7 @@ from html import escape
 import pandas as pd
 import plotly.graph_objects as go
 
-from grader.gradebook.csv_export import mistake_name, name_tag, number
+from gradebook.csv_export import mistake_name, name_tag, number
 from webapp.i18n import tr
 from webapp.services.class_view import (
     FULL,

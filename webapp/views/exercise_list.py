@@ -3,7 +3,7 @@ read from the grader's one registry (its public part needs no torch)."""
 
 from __future__ import annotations
 
-from grader.exercises import all_exercises
+from grader.api import all_exercises
 from transformer_lab.errors import lab_error
 from webapp.i18n import tr
 

@@ -12,7 +12,7 @@ import pandas as pd
 
 from webapp.i18n import tr
 
-# Suffixes the gradebook appends to typed labels (grader/gradebook/identity.py).
+# Suffixes the gradebook appends to typed labels (gradebook/identity.py).
 _SUFFIX_KEYS = {" (guest)": "gb.suffix.guest", " (api)": "gb.suffix.api"}
 # The instructor's best-scores table and access log (webapp/views/gradebook_tables.py): the
 # stored English word -> its catalogue key (whose English text is that word).

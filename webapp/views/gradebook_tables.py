@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from grader.gradebook import Gradebook
+from gradebook import Gradebook
 from webapp.i18n import input_error, tr
 
 HISTORY_LIMIT = 200  # newest rows shown in Progress; the gradebook keeps them all

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from grader.gradebook.csv_export import number
+from gradebook.csv_export import number
 from webapp.i18n import tr
 from webapp.services.class_view import local_clock
 from webapp.services.learner_page import LearnerPage

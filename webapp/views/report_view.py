@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from grader.gradebook.model import surrogate_safe, surrogate_safe_data
-from grader.report import Report, TestResult, render
+from gradebook.model import surrogate_safe, surrogate_safe_data
+from grader.api import Report, TestResult, render
 from webapp.i18n import EN, tr
 
 
@@ -84,7 +84,7 @@ def stored_report(exercise_id: str, tests: list, status: str = "graded") -> Repo
     rows = [r for r in map(TestResult.from_dict, tests if isinstance(tests, list) else []) if r]
     report = Report(exercise_id, tests=rows, status=status if isinstance(status, str) else "")
     if rows:
-        from grader.grading import summarise
+        from grader.api import summarise
 
         summarise(report)  # the same count line a fresh grade shows
     return report

@@ -203,9 +203,9 @@ def test_training_bad_input_is_a_clear_error(client, kwargs, expected):
 def test_an_api_learner_reads_the_numbers_it_is_graded_on(client):
     """Exercise 1's Part A is graded on each learner's own numbers: an API caller reads its own at
     /your_numbers, and the reference written with them scores full under the same label."""
+    from gradebook.identity import API_SUFFIX, api_id, label_for
     from grader import variants
     from grader.exercises import get
-    from grader.gradebook.identity import API_SUFFIX, api_id, label_for
 
     ex = get("manual-attention")
     values = ex.variant_values(api_id(label_for("ada", API_SUFFIX)))

@@ -43,9 +43,9 @@ def _stored(book, out: dict):
 
 def _own(code: str, label: str) -> str:
     """``code`` with the numbers the API learner ``label`` is graded on (grader/variants.py)."""
+    from gradebook.identity import API_SUFFIX, api_id, label_for
     from grader import variants
     from grader.exercises import get
-    from grader.gradebook.identity import API_SUFFIX, api_id, label_for
 
     return variants.render(code, get(EX).variant_values(api_id(label_for(label, API_SUFFIX))))
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 
+from gradebook.identity import guest_id, new_browser_key
 from grader import variants
 from grader.exercises import get
-from grader.gradebook.identity import guest_id, new_browser_key
 
 REPO = Path(__file__).resolve().parents[3]
 EXERCISE = "manual-attention"

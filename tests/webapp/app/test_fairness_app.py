@@ -42,8 +42,8 @@ def app(app_url, tmp_path_factory):
     serving wing, which the pages were handed)."""
     import dataclasses
 
+    from gradebook import open_gradebook
     from grader import api
-    from grader.gradebook import open_gradebook
     from webapp.services import submissions
 
     submitter = submissions.default()

@@ -22,7 +22,7 @@ def line(app_url, tmp_path):
     """The running app with a line of three workers and two places per address, two of them
     held (running) by the loopback address itself: its address is full, another is graded at
     once; a fresh gradebook; everything restored afterwards."""
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
     from webapp.services import submissions
     from webapp.serving.limits import Limits
     from webapp.serving.settings import ServingSettings

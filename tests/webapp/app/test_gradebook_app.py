@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from gradio_client.exceptions import AppError
 
-from grader.gradebook import Submission, grader_version
-from grader.gradebook import identity as idm
+from gradebook import Submission, grader_version
+from gradebook import identity as idm
 from webapp.serving.limits import Limits
 from webapp.serving.ratelimit import FailureLimiter
 from webapp.serving.settings import ServingSettings

@@ -24,7 +24,7 @@ WAIT = 20_000
 def page_app(tmp_path_factory):
     import gradio as gr
 
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
     from webapp.pages import identity, instructor
     from webapp.pages.common import I18N, t
     from webapp.services import submissions

@@ -37,7 +37,7 @@ def page_app(tmp_path_factory):
     """The Instructor page (and a second tab) on a free port, with a fresh gradebook."""
     import gradio as gr
 
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
     from webapp.pages import identity, instructor
     from webapp.pages.common import I18N, t
     from webapp.services import submissions

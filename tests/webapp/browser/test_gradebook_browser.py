@@ -24,7 +24,7 @@ SHOWN = "1. Attention by hand"  # how My progress names it (titles, not ids)
 @pytest.fixture
 def book(app_url, tmp_path):
     """A fresh gradebook swapped into the running app for one test (with generous limits)."""
-    from grader.gradebook import open_gradebook
+    from gradebook import open_gradebook
     from webapp.services import submissions
     from webapp.serving.limits import Limits
     from webapp.serving.settings import ServingSettings

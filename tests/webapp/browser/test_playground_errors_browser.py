@@ -140,7 +140,7 @@ def test_a_forged_row_click_opens_nobody_elses_code(app_url):
     import httpx
 
     import app
-    from grader.gradebook import identity as idm
+    from gradebook import identity as idm
     from webapp.services import submissions as glue
 
     alice_key = idm.new_browser_key()

@@ -14,7 +14,7 @@ pytest.importorskip("playwright", reason="pip install playwright pytest-playwrig
 from browser_support import ARTIFACTS, needs_chromium  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-from grader.gradebook import identity as ids  # noqa: E402
+from gradebook import identity as ids  # noqa: E402
 
 pytestmark = needs_chromium
 BEFORE, AFTER = ("manual-attention", "1. Attention by hand"), ("causal-mask", "5. Causal (look-ahead) mask")
@@ -79,7 +79,7 @@ def _load(page, sub_id: int) -> None:
 
 
 def _submit(book, learner_id: str, exercise: str, marker: str) -> int:
-    from grader.gradebook import Submission
+    from gradebook import Submission
 
     return book.record(Submission(learner="ada (guest)", learner_id=learner_id, exercise=exercise,
                                   code=f"# {marker}\n", score=1.0, max_score=4.0, tests=[]))

@@ -10,7 +10,7 @@ import io
 import gradio as gr
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
+from gradebook import Submission, open_gradebook
 
 PASSWORD = "correct horse battery staple"
 NAMED = {"name": "Part A: weights", "name_zh": "A 部分：权重", "passed": False, "score": 0.0,

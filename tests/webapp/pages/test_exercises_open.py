@@ -7,8 +7,8 @@ from __future__ import annotations
 import gradio as gr
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
-from grader.gradebook import identity as ids
+from gradebook import Submission, open_gradebook
+from gradebook import identity as ids
 from webapp.views.report_view import last_result_markdown, results_frame, stored_report
 
 GOOD = {"name": "Part A: scores", "score": 0.0, "max_score": 2.0, "passed": False,

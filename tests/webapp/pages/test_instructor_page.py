@@ -7,7 +7,7 @@ from __future__ import annotations
 import gradio as gr
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
+from gradebook import Submission, open_gradebook
 
 PASSWORD = "correct horse battery staple"
 

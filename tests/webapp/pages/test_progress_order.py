@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gradebook import Submission, open_gradebook
+from gradebook import identity as ids
 from grader.exercises import all_exercises
-from grader.gradebook import Submission, open_gradebook
-from grader.gradebook import identity as ids
 
 
 @pytest.fixture

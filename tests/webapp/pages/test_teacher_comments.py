@@ -7,8 +7,8 @@ from __future__ import annotations
 import gradio as gr
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
-from grader.gradebook import identity as ids
+from gradebook import Submission, open_gradebook
+from gradebook import identity as ids
 
 PASSWORD = "correct horse battery staple"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
+from gradebook import Submission, open_gradebook
 from webapp.pages import instructor
 from webapp.services import exports
 

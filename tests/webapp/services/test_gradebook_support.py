@@ -10,8 +10,8 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
-from grader.gradebook import identity as idm
+from gradebook import Submission, open_gradebook
+from gradebook import identity as idm
 from webapp.services import instructor_access as access
 from webapp.services import submissions as glue
 from webapp.serving.ratelimit import FailureLimiter
@@ -394,7 +394,7 @@ def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):
 def test_trust_is_kept_in_the_gradebook_for_every_replica(tmp_path, monkeypatch):
     """A successful login is remembered as keyed hashes in the gradebook: a second handle on
     the same database (another replica) sees it; a new password forgets it."""
-    from grader.gradebook import identity as idm
+    from gradebook import identity as idm
 
     monkeypatch.setenv(access.PASSWORD_ENV, "correct horse battery staple")
     url = f"sqlite:///{tmp_path / 'gb.sqlite3'}"
@@ -438,7 +438,7 @@ def test_public_examples_take_turns_as_the_learner(book):
     """Red team (issue 17, A2): a tab sending 40 "Run examples" clicks, each from a new page
     session, became 40 fair shares at the class's address (classmates waited 195 s). Examples
     now take their turn as the learner: fresh sessions of one browser are one unit."""
-    from grader.gradebook import Claim
+    from gradebook import Claim
 
     serving = Serving.local(ServingSettings(new_learners_per_address=2))
     sub = glue.Submitter(serving=serving, book=book)
@@ -459,7 +459,7 @@ def test_public_examples_take_turns_as_the_learner(book):
 def test_public_examples_have_the_submit_limits_counted_apart(book):
     """Issue 19, property 2: the public examples go through the same admission and limits as
     Submit (they had no rate limit at all); counted apart, so practice costs no submission."""
-    from grader.gradebook import Claim
+    from gradebook import Claim
 
     serving = Serving.local(ServingSettings(rate_limit=3))
     sub = glue.Submitter(serving=serving, book=book)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from grader.gradebook import Submission, open_gradebook
+from gradebook import Submission, open_gradebook
 from webapp.services import learner_page as lp
 
 

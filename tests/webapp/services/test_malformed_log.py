@@ -8,7 +8,7 @@ import logging
 import sys
 from pathlib import Path
 
-from grader.gradebook import open_gradebook
+from gradebook import open_gradebook
 from webapp.services import submissions as glue
 from webapp.serving.settings import ServingSettings
 from webapp.serving.wing import Serving

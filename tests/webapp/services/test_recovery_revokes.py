@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
-from grader.gradebook import identity as idm
+from gradebook import Submission, open_gradebook
+from gradebook import identity as idm
 from webapp.i18n import tr
 from webapp.services import submissions as glue
 
@@ -103,7 +103,7 @@ def test_a_recovered_browser_carries_the_learners_name(book):
 
 
 def idm_claim(typed: str, key: str):
-    from grader.gradebook import Claim
+    from gradebook import Claim
 
     return Claim(typed=typed, browser_key=key)
 

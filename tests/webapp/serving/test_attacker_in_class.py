@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from grader.gradebook import Claim, open_gradebook
-from grader.gradebook import identity as idm
+from gradebook import Claim, open_gradebook
+from gradebook import identity as idm
 from grader.report import Report
 from webapp.services import submissions as glue
 from webapp.serving.limits import Limits, NewLearners

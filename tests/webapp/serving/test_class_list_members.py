@@ -1,14 +1,14 @@
 """The breaks issue 29's fourth pass left open, closed by the teacher's class list: a classmate
 who arrives *after* a student started minting keys, and a new-learner allowance spent by minted
-page sessions. A learner who joined by their class link is a member (grader.gradebook.roster):
+page sessions. A learner who joined by their class link is a member (gradebook.roster):
 no flood can mint one, so members spend no allowance and come before every minted key."""
 
 from __future__ import annotations
 
 import pytest
 
-from grader.gradebook import Claim, open_gradebook
-from grader.gradebook import identity as idm
+from gradebook import Claim, open_gradebook
+from gradebook import identity as idm
 from grader.report import Report
 from grader.report import TestResult as Result
 from webapp.services import class_list

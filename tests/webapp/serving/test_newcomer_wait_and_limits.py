@@ -119,7 +119,7 @@ def test_retries_of_a_learner_with_work_in_flight_cost_that_learner(submit_path)
 def test_an_address_refusal_leaves_the_learners_quota(submit_path):
     # Ada is a page's guest (her browser key is the same learner from every address; an API
     # label counts per address since issue 17's red team, A3).
-    from grader.gradebook.identity import new_browser_key
+    from gradebook.identity import new_browser_key
 
     ada = new_browser_key()
     send = submit_path(ServingSettings(grading_slots=1, rate_limit=2, address_rate_limit=1))

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from grader.gradebook import identity as ids
-from grader.gradebook import open_gradebook
+from gradebook import identity as ids
+from gradebook import open_gradebook
 from webapp.serving.ratelimit import FailureLimiter, RateLimiter
 
 PASSWORD = "correct horse battery staple"

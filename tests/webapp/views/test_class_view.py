@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from perf_support import within
 
-from grader.gradebook.model import Attempt
+from gradebook.model import Attempt
 from webapp.services.class_view import FULL, TRYING, lesson_start, local_clock, summarise
 from webapp.views import class_view as view
 

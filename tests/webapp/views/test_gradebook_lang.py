@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from grader.gradebook import Submission, open_gradebook
+from gradebook import Submission, open_gradebook
 from webapp.views import gradebook_lang, gradebook_tables
 from webapp.views.exercise_list import exercise_choices, exercise_title
 

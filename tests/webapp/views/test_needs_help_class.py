@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from grader.gradebook.model import Attempt
+from gradebook.model import Attempt
 from webapp.services.class_view import summarise
 
 START = datetime(2026, 9, 1, 9, 0, tzinfo=timezone.utc)
