@@ -142,6 +142,24 @@ class Exercise:
         return self._cached(("diagnose",), load)
 
 
+def verifier(name: str):
+    """The function ``name`` ("<exercise id>/<function>") of that exercise's
+    ``hidden/<id>/verify.py`` (its ``VERIFY`` table): a "verify" check's judge."""
+    exercise_id, _, fn = name.partition("/")
+    ex = get(exercise_id)
+
+    def load():
+        path = ex.hidden_dir / "verify.py"
+        if not path.is_file():
+            return {}
+        return dict(_load_module(path, f"_lab_verify_{ex.id.replace('-', '_')}").VERIFY)
+
+    table = ex._cached(("verify",), load)
+    if fn not in table:
+        raise KeyError(f"{ex.id}: hidden/{ex.id}/verify.py has no verifier {fn!r}")
+    return table[fn]
+
+
 def _refuse_unregistered(ex: Exercise, names: dict[str, str], what: str) -> None:
     """Loading refuses a test, mutant or diagnoser that names a mistake nobody registered."""
     unknown = sorted(set(names) - set(mistakes.registry(ex)))

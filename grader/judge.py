@@ -45,6 +45,36 @@ def judge(case: TestCase, records: list[Record], expected: list[Record] | None,
     return result
 
 
+def _status(spec: Check, case: TestCase, got: list[Record], i: int) -> str:
+    """What a "verify" check's verifier finds in a run's record ("ok" or a finding). Two runs
+    whose outputs no single value fixes (a dropout's) are alike when it finds the same."""
+    from grader.exercises import verifier
+
+    if i >= len(got) or got[i].error is not None:
+        return "raised:" + (got[i].error.type if i < len(got) else "")
+    try:
+        return str(verifier(spec.verify)(case, got, i))
+    except Exception:  # noqa: BLE001 - an output the verifier cannot read is not a right one
+        return "unreadable"
+
+
+def _verified(spec: Check, case: TestCase, got: list[Record], i: int) -> dict | None:
+    """A "verify" check: the exercise's own verifier reads the case's inputs and the learner's
+    records and says "ok" or what it found; its words are the check's (``explain`` per finding,
+    else ``fail``)."""
+    status = _status(spec, case, got, i)
+    if status == "ok":
+        return None
+    found = dict(spec.explain.get(status) or spec.fail or {})
+    if "en" not in found and found.get("mistake"):  # a finding that names a mistake: its words
+        from grader import mistakes
+        from grader.exercises import get
+
+        entry = mistakes.registry(get(spec.verify.partition("/")[0]))[found["mistake"]]
+        found.update(entry.message)
+    return found or say("check.verify_failed", label=spec.label or case.labels[i])
+
+
 def _first_error(records: list[Record]) -> int:
     return next(i for i, r in enumerate(records) if r.error is not None)
 
@@ -67,7 +97,11 @@ def judge_case(case: TestCase, got: list[Record], expected: list[Record] | None,
             return False, say("judge.not_finished")
         ref = expected[i] if expected is not None and i < len(expected) else None
         for check in step.checks:
-            if check.again is not None:
+            if check.kind == "verify":
+                problem = (check_record(Check(), got[i], None, case.labels[i], hidden=hidden,
+                                        sizes=sizes, said=said)
+                           if got[i].error is not None else _verified(check, case, got, i))
+            elif check.again is not None:
                 problem = _again_problem(check, got, expected, i, expected_of(check, ref),
                                          case.labels[i], hidden, sizes, said)
             else:
@@ -112,7 +146,8 @@ def explains(case: TestCase, got: list[Record], other: list[Record]) -> bool:
             continue
         if i >= len(got) or i >= len(other):
             return i >= len(got) and i >= len(other)
-        if not all(records_match(one, got[i], other[i]) for one in checks):
+        if not all(_status(one, case, got, i) == _status(one, case, other, i) if one.kind == "verify"
+                   else records_match(one, got[i], other[i]) for one in checks):
             return False
         if got[i].error is not None and got[i].error.message != other[i].error.message:
             return False  # records_match above: both raised, the same type

@@ -37,6 +37,9 @@ class Check:
     # spec.again: {"after": the step that read the kept inputs back, counted from this one (-1:
     # the step before), "says": the message where they were changed in place} (grader/judge.py)
     again: dict | None = None
+    # kind "verify": "<exercise id>/<name>", a function of hidden/<id>/verify.py that judges an
+    # output no single expected value can (a dropout's: any mask, but the right scale)
+    verify: str | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> Check:
@@ -44,7 +47,7 @@ class Check:
                    rtol=d.get("rtol", 1e-5), atol=d.get("atol", 1e-6), expected=d.get("expected"),
                    literal="expected" in d, fail=d.get("fail"), true_means=d.get("true_means"),
                    false_means=d.get("false_means"), explain=d.get("explain") or {},
-                   again=d.get("again"))
+                   again=d.get("again"), verify=d.get("verify"))
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ def zh_names(names: dict[str, str]):
     return wrap
 
 
-CHECK_KINDS = ("allclose", "equal", "dtype", "shape", "type", "raises")
+CHECK_KINDS = ("allclose", "equal", "dtype", "shape", "type", "raises", "verify")
 
 
 def check(
@@ -78,6 +78,7 @@ def check(
     true_means: dict[str, str] | None = None,
     false_means: dict[str, str] | None = None,
     explain: dict[str, dict[str, str]] | None = None,
+    verify: str | None = None,
 ) -> dict:
     """Describe how a step's output is compared (see FORMAT.md, "Checks").
 
@@ -90,7 +91,11 @@ def check(
     """
     if kind not in CHECK_KINDS:
         raise ValueError(f"unknown check kind {kind!r}; use one of {CHECK_KINDS}")
+    if (kind == "verify") != (verify is not None):
+        raise ValueError('a "verify" check names its verifier: verify="<exercise id>/<name>"')
     spec: dict = {"kind": kind, "label": label, "rtol": rtol, "atol": atol}
+    if verify is not None:
+        spec["verify"] = verify
     for key, text in (("fail", fail), ("true_means", true_means), ("false_means", false_means)):
         if text is not None:
             if not {"en", "zh"} <= set(text) <= {"en", "zh", "mistake"}:

@@ -11,6 +11,7 @@ EN: dict[str, str] = {
     "contract.unchanged": "`{fn}` changes the caller's tensors in place (`+=`, `/=`, `.div_()`, "
                           "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
     "contract.one_tensor": "a torch tensor",
+    "check.verify_failed": "`{label}` is not what the contract allows here.",
     "contract.case": "types: torch tensors in the dtype of the inputs (float32 and float64); inputs left "
                      "unchanged",
     "contract.tensors": "torch tensors `({names})`",
@@ -61,6 +62,7 @@ ZH: dict[str, str] = {
     "contract.unchanged": "`{fn}` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
                           "请在新张量上计算，不要改动输入。",
     "contract.one_tensor": " torch 张量",
+    "check.verify_failed": "`{label}` 不是约定所允许的结果。",
     "contract.case": "类型：与输入 dtype 相同的 torch 张量（float32 和 float64）；输入不被修改",
     "contract.tensors": " torch 张量 `({names})`",
     "kind.object": "一个 {name} 对象",

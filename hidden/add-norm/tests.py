@@ -8,7 +8,7 @@ training-mode block drops all of Y (LayerNorm(X)) and an evaluation-mode block n
 import torch
 
 from grader.authoring import case, contract, draw, outputs
-from grader.spec import mode, new, ref, set_params
+from grader.spec import call, check, mode, new, ref, set_params
 
 STABLE_HINT = {
     "en": "Large features: take the variance of the centred features, mean((Z - mean)²), or use "
@@ -16,14 +16,24 @@ STABLE_HINT = {
     "zh": "特征值很大：请对中心化后的特征求方差，即 mean((Z - mean)²)，或直接用 nn.LayerNorm；"
           "均值很大时 mean(Z²) - mean(Z)² 会把有效数字全部抵消。"}
 f64 = torch.float64
+# At 0 < p < 1 each learner's dropout draws its own mask: hidden/add-norm/verify.py accepts any
+# mask, with the right scale and a share of dropped entries near p.
+DROPOUT_FAIL = {"en": "In training mode with dropout 0.25 your output is not LayerNorm(X + Dropout(Y)) for any "
+                      "choice of dropped entries: drop each entry of Y with probability p and scale the kept "
+                      "ones by 1/(1 − p), as nn.Dropout does.",
+                "zh": "训练模式、dropout 0.25 时，无论丢弃哪些元素，你的输出都不是 LayerNorm(X + Dropout(Y))："
+                      "要以概率 p 丢弃 Y 的每个元素，并把保留的元素乘以 1/(1 − p)，正如 nn.Dropout 所做的。"}
+DROPOUT_SAYS = {"no-rescale": {"mistake": "dropout-no-rescale"},  # their words: mistakes.json
+                "never-drops": {"mistake": "dropout-never-drops"}}
 
 
 def build(rng: torch.Generator) -> list:
     randn = draw(rng)
 
-    def block(X, Y, p=0.0, weights=True, training=None):
+    def block(X, Y, p=0.0, weights=True, training=None, verified=False):
         """AddNorm(d, p) with a LayerNorm weight away from 1 and bias away from 0 (LayerNorm(0) =
-        bias shows), in the inputs' dtype, then called on X, Y."""
+        bias shows), in the inputs' dtype, then called on X, Y (``verified``: judged by the
+        dropout verifier, any mask)."""
         d, dtype = X.shape[-1], X.dtype
         params = {"ln.weight": 1.0 + randn(d, dtype=dtype, scale=0.5),
                   "ln.bias": randn(d, dtype=dtype, scale=0.5)} if weights else {}
@@ -32,6 +42,9 @@ def build(rng: torch.Generator) -> list:
             steps.append(set_params("m", params, dtype="float64" if dtype == f64 else None))
         if training is not None:
             steps.append(mode("m", training=training))
+        if verified:
+            return [*steps, call(ref("m"), X, Y, check=check("verify", label="output", verify="add-norm/dropout",
+                                                         fail=DROPOUT_FAIL, explain=DROPOUT_SAYS))]
         return [*steps, *outputs(ref("m"), X, Y)]
 
     # Tokens of nearly equal features (variance 0, 1e-8, 1e-12), in eighths so the mean of a
@@ -62,6 +75,9 @@ def build(rng: torch.Generator) -> list:
         # p = 1 in training: all of Y is dropped, LayerNorm(X); after the norm 0, on the sum the bias.
         case(("training mode with dropout 1.0: all of Y is dropped", "训练模式，dropout 1.0：Y 全部被丢弃"), 2,
              *block(randn(4, 3, 6, dtype=f64), randn(4, 3, 6, dtype=f64), p=1.0, training=True)),
+        case(("training mode with dropout 0.25: entries of Y dropped at random, the kept ones scaled",
+              "训练模式，dropout 0.25：随机丢弃 Y 的元素，保留的元素放大"), 2,
+             *block(randn(16, 4, 6, dtype=f64), randn(16, 4, 6, dtype=f64), p=0.25, training=True, verified=True)),
         contract(ref("m"), randn(3, 4, 6, dtype=f64), randn(3, 4, 6, dtype=f64), label="AddNorm.forward",
                  setup=[new("AddNorm", 6, 0.0, save="m"), set_params("m", {
                      "ln.weight": 1.0 + randn(6, dtype=f64, scale=0.5), "ln.bias": randn(6, dtype=f64, scale=0.5)},

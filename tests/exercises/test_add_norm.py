@@ -81,3 +81,44 @@ def test_statement_example():
 def test_exercise_is_sound(exercise_sound):
     """Through the sandboxed grader: reference full, starter less, every known mistake named."""
     exercise_sound(EX)
+
+
+DROPOUT_VARIANTS = {
+    # a red team's two: full marks before a case at 0 < p < 1 was judged
+    "kept entries not rescaled": ("Y * (torch.rand_like(Y) >= self.p)", "dropout-no-rescale"),
+    "a scaling, no entry dropped": ("Y * (1 - self.p)", "dropout-never-drops"),
+    "keeps with probability p": ("Y * (torch.rand_like(Y) < self.p) / (1 - self.p)", None),
+}
+DROPOUT_MODULE = '''
+import torch
+from torch import nn
+
+
+class AddNorm(nn.Module):
+    def __init__(self, normalized_shape, dropout):
+        super().__init__()
+        self.ln = nn.LayerNorm(normalized_shape)
+        self.p = dropout
+
+    def forward(self, X, Y):
+        if self.training and self.p >= 1.0:
+            return self.ln(X)
+        Yd = (DROP) if self.training else Y
+        return self.ln(X + Yd)
+'''
+
+
+@pytest.mark.parametrize("label", sorted(DROPOUT_VARIANTS))
+def test_a_dropout_that_is_not_one_loses_points_whatever_it_draws(grader, label):
+    drop, mistake = DROPOUT_VARIANTS[label]
+    report = grader.grade("add-norm", DROPOUT_MODULE.replace("DROP", drop))
+    assert not report.full_marks
+    if mistake:
+        assert report.mistakes() == [mistake], report.mistakes()
+
+
+def test_any_right_dropout_gets_full_marks_whatever_it_draws(grader):
+    """Hand-written with its own mask, or nn.Dropout: every draw is accepted (five grades)."""
+    right = DROPOUT_MODULE.replace("DROP", "Y * (torch.rand_like(Y) >= self.p) / (1 - self.p)")
+    for _ in range(5):
+        assert grader.grade("add-norm", right).full_marks

@@ -142,8 +142,32 @@ def test_the_app_grades_each_learner_on_their_own_numbers(tmp_path):
     sub = submissions.Submitter(Serving.local(ServingSettings(rate_limit=100)), book, graded)
     key = "k" * 43
     out = sub.submit(EX, "scores = 1", Claim(typed="Ada", browser_key=key), "s1")
-    assert isinstance(out, submissions.Stored) and seen == [out.learner.id] and seen[0].startswith("g:")
+    assert isinstance(out, submissions.Stored) and seen == [sub.numbers_key(out.learner.id)]
+    # the id signed with this deployment's secret: not computable, or searchable, offline
+    assert seen[0].startswith("n:") and out.learner.id not in seen[0]
+    other = open_gradebook(f"sqlite:///{tmp_path / 'other.sqlite'}")
+    elsewhere = submissions.Submitter(Serving.local(ServingSettings(rate_limit=100)), other, graded)
+    assert elsewhere.numbers_key(out.learner.id) != seen[0]  # another deployment, other numbers
+    assert sub.numbers_key(out.learner.id) == seen[0]  # the same learner: the same, every time
     book.close()
+    other.close()
+
+
+def test_no_draw_shares_the_lessons_scores_and_two_learners_rarely_share_theirs():
+    """Part A's scores and weights depend on Q only through Q·Qᵀ (red team, 2026-12-07: with 0/1
+    entries 155 such matrices, one in 600 draws the lesson's, a class of 30 sharing one 96% of
+    the time)."""
+    import collections
+
+    ex = get(EX)
+
+    def gram(Q):
+        return tuple(tuple(sum(a * b for a, b in zip(r, s, strict=True)) for s in Q) for r in Q)
+
+    grams = collections.Counter(gram(ex.variant_values(f"n:{i}")["Q"]) for i in range(3000))
+    assert gram(LESSON_Q) not in grams
+    shared = sum((n / 3000) ** 2 for n in grams.values())  # two learners drawing one matrix
+    assert shared < 1e-3, shared
 
 
 def test_grader_check_finds_a_variant_that_is_not_stable(tmp_path):

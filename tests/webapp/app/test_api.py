@@ -208,7 +208,9 @@ def test_an_api_learner_reads_the_numbers_it_is_graded_on(client):
     from grader.exercises import get
 
     ex = get("manual-attention")
-    values = ex.variant_values(api_id(label_for("ada", API_SUFFIX)))
+    from webapp.services import submissions
+
+    values = ex.variant_values(submissions.numbers_key(api_id(label_for("ada", API_SUFFIX))))
     shown = client.predict("manual-attention", "ada", api_name="/your_numbers")
     assert shown == variants.show(ex.public_dir, values)
     assert shown != client.predict("manual-attention", "bob", api_name="/your_numbers")
