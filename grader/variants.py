@@ -77,7 +77,11 @@ def show(public_dir: Path, values: Values) -> str:
     return _module(public_dir).show(values)
 
 
-def _literal(value: Any) -> str:
+def _literal(value: Any, indent: int) -> str:
+    """A tensor literal; a matrix one row per line (a phone shows a line's first 40 characters)."""
+    if isinstance(value, list) and value and all(isinstance(row, list) for row in value):
+        pad = " " * (indent + len("torch.tensor(["))
+        return "torch.tensor([" + f",\n{pad}".join(repr(row) for row in value) + "])"
     return f"torch.tensor({value!r})"
 
 
@@ -96,7 +100,7 @@ def render(source: str, values: Values | None) -> str:
     if bad:
         raise ValueError(f"the names {bad} must each be assigned once at the top level")
     for name, [(first, last)] in sorted(spans.items(), key=lambda kv: -kv[1][0][0]):
-        lines[first - 1:last] = [f"{name} = {_literal(values[name])}\n"]
+        lines[first - 1:last] = [f"{name} = {_literal(values[name], len(name) + 3)}\n"]
     return "".join(lines)
 
 

@@ -86,3 +86,22 @@ VARIANTS += [
         MASK="rows = torch.arange(s.shape[1]).view(1, -1, 1) < enc_valid_lens.view(-1, 1, 1)\n"
              "        s = torch.where(rows, s, torch.full_like(s, float('-inf')))")),
 ]
+
+# Hidden after the softmax (a chromium walk's learners wrote it; named in exercise 4, not here
+# before): the padded keys' weights zeroed, the rows left unnormalised.
+AFTER = BASE.replace('''    w = torch.softmax(s, dim=AXIS)
+''', '''    w = torch.softmax(s, dim=AXIS)
+    if enc_valid_lens is not None:
+        AFTER_MASK
+''')
+VARIANTS += [
+    ("weights times the keep mask after the softmax", "mask-after-softmax",
+     AFTER.replace("AFTER_MASK", "w = w * keep")
+     .replace("MASK", "keep = torch.arange(s.shape[2]).view(1, 1, -1) < enc_valid_lens.view(-1, 1, 1)").replace("QUERY", DEFAULTS["QUERY"]).replace("KEY", DEFAULTS["KEY"])
+     .replace("VALUE", DEFAULTS["VALUE"]).replace("SCALE", DEFAULTS["SCALE"]).replace("AXIS", "-1")),
+    ("masked_fill(…, 0) after the softmax", "mask-after-softmax",
+     AFTER.replace("AFTER_MASK", "w = w.masked_fill(pad, 0.0)")
+     .replace("MASK", "pad = torch.arange(s.size(-1))[None, None, :] >= enc_valid_lens[:, None, None]").replace("QUERY", DEFAULTS["QUERY"])
+     .replace("KEY", DEFAULTS["KEY"]).replace("VALUE", DEFAULTS["VALUE"]).replace("SCALE", DEFAULTS["SCALE"])
+     .replace("AXIS", "-1")),
+]

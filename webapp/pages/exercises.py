@@ -47,7 +47,7 @@ def your_numbers(exercise_id: str, learner: str | None = None,
     except submissions.SubmissionRejected as err:
         raise gr.Error(str(err)) from None
     try:
-        return api.your_numbers(exercise_id, who.id) or ""
+        return api.your_numbers(exercise_id, submissions.numbers_key(who.id)) or ""
     except api.UnknownExercise as err:
         raise gr.Error(str(err)) from None
 
@@ -244,9 +244,10 @@ def build(learner: identity.Identity) -> Editor:
                          datatype=["str", "str", "number", "number", "markdown"])
 
     def own_id(key, profile, request: gr.Request) -> str | None:
-        """The learner this page acts for (their id draws an exercise's own numbers), or None."""
+        """The key this page's learner's own numbers are drawn from (an exercise with variants),
+        or None when the page does not know the learner yet."""
         try:
-            return identity.learner(None, key, profile, session=request.session_hash).id
+            return submissions.numbers_key(identity.learner(None, key, profile, session=request.session_hash).id)
         except ValueError:
             return None
 

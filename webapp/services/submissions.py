@@ -9,6 +9,8 @@ goes next and who is refused is the serving wing's (webapp.serving): this module
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import math
 import threading
@@ -155,6 +157,14 @@ class Submitter:
                 self._book = open_gradebook()  # $DATABASE_URL, else SQLite in $LAB_DATA_DIR
             return self._book
 
+    def numbers_key(self, learner_id: str) -> str:
+        """Whose own numbers an exercise with variants draws (grader/variants.py): the learner's
+        id signed with this deployment's secret, so nobody can compute anyone's numbers, or
+        search ids for a convenient draw, offline (red team, 2026-12-07: an unkeyed hash of the
+        id let a label be chosen whose numbers had the lesson's answers)."""
+        secret = self.book.server_secret("learner numbers")
+        return "n:" + hmac.new(secret, learner_id.encode("utf-8", "replace"), hashlib.sha256).hexdigest()[:32]
+
     def use_gradebook(self, book: Gradebook) -> Gradebook | None:
         """Store in ``book`` from now on (an instructor's fresh term, a test); the old one."""
         with self._lock:
@@ -259,8 +269,8 @@ class Submitter:
                     on_wait(0, 0.0)
                 if cancelled is not None and cancelled.is_set():
                     raise Cancelled
-                # who.id: an exercise with variants grades this learner's own numbers
-                report = self.grade(clean.exercise_id, clean.code, who.label, who.id)
+                # an exercise with variants grades this learner's own numbers
+                report = self.grade(clean.exercise_id, clean.code, who.label, self.numbers_key(who.id))
             except Cancelled:  # the learner left (or pressed Stop) before the turn: not graded
                 ticket.refund()
                 return refusal("cancelled", both("submit.cancelled"), clean.exercise_id)
@@ -301,6 +311,11 @@ def default() -> Submitter:
 def gradebook() -> Gradebook:
     """The app's gradebook (opened on first use)."""
     return default().book
+
+
+def numbers_key(learner_id: str) -> str:
+    """:meth:`Submitter.numbers_key` of the app's submitter."""
+    return default().numbers_key(learner_id)
 
 
 def signed_in_folds() -> frozenset[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from grader.api import all_exercises
 from transformer_lab.errors import lab_error
 from webapp.i18n import tr
+from webapp.views.markdown import joined_cjk_lines
 
 
 def exercise_choices(lang: str = "en") -> list[tuple[str, str]]:
@@ -37,6 +38,8 @@ def statement_text(exercise_id: str, lang: str = "en", learner_id: str | None = 
     from grader import api
 
     text = public_text(exercise_id, f"statement.{lang}.md")
+    if lang == "zh":
+        text = joined_cjk_lines(text)
     if api.YOUR_NUMBERS not in text:
         return text
     numbers = api.your_numbers(exercise_id, learner_id)

@@ -111,3 +111,18 @@ def test_a_reworded_catalogue_sentence_still_reads_back(monkeypatch):
     assert gradebook_lang._in_lang(reworded, gradebook_lang.WHO_KEYS, "zh") == "密码登录（来自 203.0.113.9）"
     detail = gradebook_lang.access_text("gb.detail.learner_page", "Ada (guest)")
     assert gradebook_lang._in_lang(detail, gradebook_lang.DETAIL_FIELD_KEYS, "zh") == "学习者页面 Ada (guest)"
+
+
+def test_chinese_statements_show_no_space_where_the_source_wraps():
+    """A soft line break between Chinese characters renders as a space (chromium walk:
+    "源句子 中的词"); the page joins those lines, and leaves code blocks alone."""
+    from webapp.views.exercise_list import statement_text
+    from webapp.views.markdown import joined_cjk_lines
+
+    assert joined_cjk_lines("源句子\n中的词\n\n```\n# 中\n文\n```\n") == "源句子中的词\n\n```\n# 中\n文\n```\n"
+    assert joined_cjk_lines("`x`\n形状") == "`x`\n形状"  # a code span then Chinese: a space is fine
+    cjk = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+    for _, ex in exercise_choices():
+        shown = statement_text(ex, "zh")
+        outside_code = re.sub(r"^```.*?^```", "", shown, flags=re.M | re.S)
+        assert not re.search(f"[{cjk}]\\n[{cjk}]", outside_code), ex
