@@ -7,7 +7,7 @@ import importlib
 import pytest
 from soundness import variant_outcome
 
-EXERCISES = ["multi-head-attention", "permutation-invariance", "masked-softmax", "causal-mask", "positional-table", "manual-attention", "additive-attention", "nadaraya-watson", "cross-attention", "add-norm"]
+EXERCISES = ["multi-head-attention", "permutation-invariance", "masked-softmax", "causal-mask", "positional-table", "manual-attention", "additive-attention", "nadaraya-watson", "cross-attention", "add-norm", "position-wise-ffn"]
 
 
 def _cases():
