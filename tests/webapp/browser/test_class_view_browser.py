@@ -27,7 +27,7 @@ PASSWORD = "correct horse battery staple"
 # The exercises in the app's order (its columns): exercise 1 is manual-attention.
 EXERCISES = ["manual-attention", "permutation-invariance", "multi-head-attention",
              "masked-softmax", "causal-mask", "additive-attention", "nadaraya-watson",
-             "positional-table", "cross-attention", "add-norm"]
+             "positional-table", "cross-attention", "add-norm", "position-wise-ffn"]
 COLUMNS = ("learner, exercise, code, score, max_score, tests, status, submitted_at, "
            "grader_version, learner_id, mistakes, stage, stage_zh")
 
