@@ -106,7 +106,9 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False,
         if {a, b} <= sizes:
             on_line = line_text is None or bool(_MASK_WORD.search(line_text))
             hint = say("situation.broadcast_mask") if masks and on_line else NOTHING
-            return _joined(say("situation.broadcast", dim=dim, a=a, b=b, hint=hint), dot_t)
+            if dot_t["en"]:  # the public examples may be 2-D, where `.T` is right: the line says it
+                return _joined(say("situation.broadcast_dot_t", dim=dim, a=a, b=b), dot_t)
+            return say("situation.broadcast", dim=dim, a=a, b=b, hint=hint)
     return None
 
 

@@ -31,6 +31,8 @@ EN: dict[str, str] = {
                              "along another axis, index it explicitly, e.g. `{x}[:, {i}]` for axis 1",
     "situation.broadcast": "two shapes that do not broadcast: at dimension {dim} one operand has size "
                            "{a} and the other {b} (print the shapes on the public examples{hint})",
+    "situation.broadcast_dot_t": "two shapes that do not broadcast: at dimension {dim} one operand has "
+                                 "size {a} and the other {b}",
     # an exception on a hidden test (feedback.error_text)
     "error.an_exception": "an exception",
     "error.own_not_implemented": "`{fn}` raised NotImplementedError at line {line} of your code: that "
@@ -108,6 +110,7 @@ ZH: dict[str, str] = {
                              "例如第 1 维用 `{x}[:, {i}]`",
     "situation.broadcast": "两个形状无法广播：在第 {dim} 维上一个操作数大小为 {a}，另一个为 {b}（可在公开示例中打印"
                            "形状{hint}）",
+    "situation.broadcast_dot_t": "两个形状无法广播：在第 {dim} 维上一个操作数大小为 {a}，另一个为 {b}",
     "error.an_exception": "一个异常",
     "error.own_not_implemented": "`{fn}` 在你代码的第 {line} 行抛出了 NotImplementedError：这一部分还没有写。",
     "error.own_raise": "`{fn}` 在一个输入符合题目规定的隐藏测试中，于你代码的第 {line} 行抛出了 {kind}（测试名说明"
