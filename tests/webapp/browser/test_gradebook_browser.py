@@ -72,6 +72,22 @@ def load(page, sub_id: int) -> None:
     page.locator("#progress-load").click()
 
 
+def own_numbers(page, reference: str) -> str:
+    """``reference`` with the page's learner's own Part A numbers, read from their statement as
+    they read it (exercise 1 grades each learner on their own Q and V: grader/variants.py)."""
+    import ast
+
+    from grader import variants
+
+    statement = page.locator("#ex-statement")
+    expect(statement).to_contain_text("V = [[", timeout=20_000)
+    text = statement.inner_text()
+    q = re.findall(r"(?m)^Q = K = (\[\[.*?\]\])", text, re.S)[-1]  # the last: the lesson's comes first
+    v = re.findall(r"(?m)^V = (\[\[.*?\]\])", text, re.S)[-1]
+    values = {name: [[float(x) for x in row] for row in ast.literal_eval(m)] for name, m in (("Q", q), ("V", v))}
+    return variants.render(reference, values)
+
+
 def test_a_typed_name_never_opens_someone_elses_work(new_browser, app_url, book):
     reference = (REPO / "hidden" / FIRST / "reference.py").read_text(encoding="utf-8")
     marker = "# alice's own solution 9321"
@@ -81,6 +97,7 @@ def test_a_typed_name_never_opens_someone_elses_work(new_browser, app_url, book)
     alice.goto(app_url)
     set_name(alice, "alice")
     alice.get_by_role("tab", name="Exercises").click()
+    reference = own_numbers(alice, reference)
     editor = alice.locator("#ex-code .cm-content")
     editor.click()
     alice.keyboard.press("Control+A")
