@@ -19,7 +19,7 @@ def md_literal(text: str) -> str:
 
 
 # A line break inside a paragraph renders as a space; between two Chinese characters (or
-# full-width punctuation) that space reads as a typo (chromium walk: "源句子 中的词").
+# full-width punctuation) that space reads as a typo (chromium walk: two words of one phrase).
 _CJK_BREAK = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])\n(?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
 
 
