@@ -53,7 +53,8 @@ def grader_version() -> str:
         return env
     digest = hashlib.sha256()
     hidden = Path(os.environ.get("LAB_HIDDEN_DIR") or REPO_ROOT / "hidden")
-    files = sorted((REPO_ROOT / "grader").glob("*.py")) + sorted(hidden.glob("**/*.py"))
+    engine = sorted(p for p in (REPO_ROOT / "grader").rglob("*.py") if "__pycache__" not in p.parts)
+    files = engine + sorted(hidden.glob("**/*.py"))
     for path in files:
         try:
             digest.update(path.read_bytes())

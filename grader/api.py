@@ -12,8 +12,8 @@ from grader import exercises as _ex
 from grader import variants
 from grader.exercises import Exercise, UnknownExercise
 from grader.paths import REPO_ROOT, deployment_seed, grader_workers, hidden_root
-from grader.pool import SandboxRefused, WorkerError, WorkerPool
 from grader.report import Report, TestResult, render
+from grader.sandbox.pool import SandboxRefused, WorkerError, WorkerPool
 from grader.spec import Case
 from grader.submission import SubmissionError, read_submission
 
@@ -41,7 +41,7 @@ def summarise(report: Report) -> None:
 
 def set_undumpable() -> None:
     """Keep this process's memory out of reach of learner code running as the same user."""
-    from grader.sandbox import set_undumpable as _set
+    from grader.sandbox.confine import set_undumpable as _set
 
     _set()
 
@@ -89,7 +89,7 @@ class Grader:
         self.pool = pool or WorkerPool(size=workers, protected=protected_paths(), debug=debug)
 
     def start(self) -> Grader:
-        from grader.sandbox import set_undumpable
+        from grader.sandbox.confine import set_undumpable
 
         set_undumpable()  # learner code of our uid must not read this process's /proc files
         self.pool.start()

@@ -33,7 +33,7 @@ def main(runs: int = 20) -> int:
             warm.append(time.perf_counter() - t0)
             assert report.full_marks
         # A failing submission with its diagnosis: a hard-coded scale of 0.5 matches no mistake
-        # file, so the diagnoser and the stage observations (grader/observe.py) all run.
+        # file, so the diagnoser and the stage observations (grader/feedback/observe.py) all run.
         wrong = source.replace("/ math.sqrt(self.d_k)", "* 0.5")
         assert not grader.grade(EXERCISE, wrong).full_marks, "the failing submission must lose points"
         failing = []

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from grader import codec, runner, variants
+from grader import variants
 from grader.exercises import Exercise
 from grader.model import Mistake, Record, Run, TestCase, records_of
+from grader.sandbox import codec, runner
 from grader.spec import Case
 
-ENGINE_FILES = ("runner.py", "spec.py", "fixtures.py", "codec.py", "bundle.py", "mistakes.py", "variants.py")
+ENGINE_FILES = ("sandbox/runner.py", "sandbox/jobs.py", "sandbox/fixtures.py", "sandbox/codec.py",
+                "spec.py", "bundle.py", "mistakes.py", "variants.py")
 
 
 @dataclass

@@ -7,8 +7,8 @@ import json
 import sys
 
 from grader import api
-from grader.pool import WorkerPool
 from grader.report import render
+from grader.sandbox.pool import WorkerPool
 
 
 def _print_report(report: api.Report, lang: str) -> None:

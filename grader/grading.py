@@ -1,5 +1,5 @@
 """The grading pipeline, top to bottom: a bundle (exercise → cases and expected records,
-grader/bundle.py) → sandbox run → judge (grader/judge.py) → diagnose (grader/explain.py) → report.
+grader/bundle.py) → sandbox run → judge (grader/feedback/judge.py) → diagnose (grader/feedback/explain.py) → report.
 """
 
 from __future__ import annotations
@@ -8,13 +8,14 @@ import logging
 import secrets
 import time
 
-from grader import explain, feedback, judge, observe
 from grader.bundle import Bundle
-from grader.explain import Failure
+from grader.feedback import explain, judge, observe
+from grader.feedback import raised as feedback
+from grader.feedback.explain import Failure
+from grader.feedback.premises import Premises
 from grader.model import RawResult, Run, TestCase
-from grader.pool import WorkerPool
-from grader.premises import Premises
 from grader.report import Report, TestResult
+from grader.sandbox.pool import WorkerPool
 from grader.spec import Job, Limits
 from grader.words import say
 

@@ -1,7 +1,7 @@
 """Typed grader internals: checks, steps, cases, records, runs, known mistakes, raw results.
 
 Hidden tests and examples write steps and checks as plain dicts (grader/spec.py), and the
-sandbox sends records back as plain dicts (validated in grader/messages.py). Both formats stay
+sandbox sends records back as plain dicts (validated in grader/sandbox/messages.py). Both formats stay
 as they are on disk and on the wire; this module converts at those edges, so the trusted side
 reads typed fields (``step.name``, ``check.kind``, ``record.error``) instead of dict keys.
 Modelled on Otter-Grader's ``TestCase`` / ``TestCaseResult``.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.sandbox.results import RawResult  # noqa: F401 - the typed results read it here too
 from grader.spec import Case, Ref
 
 # The key under which each step op stores what it runs (spec.py writes them so).
@@ -35,7 +36,7 @@ class Check:
     false_means: dict[str, str] | None = None
     explain: dict[str, dict[str, str]] = field(default_factory=dict)
     # spec.again: {"after": the step that read the kept inputs back, counted from this one (-1:
-    # the step before), "says": the message where they were changed in place} (grader/judge.py)
+    # the step before), "says": the message where they were changed in place} (grader/feedback/judge.py)
     again: dict | None = None
     # kind "verify": "<exercise id>/<name>", a function of hidden/<id>/verify.py that judges an
     # output no single expected value can (a dropout's: any mask, but the right scale)
@@ -76,7 +77,7 @@ class Step:
         """What the sandbox may see of this step: its inputs, never expected values.
 
         A fixture gets the submission's nonce, so its class and attribute names differ per
-        submission (grader/fixtures.py) and introspecting them says nothing about the answer.
+        submission (grader/sandbox/fixtures.py) and introspecting them says nothing about the answer.
         """
         out = dict(self.authored)
         if "check" in out:
@@ -201,7 +202,7 @@ class Run:
 
     @classmethod
     def of(cls, messages: list) -> Run:
-        """Index messages a runner wrote (already checked by grader/messages.py or trusted)."""
+        """Index messages a runner wrote (already checked by grader/sandbox/messages.py or trusted)."""
         run = cls()
         for msg in messages:
             if not isinstance(msg, dict):
@@ -229,21 +230,3 @@ class Mistake:
     message: dict[str, str]
     source: str = ""
     records: dict[int, list[Record]] = field(default_factory=dict)
-
-
-@dataclass
-class RawResult:
-    """What one sandboxed run sent back: its messages (decoded safely) and how it ended."""
-
-    status: str
-    messages: list = field(default_factory=list)
-    output: str = ""
-    output_bytes: int = 0
-    exit_code: int | None = None
-    signal: int | None = None
-    wall_s: float = 0.0
-    malformed: bool = False
-    malformed_reason: str = ""
-    worker_died: bool = False
-    # What was printed before the hidden inputs reached the child (it cannot contain them).
-    load_output: str = ""

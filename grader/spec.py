@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Ref:
-    """A reference to an object saved by an earlier step of the same case."""
-
-    name: str
+from grader.sandbox.jobs import Job, Limits, Ref  # noqa: F401 - an author's names
 
 
 def ref(name: str) -> Ref:
@@ -35,7 +30,7 @@ class Case:
         if not any(s.get("check") for s in self.steps):
             raise ValueError(f"case {self.name!r}: no step carries a check, so it cannot fail")
         if self.hint is not None:
-            from grader.premises import HINT_PREMISES
+            from grader.feedback.premises import HINT_PREMISES
 
             if not {"en", "zh"} <= set(self.hint) <= {"en", "zh", "unless"}:
                 raise ValueError(f"case {self.name!r}: a hint has 'en' and 'zh' (and may have 'unless')")
@@ -170,12 +165,12 @@ def describe(obj: str, attrs: list[str], *, check: dict | None = None) -> dict:
 
 
 def fixture(name: str, *, save: str, **kwargs: Any) -> dict:
-    """Build a trusted helper object from ``grader/fixtures.py`` inside the sandbox."""
+    """Build a trusted helper object from ``grader/sandbox/fixtures.py`` inside the sandbox."""
     return _step("fixture", save, None, None, name=name, kwargs=kwargs)
 
 
 def probe(name: str, *, check: dict | list[dict], save: str | None = None, **kwargs: Any) -> dict:
-    """Run a trusted probe from ``grader/probes.py`` around learner code inside the sandbox.
+    """Run a trusted probe from ``grader/sandbox/probes.py`` around learner code inside the sandbox.
 
     ``probe("returns", fn=ref("m"), args=[x])``: the kinds (Tensor, numpy.ndarray...) it returns;
     ``probe("train", module=ref("m"), x=x, grad_out=g)``: one backward pass and optimiser step.
@@ -188,7 +183,7 @@ def probe(name: str, *, check: dict | list[dict], save: str | None = None, **kwa
 
 def mode(obj: str, *, training: bool) -> dict:
     """Put the module saved as ``obj`` in training (``True``) or evaluation mode
-    (``module.train(training)``, grader/probes.py): later calls then run in that mode."""
+    (``module.train(training)``, grader/sandbox/probes.py): later calls then run in that mode."""
     return _step("fixture", None, None, None, name="mode",
                  kwargs={"module": Ref(obj), "training": training})
 
@@ -208,7 +203,7 @@ def returns(fn: Ref, *args: Any, items: int = 0, label: str, fail: dict[str, str
     The dtypes are judged on the trusted side from the bytes that came back, so no code in the
     sandbox can claim a float64 it did not return. Whether a value was a torch.Tensor or a
     numpy array leaves no trace in its bytes: only the ``returns`` probe, in the sandbox, can say
-    it (grader/probes.py), and it is the one fact here learner code could misreport."""
+    it (grader/sandbox/probes.py), and it is the one fact here learner code could misreport."""
     picks: list[int | None] = list(range(items)) or [None]
     dtypes = [check("dtype", label=label, select=i, fail=fail) for i in picks]
     return [call(fn, *args, check=dtypes, **kwargs),
@@ -273,34 +268,3 @@ def again(fn: str | Ref, first: Inputs, *later: Inputs, check: dict | list[dict]
         steps.append(call(fn, *map(same, one.args), check=[{**c, "again": says} for c in checks],
                           **{k: same(v) for k, v in one.kwargs.items()}))
     return steps
-
-
-@dataclass
-class Limits:
-    """Resource limits for one submission's sandboxed run."""
-
-    wall_s: float = 10.0
-    cpu_s: int = 10
-    memory_mib: int = 768
-    output_bytes: int = 64 * 1024
-    output_hard_bytes: int = 8 * 1024 * 1024
-    result_bytes: int = 4 * 1024 * 1024  # the largest real result is ~64 KiB (positional-table)
-    files: int = 64
-    file_bytes: int = 16 * 1024 * 1024
-
-    @classmethod
-    def from_dict(cls, d: dict | None) -> Limits:
-        d = d or {}
-        unknown = set(d) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown limits {sorted(unknown)}")
-        return cls(**d)
-
-
-@dataclass
-class Job:
-    """What the sandbox receives: source text, the steps of every case, and limits."""
-
-    source: str
-    cases: list[list[dict]] = field(default_factory=list)
-    limits: Limits = field(default_factory=Limits)

@@ -16,10 +16,11 @@ import struct
 import time
 from collections.abc import Callable
 
-from grader import codec, grading, messages, pool, runner
+from grader import grading
 from grader.bundle import Bundle
 from grader.model import RawResult
 from grader.report import Report
+from grader.sandbox import codec, messages, pool, runner
 from grader.spec import Job, Limits
 
 Forger = Callable[[list[int], int], bytes]  # (steps per case, byte budget) -> result bytes

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# Texts grader/observe.py and explain.say_once write in place of a named cause.
+# Texts grader/feedback/observe.py and explain.say_once write in place of a named cause.
 STAGE_MARKS = ("The first output that differs is", " not: ")
 
 

@@ -12,7 +12,7 @@ threads at load ~15, and took 181 s with 1). So:
 - ``LAB_TORCH_THREADS`` overrides it (a positive whole number).
 
 The app sets it once at start (app.warm_up), the grader's workers use 1 each
-(grader/worker.py), and `python -m transformer_lab train|bench` default to it.
+(grader/sandbox/worker.py), and `python -m transformer_lab train|bench` default to it.
 """
 
 from __future__ import annotations

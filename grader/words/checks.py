@@ -1,4 +1,4 @@
-"""What a check found when a returned value is not the expected one (grader/compare.py): what
+"""What a check found when a returned value is not the expected one (grader/feedback/compare.py): what
 the value is, a tuple too short, a wrong type, dtype or shape, NaN, wrong values and where. On
 hidden cases the fields hold only the grader's own words and the expected shapes."""
 

@@ -1,4 +1,4 @@
-"""Stage findings on plain values (grader/observe_values.py): a constant or rounded output, a
+"""Stage findings on plain values (grader/feedback/observe_values.py): a constant or rounded output, a
 transposed table, where NaN appears and why, additive scores that split or stay inside tanh's
 range, a sinusoidal table read column by column, a constant factor, columns in another order.
 Each says a property of the learner's own values; ``{label}`` is the output's name."""

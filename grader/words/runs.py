@@ -1,6 +1,6 @@
 """How a run went, in the grader's words: a crash, a time or output limit, an exception the
-learner's code raised (told without hidden data, grader/feedback.py), what the runner could not
-find or run (grader/judge.py, grading.py), the summary line and a repeat pointing back."""
+learner's code raised (told without hidden data, grader/feedback/raised.py), what the runner could not
+find or run (grader/feedback/judge.py, grading.py), the summary line and a repeat pointing back."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ EN: dict[str, str] = {
     "error.not_allowed": "Your code tried something the grader does not allow (network, new "
                          "processes, signals, or files outside its own folder).",
     "error.raised": "Your code raised {kind}: {message}",
-    # a step's record (grader/judge.py)
+    # a step's record (grader/feedback/judge.py)
     "judge.passed": "Passed.",
     "judge.not_finished": "This test did not finish.",
     "judge.what_name": "the module-level name",

@@ -1,4 +1,4 @@
-"""Stage findings on attention weights and the stage itself (grader/observe.py): which output
+"""Stage findings on attention weights and the stage itself (grader/feedback/observe.py): which output
 first differs, a module's submodules against the contract, rows that do not sum to 1, hidden
 keys that get weight (and where the mask or the fill goes wrong), heads that all agree, a
 scale that fits the scores. Fields are the learner's own coarse figures and the case's sizes."""

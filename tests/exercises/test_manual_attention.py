@@ -5,7 +5,7 @@ import math
 import torch
 
 from grader.exercises import get
-from grader.runner import load_module
+from grader.sandbox.runner import load_module
 
 # Worked answers from SOURCES.md (exercise 1).
 SCORES = [[1, 0, 1], [0, 1, 1], [1, 1, 2]]

@@ -3,7 +3,7 @@
 import torch
 
 from grader.exercises import get
-from grader.runner import load_module
+from grader.sandbox.runner import load_module
 
 
 def _copy_from_torch(mine, theirs, E):

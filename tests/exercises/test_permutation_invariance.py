@@ -3,7 +3,7 @@
 import torch
 
 from grader.exercises import get
-from grader.runner import load_module
+from grader.sandbox.runner import load_module
 
 TABLE = [[0.0, 1.0, 0.0, 1.0], [0.8415, 0.5403, 0.0100, 0.9999], [0.9093, -0.4161, 0.0200, 0.9998],
          [0.1411, -0.9900, 0.0300, 0.9996], [-0.7568, -0.6536, 0.0400, 0.9992]]

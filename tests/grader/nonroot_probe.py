@@ -8,7 +8,7 @@ import sys
 
 from grader.api import Grader, SandboxRefused, protected_paths
 from grader.exercises import get
-from grader.pool import WorkerPool
+from grader.sandbox.pool import WorkerPool
 
 EX = get("manual-attention")
 me = os.getpid()

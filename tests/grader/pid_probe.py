@@ -12,7 +12,7 @@ import sys
 
 from grader.api import Grader, protected_paths
 from grader.exercises import get
-from grader.pool import WorkerPool
+from grader.sandbox.pool import WorkerPool
 
 EX = get("manual-attention")
 ATTACK = r'''

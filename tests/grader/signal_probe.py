@@ -12,7 +12,7 @@ import time
 
 from grader.api import Grader, protected_paths
 from grader.exercises import get
-from grader.pool import WorkerPool
+from grader.sandbox.pool import WorkerPool
 
 EX = get("manual-attention")
 # Each way the kernel sends SIGIO (or the signal F_SETSIG names) to a file's owner: F_SETOWN

@@ -178,7 +178,7 @@ def test_no_ipc_object_can_be_made_or_outlive_a_job(grader):
 def test_seccomp_alone_refuses_ipc_when_namespaces_are_off(monkeypatch):
     """Layers hold on their own: with no private IPC namespace, seccomp still refuses SysV/POSIX IPC."""
     from grader.api import Grader, protected_paths
-    from grader.pool import WorkerPool
+    from grader.sandbox.pool import WorkerPool
 
     monkeypatch.setenv("LAB_SANDBOX_MIN", "full")
     before = _ipc_entries()

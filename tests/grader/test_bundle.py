@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 import torch
 
-from grader import bundle, codec
+from grader import bundle
 from grader.exercises import get
-from grader.judge import judge_case
+from grader.feedback.judge import judge_case
 from grader.model import Record
 from grader.paths import deployment_seed, hidden_root
+from grader.sandbox import codec
 
 EX = "masked-softmax"
 

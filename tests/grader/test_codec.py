@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from grader import codec
+from grader.sandbox import codec
 from grader.spec import ref
 
 

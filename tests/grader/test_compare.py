@@ -4,9 +4,9 @@ isclose as the reference for what "close" means."""
 import numpy as np
 import pytest
 
-from grader.codec import Opaque
-from grader.compare import as_float_array, compare, select
+from grader.feedback.compare import as_float_array, compare, select
 from grader.model import Check
+from grader.sandbox.codec import Opaque
 
 W = Check(kind="allclose", label="weights")
 
@@ -46,7 +46,7 @@ def test_shape_messages_echo_a_plausible_shape_and_hide_an_implausible_one():
 
 def test_nan_where_the_expected_has_none_is_said_without_a_guessed_cause():
     """compare.py sees no inputs, so it cannot tell a row of -inf from an overflow: it says
-    what it sees; the cause, where the case's inputs single it out, is grader/observe.py's."""
+    what it sees; the cause, where the case's inputs single it out, is grader/feedback/observe.py's."""
     want = np.array([[0.5, 0.5]])
     msg = compare(W, np.array([[np.nan, np.nan]]), want)["en"]
     assert msg == "`weights` contains NaN where the right values are all finite numbers."
@@ -118,7 +118,7 @@ def test_as_float_array_accepts_numbers_and_refuses_text_and_bools():
 def test_equal_compares_arrays_as_arrays_and_stays_bounded_by_the_expected():
     import time
 
-    from grader.compare import same
+    from grader.feedback.compare import same
 
     e = np.array([[True, False], [True, True]])
     assert same(e.copy(), e) and not same(e.astype(np.int64), e) and not same(e.T[:1], e)

@@ -2,7 +2,7 @@
 each hint is shown only where its premise holds, and says nothing the line and the shown
 message did not already say."""
 
-from grader.feedback import _situation
+from grader.feedback.raised import _situation
 
 SIZES = frozenset({2, 3, 4, 5, 6, 8})
 BROADCAST = "The size of tensor a (5) must match the size of tensor b (4) at non-singleton dimension 0"

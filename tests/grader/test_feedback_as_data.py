@@ -15,9 +15,9 @@ import pytest
 from gradebook.csv_export import rows_to_csv
 from grader import bundle, mistakes
 from grader.exercises import all_exercises, get
-from grader.learner_error import shown_message
+from grader.feedback.learner_error import shown_message
+from grader.feedback.premises import Premises
 from grader.paths import deployment_seed
-from grader.premises import Premises
 
 EXERCISES = sorted(all_exercises())
 
@@ -365,7 +365,7 @@ def test_rows_that_underflow_are_not_called_an_overflow(grader):
 
 
 def test_a_large_fill_already_written_is_not_prescribed_again():
-    from grader.observe import _how_to_hide
+    from grader.feedback.observe import _how_to_hide
 
     assert "large negative fill." in _how_to_hide(Premises("s = s + 0"))[0]
     told = _how_to_hide(Premises("s = s.masked_fill(~m, -1e9)"))[0]
@@ -373,7 +373,7 @@ def test_a_large_fill_already_written_is_not_prescribed_again():
 
 
 def test_the_placeholder_is_named_only_while_the_starters_placeholder_is_there():
-    from grader.observe_values import constant_finding
+    from grader.feedback.observe_values import constant_finding
 
     mine, want = np.zeros((3, 3)), np.arange(9.0).reshape(3, 3)
     starter = get("manual-attention").starter
@@ -384,7 +384,7 @@ def test_the_placeholder_is_named_only_while_the_starters_placeholder_is_there()
 
 
 def test_a_mask_hint_needs_a_case_that_hides_keys():
-    from grader.feedback import error_text
+    from grader.feedback.raised import error_text
     from grader.model import ErrorInfo
 
     err = ErrorInfo("RuntimeError", ("RuntimeError",), "The size of tensor a (5) must match the size "
@@ -396,7 +396,7 @@ def test_a_mask_hint_needs_a_case_that_hides_keys():
 
 
 def test_rounded_answers_are_called_rounded():
-    from grader.observe_values import rounded_finding
+    from grader.feedback.observe_values import rounded_finding
 
     want = np.array([[0.4223, 0.1554, 0.4223], [0.1554, 0.4223, 0.4223]])
     said = rounded_finding("weights", np.round(want, 2), want)
@@ -458,7 +458,7 @@ def test_code_that_does_not_define_the_function_is_named_no_mistake(grader):
 def test_a_broadcast_error_on_a_line_without_a_mask_speaks_of_no_mask():
     """Blind set 4: `Q @ K.T` on batched input (K.T reverses every axis) raised a broadcast
     error and was told "a mask or a length may need an axis of size 1"; the line has neither."""
-    from grader.feedback import error_text
+    from grader.feedback.raised import error_text
     from grader.model import ErrorInfo
 
     source = "import torch\n\ndef attention(Q, K, V, mask=None):\n    s = Q @ K.T\n    return s\n"
@@ -475,7 +475,7 @@ def test_a_broadcast_error_on_a_line_without_a_mask_speaks_of_no_mask():
 def test_nan_columns_of_a_softmax_over_the_queries_are_told_as_the_wrong_axis():
     """Blind set 4: a softmax over the queries met a padded key (its whole column -inf, so NaN)
     and was told "your mask hides every key there", of a mask that hides no row."""
-    from grader.observe import _nan_columns_over_queries
+    from grader.feedback.observe import _nan_columns_over_queries
 
     s = np.random.default_rng(0).normal(size=(2, 3, 4))
     s[..., 3] = -np.inf

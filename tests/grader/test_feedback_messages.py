@@ -106,7 +106,7 @@ def test_one_message_per_distinct_mistake(grader):
 def test_hidden_value_messages_say_where_not_how_much():
     import numpy as np
 
-    from grader.compare import compare
+    from grader.feedback.compare import compare
     from grader.model import Check
 
     spec = Check.from_dict({"kind": "allclose", "label": "weights", "rtol": 1e-5, "atol": 1e-6})
@@ -185,7 +185,7 @@ def test_a_stability_hint_only_where_the_output_is_not_finite(grader):
 def test_the_hint_is_kept_for_nan_or_inf_outputs():
     import numpy as np
 
-    from grader import explain
+    from grader.feedback import explain
     from grader.model import TestCase, records_of
     from grader.report import TestResult
     from grader.spec import Case, call, check
@@ -206,7 +206,7 @@ def test_the_hint_is_kept_for_nan_or_inf_outputs():
 def test_a_matrix_product_with_unequal_inner_sizes_is_told_with_them_when_they_are_the_inputs():
     """Exceptions explained (issue 18): the two inner sizes of a failed `@`, said only when both
     are sizes of the case's own inputs (a learner-chosen number could spell hidden data)."""
-    from grader.feedback import error_text
+    from grader.feedback.raised import error_text
     from grader.model import ErrorInfo
 
     err = ErrorInfo("RuntimeError", ("RuntimeError",), "mat1 and mat2 shapes cannot be multiplied (8x3 and 5x8)", "")

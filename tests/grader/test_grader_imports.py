@@ -32,3 +32,21 @@ def test_no_import_cycles_in_the_grader_or_its_gradebook():
     # the backends open lazily (inside functions); the edges are there all the same
     assert "gradebook.postgres_store" in edges["gradebook.backends"]
     assert find_cycle(edges) is None, " -> ".join(find_cycle(edges))
+
+
+def test_the_grader_is_in_rooms_and_the_sandbox_room_reaches_no_other():
+    """grader/sandbox/ (pool, worker, runner, confinement, codec, probes, fixtures, jobs) runs
+    learner code and imports nothing from the grader's other rooms; grader/feedback/ (judge,
+    compare, observe, explain...) never reaches into the sandbox's process side."""
+    edges = graph(ROOT, "grader")
+    sandbox = {m for m in edges if m.startswith("grader.sandbox.")}
+    feedback = {m for m in edges if m.startswith("grader.feedback.")}
+    assert {"grader.sandbox.pool", "grader.sandbox.worker", "grader.sandbox.runner"} <= sandbox
+    assert {"grader.feedback.judge", "grader.feedback.explain"} <= feedback
+    # grader.paths: where files live (the repository to protect), no room's
+    outside = {m: sorted(n for n in edges[m] if not n.startswith("grader.sandbox") and n != "grader.paths")
+               for m in sandbox}
+    assert {m: n for m, n in outside.items() if n} == {}
+    process_side = {"grader.sandbox.pool", "grader.sandbox.worker", "grader.sandbox.confine",
+                    "grader.sandbox.seccomp"}
+    assert {m: sorted(edges[m] & process_side) for m in feedback if edges[m] & process_side} == {}

@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exercises"))
 PATCH = r'''
 import sys as _sys
 import torch as _torch
-_probes = _sys.modules.get("grader.probes")
-_runner = _sys.modules.get("grader.runner")
-_fixtures = _sys.modules.get("grader.fixtures")
+_probes = _sys.modules.get("grader.sandbox.probes")
+_runner = _sys.modules.get("grader.sandbox.runner")
+_fixtures = _sys.modules.get("grader.sandbox.fixtures")
 if _probes is not None:  # what the probe says of the same values as torch tensors
     def _as_torch(v):
         if isinstance(v, (tuple, list)):

@@ -1,11 +1,11 @@
-"""Stage observations on values (grader/observe_values.py): each says a property of the
+"""Stage observations on values (grader/feedback/observe_values.py): each says a property of the
 learner's own values that the evidence shows, and nothing when the evidence does not."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from grader.observe_values import constant_finding, nan_finding, transposed_finding
+from grader.feedback.observe_values import constant_finding, nan_finding, transposed_finding
 
 
 def _softmax(s: np.ndarray) -> np.ndarray:
@@ -66,8 +66,8 @@ def test_a_factor_of_one_over_an_input_length_is_told_as_such():
     due gives pred / m; the factor is told as 1/m when m is the one input length that fits."""
     import torch
 
+    from grader.feedback.observe_values import values_finding
     from grader.model import TestCase
-    from grader.observe_values import values_finding
     from grader.spec import Case, call, check
 
     x = torch.zeros(12)

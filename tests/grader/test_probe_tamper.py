@@ -21,7 +21,7 @@ class SimpleMultiHeadAttention(nn.Module):
 # A red-team patch: the in-child probes now answer what a correct module would.
 PATCH = '''
 import sys as _s, torch as _t
-_p = _s.modules["grader.probes"].PROBES
+_p = _s.modules["grader.sandbox.probes"].PROBES
 _p["train"] = lambda **kw: ("ok", *[_t.zeros(8, 8, dtype=_t.float64)] * 4, _t.zeros(2, 5, 8, dtype=_t.float64))
 '''
 TRAIN_CASE = "trainable"

@@ -1,4 +1,4 @@
-"""grader/runner.py on the trusted side: reference and mistake files run on the inputs a
+"""grader/sandbox/runner.py on the trusted side: reference and mistake files run on the inputs a
 sandboxed learner gets, one copy per step, so in-place changes stay in their own step."""
 
 from __future__ import annotations
@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from grader import bundle, codec, runner
+from grader import bundle
 from grader.exercises import get
+from grader.sandbox import codec, runner
 from grader.spec import call, check, new, ref
 
 # Mutates its argument in place, then returns the sum; `look` returns what it was given.
@@ -108,7 +109,7 @@ def _again_case(name: str):
 
 
 def _judged(name: str):
-    from grader.judge import judge_case
+    from grader.feedback.judge import judge_case
     from grader.model import Run
 
     case = _again_case(name)

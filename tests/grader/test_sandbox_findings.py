@@ -16,10 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader import codec, grading, judge, messages
+from grader import grading
 from grader.exercises import get
+from grader.feedback import judge
 from grader.model import Check, Record
 from grader.paths import REPO_ROOT
+from grader.sandbox import codec, messages
 
 EX = get("manual-attention")
 REF = EX.reference_source()
@@ -172,7 +174,7 @@ TRUSTED_SIDE = r'''
 import sys
 sys.path.insert(0, sys.argv[1])
 from grader.api import protected_paths
-from grader.pool import WorkerPool
+from grader.sandbox.pool import WorkerPool
 from grader.spec import Job, Limits
 pool = WorkerPool(protected=protected_paths())
 pool.start()
@@ -245,7 +247,7 @@ def test_a_trickled_frame_header_is_parsed_once(grader, monkeypatch):
 def test_a_bogus_sandbox_minimum_refuses_once_and_never_respawns(monkeypatch, tmp_path, capsys):
     from grader import cli
     from grader.api import Grader, SandboxRefused, protected_paths
-    from grader.pool import WorkerPool
+    from grader.sandbox.pool import WorkerPool
 
     monkeypatch.setenv("LAB_SANDBOX_MIN", "bogus")
     with Grader(pool=WorkerPool(protected=protected_paths())) as g:

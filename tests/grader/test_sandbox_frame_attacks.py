@@ -110,7 +110,7 @@ def test_a_hidden_job_finds_no_expected_values_and_nothing_of_an_earlier_job(gra
 # forge the whole run (zeros) so the trusted side accepts it.
 EARLY = r'''
 import json, os, struct, sys
-codec = sys.modules["grader.codec"]
+codec = sys.modules["grader.sandbox.codec"]
 def _frame(msg):
     return codec.pack(msg)
 os.write(3, _frame({"kind": "loaded", "names": ["attention"]}))

@@ -2,10 +2,11 @@
 
 import pytest
 
-from grader import sandbox, seccomp
 from grader.api import Grader, protected_paths
 from grader.exercises import get
-from grader.pool import SandboxRefused, WorkerPool
+from grader.sandbox import confine as sandbox
+from grader.sandbox import seccomp
+from grader.sandbox.pool import SandboxRefused, WorkerPool
 
 
 def test_level_names():

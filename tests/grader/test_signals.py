@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import seccomp
+from grader.sandbox import seccomp
 
 REPO = Path(__file__).resolve().parents[2]
 PROBE = REPO / "tests" / "grader" / "signal_probe.py"

@@ -71,7 +71,7 @@ def test_f2_zero_byte_outputs_of_many_empty_rows_cost_no_trusted_time(warm):
 
 
 def test_scanning_stops_at_a_second_sandbox_report():
-    from grader import codec, messages
+    from grader.sandbox import codec, messages
 
     report = codec.pack({"kind": "sandbox", "level": {"summary": "strict"}})
     kinds, _, _ = messages.scan(report, 0)
@@ -84,7 +84,7 @@ def test_scanning_stops_at_a_second_sandbox_report():
 
 @pytest.mark.parametrize("field,size", [("message", 1001), ("traceback", 4005), ("type", 201)])
 def test_error_texts_longer_than_the_runner_writes_are_forged(field, size):
-    from grader import codec, messages
+    from grader.sandbox import codec, messages
 
     err = {"type": "ValueError", "mro": ["ValueError"], "message": "m", "traceback": "t"}
     ok = [codec.pack({"kind": "sandbox", "level": {}}), codec.pack({"kind": "load_error", "error": err})]

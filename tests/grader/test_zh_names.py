@@ -8,8 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from grader import compare, judge
 from grader.exercises import all_exercises
+from grader.feedback import compare, judge
 from grader.model import Check, Record
 from grader.paths import deployment_seed
 from grader.spec import Case, call, check, zh_names

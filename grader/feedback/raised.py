@@ -12,7 +12,7 @@ import re
 import signal as _signal
 from typing import TYPE_CHECKING
 
-from grader.learner_error import frames, learner_line, raise_lines, shown_message
+from grader.feedback.learner_error import frames, learner_line, raise_lines, shown_message
 from grader.report import frame_text
 from grader.words import NOTHING, say
 
@@ -144,7 +144,7 @@ def error_text(err: ErrorInfo, fn_label: str, sizes: frozenset[int] = frozenset(
                source: str = "", masks: bool = False) -> dict[str, str]:
     """What the learner's code raised on a hidden test, as it happened: the exception's type,
     the learner's line, the message Python or torch raised when it is one of the known messages
-    (grader/learner_error.py: its slots shown only where they cannot carry hidden data), then
+    (grader/feedback/learner_error.py: its slots shown only where they cannot carry hidden data), then
     what it means in this case when that is known. A ``raise``/``assert`` of their own is told
     by its line.
     ``sizes``: the sizes of the case's own inputs; ``masks``: its inputs hide keys."""

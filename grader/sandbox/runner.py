@@ -7,11 +7,11 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from grader import codec
-from grader.spec import Ref
+from grader.sandbox import codec
+from grader.sandbox.jobs import Ref
 
 FILENAME = "submission.py"
-# What a record says of an exception is capped here, and grader/messages.py refuses longer.
+# What a record says of an exception is capped here, and grader/sandbox/messages.py refuses longer.
 TRACEBACK_CHARS = 4000
 MESSAGE_CHARS = 1000  # an error's text
 RAISED_CHARS = 500  # the text of an exception a step expected
@@ -131,7 +131,7 @@ def run_step(namespace: dict, step: dict, saved: dict) -> Any:
             args = [a.clone() if hasattr(a, "clone") else a for a in args]
         return args[0] if len(args) == 1 else args
     if op == "fixture":
-        from grader import fixtures  # torch; preloaded in the worker
+        from grader.sandbox import fixtures  # torch; preloaded in the worker
 
         return fixtures.build(step["name"], **kwargs)
     raise ValueError(f"internal: unknown step op {op!r}")

@@ -3,8 +3,8 @@
 A generic hint has a premise: "use torch.softmax" assumes the code does not call it yet; "hide
 keys in the scores with a large negative fill" assumes it does not already; "if this is still
 the starter's placeholder" assumes a placeholder is left. A hint whose premise is false names a
-wrong cause, so the observers (grader/observe.py, grader/observe_values.py) and the case hints
-(grader/explain.py) ask these questions first. Each answer is read from the source text only
+wrong cause, so the observers (grader/feedback/observe.py, grader/feedback/observe_values.py) and the case hints
+(grader/feedback/explain.py) ask these questions first. Each answer is read from the source text only
 (names and literals, never run), so it costs microseconds and sees nothing hidden.
 
 ``Premises()`` with no source answers as the old text assumed (no softmax called, no fill
@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from grader.learner_error import parsed
+from grader.feedback.learner_error import parsed
 
 # A library softmax: torch.softmax, F.softmax, x.softmax(...), nn.Softmax(...), and a bare
 # softmax(...) only where it is imported (a learner's own `def softmax` is no library one).

@@ -8,7 +8,7 @@ Property (issue 19, 1): the trusted side bounds every piece of work by the bytes
 before doing the work. Here: a result's JSON values are counted (MAX_NODES, over the whole
 result) before any is parsed, and a tensor's shape is bounded (codec.shape_problem: number of
 dimensions, each dimension, the extent of an empty tensor) before any product of it is taken.
-Judging then compares arrays as arrays, bounded by the expected value (grader/compare.py).
+Judging then compares arrays as arrays, bounded by the expected value (grader/feedback/compare.py).
 grader/worstcase.py forges the worst results under the size cap; each costs <= 0.2 s of CPU.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader import codec, runner
+from grader.sandbox import codec, runner
 
 MAX_HEADER = 1 << 20  # one frame's JSON; the largest real one is under 1 KiB
 # Containers and items in one whole result: the largest real result has under 400 (a learner's

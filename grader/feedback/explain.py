@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from grader.judge import explains, judge_case
+from grader.feedback.judge import explains, judge_case
+from grader.feedback.premises import UNKNOWN, Premises
 from grader.model import Mistake, Record, TestCase
-from grader.premises import UNKNOWN, Premises
 from grader.report import Report, TestResult
 from grader.words import say
 
@@ -47,7 +47,7 @@ def name_mistakes(cases: list[TestCase], failed: list[Failure], report: Report,
     explains every failed case of that part and fails no case the learner passed, and no
     other hypothesis does as well; a mistake a probe or contract check already proved in
     this submission breaks a tie. Otherwise nothing is named: stage observations
-    (grader/observe.py) then say what differs, which is never wrong.
+    (grader/feedback/observe.py) then say what differs, which is never wrong.
     """
     if not failed:
         return
@@ -138,7 +138,7 @@ def add_hint(case: TestCase, result: TestResult, records: list[Record],
     """A case's fixed hint is about numerical stability (every hint in hidden/ is): shown only
     when the code returned NaN or inf there, the symptom it explains; never on a crash (then
     only the crash message is true) or on finite wrong values, whose cause it would misname;
-    never when the fact its ``unless`` names holds of the code (grader/premises.py)."""
+    never when the fact its ``unless`` names holds of the code (grader/feedback/premises.py)."""
     raised = any(r.error is not None for r in records)
     unless = (case.hint or {}).get("unless")
     names = [s.name for s in case.steps if s.op == "call" and isinstance(s.name, str)]

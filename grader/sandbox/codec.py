@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.spec import Ref
+from grader.sandbox.jobs import Ref
 
 # Only plain numeric dtypes cross the boundary; anything else is described, not sent.
 DTYPES = {

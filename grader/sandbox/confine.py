@@ -10,8 +10,8 @@ import signal
 import struct
 import sys
 
-from grader import seccomp
-from grader.spec import Limits
+from grader.sandbox import seccomp
+from grader.sandbox.jobs import Limits
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long

@@ -1,6 +1,6 @@
 """Stage 3 of grading: judge each step's record and each case against the expected ones.
 
-Values are compared in grader/compare.py; here records (a value, an error or what was raised)
+Values are compared in grader/feedback/compare.py; here records (a value, an error or what was raised)
 and cases (steps in order, each with its checks) get judged, and a known mistake's run is
 matched against the learner's.
 """
@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from grader import compare, feedback
-from grader.learner_error import frames, raise_lines
+from grader.feedback import compare
+from grader.feedback import raised as feedback
+from grader.feedback.learner_error import frames, raise_lines
 from grader.model import Check, ErrorInfo, Record, TestCase
 from grader.report import TestResult
 from grader.words import say
@@ -232,7 +233,7 @@ def check_record(spec: Check, record: Record, expected: Any, fn_label: str,
     return compare.compare(spec, got, exp, hidden)
 
 
-# What grader/runner.py's lookup says when a name is missing, and the key that says it to the learner.
+# What grader/sandbox/runner.py's lookup says when a name is missing, and the key that says it to the learner.
 _WHAT = {"the module-level name": "judge.what_name", "the function": "judge.what_function",
          "the class": "judge.what_class"}
 

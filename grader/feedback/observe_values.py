@@ -1,7 +1,7 @@
 """Stage observations on plain values (no weights): a scores table that splits into a query
 part plus a key part or stays inside tanh's range, a sinusoidal table read column by column, a
 constant factor, the right columns in another order, a constant output. Used by
-grader/observe.py, which decides the stage; everything here reads only the learner's values
+grader/feedback/observe.py, which decides the stage; everything here reads only the learner's values
 and the reference's, on the trusted side, and says a property of the learner's own values.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from grader.feedback.premises import UNKNOWN, Premises
 from grader.model import TestCase
-from grader.premises import UNKNOWN, Premises
 from grader.words import NOTHING, Finding, say
 
 
@@ -246,7 +246,7 @@ def _size_factor(c: float, case: TestCase | None) -> str:
     sum divided by its count or a mean multiplied back (only when exactly one length fits)."""
     if case is None:
         return ""
-    from grader.judge import input_sizes
+    from grader.feedback.judge import input_sizes
 
     fits = {f"1/{n}" for n in input_sizes(case) if n > 1 and abs(c * n - 1) < 1e-3}
     fits |= {f"{n}" for n in input_sizes(case) if n > 1 and abs(c / n - 1) < 1e-3}

@@ -1,6 +1,6 @@
 """Stage observations: what differs at the first output of a failed case, in the learner's terms.
 
-Where no single hypothesis explains a part's failures (grader/explain.py names nothing), the
+Where no single hypothesis explains a part's failures (grader/feedback/explain.py names nothing), the
 feedback says what was observed instead, which is never wrong: the stage where the learner's
 values first part from the reference's (the first checked output that fails, after the ones
 that passed) and the property that breaks there: rows that do not sum to 1 and along which
@@ -19,18 +19,18 @@ from typing import Any
 
 import numpy as np
 
-from grader import compare
 from grader.diagnose import TINY, arr, constant_fill
-from grader.judge import check_record, expected_of
-from grader.model import Check, Record, TestCase
-from grader.observe_values import (
+from grader.feedback import compare
+from grader.feedback.judge import check_record, expected_of
+from grader.feedback.observe_values import (
     constant_finding,
     nan_finding,
     rounded_finding,
     transposed_finding,
     values_finding,
 )
-from grader.premises import UNKNOWN, Premises
+from grader.feedback.premises import UNKNOWN, Premises
+from grader.model import Check, Record, TestCase
 from grader.words import NOTHING, Finding, joined, say
 
 # Exercises whose scores are a scaled dot product Q·Kᵀ / √d_k (the scale wording names d_k).
@@ -42,7 +42,7 @@ def observe(cases: list[TestCase], failed: list, expected: dict[int, list[Record
     """Replace the generic message of each failed, unnamed case by a stage observation.
     ``exercise`` (the id) decides which words fit: a scale of Q·Kᵀ only where scores are a
     dot product, a mask only where the case's inputs hide keys; ``premises`` (what the code
-    itself already does, grader/premises.py) keep advice from telling it to do that."""
+    itself already does, grader/feedback/premises.py) keep advice from telling it to do that."""
     for index, result, records in failed:
         if result.mistake:
             continue
@@ -64,7 +64,7 @@ def locate(case: TestCase, got: list[Record], expected: list[Record] | None,
     for i, step in enumerate(case.steps):
         for chk in step.checks:
             if i >= len(got) or got[i].error is not None:
-                return None  # a crash says its own thing (grader/feedback.py)
+                return None  # a crash says its own thing (grader/feedback/raised.py)
             ref = expected[i] if i < len(expected) else None
             problem = check_record(chk, got[i], expected_of(chk, ref), case.labels[i], hidden=True)
             if problem is None:

@@ -16,10 +16,11 @@ import threading
 import time
 from pathlib import Path
 
-from grader import codec, messages, sandbox
-from grader.model import RawResult
 from grader.paths import REPO_ROOT
-from grader.spec import Job, Limits
+from grader.sandbox import codec, messages
+from grader.sandbox import confine as sandbox
+from grader.sandbox.jobs import Job, Limits
+from grader.sandbox.results import RawResult
 
 # The only variables a worker gets: no tokens, secrets or host PATH can reach its memory.
 SAFE_ENV = {"LANG": "C.UTF-8", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -66,7 +67,7 @@ class Worker:
     def spawn(self) -> None:
         """Launch the worker process without waiting for it (it imports torch meanwhile)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        cmd = [sys.executable, "-E", "-s", "-m", "grader.worker", "--control-fd", str(theirs.fileno())]
+        cmd = [sys.executable, "-E", "-s", "-m", "grader.sandbox.worker", "--control-fd", str(theirs.fileno())]
         for p in self.protected:
             cmd += ["--protect", p]
         for layer in self.without:

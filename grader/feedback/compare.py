@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from grader import feedback
-from grader.codec import Opaque
+from grader.feedback import raised as feedback
 from grader.model import Check
+from grader.sandbox.codec import Opaque
 from grader.words import joined, say
 
 
@@ -110,7 +110,7 @@ def compare(spec: Check, got: Any, expected: Any, hidden: bool = False) -> dict 
     """None when ``got`` satisfies ``spec`` against ``expected``, else a bilingual message.
 
     On hidden cases (``hidden``) messages never show expected values, and learner-chosen
-    values only through a fixed vocabulary (see grader/feedback.py).
+    values only through a fixed vocabulary (see grader/feedback/raised.py).
     """
     label, kind = spec.label or "result", spec.kind
     if kind == "equal":

@@ -1,6 +1,6 @@
 """The zygote: imports torch and the allowed modules once, then forks one confined child per job.
 
-Run as ``python -m grader.worker --control-fd N --protect PATH ...`` with a scrubbed environment
+Run as ``python -m grader.sandbox.worker --control-fd N --protect PATH ...`` with a scrubbed environment
 (see pool.py). The zygote never holds job data, now or earlier: for each job the trusted side
 passes three fresh pipe ends over the control socket (SCM_RIGHTS), the forked child reads its
 payload from one and writes its results and output straight back on the others. The zygote
@@ -29,8 +29,9 @@ torch.set_num_threads(1)  # before any torch op: forking after a multi-threaded 
 torch.softmax(torch.ones(2, 3) @ torch.ones(3, 2), dim=-1).sum().item()
 import numpy  # noqa: E402,F401 - imported once here so children do not pay for it
 
-from grader import codec, fixtures, runner, sandbox  # noqa: E402,F401
-from grader.spec import Limits  # noqa: E402
+from grader.sandbox import codec, fixtures, runner  # noqa: E402,F401
+from grader.sandbox import confine as sandbox  # noqa: E402
+from grader.sandbox.jobs import Limits  # noqa: E402
 
 # Modules a submission may import. Loaded here once: children start with them in memory, and
 # when the child runs as `nobody` it may not be able to read the interpreter's files at all
@@ -262,7 +263,7 @@ def sweep_dead_mount_points(tmpdir: str | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m grader.worker")
+    parser = argparse.ArgumentParser(prog="python -m grader.sandbox.worker")
     parser.add_argument("--control-fd", type=int, required=True)
     parser.add_argument("--protect", action="append", default=[])
     parser.add_argument("--without", action="append", default=[], choices=sandbox.LAYERS)
