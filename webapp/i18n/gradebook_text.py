@@ -189,7 +189,7 @@ EN: dict[str, str] = {
     "cv.pick_mistake": "Click a mistake in the table to list the learners who made it.",
     "cv.who_made": "{mistake} ({exercise}): {n} learners",
     "cv.who_fixed": "✓ now at full marks",
-    "cv.who_split": "{still} still trying, {fixed} fixed it since",
+    "cv.who_split": "{still} still trying, {fixed} now at full marks",
     "cv.stuck": "Needs help: {n}",
     "cv.exercises": "This lesson's exercises",
     "cv.exercises_info": "Choose the exercises of today's lesson: the grid, totals, mistakes and "
@@ -374,7 +374,7 @@ ZH: dict[str, str] = {
     "cv.pick_mistake": "点击表中的一个错误，列出犯过它的学习者。",
     "cv.who_made": "{mistake}（{exercise}）：{n} 位学习者",
     "cv.who_fixed": "✓ 现已满分",
-    "cv.who_split": "{still} 位仍在尝试，{fixed} 位之后已改正",
+    "cv.who_split": "{still} 位仍在尝试，{fixed} 位现已满分",
     "cv.stuck": "需要帮助：{n} 人",
     "cv.exercises": "本节课的练习",
     "cv.exercises_info": "选择今天这节课的练习：表格、合计、常见错误和“需要帮助”只看这些练习。不选：全部练习。",

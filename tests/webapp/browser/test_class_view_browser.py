@@ -347,7 +347,7 @@ def test_who_made_it_marks_learners_who_fixed_it_since(browser, page_app):
     fixed = [n for cls, n in notes if cls == "cv-fixed"]
     assert fixed and all("now at full marks" in n for n in fixed), notes
     assert all("full marks" not in n for cls, n in notes if cls != "cv-fixed"), notes
-    expect(page.locator("#class-who")).to_contain_text("fixed it since")
+    expect(page.locator("#class-who")).to_contain_text("now at full marks")
     page.context.close()
 
 

@@ -217,15 +217,15 @@ def test_who_made_it_puts_those_still_trying_first_and_marks_who_fixed_it():
     people = tuple(Learner(f"k{i}", f"learner{i} (guest)", f"g:{i}") for i in range(4))
     html = view.who_made(MistakeCount("manual-attention", "no-scale", people, 5), "en",
                          fixed=frozenset({"k0", "k2"}))
-    assert "2 still trying, 2 fixed it since" in html
+    assert "2 still trying, 2 now at full marks" in html
     items = html.split("<li")[1:]
     assert "learner1" in items[0] and "learner3" in items[1]  # still trying first
     assert all('data-note="✓ now at full marks"' in i for i in items[2:]) and "learner0" in items[2]
     assert not any("data-note" in i for i in items[:2])
     zh = view.who_made(MistakeCount("manual-attention", "no-scale", people, 5), "zh",
                        fixed=frozenset({"k0"}))
-    assert "现已满分" in zh and "3 位仍在尝试，1 位之后已改正" in zh
-    assert "fixed it since" not in view.who_made(
+    assert "现已满分" in zh and "3 位仍在尝试，1 位现已满分" in zh
+    assert "now at full marks" not in view.who_made(
         MistakeCount("manual-attention", "no-scale", people, 5), "en")
 
 
