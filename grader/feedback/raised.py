@@ -61,6 +61,7 @@ _MASK_WORD = re.compile(r"mask|len|valid|keep|pad", re.I)
 _DOT_T = re.compile(r"\.T(?![\w(])")
 _IF_TENSOR = re.compile(r"^\s*(?:if|elif|while)\s+((?:not\s+)?([A-Za-z_]\w{0,40}))\s*:", re.ASCII)
 _SUBSCRIPT = re.compile(r"\b([A-Za-z_]\w{0,40})\[\s*([A-Za-z_]\w{0,40})\s*\]", re.ASCII)
+_DTYPE_MIX = re.compile(r"mat1 and mat2 must have the same dtype|expected m1 and m2 to have the same dtype")
 _INDEX_AXIS0 = re.compile(r"index (?:-?\d+|…) is out of bounds for dimension 0 with size", re.ASCII)
 
 
@@ -82,6 +83,8 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False,
     if _EMPTY.search(msg) and masks:
         return say("situation.empty_reduction")
     line = line_text or ""
+    if _DTYPE_MIX.search(msg):
+        return say("situation.dtype_mix")
     if msg.startswith("view size is not compatible"):
         return say("situation.view_contiguous")
     cond = _IF_TENSOR.match(line)
@@ -95,9 +98,12 @@ def _situation(msg: str, sizes: frozenset[int], masks: bool = False,
     if found:
         g = found.groups()
         left, right = (int(g[1]), int(g[2])) if g[0] is not None else (int(g[4]), int(g[5]))
-        if g[0] is not None and g[3] != "…" and int(g[3]) == left and not dot_t["en"] and \
+        if g[0] is not None and g[3] != "…" and int(g[3]) == left and \
                 {left, right, int(g[3])} <= sizes:  # (., left) @ (right, left): the transpose fits
-            return say("situation.matmul_transposed", left=left, rows=right, cols=left)
+            # with .T on the line the operand was transposed once too often (blind set 6:
+            # W1 given as (d_model, d_ff), used as an nn.Linear weight)
+            key = "situation.matmul_extra_t" if dot_t["en"] else "situation.matmul_transposed"
+            return say(key, left=left, rows=right, cols=left)
         if {left, right} <= sizes:
             return _joined(say("situation.matmul", left=left, right=right), dot_t)
     found = _BROADCAST.search(msg)

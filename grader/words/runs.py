@@ -18,6 +18,13 @@ EN: dict[str, str] = {
                                    "operand's last axis has size {left}, the right operand is {rows}×{cols}, "
                                    "so it needs its transpose ({cols}×{rows}): a weight of shape (out, in) is "
                                    "applied as `x @ W.T`",
+    "situation.matmul_extra_t": "a matrix product whose right operand is the wrong way round: the left "
+                                "operand's last axis has size {left}, the right operand is {rows}×{cols}, "
+                                "and this line transposes it with `.T`: a weight the statement gives as "
+                                "(in, out) is used as it is, `x @ W`",
+    "situation.dtype_mix": "a product of tensors of two dtypes (float32 and float64 do not mix): keep "
+                           "every tensor in the dtype of the inputs, with no `.float()` or `.double()`, "
+                           "and make new tensors with `dtype=` the inputs' dtype",
     "situation.dot_t": "; this line uses `.T`, which reverses *every* axis: on a batched (B, m, d) "
                        "tensor it gives (d, m, B). To swap only the last two axes use "
                        "`.transpose(-2, -1)`",
@@ -100,6 +107,10 @@ ZH: dict[str, str] = {
     "situation.broadcast_mask": "；掩码或长度可能需要在应重复的位置加一个大小为 1 的维",
     "situation.matmul_transposed": "矩阵乘法的右操作数方向反了：左操作数最后一维大小为 {left}，右操作数是 {rows}×{cols}，"
                                    "所以需要它的转置（{cols}×{rows}）：形状为 (out, in) 的权重应写成 `x @ W.T`",
+    "situation.matmul_extra_t": "矩阵乘法的右操作数方向反了：左操作数最后一维大小为 {left}，右操作数是 {rows}×{cols}，"
+                                "而这一行又用 `.T` 把它转置了：题目给出的 (in, out) 形状的权重应直接使用，写成 `x @ W`",
+    "situation.dtype_mix": "两个不同 dtype 的张量相乘（float32 与 float64 不能混用）：让所有张量都保持输入的 dtype，"
+                           "不要 `.float()` 或 `.double()`，新建张量时用 `dtype=` 输入的 dtype",
     "situation.dot_t": "；这一行用了 `.T`，它会反转*所有*维：对批量的 (B, m, d) 张量会得到 (d, m, B)。"
                        "只交换最后两维请用 `.transpose(-2, -1)`",
     "situation.view_contiguous": "`transpose`（或 `permute`）之后张量在内存中不再连续，`.view` 无法合并它的维："

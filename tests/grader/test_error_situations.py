@@ -64,3 +64,22 @@ def test_nothing_computed_at_run_time_is_echoed():
     said = _en(_situation("index 4 is out of bounds for dimension 0 with size 3", SIZES,
                           line_text="    y = secret_" + "a" * 80 + "[perm]"))
     assert "a" * 60 not in said  # an identifier longer than the pattern's cap is not echoed whole
+
+
+def test_a_weight_transposed_once_too_often_is_said_on_a_line_with_dot_t():
+    """Blind set 6: W1 given as (d_model, d_ff), used as `X @ W1.T` (an nn.Linear habit)."""
+    said = _en(_situation("mat1 and mat2 shapes cannot be multiplied (6x4 and 8x4)", SIZES,
+                          line_text="    h = X @ W1.T + b1"))
+    assert "transposes it with `.T`" in said and "`x @ W`" in said and "every* axis" not in said
+    plain = _en(_situation("mat1 and mat2 shapes cannot be multiplied (6x4 and 8x4)", SIZES,
+                           line_text="    h = X @ W1 + b1"))
+    assert "`x @ W.T`" in plain and "transposes it" not in plain
+
+
+def test_mixed_dtypes_are_said_only_for_a_dtype_message():
+    said = _en(_situation("expected m1 and m2 to have the same dtype, but got: float != double", SIZES,
+                          line_text="    h = X @ W1"))
+    assert "float32 and float64 do not mix" in said and "`.float()`" in said
+    assert _situation("division by zero", SIZES, line_text="    x = X.float() / 0") is None
+    # an index of the wrong dtype is no product of two float dtypes
+    assert _situation("expected scalar type Long but found Float", SIZES, line_text="    x.gather(1, idx)") is None

@@ -1,0 +1,8 @@
+import torch
+
+
+def position_wise_ffn(X, W1, b1, W2, b2):
+    """Return max(0, X @ W1 + b1) @ W2 + b2, shape (B, n, d_model), for X of shape (B, n, d_model)."""
+    H = torch.relu(X @ W1 + b1)
+    out = torch.relu(H @ W2 + b2)
+    return out
