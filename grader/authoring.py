@@ -78,7 +78,7 @@ def picked(fn: str | Ref, *args: Any, order: tuple[tuple[int, str], ...], **kwar
 
 def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: float = 1.0,
              name: tuple[str, str] | None = None, setup: list[dict] | None = None,
-             label: str | None = None, **kwargs: Any) -> Case:
+             label: str | None = None, unchanged: dict[str, str] | None = None, **kwargs: Any) -> Case:
     """The case every exercise has: ``fn`` returns torch tensors (``names``, a tuple of them, or
     one tensor) in the dtype of its inputs, float64 and float32 alike; and a second call on the
     very tensors the first received answers the same (nothing changed in place). ``args`` are
@@ -86,12 +86,13 @@ def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: flo
 
     A module: ``setup`` makes it (``new(CLS, ..., save="m")``, ``set_params(..., dtype="float64")``),
     ``fn`` is ``ref("m")`` and ``label`` its name in the words ("AddNorm.forward"); its dtype is
-    the one ``setup`` gave it, so only that one is checked."""
+    the one ``setup`` gave it, so only that one is checked. ``unchanged``: the exercise's own
+    words ({"en", "zh"}) for an input changed in place, where it can say how that happens."""
     items = len(names) if len(names) > 1 else 0
     said = label or str(fn)
     what = say("contract.tensors", names=", ".join(names)) if items else say("contract.one_tensor")
     types = {**say("contract.types", fn=said, what=what), "mistake": "wrong-return-type"}
-    unchanged = {**say("contract.unchanged", fn=said), "mistake": "changes-input"}
+    unchanged = {**(unchanged or say("contract.unchanged", fn=said)), "mistake": "changes-input"}
     single = [args, {k: v for k, v in kwargs.items()}]
     as32 = [tuple(a.float() if _floating(a) else a for a in args),
             {k: v.float() if _floating(v) else v for k, v in kwargs.items()}]

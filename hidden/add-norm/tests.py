@@ -16,6 +16,14 @@ STABLE_HINT = {
     "zh": "特征值很大：请对中心化后的特征求方差，即 mean((Z - mean)²)，或直接用 nn.LayerNorm；"
           "均值很大时 mean(Z²) - mean(Z)² 会把有效数字全部抵消。"}
 f64 = torch.float64
+# How Y changes in place here (blind set 6): nn.Dropout hands back Y itself in evaluation mode
+# and at p = 0, so `out = self.dropout(Y); out += X` adds into the caller's Y.
+UNCHANGED = {"en": "`AddNorm.forward` changes the caller's `X` or `Y` in place. Note that `nn.Dropout` returns "
+                   "`Y` itself in evaluation mode and at p = 0, so `out = self.dropout(Y); out += X` adds into "
+                   "the caller's `Y`: write `X + self.dropout(Y)`, a new tensor.",
+             "zh": "`AddNorm.forward` 原地修改了调用者传入的 `X` 或 `Y`。注意：在评估模式下以及 p = 0 时，`nn.Dropout` "
+                   "返回的就是 `Y` 本身，所以 `out = self.dropout(Y); out += X` 会加到调用者的 `Y` 上：请写成 "
+                   "`X + self.dropout(Y)`，得到一个新张量。"}
 # At 0 < p < 1 each learner's dropout draws its own mask: hidden/add-norm/verify.py accepts any
 # mask, with the right scale and a share of dropped entries near p.
 DROPOUT_FAIL = {"en": "In training mode with dropout 0.25 your output is not LayerNorm(X + Dropout(Y)) for any "
@@ -79,6 +87,7 @@ def build(rng: torch.Generator) -> list:
               "训练模式，dropout 0.25：随机丢弃 Y 的元素，保留的元素放大"), 2,
              *block(randn(16, 4, 6, dtype=f64), randn(16, 4, 6, dtype=f64), p=0.25, training=True, verified=True)),
         contract(ref("m"), randn(3, 4, 6, dtype=f64), randn(3, 4, 6, dtype=f64), label="AddNorm.forward",
+                 unchanged=UNCHANGED,
                  setup=[new("AddNorm", 6, 0.0, save="m"), set_params("m", {
                      "ln.weight": 1.0 + randn(6, dtype=f64, scale=0.5), "ln.bias": randn(6, dtype=f64, scale=0.5)},
                      dtype="float64")],
