@@ -62,11 +62,9 @@ def outputs(fn: str | Ref, *args: Any, labels: tuple[str, ...] = ("output",), **
     """Call ``fn(*args, **kwargs)`` and check what it returns against the reference's, within
     the tolerance of the inputs' dtype: one label for a single tensor, else one per tuple item
     in item order (``picked`` checks them in another order)."""
-    t = tol(_dtype_of(args, kwargs))
     if len(labels) == 1:
-        return [call(fn, *args, **kwargs, check=check(label=labels[0], **t))]
-    return [call(fn, *args, **kwargs, check=check(label=label, select=i, **t))
-            for i, label in enumerate(labels)]
+        return [call(fn, *args, **kwargs, check=check(label=labels[0], **tol(_dtype_of(args, kwargs))))]
+    return picked(fn, *args, order=tuple(enumerate(labels)), **kwargs)
 
 
 def picked(fn: str | Ref, *args: Any, order: tuple[tuple[int, str], ...], **kwargs: Any) -> list[dict]:
@@ -93,9 +91,8 @@ def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: flo
     what = say("contract.tensors", names=", ".join(names)) if items else say("contract.one_tensor")
     types = {**say("contract.types", fn=said, what=what), "mistake": "wrong-return-type"}
     unchanged = {**(unchanged or say("contract.unchanged", fn=said)), "mistake": "changes-input"}
-    single = [args, {k: v for k, v in kwargs.items()}]
-    as32 = [tuple(a.float() if _floating(a) else a for a in args),
-            {k: v.float() if _floating(v) else v for k, v in kwargs.items()}]
+    args32 = tuple(a.float() if _floating(a) else a for a in args)
+    kwargs32 = {k: v.float() if _floating(v) else v for k, v in kwargs.items()}
     labels = names if items else (names[0] if names else "output",)
     t = tol(torch.float64)
     checks = [check(label=label, select=i if items else None, **t) for i, label in enumerate(labels)]
@@ -105,11 +102,11 @@ def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: flo
     en, zh = name
     if setup is None:  # a function: read once, then called in float64 and in float32
         made, target = [get(fn, save="f")], ref("f")
-        dtypes = [*returns(target, *single[0], items=items, label=said, fail=types, **single[1]),
-                  *returns(target, *as32[0], items=items, label=said, fail=types, **as32[1])]
+        dtypes = [*returns(target, *args, items=items, label=said, fail=types, **kwargs),
+                  *returns(target, *args32, items=items, label=said, fail=types, **kwargs32)]
     else:
         made, target = list(setup), fn
-        dtypes = returns(target, *single[0], items=items, label=said, fail=types, **single[1])
+        dtypes = returns(target, *args, items=items, label=said, fail=types, **kwargs)
     return case((en, zh), points, *made, *dtypes,
                 # The very same tensors twice: an input changed in place changes the second answer.
                 *again(target if setup else fn, inputs(*args, **kwargs), inputs(*args, **kwargs),
