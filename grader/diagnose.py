@@ -5,9 +5,10 @@ helpers look at properties instead: which keys get weight whatever fill value wa
 along which axis the weights sum to 1, which scale factor reproduces the scores. An
 exercise opts in with ``hidden/<id>/diagnose.py``::
 
-    def diagnose(case: Case, records: list[dict]) -> str | None
+    def diagnose(case: TestCase, records: list[Record]) -> str | None
 
-returning a mistake name only when one hypothesis fits the learner's outputs exactly (and
+reading the typed case (``case.steps[i].op``, ``.name``, ``.args``, ``.kwargs``, ``.params``;
+grader/model.py) and the learner's records (``value_of``), and returning a mistake name only when one hypothesis fits the learner's outputs exactly (and
 no other does), so a diagnosis is never a guess. Trusted side, numpy only.
 """
 
@@ -17,6 +18,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+
+from grader.model import Record, Step, TestCase
 
 TINY = 1e-7  # a weight below this is "no weight" (exp of a fill of -30 or less)
 
@@ -32,16 +35,23 @@ def arr(value: Any) -> np.ndarray | None:
     return out
 
 
-def value_of(records: list[dict], step: int, select: int | None = None) -> Any:
-    """The learner's value for one step (and tuple item), or None when absent."""
-    if step >= len(records) or "value" not in records[step]:
+def value_of(records: list[Record], step: int, select: int | None = None) -> Any:
+    """The learner's value for one step (and tuple item), or None when absent (the step
+    raised, or the case stopped before it)."""
+    if step >= len(records) or records[step].error is not None or records[step].raised is not None:
         return None
-    value = records[step]["value"]
+    value = records[step].value
     if select is not None:
         if not isinstance(value, (tuple, list)) or len(value) <= select:
             return None
         value = value[select]
     return value
+
+
+def first_call(case: TestCase, fn: str) -> tuple[int, Step] | tuple[None, None]:
+    """(index, step) of the case's first call of the function ``fn`` by name, or (None, None)."""
+    return next(((i, s) for i, s in enumerate(case.steps) if s.op == "call" and s.name == fn),
+                (None, None))
 
 
 def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:

@@ -62,6 +62,7 @@ class Step:
     save: str | None = None
     raises: str | None = None
     checks: tuple[Check, ...] = ()
+    params: dict = field(default_factory=dict)  # set_params: dotted name -> tensor
     authored: dict = field(default_factory=dict, repr=False, compare=False)  # the wire form
 
     @classmethod
@@ -71,7 +72,8 @@ class Step:
             raw if isinstance(raw, list) else [raw]))
         return cls(op=d["op"], name=d.get(_NAME_KEY.get(d["op"], "name")),
                    args=tuple(d.get("args", ())), kwargs=dict(d.get("kwargs", {})),
-                   save=d.get("save"), raises=d.get("raises"), checks=checks, authored=d)
+                   save=d.get("save"), raises=d.get("raises"), checks=checks,
+                   params=dict(d.get("params", {})), authored=d)
 
     def to_wire(self, nonce: str | None = None) -> dict:
         """What the sandbox may see of this step: its inputs, never expected values.
@@ -113,7 +115,8 @@ def _label(step: Step, made: dict[str, str], got: dict[str, str]) -> str:
 
 @dataclass(frozen=True)
 class TestCase:
-    """One graded case, typed: its steps, each step's label, and the case as authored."""
+    """One graded case, typed: its steps and each step's label. What the judge, the mutant
+    matcher, a diagnoser (hidden/<id>/diagnose.py) and a verifier all read."""
 
     __test__ = False  # not a pytest class
 
@@ -124,7 +127,6 @@ class TestCase:
     visible: bool
     hint: dict[str, str] | None
     zh: str
-    authored: Case = field(repr=False, compare=False)  # what hidden/<id>/diagnose.py reads
 
     @classmethod
     def of(cls, case: Case) -> TestCase:
@@ -132,7 +134,7 @@ class TestCase:
         made = {s.save: s.name for s in steps if s.op == "new" and s.save}
         got = {s.save: s.name for s in steps if s.op == "get" and s.save and isinstance(s.name, str)}
         return cls(case.name, case.points, steps, tuple(_label(s, made, got) for s in steps),
-                   case.visible, case.hint, case.zh or "", case)
+                   case.visible, case.hint, case.zh or "")
 
     def to_wire(self, nonce: str | None = None) -> list[dict]:
         return [s.to_wire(nonce) for s in self.steps]

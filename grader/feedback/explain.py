@@ -111,8 +111,8 @@ def _diagnosed(diagnoser: Callable | None, case: TestCase, records: list[Record]
     or several it cannot tell apart on this case alone (the other cases may)."""
     if diagnoser is None:
         return set()
-    try:  # hidden/<id>/diagnose.py reads the case as authored and records as sent
-        found = diagnoser(case.authored, [r.to_wire() for r in records])
+    try:  # hidden/<id>/diagnose.py reads the typed case and records (grader/model.py)
+        found = diagnoser(case, records)
     except Exception:  # noqa: BLE001 - a diagnosis is optional; never fail the report on it
         return set()
     if isinstance(found, str):

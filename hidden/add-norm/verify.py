@@ -47,8 +47,8 @@ def dropout(case, got, i):
     if X is None or Y is None or out is None or out.shape != X.shape or not np.isfinite(out).all():
         return "wrong"
     made = next(s for s in case.steps if s.op == "new")
-    p = float(made.authored["args"][1])
-    params = next(s for s in case.steps if s.op == "set_params").authored["params"]
+    p = float(made.args[1])
+    params = next(s for s in case.steps if s.op == "set_params").params
     w, b = arr(params["ln.weight"]), arr(params["ln.bias"])
     ok, share = _fits(out, X, Y, w, b, 1.0 / (1.0 - p))
     if ok and p - 0.15 <= share <= p + 0.2:

@@ -19,9 +19,9 @@ from grader.diagnose import (
 
 def diagnose(case, records):
     step = case.steps[0]
-    if step.get("op") != "call" or step.get("fn") != "causal_attention":
+    if step.op != "call" or step.name != "causal_attention":
         return None
-    Q, K = arr(step["args"][0]), arr(step["args"][1])
+    Q, K = arr(step.args[0]), arr(step.args[1])
     got = arr(value_of(records, 0, select=1))
     if Q is None or got is None or got.shape[-2:] != (Q.shape[-2], Q.shape[-2]):
         return None

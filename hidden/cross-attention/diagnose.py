@@ -6,16 +6,7 @@ import math
 
 import numpy as np
 
-from grader.diagnose import arr, fits, softmax, unique, value_of
-
-
-def _first_call(case, records):
-    """(step, the learner's weights) of the case's first call of ``cross_attention`` by name
-    (the types case starts with a lookup; its first such call is on fresh copies)."""
-    for i, step in enumerate(case.steps):
-        if isinstance(step, dict) and step.get("op") == "call" and step.get("fn") == "cross_attention":
-            return step, arr(value_of(records, i, select=1))
-    return None, None
+from grader.diagnose import arr, first_call, fits, softmax, unique, value_of
 
 
 def _blocked_rows_empty(got, rows):
@@ -27,17 +18,19 @@ def _blocked_rows_empty(got, rows):
 
 
 def diagnose(case, records):
-    step, got = _first_call(case, records)
-    if step is None or got is None or len(step.get("args", ())) < 5:
+    # the types case starts with a lookup; its first call by name is on fresh copies
+    i, step = first_call(case, "cross_attention")
+    got = None if step is None else arr(value_of(records, i, select=1))
+    if got is None or len(step.args) < 5:
         return None
-    dec, enc, W_q, W_k = (arr(a) for a in step["args"][:4])
+    dec, enc, W_q, W_k = (arr(a) for a in step.args[:4])
     if any(a is None for a in (dec, enc, W_q, W_k)) or dec.ndim != 3 or enc.ndim != 3:
         return None
     B, n, m = dec.shape[0], dec.shape[1], enc.shape[1]
     if got.shape != (B, n, m):
         return None  # keys from the decoder or roles swapped: the mistake files name those
     scores = (dec @ W_q) @ np.swapaxes(enc @ W_k, -1, -2) / math.sqrt(W_q.shape[1])  # (B, n, m)
-    lens = (step.get("kwargs") or {}).get("enc_valid_lens")
+    lens = step.kwargs.get("enc_valid_lens")
     lens = None if lens is None else np.asarray(arr(lens), dtype=np.int64)
     keys = np.ones((B, 1, m), bool) if lens is None else \
         np.arange(m)[None, None, :] < lens[:, None, None]  # (B, 1, m): real encoder tokens

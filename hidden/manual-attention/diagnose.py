@@ -25,9 +25,9 @@ from grader.diagnose import (
 
 def diagnose(case, records):
     step = case.steps[0]
-    if step.get("op") != "call" or step.get("fn") != "attention":
+    if step.op != "call" or step.name != "attention":
         return None
-    Q, K = arr(step["args"][0]), arr(step["args"][1])
+    Q, K = arr(step.args[0]), arr(step.args[1])
     got = arr(value_of(records, 0, select=1))
     if Q is None or got is None:
         return None
@@ -35,7 +35,7 @@ def diagnose(case, records):
     raw = Q @ np.swapaxes(K, -1, -2)  # (..., n, m)
     if got.shape != raw.shape:
         return None
-    mask = step.get("kwargs", {}).get("mask")
+    mask = step.kwargs.get("mask")
     allowed = np.ones(raw.shape, bool) if mask is None else np.broadcast_to(
         np.asarray(arr(mask), bool), raw.shape)
     right = softmax(np.where(allowed, raw / math.sqrt(d), -np.inf))
@@ -57,7 +57,7 @@ def diagnose(case, records):
             return "softmax-wrong-axis" if fits(got, finite) else None
     if not np.isfinite(got).all() and np.isfinite(right).all():
         scaled = np.where(allowed, raw / math.sqrt(d), -np.inf)
-        if global_max_shift(got, scaled, dtype_of(step["args"][0])):
+        if global_max_shift(got, scaled, dtype_of(step.args[0])):
             return "global-max-shift"  # rows far below the tensor's maximum underflow: 0/0
         return "naive-softmax"
     fill = np.where(allowed, 0.0, -np.inf)

@@ -52,14 +52,14 @@ def _lengths_of_other_rows(got, X, lens, keep):
 
 def diagnose(case, records):
     step = case.steps[0]
-    if step.get("op") != "call" or step.get("fn") != "masked_softmax":
+    if step.op != "call" or step.name != "masked_softmax":
         return None
-    X = arr(step["args"][0])
+    X = arr(step.args[0])
     got = arr(value_of(records, 0))
     if X is None or got is None or got.shape != X.shape or X.ndim != 3:
         return None
     B, n, m = X.shape
-    lens = step["args"][1]
+    lens = step.args[1]
     lens = None if lens is None else np.asarray(arr(lens), dtype=np.int64)
     keep = np.ones(X.shape, bool) if lens is None else _keep(lens, B, n, m)
     right = softmax(np.where(keep, X, FILL))  # a query with valid length 0: uniform weights
@@ -68,7 +68,7 @@ def diagnose(case, records):
         bad = ~np.isfinite(got).all(axis=-1)  # (B, n): queries with NaN/inf weights
         if empty.any() and (bad == empty).all() and fits(got[~empty], right[~empty]):
             return "length-zero-nan"  # NaN exactly on the queries with valid length 0
-        if global_max_shift(got, np.where(keep, X, FILL), dtype_of(step["args"][0])):
+        if global_max_shift(got, np.where(keep, X, FILL), dtype_of(step.args[0])):
             return "global-max-shift"  # rows far below the tensor's maximum underflow: 0/0
         return "overflowing-softmax"  # inf/NaN where a stable softmax has none
     findings = [

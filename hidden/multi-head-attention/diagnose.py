@@ -40,15 +40,15 @@ def _weights(x, params, h, *, scale=None, split="heads", axis=-1, mask=None, mas
 
 def diagnose(case, records):
     steps = case.steps
-    if len(steps) < 3 or steps[0].get("op") != "new" or steps[2].get("op") != "call":
+    if len(steps) < 3 or steps[0].op != "new" or steps[2].op != "call":
         return None
     got = arr(value_of(records, 2, select=1))
     if got is None:
         return None
-    E, h = steps[0]["args"][:2]
-    params = {k: arr(v) for k, v in steps[1]["params"].items()}
-    x = arr(steps[2]["args"][0])
-    mask = steps[2].get("kwargs", {}).get("mask")
+    E, h = steps[0].args[:2]
+    params = {k: arr(v) for k, v in steps[1].params.items()}
+    x = arr(steps[2].args[0])
+    mask = steps[2].kwargs.get("mask")
     mask = None if mask is None else np.asarray(arr(mask), dtype=bool)
     d = E // h
     w = lambda **kw: (lambda: _weights(x, params, h, mask=mask, **kw))  # noqa: E731

@@ -16,16 +16,16 @@ MAX_GAP = 2 * 5  # eps is jittered up to 2x; positions differ by at most 5 in th
 
 
 def diagnose(case, records):
-    eps = {s.get("save"): s["kwargs"].get("eps") for s in case.steps
-           if s.get("op") == "fixture" and s.get("name") == "nearly_equivariant"}
+    eps = {s.save: s.kwargs.get("eps") for s in case.steps
+           if s.op == "fixture" and s.name == "nearly_equivariant"}
     for i, s in enumerate(case.steps):
-        if s.get("op") != "call" or not s.get("check") or not s.get("args"):
+        if s.op != "call" or not s.checks or not s.args:
             continue
-        layer = getattr(s["args"][0], "name", None)
+        layer = getattr(s.args[0], "name", None)
         answer = value_of(records, i)
         if layer not in eps or not isinstance(answer, bool):
             continue
-        given = s.get("kwargs", {}).get("atol")
+        given = s.kwargs.get("atol")
         atol, e = DEFAULT_ATOL if given is None else given, eps[layer]
         if answer and e / 2 > atol:
             return "atol-ignored"  # "equal" although every gap is above the atol it was given

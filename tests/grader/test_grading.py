@@ -8,7 +8,7 @@ import torch
 
 from grader import grading
 from grader.bundle import Bundle
-from grader.model import Mistake, Record
+from grader.model import Mistake, Record, TestCase
 from grader.spec import Case, Limits, call, check
 
 LIMITS = Limits(wall_s=5.0, cpu_s=5)
@@ -90,14 +90,14 @@ def test_a_diagnoser_names_what_mutant_matching_cannot(grader):
     seen = []
 
     def diagnose(case, records):
-        seen.append((case, records))  # the case as authored, records as the runner wrote them
-        x = case.steps[0]["args"][0].numpy()
-        return "adds" if np.allclose(records[0]["value"] - x, 1.0) else None
+        seen.append((case, records))  # the typed case and records (grader/model.py)
+        x = case.steps[0].args[0].numpy()
+        return "adds" if np.allclose(records[0].value - x, 1.0) else None
 
     unmatched = [Mistake("adds", ADDS, records=_records(lambda x: x - 1))]  # other outputs
     report = _grade(grader, "def double(x):\n    return x + 1\n", _bundle(unmatched, diagnose))
     assert report.mistakes() == ["adds"] and report.tests[0].message == ADDS
-    assert isinstance(seen[0][0], Case) and isinstance(seen[0][1][0], dict)
+    assert isinstance(seen[0][0], TestCase) and isinstance(seen[0][1][0], Record)
 
 
 def test_hidden_cases_run_in_a_fresh_order_but_report_in_canonical_order(grader):

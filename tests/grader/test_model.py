@@ -41,7 +41,8 @@ def test_labels_are_the_learners_names_never_the_graders_save_names():
     assert case.labels == ("SimpleMHA", "SimpleMHA", "SimpleMHA", "SimpleMHA.forward",
                            "the grader's check of your code", "the layer you were given", "scores",
                            "return kinds", "attention")
-    assert case.zh == "层" and case.authored.steps[0]["cls"] == "SimpleMHA"
+    assert case.zh == "层" and case.steps[0].name == "SimpleMHA"
+    assert case.steps[1].params.keys() == _mha_case().steps[1]["params"].keys()
 
 
 def test_the_wire_form_is_the_authored_step_without_its_checks():
