@@ -58,20 +58,28 @@ def case(name: tuple[str, str], points: float, *steps: dict, hint: dict | None =
     return Case(en, points, list(steps), hint=hint, zh=zh)
 
 
-def outputs(fn: str | Ref, *args: Any, labels: tuple[str, ...] = ("output",), **kwargs: Any) -> list[dict]:
+def outputs(fn: str | Ref, *args: Any, labels: tuple[str, ...] = ("output",),
+            tol: dict[str, float] | None = None, **kwargs: Any) -> list[dict]:
     """Call ``fn(*args, **kwargs)`` and check what it returns against the reference's, within
     the tolerance of the inputs' dtype: one label for a single tensor, else one per tuple item
-    in item order (``picked`` checks them in another order)."""
+    in item order (``picked`` checks them in another order). ``tol``: what differs from that
+    tolerance, e.g. ``{"rtol": 1e-4}`` (scores in the hundreds) or ``{"atol": 1e-6}``."""
     if len(labels) == 1:
-        return [call(fn, *args, **kwargs, check=check(label=labels[0], **tol(_dtype_of(args, kwargs))))]
-    return picked(fn, *args, order=tuple(enumerate(labels)), **kwargs)
+        return [call(fn, *args, **kwargs, check=check(label=labels[0], **_within(args, kwargs, tol)))]
+    return picked(fn, *args, order=tuple(enumerate(labels)), tol=tol, **kwargs)
 
 
-def picked(fn: str | Ref, *args: Any, order: tuple[tuple[int, str], ...], **kwargs: Any) -> list[dict]:
+def picked(fn: str | Ref, *args: Any, order: tuple[tuple[int, str], ...],
+           tol: dict[str, float] | None = None, **kwargs: Any) -> list[dict]:
     """Like ``outputs`` for a tuple, in the order given by (item, label) pairs, e.g.
     ``order=((1, "weights"), (0, "output"))``: the first item to differ is the one named."""
-    t = tol(_dtype_of(args, kwargs))
+    t = _within(args, kwargs, tol)
     return [call(fn, *args, **kwargs, check=check(label=label, select=i, **t)) for i, label in order]
+
+
+def _within(args: tuple, kwargs: dict, changes: dict[str, float] | None) -> dict[str, float]:
+    """The tolerance of the inputs' dtype, with an author's ``changes`` to it."""
+    return {**tol(_dtype_of(args, kwargs)), **(changes or {})}
 
 
 def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: float = 1.0,

@@ -2,26 +2,8 @@
 
 import torch
 
-from grader.spec import Case, again, call, check, get, inputs, ref, returns, zh_names
-
-
-def _tol(dtype):
-    return {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
-
-
-def _mask_case(name, sizes, points=1.0):
-    return Case(name, points, [
-        call("causal_mask", n, check=check("equal", label=f"causal_mask({n})")) for n in sizes
-    ])
-
-
-def _attn_case(name, Q, K, V, points=2.0, hint=None):
-    tol = _tol(Q.dtype)
-    return Case(name, points, hint=hint, steps=[
-        call("causal_attention", Q, K, V, check=check(label="weights", select=1, **tol)),
-        call("causal_attention", Q, K, V, check=check(label="output", select=0, **tol)),
-    ])  # values only: dtype and return types are graded once, in their own case
-
+from grader.authoring import case, draw, picked, tol
+from grader.spec import again, call, check, get, inputs, ref, returns
 
 TYPES_FAIL = {"en": "`causal_attention` must return torch tensors `(output, weights)` with the dtype "
                     "of `Q` (not numpy, not another float type), and `causal_mask` a tensor of "
@@ -39,6 +21,14 @@ UNCHANGED_FAIL = {"en": "`causal_attention` changes the caller's `Q`, `K` or `V`
                   "zh": "`causal_attention` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
                         "请在新张量上计算，不要改动输入。", "mistake": "changes-input"}
 
+LARGE_HINT = {"en": "Large dot products: block the future scores first, then one stable "
+                    "softmax (torch.softmax). A hand-written exp overflows, and masking or "
+                    "renormalising after the softmax can divide 0 by 0.",
+              "zh": "点积很大：先屏蔽未来位置的分数，再做一次数值稳定的 softmax（torch.softmax）。"
+                    "手写的 exp 会溢出；在 softmax 之后再屏蔽或重新归一化可能出现 0 除以 0。"}
+ORDER = ((1, "weights"), (0, "output"))  # the weights first: the earlier stage is the one named
+f32, f64 = torch.float32, torch.float64
+
 
 def _future_dominates(randn):
     """Q, K (3, 4, 16) whose scores grow by thousands with the key index: every future key
@@ -51,65 +41,49 @@ def _future_dominates(randn):
     return Q, K
 
 
-# Each case's name on a Chinese page (the English name stays the gradebook's key).
-ZH_NAMES = {
-    'mask for n = 2 and n = 5': 'n = 2 和 n = 5 的掩码',
-    'mask for n = 1, 9 and 16': 'n = 1、9 和 16 的掩码',
-    '3-D, float32, batch 5 > n 3': '三维，float32，批大小 5 > n 3',
-    '3-D, float64, batch 2 < n 6, d_v != d': '三维，float64，批大小 2 < n 6，d_v != d',
-    '4-D (batch, heads, n, d), float32': '四维 (batch, heads, n, d)，float32',
-    'types: torch tensors in the dtype of Q, a bool mask; inputs left unchanged': '类型：dtype 与 Q 相同的 torch 张量、bool 掩码；输入不被修改',
-    'large scores, float64': '大分数，float64',
-    'bad input: n < 1': '错误输入：n < 1',
-    'bad input: Q, K, V of different lengths': '错误输入：Q、K、V 长度不同',
-    'bad input: Q and K of different widths d': '错误输入：Q 与 K 的宽度 d 不同',
-}
 
+def build(rng: torch.Generator) -> list:
+    randn = draw(rng)
 
-@zh_names(ZH_NAMES)
-def build(rng: torch.Generator) -> list[Case]:
-    def randn(*shape, dtype=torch.float32, scale=1.0):
-        return torch.randn(*shape, generator=rng, dtype=torch.float64).mul(scale).to(dtype)
+    def masks(*sizes):
+        return [call("causal_mask", n, check=check("equal", label=f"causal_mask({n})")) for n in sizes]
 
-    f64, f32 = torch.float64, torch.float32
+    def attend(Q, K, V):  # values only: dtype and return types are graded once, in their own case
+        return picked("causal_attention", Q, K, V, order=ORDER)
+
+    def bad(Q, K, V):
+        return call("causal_attention", Q, K, V, raises="ValueError")
+
     return [
-        _mask_case("mask for n = 2 and n = 5", [2, 5]),
-        _mask_case("mask for n = 1, 9 and 16", [1, 9, 16]),
-        _attn_case("3-D, float32, batch 5 > n 3", randn(5, 3, 4), randn(5, 3, 4), randn(5, 3, 4)),
-        _attn_case("3-D, float64, batch 2 < n 6, d_v != d", randn(2, 6, 8, dtype=f64),
-                   randn(2, 6, 8, dtype=f64), randn(2, 6, 3, dtype=f64)),
-        _attn_case("4-D (batch, heads, n, d), float32", randn(2, 3, 5, 4), randn(2, 3, 5, 4),
-                   randn(2, 3, 5, 6), points=1.0),
-        Case("types: torch tensors in the dtype of Q, a bool mask; inputs left unchanged", 1.0, [
-            get("causal_attention", save="f"),
-            *returns(ref("f"), randn(2, 3, 4, dtype=f64), randn(2, 3, 4, dtype=f64),
-                     randn(2, 3, 2, dtype=f64), items=2, label="causal_attention", fail=TYPES_FAIL),
-            *returns(ref("f"), randn(2, 3, 4), randn(2, 3, 4), randn(2, 3, 2), items=2,
-                     label="causal_attention", fail=TYPES32_FAIL),
-            get("causal_mask", save="mask"),
-            *returns(ref("mask"), 4, label="causal_mask", fail=TYPES_FAIL),
-            # The same Q, K, V twice: Q divided or V centred in place changes the second answer.
-            *again("causal_attention", inputs(*(same := (randn(2, 4, 3), randn(2, 4, 3), randn(2, 4, 2)))),
-                   inputs(*same),
-                   check=[check(label="weights", select=1, **_tol(f32)),
-                          check(label="output", select=0, **_tol(f32))], fail=UNCHANGED_FAIL)]),
-        _attn_case("large scores, float64", *_future_dominates(randn), randn(3, 4, 2, dtype=f64),
-                   hint={"en": "Large dot products: block the future scores first, then one stable "
-                               "softmax (torch.softmax). A hand-written exp overflows, and masking or "
-                               "renormalising after the softmax can divide 0 by 0.",
-                         "zh": "点积很大：先屏蔽未来位置的分数，再做一次数值稳定的 softmax（torch.softmax）。"
-                               "手写的 exp 会溢出；在 softmax 之后再屏蔽或重新归一化可能出现 0 除以 0。"}),
-        Case("bad input: n < 1", 1.0, [call("causal_mask", 0, raises="ValueError")]),
-        Case("bad input: Q, K, V of different lengths", 1.0, [
-            call("causal_attention", randn(2, 4, 3), randn(2, 5, 3), randn(2, 5, 3),
-                 raises="ValueError"),
-            # only V differs (blind set 2026-12-07: a check of Q and K alone passed)
-            call("causal_attention", randn(2, 4, 3), randn(2, 4, 3), randn(2, 5, 3),
-                 raises="ValueError"),
-        ]),
+        case(("mask for n = 2 and n = 5", "n = 2 和 n = 5 的掩码"), 1.0, *masks(2, 5)),
+        case(("mask for n = 1, 9 and 16", "n = 1、9 和 16 的掩码"), 1.0, *masks(1, 9, 16)),
+        case(("3-D, float32, batch 5 > n 3", "三维，float32，批大小 5 > n 3"), 2.0,
+             *attend(randn(5, 3, 4), randn(5, 3, 4), randn(5, 3, 4))),
+        case(("3-D, float64, batch 2 < n 6, d_v != d", "三维，float64，批大小 2 < n 6，d_v != d"), 2.0,
+             *attend(randn(2, 6, 8, dtype=f64), randn(2, 6, 8, dtype=f64), randn(2, 6, 3, dtype=f64))),
+        case(("4-D (batch, heads, n, d), float32", "四维 (batch, heads, n, d)，float32"), 1.0,
+             *attend(randn(2, 3, 5, 4), randn(2, 3, 5, 4), randn(2, 3, 5, 6))),
+        case(("types: torch tensors in the dtype of Q, a bool mask; inputs left unchanged",
+              "类型：dtype 与 Q 相同的 torch 张量、bool 掩码；输入不被修改"), 1.0,
+             get("causal_attention", save="f"),
+             *returns(ref("f"), randn(2, 3, 4, dtype=f64), randn(2, 3, 4, dtype=f64),
+                      randn(2, 3, 2, dtype=f64), items=2, label="causal_attention", fail=TYPES_FAIL),
+             *returns(ref("f"), randn(2, 3, 4), randn(2, 3, 4), randn(2, 3, 2), items=2,
+                      label="causal_attention", fail=TYPES32_FAIL),
+             get("causal_mask", save="mask"),
+             *returns(ref("mask"), 4, label="causal_mask", fail=TYPES_FAIL),
+             # The same Q, K, V twice: Q divided or V centred in place changes the second answer.
+             *again("causal_attention", inputs(*(same := (randn(2, 4, 3), randn(2, 4, 3), randn(2, 4, 2)))),
+                    inputs(*same), check=[check(label=label, select=i, **tol(f32)) for i, label in ORDER],
+                    fail=UNCHANGED_FAIL)),
+        case(("large scores, float64", "大分数，float64"), 2.0,
+             *attend(*_future_dominates(randn), randn(3, 4, 2, dtype=f64)), hint=LARGE_HINT),
+        case(("bad input: n < 1", "错误输入：n < 1"), 1.0, call("causal_mask", 0, raises="ValueError")),
+        case(("bad input: Q, K, V of different lengths", "错误输入：Q、K、V 长度不同"), 1.0,
+             bad(randn(2, 4, 3), randn(2, 5, 3), randn(2, 5, 3)),
+             # only V differs (blind set 2026-12-07: a check of Q and K alone passed)
+             bad(randn(2, 4, 3), randn(2, 4, 3), randn(2, 5, 3))),
         # the statement also refuses Q and K of different widths d (Q·Kᵀ needs one d)
-        Case("bad input: Q and K of different widths d", 1.0, [
-            call("causal_attention", randn(2, 4, 3), randn(2, 4, 5), randn(2, 4, 3),
-                 raises="ValueError"),
-        ]),
+        case(("bad input: Q and K of different widths d", "错误输入：Q 与 K 的宽度 d 不同"), 1.0,
+             bad(randn(2, 4, 3), randn(2, 4, 5), randn(2, 4, 3))),
     ]

@@ -2,9 +2,31 @@
 
 import torch
 
-from grader.spec import Case, again, call, check, get, inputs, ref, returns, zh_names
+from grader.authoring import case, outputs
+from grader.spec import again, call, check, get, inputs, ref, returns
 
-TOL = {"rtol": 1e-5, "atol": 1e-6}
+TOL = {"rtol": 1e-5, "atol": 1e-6}  # every check here, float32 included (weights lie in [0, 1])
+TYPES_FAIL = {
+    "en": "`masked_softmax` must return a torch.Tensor with the dtype of `X` (float32 in, float32 "
+          "out; float64 in, float64 out): no numpy, no `.float()` or `.double()` on the result.",
+    "zh": "`masked_softmax` 必须返回 dtype 与 `X` 相同的 torch.Tensor（float32 进 float32 出，float64 进 "
+          "float64 出）：不要返回 numpy，也不要对结果 `.float()` 或 `.double()`。", "mistake": "wrong-return-type"}
+UNCHANGED_FAIL = {
+    "en": "`masked_softmax` changes the caller's tensor in place (e.g. `X[mask] = -1e6` or "
+          "`X.masked_fill_`): work on a copy (`X.masked_fill(...)`, `X.clone()`), never on the input.",
+    "zh": "`masked_softmax` 原地修改了调用者的张量（例如 `X[mask] = -1e6` 或 `X.masked_fill_`）：请在副本上"
+          "操作（`X.masked_fill(...)`、`X.clone()`），不要改动输入。", "mistake": "changes-input"}
+HINT_LARGE = {
+    "unless": "calls_softmax",  # its advice is for code that does not call it yet
+    "en": "Large scores must not overflow: use torch.softmax, or subtract the row maximum before exp.",
+    "zh": "分数很大时不能溢出：请使用 torch.softmax，或在取 exp 之前减去每行的最大值。",
+}
+HINT_EMPTY = {
+    "en": "A query whose valid length is 0 sees no key: with every hidden score at -1e6 its scores are "
+          "all equal and its weights uniform (1/m); -inf there gives 0/0 = NaN.",
+    "zh": "有效长度为 0 的查询看不到任何键：把被遮蔽的分数都填成 -1e6 时，它的分数全部相等，权重均匀"
+          "（1/m）；填 -inf 则得到 0/0 = NaN。",
+}
 
 
 def _lens(rng, shape, m):
@@ -17,26 +39,11 @@ def _lens(rng, shape, m):
     return lens
 
 
-HINT_LARGE = {
-    "unless": "calls_softmax",  # its advice is for code that does not call it yet
-    "en": "Large scores must not overflow: use torch.softmax, or subtract the row maximum before exp.",
-    "zh": "分数很大时不能溢出：请使用 torch.softmax，或在取 exp 之前减去每行的最大值。",
-}
-
-
 def _large(rng, shape, dtype, offset):
     """Scores around +offset / -offset (alternating batch rows): exp() overflows or underflows
     in every row, whatever the seed, while a stable softmax is unaffected by the shift."""
     sign = torch.tensor([1.0, -1.0], dtype=dtype).repeat(shape[0])[: shape[0]].view(-1, 1, 1)
     return offset * sign + 10 * torch.randn(*shape, generator=rng, dtype=dtype)
-
-
-HINT_EMPTY = {
-    "en": "A query whose valid length is 0 sees no key: with every hidden score at -1e6 its scores are "
-          "all equal and its weights uniform (1/m); -inf there gives 0/0 = NaN.",
-    "zh": "有效长度为 0 的查询看不到任何键：把被遮蔽的分数都填成 -1e6 时，它的分数全部相等，权重均匀"
-          "（1/m）；填 -inf 则得到 0/0 = NaN。",
-}
 
 
 def _empty_lens(rng, B, n, m):
@@ -47,13 +54,6 @@ def _empty_lens(rng, B, n, m):
     return lens
 
 
-def _weights_case(name, X, lens, points=2.0, hint=None):
-    # Values only: the dtype and the return type are graded once, in their own case.
-    return Case(name, points, hint=hint, steps=[
-        call("masked_softmax", X, lens, check=check("allclose", label="weights", **TOL)),
-    ])
-
-
 def _again(X, lens, prefix):
     """``masked_softmax(X, lens)``, then again on that very X without a mask: its answer must be
     what a fresh copy gives (spec.again). -1e6 written into the hidden scores shows there."""
@@ -61,80 +61,52 @@ def _again(X, lens, prefix):
                  check=check("allclose", label="weights", **TOL), fail=UNCHANGED_FAIL, prefix=prefix)
 
 
-TYPES_FAIL = {
-    "en": "`masked_softmax` must return a torch.Tensor with the dtype of `X` (float32 in, float32 "
-          "out; float64 in, float64 out): no numpy, no `.float()` or `.double()` on the result.",
-    "zh": "`masked_softmax` 必须返回 dtype 与 `X` 相同的 torch.Tensor（float32 进 float32 出，float64 进 "
-          "float64 出）：不要返回 numpy，也不要对结果 `.float()` 或 `.double()`。", "mistake": "wrong-return-type"}
-UNCHANGED_FAIL = {
-    "en": "`masked_softmax` changes the caller's tensor in place (e.g. `X[mask] = -1e6` or "
-          "`X.masked_fill_`): work on a copy (`X.masked_fill(...)`, `X.clone()`), never on the input.",
-    "zh": "`masked_softmax` 原地修改了调用者的张量（例如 `X[mask] = -1e6` 或 `X.masked_fill_`）：请在副本上"
-          "操作（`X.masked_fill(...)`、`X.clone()`），不要改动输入。", "mistake": "changes-input"}
-
-
-# Each case's name on a Chinese page (the English name stays the gradebook's key).
-ZH_NAMES = {
-    'no mask (valid_lens=None), float32, B 2 < n 3': '无掩码（valid_lens=None），float32，B 2 < n 3',
-    '1-D valid lengths, float64, batch 5 > queries 3': '一维有效长度，float64，批大小 5 > 查询数 3',
-    '1-D valid lengths, float32, batch 2 < queries 6': '一维有效长度，float32，批大小 2 < 查询数 6',
-    '2-D valid lengths (one per query), float64, batch 3 < queries 4': '二维有效长度（每个查询一个），float64，批大小 3 < 查询数 4',
-    '2-D valid lengths (one per query), float32, batch 6 > queries 2': '二维有效长度（每个查询一个），float32，批大小 6 > 查询数 2',
-    'returns a torch.Tensor in the dtype of X (float32 and float64)': '返回 dtype 与 X 相同的 torch.Tensor（float32 和 float64）',
-    'leaves X and valid_lens unchanged': '不修改 X 和 valid_lens',
-    'large scores (hundreds), float32, 2-D valid lengths': '大分数（数百），float32，二维有效长度',
-    'large scores (hundreds), float64, 1-D valid lengths': '大分数（数百），float64，一维有效长度',
-    'valid length 0 (a query that sees no key), large scores, float32': '有效长度为 0（看不到任何键的查询），大分数，float32',
-    'bad input: X is not 3-D': '错误输入：X 不是三维',
-    'bad input: valid_lens has the wrong length or shape': '错误输入：valid_lens 的长度或形状不对',
-}
-
-
-@zh_names(ZH_NAMES)
-def build(rng: torch.Generator) -> list[Case]:
+def build(rng: torch.Generator) -> list:
     f32, f64 = torch.float32, torch.float64
-    cases = [
-        _weights_case("no mask (valid_lens=None), float32, B 2 < n 3",
-                      torch.randn(2, 3, 5, generator=rng, dtype=f32), None, points=1.0),
-        _weights_case("1-D valid lengths, float64, batch 5 > queries 3",
-                      torch.randn(5, 3, 4, generator=rng, dtype=f64), _lens(rng, (5,), 4)),
-        _weights_case("1-D valid lengths, float32, batch 2 < queries 6",
-                      torch.randn(2, 6, 7, generator=rng, dtype=f32), _lens(rng, (2,), 7)),
-        _weights_case("2-D valid lengths (one per query), float64, batch 3 < queries 4",
-                      torch.randn(3, 4, 5, generator=rng, dtype=f64), _lens(rng, (3, 4), 5)),
-        _weights_case("2-D valid lengths (one per query), float32, batch 6 > queries 2",
-                      torch.randn(6, 2, 6, generator=rng, dtype=f32), _lens(rng, (6, 2), 6)),
-        Case("returns a torch.Tensor in the dtype of X (float32 and float64)", 1.0, [
-            get("masked_softmax", save="f"),
-            *returns(ref("f"), torch.randn(2, 3, 4, generator=rng, dtype=f64), torch.tensor([2, 4]),
-                     label="masked_softmax", fail=TYPES_FAIL),
-            *returns(ref("f"), torch.randn(2, 3, 4, generator=rng, dtype=f32), None,
-                     label="masked_softmax", fail=TYPES_FAIL)]),
+
+    def randn(*shape, dtype=f32):  # drawn in the dtype itself, as these cases always were
+        return torch.randn(*shape, generator=rng, dtype=dtype)
+
+    def weights(X, lens):  # values only: the dtype and the return type are graded once, in their own case
+        return outputs("masked_softmax", X, lens, labels=("weights",), tol=TOL)
+
+    def bad(X, lens):
+        return call("masked_softmax", X, lens, raises="ValueError")
+
+    return [
+        case(("no mask (valid_lens=None), float32, B 2 < n 3", "无掩码（valid_lens=None），float32，B 2 < n 3"), 1.0,
+             *weights(randn(2, 3, 5), None)),
+        case(("1-D valid lengths, float64, batch 5 > queries 3", "一维有效长度，float64，批大小 5 > 查询数 3"), 2.0,
+             *weights(randn(5, 3, 4, dtype=f64), _lens(rng, (5,), 4))),
+        case(("1-D valid lengths, float32, batch 2 < queries 6", "一维有效长度，float32，批大小 2 < 查询数 6"), 2.0,
+             *weights(randn(2, 6, 7), _lens(rng, (2,), 7))),
+        case(("2-D valid lengths (one per query), float64, batch 3 < queries 4",
+              "二维有效长度（每个查询一个），float64，批大小 3 < 查询数 4"), 2.0,
+             *weights(randn(3, 4, 5, dtype=f64), _lens(rng, (3, 4), 5))),
+        case(("2-D valid lengths (one per query), float32, batch 6 > queries 2",
+              "二维有效长度（每个查询一个），float32，批大小 6 > 查询数 2"), 2.0,
+             *weights(randn(6, 2, 6), _lens(rng, (6, 2), 6))),
+        case(("returns a torch.Tensor in the dtype of X (float32 and float64)",
+              "返回 dtype 与 X 相同的 torch.Tensor（float32 和 float64）"), 1.0,
+             get("masked_softmax", save="f"),
+             *returns(ref("f"), randn(2, 3, 4, dtype=f64), torch.tensor([2, 4]), label="masked_softmax",
+                      fail=TYPES_FAIL),
+             *returns(ref("f"), randn(2, 3, 4), None, label="masked_softmax", fail=TYPES_FAIL)),
         # In-place changes show in later answers: -1e6 written into X's hidden scores changes
         # what a call without a mask returns.
-        Case("leaves X and valid_lens unchanged", 1.0, [
-            *_again(torch.randn(3, 2, 5, generator=rng, dtype=f32), torch.tensor([2, 5, 1]), "first"),
-            *_again(torch.randn(2, 2, 4, generator=rng, dtype=f64), torch.tensor([[1, 4], [3, 2]]),
-                    "second")]),
-        _weights_case("large scores (hundreds), float32, 2-D valid lengths",
-                      _large(rng, (3, 3, 5), f32, 150.0), _lens(rng, (3, 3), 5), points=1.0,
-                      hint=HINT_LARGE),
-        _weights_case("large scores (hundreds), float64, 1-D valid lengths",
-                      _large(rng, (4, 2, 6), f64, 800.0), _lens(rng, (4,), 6), points=1.0,
-                      hint=HINT_LARGE),
+        case(("leaves X and valid_lens unchanged", "不修改 X 和 valid_lens"), 1.0,
+             *_again(randn(3, 2, 5), torch.tensor([2, 5, 1]), "first"),
+             *_again(randn(2, 2, 4, dtype=f64), torch.tensor([[1, 4], [3, 2]]), "second")),
+        case(("large scores (hundreds), float32, 2-D valid lengths", "大分数（数百），float32，二维有效长度"), 1.0,
+             *weights(_large(rng, (3, 3, 5), f32, 150.0), _lens(rng, (3, 3), 5)), hint=HINT_LARGE),
+        case(("large scores (hundreds), float64, 1-D valid lengths", "大分数（数百），float64，一维有效长度"), 1.0,
+             *weights(_large(rng, (4, 2, 6), f64, 800.0), _lens(rng, (4,), 6)), hint=HINT_LARGE),
         # Large scores too, so a softmax that overflows (NaN everywhere) is told apart from a
         # fill of -inf (NaN only on the queries with valid length 0).
-        _weights_case("valid length 0 (a query that sees no key), large scores, float32",
-                      _large(rng, (4, 3, 5), f32, 150.0), _empty_lens(rng, 4, 3, 5), points=1.0,
-                      hint=HINT_EMPTY),
-        Case("bad input: X is not 3-D", 1.0, [
-            call("masked_softmax", torch.randn(4, 5, generator=rng), None, raises="ValueError"),
-        ]),
-        Case("bad input: valid_lens has the wrong length or shape", 1.0, [
-            call("masked_softmax", torch.randn(3, 2, 4, generator=rng), torch.tensor([1, 2]),
-                 raises="ValueError"),
-            call("masked_softmax", torch.randn(3, 2, 4, generator=rng),
-                 torch.ones(3, 3, dtype=torch.long), raises="ValueError"),
-        ]),
+        case(("valid length 0 (a query that sees no key), large scores, float32",
+              "有效长度为 0（看不到任何键的查询），大分数，float32"), 1.0,
+             *weights(_large(rng, (4, 3, 5), f32, 150.0), _empty_lens(rng, 4, 3, 5)), hint=HINT_EMPTY),
+        case(("bad input: X is not 3-D", "错误输入：X 不是三维"), 1.0, bad(randn(4, 5), None)),
+        case(("bad input: valid_lens has the wrong length or shape", "错误输入：valid_lens 的长度或形状不对"), 1.0,
+             bad(randn(3, 2, 4), torch.tensor([1, 2])), bad(randn(3, 2, 4), torch.ones(3, 3, dtype=torch.long))),
     ]
-    return cases
