@@ -84,7 +84,9 @@ def _within(args: tuple, kwargs: dict, changes: dict[str, float] | None) -> dict
 
 def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: float = 1.0,
              name: tuple[str, str] | None = None, setup: list[dict] | None = None,
-             label: str | None = None, unchanged: dict[str, str] | None = None, **kwargs: Any) -> Case:
+             label: str | None = None, unchanged: dict[str, str] | None = None,
+             types: dict[str, str] | None = None, order: tuple[tuple[int, str], ...] | None = None,
+             float32: tuple | None = None, same: tuple | None = None, **kwargs: Any) -> Case:
     """The case every exercise has: ``fn`` returns torch tensors (``names``, a tuple of them, or
     one tensor) in the dtype of its inputs, float64 and float32 alike; and a second call on the
     very tensors the first received answers the same (nothing changed in place). ``args`` are
@@ -93,17 +95,25 @@ def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: flo
     A module: ``setup`` makes it (``new(CLS, ..., save="m")``, ``set_params(..., dtype="float64")``),
     ``fn`` is ``ref("m")`` and ``label`` its name in the words ("AddNorm.forward"); its dtype is
     the one ``setup`` gave it, so only that one is checked. ``unchanged``: the exercise's own
-    words ({"en", "zh"}) for an input changed in place, where it can say how that happens."""
+    words ({"en", "zh"}) for an input changed in place, where it can say how that happens;
+    ``types`` likewise for a wrong return type or dtype.
+
+    ``order``: the (item, label) pairs the second call's answer is checked by, in that order
+    (as ``picked``; default: ``names`` in item order). ``float32``: the float32 call's own
+    inputs instead of ``args`` cast; ``same``: the inputs passed twice for the in-place check
+    instead of ``args``, its answer within the tolerance of their dtype (``kwargs`` go to every
+    call)."""
     items = len(names) if len(names) > 1 else 0
     said = label or str(fn)
     what = say("contract.tensors", names=", ".join(names)) if items else say("contract.one_tensor")
-    types = {**say("contract.types", fn=said, what=what), "mistake": "wrong-return-type"}
+    types = {**(types or say("contract.types", fn=said, what=what)), "mistake": "wrong-return-type"}
     unchanged = {**(unchanged or say("contract.unchanged", fn=said)), "mistake": "changes-input"}
-    args32 = tuple(a.float() if _floating(a) else a for a in args)
+    args32 = float32 if float32 is not None else tuple(a.float() if _floating(a) else a for a in args)
     kwargs32 = {k: v.float() if _floating(v) else v for k, v in kwargs.items()}
     labels = names if items else (names[0] if names else "output",)
-    t = tol(torch.float64)
-    checks = [check(label=label, select=i if items else None, **t) for i, label in enumerate(labels)]
+    t = tol(torch.float64 if same is None else _dtype_of(same, kwargs))
+    checks = [check(label=label, select=i if items else None, **t) for i, label in order or enumerate(labels)]
+    twice = args if same is None else same
     if name is None:
         default = say("contract.case")
         name = (default["en"], default["zh"])
@@ -117,7 +127,7 @@ def contract(fn: str | Ref, *args: Any, names: tuple[str, ...] = (), points: flo
         dtypes = returns(target, *args, items=items, label=said, fail=types, **kwargs)
     return case((en, zh), points, *made, *dtypes,
                 # The very same tensors twice: an input changed in place changes the second answer.
-                *again(target if setup else fn, inputs(*args, **kwargs), inputs(*args, **kwargs),
+                *again(target if setup else fn, inputs(*twice, **kwargs), inputs(*twice, **kwargs),
                        check=checks, fail=unchanged))
 
 

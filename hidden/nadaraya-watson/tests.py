@@ -2,40 +2,26 @@
 
 import torch
 
-from grader.spec import Case, again, call, check, get, inputs, ref, returns, zh_names
+from grader.authoring import case, contract, picked
+from grader.spec import call
 
-TYPES_FAIL = {"en": "`nw_predict` must return torch tensors `(pred, attention)` with the dtype of "
-                    "`x_query` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
-              "zh": "`nw_predict` 必须返回 dtype 与 `x_query` 相同的 torch 张量 `(pred, attention)`"
-                    "（float32 进 float32 出，float64 进 float64 出）：不要返回 numpy，也不要转换类型。",
-              "mistake": "wrong-return-type"}
-UNCHANGED_FAIL = {"en": "`nw_predict` changes the caller's `x_query`, `x_keys` or `y_values` in place (`+=`, `/=`, `.div_()`, "
-                        "`masked_fill_`...): compute on new tensors and leave the inputs as they were.",
-                  "zh": "`nw_predict` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
-                        "请在新张量上计算，不要改动输入。", "mistake": "changes-input"}
-
-
-def _tol(dtype):
-    return {"rtol": 1e-5, "atol": 1e-6 if dtype == torch.float64 else 1e-5}
-
-
-# Each case's name on a Chinese page (the English name stays the gradebook's key).
-ZH_NAMES = {
-    'default w = 1, float64, 6 queries < 12 keys': '默认 w = 1，float64，6 个查询 < 12 个键',
-    'w = 2.5, float32, 9 queries > 5 keys': 'w = 2.5，float32，9 个查询 > 5 个键',
-    'w = 0.7, float64, queries outside the data range': 'w = 0.7，float64，查询在数据范围之外',
-    'w given as a 0-d tensor, float64': 'w 为零维张量，float64',
-    'queries far from every key, w = 10, float64': '查询离所有键都很远，w = 10，float64',
-    'queries far from every key, w = 10, float32': '查询离所有键都很远，w = 10，float32',
-    'one query, then one key: shapes (1,) and (1, m), (n,) and (n, 1)': '一个查询，再一个键：形状 (1,) 和 (1, m)，(n,) 和 (n, 1)',
-    'types: torch tensors in the dtype of the inputs; inputs left unchanged': '类型：dtype 与输入相同的 torch 张量；输入不被修改',
-    'bad input: x_keys and y_values of different lengths': '错误输入：x_keys 与 y_values 长度不同',
-    'bad input: a 2-D x_query': '错误输入：x_query 是二维的',
-}
+TYPES = {"en": "`nw_predict` must return torch tensors `(pred, attention)` with the dtype of "
+               "`x_query` (float32 in, float32 out; float64 in, float64 out): no numpy, no casts.",
+         "zh": "`nw_predict` 必须返回 dtype 与 `x_query` 相同的 torch 张量 `(pred, attention)`"
+               "（float32 进 float32 出，float64 进 float64 出）：不要返回 numpy，也不要转换类型。"}
+UNCHANGED = {"en": "`nw_predict` changes the caller's `x_query`, `x_keys` or `y_values` in place (`+=`, `/=`, "
+                   "`.div_()`, `masked_fill_`...): compute on new tensors and leave the inputs as they were.",
+             "zh": "`nw_predict` 原地修改了调用者传入的张量（`+=`、`/=`、`.div_()`、`masked_fill_` 等）："
+                   "请在新张量上计算，不要改动输入。"}
+FAR_HINT = {"unless": "calls_softmax",
+            "en": "exp() of a very negative score is 0 for every key: use torch.softmax "
+                  "(it subtracts the row maximum) instead of exp / sum.",
+            "zh": "分数极小时每个键的 exp() 都是 0：请用 torch.softmax（它会先减去每行"
+                  "最大值），不要手写 exp / sum。"}
+f32, f64 = torch.float32, torch.float64
 
 
-@zh_names(ZH_NAMES)
-def build(rng: torch.Generator) -> list[Case]:
+def build(rng: torch.Generator) -> list:
     def rand(*shape, dtype, lo=0.0, hi=5.0):
         return (lo + (hi - lo) * torch.rand(*shape, generator=rng, dtype=torch.float64)).to(dtype)
 
@@ -45,15 +31,9 @@ def build(rng: torch.Generator) -> list[Case]:
         y = 2 * torch.sin(x) + x ** 0.8 + 0.5 * torch.randn(m, generator=rng, dtype=torch.float64)
         return x.to(dtype), y.to(dtype)
 
-    def nw_case(name, xq, xk, yv, w, points=2.0, hint=None):
-        tol = _tol(xq.dtype)
-        args = (xq, xk, yv) if w is None else (xq, xk, yv, w)
-        return Case(name, points, hint=hint, steps=[
-            call("nw_predict", *args, check=check(label="attention", select=1, **tol)),
-            call("nw_predict", *args, check=check(label="pred", select=0, **tol)),
-        ])  # values only: the dtype is graded once, in its own case
+    def predict(*args, order=((1, "attention"), (0, "pred"))):  # values only: the dtype is its own case
+        return picked("nw_predict", *args, order=order)
 
-    f32, f64 = torch.float32, torch.float64
     xk64, yv64 = toy(12, f64)
     xk32, yv32 = toy(5, f32)
     # Far queries: keys 10 apart, queries about halfway between, w = 10, so (d*w)^2 / 2 is
@@ -65,47 +45,37 @@ def build(rng: torch.Generator) -> list[Case]:
     far_q = far_keys[:-1] + 5.0 + rand(5, dtype=f64, lo=-0.5, hi=0.5)
     far_q[0], far_q[-1] = far_keys[0] + 2.0, far_keys[-1] + 5.0
     far_y = torch.randn(6, generator=rng, dtype=f64)
+    only_pred, only_attention = ((0, "pred"),), ((1, "attention"),)
     return [
-        nw_case("default w = 1, float64, 6 queries < 12 keys", rand(6, dtype=f64), xk64, yv64, None),
-        nw_case("w = 2.5, float32, 9 queries > 5 keys", rand(9, dtype=f32), xk32, yv32, 2.5),
-        nw_case("w = 0.7, float64, queries outside the data range", rand(4, dtype=f64, lo=-2, hi=7),
-                xk64, yv64, 0.7),
-        nw_case("w given as a 0-d tensor, float64", rand(3, dtype=f64), xk64, yv64,
-                torch.tensor(1.8, dtype=f64), points=1.0),
-        nw_case("queries far from every key, w = 10, float64", far_q, far_keys, far_y, 10.0,
-                hint={"unless": "calls_softmax", "en": "exp() of a very negative score is 0 for every key: use torch.softmax "
-                            "(it subtracts the row maximum) instead of exp / sum.",
-                      "zh": "分数极小时每个键的 exp() 都是 0：请用 torch.softmax（它会先减去每行"
-                            "最大值），不要手写 exp / sum。"}),
-        nw_case("queries far from every key, w = 10, float32", far_q.float(), far_keys.float(),
-                far_y.float(), 10.0, points=1.0),
+        case(("default w = 1, float64, 6 queries < 12 keys", "默认 w = 1，float64，6 个查询 < 12 个键"), 2.0,
+             *predict(rand(6, dtype=f64), xk64, yv64)),
+        case(("w = 2.5, float32, 9 queries > 5 keys", "w = 2.5，float32，9 个查询 > 5 个键"), 2.0,
+             *predict(rand(9, dtype=f32), xk32, yv32, 2.5)),
+        case(("w = 0.7, float64, queries outside the data range", "w = 0.7，float64，查询在数据范围之外"), 2.0,
+             *predict(rand(4, dtype=f64, lo=-2, hi=7), xk64, yv64, 0.7)),
+        case(("w given as a 0-d tensor, float64", "w 为零维张量，float64"), 1.0,
+             *predict(rand(3, dtype=f64), xk64, yv64, torch.tensor(1.8, dtype=f64))),
+        case(("queries far from every key, w = 10, float64", "查询离所有键都很远，w = 10，float64"), 2.0,
+             *predict(far_q, far_keys, far_y, 10.0), hint=FAR_HINT),
+        case(("queries far from every key, w = 10, float32", "查询离所有键都很远，w = 10，float32"), 1.0,
+             *predict(far_q.float(), far_keys.float(), far_y.float(), 10.0)),
         # Shapes that a .squeeze() collapses: one query gives pred (1,), not (); one key gives
         # attention (n, 1), not (n,). The codec keeps 0-d results 0-d, so these are seen.
-        Case("one query, then one key: shapes (1,) and (1, m), (n,) and (n, 1)", 1.0, [
-            call("nw_predict", rand(1, dtype=f64), xk64, yv64, 1.3,
-                 check=check(label="pred", select=0, **_tol(f64))),
-            call("nw_predict", rand(1, dtype=f64), xk64, yv64, 1.3,
-                 check=check(label="attention", select=1, **_tol(f64))),
-            call("nw_predict", rand(4, dtype=f64), xk64[:1], yv64[:1], 0.9,
-                 check=check(label="attention", select=1, **_tol(f64))),
-            call("nw_predict", rand(4, dtype=f64), xk64[:1], yv64[:1], 0.9,
-                 check=check(label="pred", select=0, **_tol(f64))),
-        ]),
-        Case("types: torch tensors in the dtype of the inputs; inputs left unchanged", 1.0, [
-            get("nw_predict", save="f"),
-            *returns(ref("f"), rand(3, dtype=f64), xk64, yv64, items=2, label="nw_predict",
-                     fail=TYPES_FAIL),
-            *returns(ref("f"), rand(3, dtype=f32), xk32, yv32, 2.0, items=2, label="nw_predict",
-                     fail=TYPES_FAIL),
-            # The very same tensors twice: x_query shifted or y_values scaled in place changes
-            # the second answer.
-            *again("nw_predict", inputs(*(same := (rand(4, dtype=f64), xk64, yv64, 1.5))), inputs(*same),
-                   check=[check(label="pred", select=0, **_tol(f64)),
-                          check(label="attention", select=1, **_tol(f64))], fail=UNCHANGED_FAIL)]),
-        Case("bad input: x_keys and y_values of different lengths", 1.0, [
-            call("nw_predict", rand(3, dtype=f64), xk64, yv64[:-1], raises="ValueError"),
-        ]),
-        Case("bad input: a 2-D x_query", 1.0, [
-            call("nw_predict", rand(3, 1, dtype=f64), xk64, yv64, raises="ValueError"),
-        ]),
+        case(("one query, then one key: shapes (1,) and (1, m), (n,) and (n, 1)",
+              "一个查询，再一个键：形状 (1,) 和 (1, m)，(n,) 和 (n, 1)"), 1.0,
+             *predict(rand(1, dtype=f64), xk64, yv64, 1.3, order=only_pred),
+             *predict(rand(1, dtype=f64), xk64, yv64, 1.3, order=only_attention),
+             *predict(rand(4, dtype=f64), xk64[:1], yv64[:1], 0.9, order=only_attention),
+             *predict(rand(4, dtype=f64), xk64[:1], yv64[:1], 0.9, order=only_pred)),
+        # float32 on data of its own; the very same tensors twice: x_query shifted or y_values
+        # scaled in place changes the second answer.
+        contract("nw_predict", rand(3, dtype=f64), xk64, yv64, names=("pred", "attention"),
+                 float32=(rand(3, dtype=f32), xk32, yv32, 2.0), same=(rand(4, dtype=f64), xk64, yv64, 1.5),
+                 types=TYPES, unchanged=UNCHANGED,
+                 name=("types: torch tensors in the dtype of the inputs; inputs left unchanged",
+                       "类型：dtype 与输入相同的 torch 张量；输入不被修改")),
+        case(("bad input: x_keys and y_values of different lengths", "错误输入：x_keys 与 y_values 长度不同"), 1.0,
+             call("nw_predict", rand(3, dtype=f64), xk64, yv64[:-1], raises="ValueError")),
+        case(("bad input: a 2-D x_query", "错误输入：x_query 是二维的"), 1.0,
+             call("nw_predict", rand(3, 1, dtype=f64), xk64, yv64, raises="ValueError")),
     ]
