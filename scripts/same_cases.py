@@ -16,6 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import torch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +33,10 @@ def diff(a, b, where: str) -> str | None:
         if a.dtype != b.dtype or a.shape != b.shape:
             return f"{where}: {a.dtype}{tuple(a.shape)} vs {b.dtype}{tuple(b.shape)}"
         return None if torch.equal(a, b) else f"{where}: values differ"
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        same = (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype
+                and a.shape == b.shape and np.array_equal(a, b, equal_nan=True))
+        return None if same else f"{where}: arrays differ"
     if isinstance(a, dict) and isinstance(b, dict):
         if a.keys() != b.keys():
             return f"{where}: keys {sorted(a)} vs {sorted(b)}"
