@@ -24,7 +24,7 @@ from webapp.pages import (
 from webapp.pages.common import I18N, t, tr
 from webapp.pages.style import CSS
 from webapp.services import submissions
-from webapp.serving import gradio_patch
+from webapp.serving import gradio_patch, wing
 from webapp.serving.sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
@@ -36,7 +36,9 @@ log = logging.getLogger("transformer_lab.app")
 # by address and learner; a narrower pool left the rest in Gradio's own first-come queue.
 # "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
 # A waiting event costs one thread blocked on an event; the line refuses before the pool fills.
-POOLS = submissions.default().serving.settings.pools()
+# The settings alone: `import app` opens no database (the wing's limits open on first use).
+SETTINGS = wing.default_settings()
+POOLS = SETTINGS.pools()
 
 
 # Toasts live outside the app's container, where Gradio's prefixing of `css` rules inside @media
@@ -85,7 +87,7 @@ def build_demo() -> gr.Blocks:
         # who is submitting: handed to Exercises, Progress, Instructor (a class link joins here)
         who = identity.build(link_notice)
         # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
-        s = submissions.default().serving.settings  # every serving setting, read once
+        s = SETTINGS  # every serving setting, read once
         blocks.train_sessions = sessions = TrainSessions(ttl_s=s.session_ttl_s,
                                                          max_kept_runs=s.max_kept_runs)
         gradio_patch.attach(blocks, sessions, s)  # a closed tab gives its models and runs back at once
@@ -108,12 +110,11 @@ def build_demo() -> gr.Blocks:
         links.connect(blocks, tabs, link_notice)  # a lesson link's tab and settings, on load
     # Every event names its pool; the limit is the pool's, whatever event comes first.
     gradio_patch.assign_pools(blocks, POOLS, sink, default="play")
-    serving = submissions.default().serving
     blocks.queue(max_size=s.queue_max, default_concurrency_limit=POOLS["play"])
     # One client cannot fill the queue for everyone (red team N5); a lecture hall still fits.
+    # The wing is looked up per request: building the page opens none of its databases.
     gradio_patch.guard_blocks(blocks, s.queue_per_address, s.queue_per_session,
-                       lambda request: serving.client_of(request).address)
-    blocks.serving = serving
+                              lambda request: submissions.default().serving.client_of(request).address)
     return blocks
 
 

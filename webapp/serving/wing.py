@@ -149,11 +149,23 @@ def training_line(s: ServingSettings, **kw: Any) -> TurnQueue:
 
 _LOCK = threading.Lock()
 _DEFAULT: list[Serving] = []
+_SETTINGS: list[ServingSettings] = []
+
+
+def default_settings() -> ServingSettings:
+    """The process's serving settings, read from the environment once. Reading them opens
+    nothing: ``import app`` sizes its pools from them and leaves the limits' database to the
+    first request (or launch)."""
+    with _LOCK:
+        if not _SETTINGS:
+            _SETTINGS.append(ServingSettings.from_env())
+        return _SETTINGS[0]
 
 
 def default() -> Serving:
-    """The process's wing, built once from the environment on first use."""
+    """The process's wing, built once from :func:`default_settings` on first use."""
+    settings = default_settings()
     with _LOCK:
         if not _DEFAULT:
-            _DEFAULT.append(Serving.build(ServingSettings.from_env()))
+            _DEFAULT.append(Serving.build(settings))
         return _DEFAULT[0]

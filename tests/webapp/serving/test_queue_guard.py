@@ -74,7 +74,9 @@ def test_the_app_bounds_every_clients_share_of_its_queue():
 
     assert app.demo._queue.push.__name__ == "bounded_push"
     per_address, per_session = app.demo._queue.guarded
-    s = app.demo.serving.settings  # the bounds are the wing's settings, read once
+    from webapp.services import submissions
+
+    s = submissions.default().serving.settings  # the bounds are the wing's settings, read once
     assert (per_address, per_session, app.demo._queue.max_size) == \
         (s.queue_per_address, s.queue_per_session, s.queue_max)
     # One address may hold a lecture hall's page loads (512 of 4096 by default); filling the
