@@ -293,6 +293,8 @@ class BestScore:
     best_at: str
     last_at: str
     learner_id: str | None = None  # None for rows stored before learner ids
+    graded: float | None = None  # the graded best, where the teacher set ``score`` instead
+    note: str = ""  # the teacher's note with that score
 
 
 def best_of(rows: list[Submission]) -> list[BestScore]:

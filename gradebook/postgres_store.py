@@ -49,6 +49,16 @@ CREATE TABLE IF NOT EXISTS comments (
     at         TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX IF NOT EXISTS comments_learner ON comments (learner_id, id);
+CREATE TABLE IF NOT EXISTS score_overrides (
+    learner_id TEXT NOT NULL,
+    exercise   TEXT NOT NULL,
+    score      DOUBLE PRECISION NOT NULL,
+    max_score  DOUBLE PRECISION NOT NULL,
+    note       TEXT NOT NULL,
+    by_whom    TEXT NOT NULL,
+    at         TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (learner_id, exercise)
+);
 CREATE TABLE IF NOT EXISTS server_secrets (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL

@@ -6,7 +6,7 @@ import json
 import logging
 import secrets
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -25,6 +25,7 @@ from gradebook.model import (
     surrogate_safe,
     utc_now_iso,
 )
+from gradebook.overrides import Overrides
 from gradebook.roster import Roster
 
 # Column order of every SELECT; _row() relies on it.
@@ -36,7 +37,7 @@ DEFAULT_FILENAME = "gradebook.sqlite3"
 log = logging.getLogger("gradebook")
 
 
-class Gradebook(Roster, Comments, ABC):
+class Gradebook(Roster, Comments, Overrides, ABC):
     """Every graded submission, stored durably. Safe to share between threads.
 
     Backends implement four primitives: ``_insert`` (commit one row, return its id),
@@ -46,7 +47,8 @@ class Gradebook(Roster, Comments, ABC):
     ``recovery_codes`` (one code hash per learner), ``access_log`` (instructor views),
     ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor),
     ``roster`` (the teacher's class list: gradebook.roster), ``comments`` (a
-    teacher's to a learner: gradebook.comments) and ``server_secrets``.
+    teacher's to a learner: gradebook.comments), ``score_overrides`` (a teacher's score in
+    place of the graded best: gradebook.overrides) and ``server_secrets``.
     """
 
     backend: str = "?"
@@ -141,9 +143,17 @@ class Gradebook(Roster, Comments, ABC):
 
     def best_scores(self, learner: str | None = None, *,
                     learner_id: str | None = None) -> list[BestScore]:
-        """Best score per exercise for one learner (by id, else label), or for everyone."""
+        """Best score per exercise for one learner (by id, else label), or for everyone; where
+        the teacher set a score (gradebook.overrides), it replaces the graded best, which
+        stays in ``graded``."""
         where, params = self._who(learner, learner_id)
-        return best_of(self._select(where, params, light=True))
+        best = best_of(self._select(where, params, light=True))
+        if not any(b.learner_id for b in best):
+            return best
+        overrides = self.score_overrides(learner_id)
+        return [b if (o := overrides.get((b.learner_id, b.exercise))) is None else
+                replace(b, score=o.score, max_score=o.max_score, graded=b.score, note=o.note)
+                for b in best]
 
     def all_rows(self, include_code: bool = True) -> list[Submission]:
         """Every submission, oldest first."""

@@ -69,6 +69,9 @@ class ClassViewUI:
     comment_exercise: gr.Dropdown  # a comment to the learner shown: about which exercise
     comment: gr.Textbox
     comment_send: gr.Button
+    score: gr.Number  # the teacher's score on the exercise above (gradebook.overrides)
+    score_set: gr.Button
+    score_clear: gr.Button
 
     @property
     def outputs(self) -> list:
@@ -109,6 +112,13 @@ def build() -> ClassViewUI:
             comment = gr.Textbox(label=t("lp.comment"), lines=2, max_length=2000, scale=3,
                                  elem_id="class-comment")
             comment_send = gr.Button(t("lp.comment_send"), scale=1, elem_id="class-comment-send")
+        # A score in place of the graded best (the comment box, when filled, is its note).
+        with gr.Row(equal_height=True):
+            score = gr.Number(label=t("lp.score"), value=None, minimum=0, scale=1,
+                              elem_id="class-score")
+            score_set = gr.Button(t("lp.score_set"), scale=1, elem_id="class-score-set")
+            score_clear = gr.Button(t("lp.score_clear"), scale=1, variant="secondary",
+                                    elem_id="class-score-clear")
         # Full width, the figure below it: beside the figure the counts' headers wrapped one
         # letter per line and the exercise column fell off (chromium pass, 2026-12-02).
         mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
@@ -123,7 +133,8 @@ def build() -> ClassViewUI:
     timer = gr.Timer(REFRESH_S, active=False)
     return ClassViewUI(box, since, now, everything, refresh, status, grid, stuck, mistakes, who,
                        scores_plot, mistakes_plot, timer, tz, seen, picks, learner_pick,
-                       learner_page, exercises, comment_exercise, comment, comment_send)
+                       learner_page, exercises, comment_exercise, comment, comment_send, score,
+                       score_set, score_clear)
 
 
 def hidden() -> tuple:

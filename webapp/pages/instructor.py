@@ -22,6 +22,8 @@ from datetime import datetime, timedelta, timezone
 
 import gradio as gr
 
+from gradebook.csv_export import number
+from gradebook.overrides import MAX_NOTE
 from webapp.pages import class_list, class_view, identity
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.services import exports, instructor_access, key_stamps, learner_page, submissions
@@ -393,6 +395,55 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         found = learner_page.load(book, str(learner_key))
         return learner_page_view.page_html(found, lang, tz), ""
 
+    def _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz, request,
+               profile, clear: bool):
+        """Set (or clear) the teacher's score for the learner on the page, checked and logged
+        like a comment; (the learner's page again, the note box emptied)."""
+        lang = lang_of(request)
+        if not is_signed:
+            return gr.skip(), gr.skip()
+        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                                 remember=False)
+        if who is None:
+            warn(refusal, lang)
+            return gr.skip(), gr.skip()
+        learner_id, _ = learner_page.parse_key(str(learner_key or ""))
+        if learner_id is None:
+            warn(tr("lp.comment_nobody", lang), lang)
+            return gr.skip(), gr.skip()
+        if not isinstance(exercise, str) or not exercise:
+            warn(tr("lp.score_pick", lang), lang)
+            return gr.skip(), gr.skip()
+        book = submissions.gradebook()
+        tried = {b.exercise: b.max_score for b in book.best_scores(learner_id=learner_id)}
+        if exercise not in tried:
+            warn(tr("lp.score_untried", lang), lang)
+            return gr.skip(), gr.skip()
+        if clear:
+            book.clear_score(learner_id, exercise)
+            detail = f"{learner_id[:150]} {exercise} cleared"
+        else:
+            try:
+                done = book.set_score(learner_id, exercise, points, tried[exercise],
+                                      str(note or ""), who)
+            except ValueError:
+                warn(tr("lp.score_bad", lang, max=number(tried[exercise]), n=MAX_NOTE), lang)
+                return gr.skip(), gr.skip()
+            detail = f"{learner_id[:150]} {exercise} {number(done.score)}/{number(done.max_score)}"
+        book.log_access(who, "score", detail[:200])
+        found = learner_page.load(book, str(learner_key))
+        return learner_page_view.page_html(found, lang, tz), (gr.skip() if clear else "")
+
+    def on_score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+                 request: gr.Request, profile: gr.OAuthProfile | None):
+        return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+                      request, profile, clear=False)
+
+    def on_score_clear(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+                       request: gr.Request, profile: gr.OAuthProfile | None):
+        return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+                      request, profile, clear=True)
+
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -440,6 +491,12 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
     cv.comment_send.click(on_comment, [password, cv.learner_pick, cv.comment_exercise, cv.comment,
                                        key, signed, cv.tz], [cv.learner_page, cv.comment], js=tz_js,
                           api_name="instructor_comment", **ui)
+    score_in = [password, cv.learner_pick, cv.comment_exercise, cv.score, cv.comment, key,
+                signed, cv.tz]
+    cv.score_set.click(on_score, score_in, [cv.learner_page, cv.comment], js=tz_js,
+                       api_name="instructor_score", **ui)
+    cv.score_clear.click(on_score_clear, score_in, [cv.learner_page, cv.comment], js=tz_js,
+                         api_name="instructor_score_clear", **ui)
     row_in = [password, key, signed, cv.tz]
     for rows in (cv.grid, cv.stuck):
         rows.click(on_row, row_in, [cv.learner_pick, cv.learner_page], js=tz_js,

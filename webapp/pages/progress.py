@@ -14,6 +14,7 @@ import pandas as pd
 
 from gradebook import Learner
 from gradebook import identity as ids
+from gradebook.csv_export import number
 from webapp.i18n import input_error, tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t
@@ -63,15 +64,37 @@ def comments_text(learner_id: str | None, lang: str, limit: int = 10) -> str:
     """The teacher's newest comments to this learner, as Markdown showing their text as is."""
     from webapp.views.markdown import md_literal
 
-    found = submissions.gradebook().comments(learner_id, limit=limit)
+    book = submissions.gradebook()
+    found = book.comments(learner_id, limit=limit)
+    lines = scores_lines(book, learner_id, lang)
     if not found:
-        return ""
-    lines = [f"**{tr('progress.comments', lang)}**"]
+        return "\n".join(lines)
+    if lines:
+        lines.append("")
+    lines.append(f"**{tr('progress.comments', lang)}**")
     for c in found:
         about = exercise_title(c.exercise, lang) if c.exercise else tr("lp.general", lang)
         text = "  \n  ".join(md_literal(line) for line in c.text.splitlines())
         lines.append(f"- *{md_literal(about)}*, {c.at[:16].replace('T', ' ')} UTC:  \n  {text}")
     return "\n".join(lines)
+
+
+def scores_lines(book, learner_id: str | None, lang: str) -> list[str]:
+    """The scores the teacher set for this learner (in place of the graded best), with the
+    graded one and the teacher's note, as Markdown lines; none when there are none."""
+    from webapp.views.markdown import md_literal
+
+    if not learner_id:
+        return []
+    graded = {b.exercise: b.graded for b in book.best_scores(learner_id=learner_id)}
+    lines = []
+    for (_, ex), o in sorted(book.score_overrides(learner_id).items()):
+        line = tr("progress.score_line", lang, exercise=exercise_title(ex, lang),
+                  score=number(o.score), max=number(o.max_score),
+                  graded=number(graded.get(ex) or 0))
+        note = "  \n  ".join(md_literal(part) for part in o.note.splitlines())
+        lines.append(f"- {md_literal(line)}" + (f":  \n  {note}" if note else ""))
+    return [f"**{tr('progress.scores', lang)}**", *lines] if lines else []
 
 
 def total_line(best: pd.DataFrame, lang: str) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
 from gradebook import Gradebook
@@ -51,6 +51,7 @@ class Cell:
     last_stage_zh: str
     last_status: str  # the newest attempt's status (graded, syntax_error, timeout, ...)
     last_at: str
+    graded: float | None = None  # the graded best, where the teacher set ``best`` instead
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,8 @@ def needs_help(groups: dict[tuple[str, str], list[Attempt]], learners: dict[str,
     for (who, ex), group in groups.items():
         if who not in newest or group[-1].id > newest[who].id:
             newest[who] = group[-1]
+        if cells[(who, ex)].graded is not None:
+            continue  # the teacher set this score: they have seen it
         hit = _stuck(group)
         if hit is not None:
             reason, attempts, since, mistake = hit
@@ -170,7 +173,8 @@ def needs_help(groups: dict[tuple[str, str], list[Attempt]], learners: dict[str,
     for who, last in newest.items():
         cell = cells[(who, last.exercise)]
         quiet = now - _at(last.submitted_at)
-        if who not in found and cell.state != FULL and SILENT_AFTER <= quiet <= IN_THE_ROOM:
+        if who not in found and cell.state != FULL and cell.graded is None \
+                and SILENT_AFTER <= quiet <= IN_THE_ROOM:
             found[who] = Stuck(learners[who], last.exercise, cell.attempts, cell, SILENT,
                                last.submitted_at)
     return sorted(found.values(), key=_urgency)
@@ -186,11 +190,16 @@ def _urgency(s: Stuck) -> tuple:
 
 def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | None = None,
               since: str | None = None,
-              roster: Iterable[tuple[str, str]] = ()) -> ClassSummary:
+              roster: Iterable[tuple[str, str]] = (),
+              overrides: Mapping[tuple[str, str], tuple[float, float]] | None = None,
+              ) -> ClassSummary:
     """The class view of ``rows`` (oldest first). ``exercises`` gives the columns' order;
     exercises found only in the rows follow it. ``now`` decides who is stuck. ``roster``:
     (learner id, name) of everyone on the class list; those with no row in ``rows`` are rows
-    of the grid too, with no cells (issue 25: a learner who never submitted was invisible)."""
+    of the grid too, with no cells (issue 25: a learner who never submitted was invisible).
+    ``overrides``: the teacher's (score, out of) by (learner key, exercise), in place of the
+    graded best of a cell the rows have; such a cell never asks for help (the teacher has
+    decided)."""
     now = now or datetime.now(timezone.utc)
     groups: dict[tuple[str, str], list[Attempt]] = {}
     learners: dict[str, Learner] = {}
@@ -203,6 +212,10 @@ def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | Non
         if r.exercise not in seen:
             seen.append(r.exercise)
     cells = {key: _cell(group) for key, group in groups.items()}
+    for key, (score, top) in (overrides or {}).items():
+        if key in cells and top > 0:
+            cells[key] = replace(cells[key], best=score, max_score=top, fraction=score / top,
+                                 state=FULL if score >= top else TRYING, graded=cells[key].best)
     listed = dict(roster)
     not_started = [Learner(f"id:{i}", name, i) for i, name in listed.items()
                    if f"id:{i}" not in learners]
@@ -211,7 +224,7 @@ def summarise(rows: Iterable[Attempt], exercises: list[str], now: datetime | Non
     for ex in seen:
         here = [cells[(x.key, ex)] for x in order if (x.key, ex) in cells]
         done = [c.attempts_to_full for c in here if c.attempts_to_full is not None]
-        totals.append(Total(ex, len(here), len(done),
+        totals.append(Total(ex, len(here), sum(c.state == FULL for c in here),
                             float(statistics.median(done)) if done else None))
         fractions[ex] = [c.fraction for c in here]
     made: dict[tuple[str, str], tuple[dict[str, Learner], list[int]]] = {}
@@ -237,12 +250,14 @@ def load(book: Gradebook, exercises: list[str], since: str | None = None,
     then summarise. ``only``: the lesson's exercises; the rows and columns of the others are
     left out (None: every exercise)."""
     roster = [(m.learner_id, m.name) for m in book.members()]
+    overrides = {(f"id:{lid}", ex): (o.score, o.max_score)
+                 for (lid, ex), o in book.score_overrides().items()}
     rows = book.class_rows(since)
     if only is not None:
         keep = set(only)
         rows = [r for r in rows if r.exercise in keep]
         exercises = [ex for ex in exercises if ex in keep]
-    return summarise(rows, exercises, now, since, roster)
+    return summarise(rows, exercises, now, since, roster, overrides)
 
 
 def lesson_start(text: str | None, tz_offset_min: float | None = None,

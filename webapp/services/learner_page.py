@@ -38,6 +38,7 @@ class LearnerPage:
     attempts: list[Attempt]  # newest first
     total: int  # attempts in the gradebook
     comments: list = field(default_factory=list)  # the teacher's to them, newest first
+    scores: list = field(default_factory=list)  # the teacher's scores (gradebook.overrides)
 
 
 def parse_key(key: str) -> tuple[str | None, str | None]:
@@ -86,7 +87,8 @@ def load(book: Gradebook, key: str) -> LearnerPage | None:
         attempts.append(Attempt(r, number[r.exercise], diff, cut, same=previous == r.code))
         number[r.exercise] -= 1
     return LearnerPage(key, rows[0].learner, learner_id, attempts, sum(counts.values()),
-                       book.comments(learner_id, limit=20))
+                       book.comments(learner_id, limit=20),
+                       sorted(book.score_overrides(learner_id).values(), key=lambda o: o.exercise))
 
 
 def _counts(rows: list[Submission]) -> dict[str, int]:

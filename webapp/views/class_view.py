@@ -140,8 +140,11 @@ def grid_html(summary: ClassSummary, lang: str = "en", drawn: str = "") -> str:
             extra = " cv-stuck" if (learner.key, ex) in stuck else ""
             trouble = _trouble(ex, cell, lang)
             note = f'<small title="{escape(trouble)}">{escape(trouble)}</small>' if trouble else ""
+            mark = "" if cell.graded is None else (  # the teacher's score, the graded one kept
+                f'<span class="cv-set" title="{escape(tr("cv.set_by_teacher", lang, graded=number(cell.graded)))}">'
+                "✎</span>")
             out.append(f'<td class="cv-{cell.state}{extra}"><b>{number(cell.best)}/'
-                       f'{number(cell.max_score)}</b> ×{cell.attempts}{note}</td>')
+                       f'{number(cell.max_score)}</b>{mark} ×{cell.attempts}{note}</td>')
         out.append("</tr>")
     out.append("</tbody><tfoot>")
     for key, values in (("cv.tried", [t.tried for t in summary.totals]),

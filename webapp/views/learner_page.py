@@ -62,6 +62,12 @@ def page_html(page: LearnerPage | None, lang: str = "en", tz: float | None = Non
             f'</small><br>{escape(c.text)}</li>' for c in page.comments)
         parts.append(f'<details open><summary>{escape(tr("lp.comments", lang))}</summary>'
                      f'<ul class="lp-comments">{items}</ul></details>')
+    if page.scores:  # the scores the teacher set in place of the graded best
+        items = "".join(
+            f'<li>{escape(exercise_title(o.exercise, lang))}: <b>{number(o.score)}/{number(o.max_score)}</b>'
+            f'{escape(" · " + o.note) if o.note else ""}</li>' for o in page.scores)
+        parts.append(f'<details open><summary>{escape(tr("lp.scores", lang))}</summary>'
+                     f'<ul class="lp-scores">{items}</ul></details>')
     if page.total > len(page.attempts):
         parts.append(f"<p>{escape(tr('lp.newest', lang, shown=len(page.attempts), n=page.total))}</p>")
     for a in page.attempts:

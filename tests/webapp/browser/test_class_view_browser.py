@@ -418,3 +418,35 @@ def test_a_lesson_on_three_exercises_shows_those_three(browser, page_app):
     reasons = page.locator("#cv-stuck-table tbody tr").all_inner_texts()
     assert reasons and not any("有效长度" in r for r in reasons)
     page.context.close()
+
+
+def test_a_score_set_by_the_teacher_shows_in_the_grid_and_clears_needs_help(browser, page_app):
+    """Issue 25, item 8: a score override under the learner's page (zh, phone width): the
+    learner's page lists it, the grid shows it with a mark (the graded score in its tooltip),
+    and a learner the teacher gave full marks leaves needs help."""
+    url, book, path = page_app
+    seed(path, class_of_30())
+    page = open_page(browser, url, "zh-CN", 390)
+    sign_in(page, "教师")
+    stuck = page.locator("#cv-stuck-table tbody tr[data-learner='id:g:00000000000000000010']")
+    expect(stuck).to_have_count(1, timeout=30_000)
+    stuck.locator("td").nth(2).click()
+    expect(page.locator("#lp-page")).to_have_attribute("data-learner", "id:g:00000000000000000010",
+                                                       timeout=20_000)
+    chooser = page.locator("#class-comment-exercise input")
+    chooser.click()
+    page.get_by_role("option").filter(has_text="因果").first.click()
+    page.locator("#class-score input").fill("12")
+    page.locator("#class-comment textarea").fill("思路正确，已当面讲解。")
+    page.locator("#class-score-set").click()
+    expect(page.locator("#lp-page .lp-scores")).to_contain_text("12/12", timeout=20_000)
+    expect(page.locator("#class-comment textarea")).to_have_value("")
+    assert book.access_log(1)[0].action == "score"
+    page.locator("#class-refresh").click()
+    row = page.locator("#cv-grid tbody tr[data-learner='id:g:00000000000000000010']")
+    mark = row.locator(".cv-set")
+    expect(mark).to_have_count(1, timeout=20_000)
+    assert "自动评分：3" in mark.get_attribute("title")
+    expect(stuck).to_have_count(0, timeout=20_000)
+    page.context.close()
+    book.clear_score("g:00000000000000000010", "causal-mask")

@@ -1,0 +1,94 @@
+"""Issue 25, item 8: a teacher's score in place of the graded best, set under the learner's
+page in the class view (checked and logged like a comment), shown in the grid with the graded
+score kept, in the learner's page, and on the learner's own My progress, in both languages."""
+
+from __future__ import annotations
+
+import gradio as gr
+import pytest
+
+from gradebook import Submission
+from gradebook import identity as ids
+from tests.webapp.pages.test_teacher_comments import PASSWORD, _request
+from tests.webapp.pages.test_teacher_comments import app as app  # noqa: F401 - the fixture
+
+
+def _learner(book, score=6.0):
+    key = ids.new_browser_key()
+    me = ids.guest_id(key)
+    for s in (3.0, score):
+        book.record(Submission(learner="Ada (guest)", learner_id=me, exercise="manual-attention",
+                               code="x = 1\n", score=s, max_score=12, tests=[]))
+    return key, me
+
+
+@pytest.mark.parametrize("lang,heading,graded", [("en-US", "Scores set by your teacher", "graded: 6"),
+                                                 ("zh-CN", "老师设定的分数", "自动评分：6")])
+def test_a_teachers_score_reaches_the_grid_the_learner_page_and_my_progress(app, lang, heading,
+                                                                            graded):
+    from webapp.services import class_view as data
+    from webapp.views import class_view as view
+
+    fns, book = app
+    key, me = _learner(book)
+    give = fns["on_score"].fn
+    # Not signed in, or a wrong password: nothing stored.
+    assert give(PASSWORD, f"id:{me}", "manual-attention", 11, "", None, False, 0, _request(),
+                None) == (gr.skip(), gr.skip())
+    give("wrong password", f"id:{me}", "manual-attention", 11, "", None, True, 0, _request(), None)
+    assert book.score_overrides() == {}
+    page, box = give(PASSWORD, f"id:{me}", "manual-attention", 11, "Right idea, one slip.", None,
+                     True, 0, _request(lang), None)
+    assert box == "" and "lp-scores" in page and "11/12" in page and "Right idea" in page
+    assert book.score_overrides(me)[(me, "manual-attention")].score == 11.0
+    assert book.access_log(1)[0].action == "score"
+    summary = data.load(book, ["manual-attention"])
+    cell = summary.cell(summary.learners[0], "manual-attention")
+    assert (cell.best, cell.graded, cell.attempts) == (11.0, 6.0, 2)
+    grid = view.grid_html(summary, lang[:2])
+    assert "<b>11/12</b>" in grid and "cv-set" in grid and graded in grid
+    best, history, status = fns["on_refresh"].fn("", key, _request(lang, session="ada"), None)
+    # Markdown-literal text, as the comments: the note shows as typed
+    assert heading in status and "11\\/12" in status and "Right idea\\, one slip\\." in status
+    assert 11.0 in list(best.iloc[:, 1])  # the best-score table reads the teacher's score
+    # A classmate reads nothing of it; back to the graded score on request.
+    assert heading not in fns["on_refresh"].fn("", ids.new_browser_key(),
+                                               _request(lang, session="bo"), None)[2]
+    page, _ = fns["on_score_clear"].fn(PASSWORD, f"id:{me}", "manual-attention", None, "", None,
+                                       True, 0, _request(lang), None)
+    assert "lp-scores" not in page and book.score_overrides() == {}
+    assert book.best_scores(learner_id=me)[0].score == 6.0
+
+
+def test_a_score_out_of_range_untried_or_unaddressed_is_refused_with_a_sentence(app):
+    fns, book = app
+    _, me = _learner(book)
+    give = fns["on_score"].fn
+    for learner, exercise, points, note in ((f"id:{me}", "manual-attention", 13, ""),
+                                            (f"id:{me}", "manual-attention", -1, ""),
+                                            (f"id:{me}", "manual-attention", None, ""),
+                                            (f"id:{me}", "manual-attention", 5, "x" * 501),
+                                            (f"id:{me}", "causal-mask", 5, ""),  # never tried
+                                            (f"id:{me}", None, 5, ""),
+                                            (None, "manual-attention", 5, "")):
+        with pytest.warns(UserWarning):
+            give(PASSWORD, learner, exercise, points, note, None, True, 0, _request(), None)
+    assert book.score_overrides() == {}
+
+
+def test_a_teachers_score_at_full_marks_counts_as_full_and_leaves_needs_help():
+    from datetime import datetime, timedelta, timezone
+
+    from gradebook.model import Attempt
+    from webapp.services.class_view import FULL, summarise
+
+    now = datetime(2026, 9, 1, 10, tzinfo=timezone.utc)
+    rows = [Attempt(i, "Ada (guest)", "g:ada", "causal-mask", 3.0, 12.0, "graded",
+                    (now - timedelta(minutes=20 - i)).isoformat(), ("no-scale",), "", "")
+            for i in range(1, 5)]
+    stuck = summarise(rows, ["causal-mask"], now)
+    assert [s.learner.key for s in stuck.stuck] == ["id:g:ada"] and stuck.totals[0].full == 0
+    helped = summarise(rows, ["causal-mask"], now, overrides={("id:g:ada", "causal-mask"): (12.0, 12.0)})
+    assert helped.stuck == [] and helped.totals[0].full == 1
+    cell = helped.cells[("id:g:ada", "causal-mask")]
+    assert cell.state == FULL and cell.graded == 3.0 and cell.best == 12.0
