@@ -59,6 +59,21 @@ CREATE TABLE IF NOT EXISTS score_overrides (
     at         TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (learner_id, exercise)
 );
+CREATE TABLE IF NOT EXISTS regrades (
+    id            BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    submission_id BIGINT NOT NULL,
+    exercise      TEXT NOT NULL,
+    learner_id    TEXT,
+    old_score     DOUBLE PRECISION NOT NULL,
+    old_max       DOUBLE PRECISION NOT NULL,
+    old_version   TEXT NOT NULL,
+    new_score     DOUBLE PRECISION NOT NULL,
+    new_max       DOUBLE PRECISION NOT NULL,
+    new_version   TEXT NOT NULL,
+    by_whom       TEXT NOT NULL,
+    at            TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS regrades_learner ON regrades (learner_id, id);
 CREATE TABLE IF NOT EXISTS server_secrets (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -132,6 +147,7 @@ class PostgresGradebook(Gradebook):
 
     backend = "postgresql"
     TESTS_TEXT = "tests::text"
+    TESTS_PARAM = "CAST(? AS JSONB)"
     ROW_LOCK = " FOR SHARE"  # a code being replaced is waited for, then read anew
 
     def __init__(self, url: str, pool_size: int = 4, connect_timeout_s: float = 10.0) -> None:

@@ -61,6 +61,21 @@ CREATE TABLE IF NOT EXISTS score_overrides (
     at         TEXT NOT NULL,
     PRIMARY KEY (learner_id, exercise)
 );
+CREATE TABLE IF NOT EXISTS regrades (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    submission_id BIGINT NOT NULL,
+    exercise      TEXT NOT NULL,
+    learner_id    TEXT,
+    old_score     REAL NOT NULL,
+    old_max       REAL NOT NULL,
+    old_version   TEXT NOT NULL,
+    new_score     REAL NOT NULL,
+    new_max       REAL NOT NULL,
+    new_version   TEXT NOT NULL,
+    by_whom       TEXT NOT NULL,
+    at            TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS regrades_learner ON regrades (learner_id, id);
 CREATE TABLE IF NOT EXISTS server_secrets (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL

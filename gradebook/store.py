@@ -26,6 +26,7 @@ from gradebook.model import (
     utc_now_iso,
 )
 from gradebook.overrides import Overrides
+from gradebook.regrades import Regrades
 from gradebook.roster import Roster
 
 # Column order of every SELECT; _row() relies on it.
@@ -37,7 +38,7 @@ DEFAULT_FILENAME = "gradebook.sqlite3"
 log = logging.getLogger("gradebook")
 
 
-class Gradebook(Roster, Comments, Overrides, ABC):
+class Gradebook(Roster, Comments, Overrides, Regrades, ABC):
     """Every graded submission, stored durably. Safe to share between threads.
 
     Backends implement four primitives: ``_insert`` (commit one row, return its id),
@@ -48,7 +49,8 @@ class Gradebook(Roster, Comments, Overrides, ABC):
     ``instructor_trust`` (keyed hashes of addresses and browsers that logged in as instructor),
     ``roster`` (the teacher's class list: gradebook.roster), ``comments`` (a
     teacher's to a learner: gradebook.comments), ``score_overrides`` (a teacher's score in
-    place of the graded best: gradebook.overrides) and ``server_secrets``.
+    place of the graded best: gradebook.overrides), ``regrades`` (old and new scores of rows graded again:
+    gradebook.regrades) and ``server_secrets``.
     """
 
     backend: str = "?"
@@ -57,6 +59,7 @@ class Gradebook(Roster, Comments, Overrides, ABC):
     # a time, so a single statement there cannot interleave with another.
     ROW_LOCK: str = ""
     TESTS_TEXT: str = "tests"  # the per-test results as text in SQL (PostgreSQL: JSONB cast)
+    TESTS_PARAM: str = "?"  # a parameter written into ``tests`` (PostgreSQL: cast to JSONB)
     _budget: StorageBudget | None = None
 
     @abstractmethod

@@ -72,6 +72,9 @@ class ClassViewUI:
     score: gr.Number  # the teacher's score on the exercise above (gradebook.overrides)
     score_set: gr.Button
     score_clear: gr.Button
+    regrade_exercise: gr.Dropdown  # grade an exercise's stored submissions again
+    regrade: gr.Button
+    regrade_status: gr.Markdown
 
     @property
     def outputs(self) -> list:
@@ -119,6 +122,13 @@ def build() -> ClassViewUI:
             score_set = gr.Button(t("lp.score_set"), scale=1, elem_id="class-score-set")
             score_clear = gr.Button(t("lp.score_clear"), scale=1, variant="secondary",
                                     elem_id="class-score-clear")
+        # After an exercise's hidden tests changed: its stored submissions graded again.
+        with gr.Row(equal_height=True):
+            regrade_exercise = gr.Dropdown(label=t("rg.exercise"), choices=[], value=None,
+                                           scale=2, elem_id="class-regrade-exercise")
+            regrade = gr.Button(t("rg.button"), scale=1, variant="secondary",
+                                elem_id="class-regrade")
+        regrade_status = gr.Markdown("", elem_id="class-regrade-status")
         # Full width, the figure below it: beside the figure the counts' headers wrapped one
         # letter per line and the exercise column fell off (chromium pass, 2026-12-02).
         mistakes = gr.Dataframe(label=t("cv.mistakes"), interactive=False, visible=False,
@@ -134,7 +144,7 @@ def build() -> ClassViewUI:
     return ClassViewUI(box, since, now, everything, refresh, status, grid, stuck, mistakes, who,
                        scores_plot, mistakes_plot, timer, tz, seen, picks, learner_pick,
                        learner_page, exercises, comment_exercise, comment, comment_send, score,
-                       score_set, score_clear)
+                       score_set, score_clear, regrade_exercise, regrade, regrade_status)
 
 
 def hidden() -> tuple:
@@ -173,11 +183,12 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
             gr.update(choices=[(view.who_label(x, lang, tags), x.key) for x in summary.learners]))
 
 
-def exercise_choices(lang: str) -> tuple[dict, dict]:
-    """The lesson chooser's choices, and the comment's (no exercise first): every exercise,
-    titled in ``lang``."""
+def exercise_choices(lang: str) -> tuple[dict, dict, dict]:
+    """The lesson chooser's choices, the comment's (no exercise first) and the regrade's:
+    every exercise, titled in ``lang``."""
     titled = [(view.exercise_name(ex, lang), ex) for ex in submissions.exercise_ids()]
-    return gr.update(choices=titled), gr.update(choices=[(tr("lp.general", lang), ""), *titled])
+    return (gr.update(choices=titled), gr.update(choices=[(tr("lp.general", lang), ""), *titled]),
+            gr.update(choices=titled))
 
 
 def who_made(picks: list, index: int | None, lang: str) -> str:

@@ -18,6 +18,7 @@ only for a session whose sign-in succeeded, and every draw checks the sign-in ag
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import datetime, timedelta, timezone
 
 import gradio as gr
@@ -26,7 +27,14 @@ from gradebook.csv_export import number
 from gradebook.overrides import MAX_NOTE
 from webapp.pages import class_list, class_view, identity
 from webapp.pages.common import lang_of, t, tr, warn
-from webapp.services import exports, instructor_access, key_stamps, learner_page, submissions
+from webapp.services import (
+    exports,
+    instructor_access,
+    key_stamps,
+    learner_page,
+    regrade,
+    submissions,
+)
 from webapp.serving.ratelimit import FailureLimiter, locked_message
 from webapp.views import gradebook_lang, gradebook_tables
 from webapp.views import learner_page as learner_page_view
@@ -444,6 +452,51 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
                       request, profile, clear=True)
 
+    def on_regrade(pw, exercise, browser_key, is_signed, request: gr.Request,
+                   profile: gr.OAuthProfile | None):
+        """Grade the exercise's stored submissions again (checked and logged like every
+        instructor action), saying how far it is every second, then what changed."""
+        lang = lang_of(request)
+        if not is_signed:
+            yield gr.skip()
+            return
+        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                                 remember=False)
+        if who is None:
+            warn(refusal, lang)
+            yield gr.skip()
+            return
+        if not isinstance(exercise, str) or exercise not in submissions.exercise_ids():
+            warn(tr("lp.score_pick", lang), lang)
+            yield gr.skip()
+            return
+        state: dict = {"done": 0, "total": None, "result": None, "error": None}
+
+        def work() -> None:
+            try:
+                state["result"] = regrade.regrade(
+                    exercise, who, progress=lambda done, total: state.update(done=done, total=total))
+            except regrade.Busy:
+                state["error"] = tr("rg.busy", lang)
+            except Exception:  # noqa: BLE001 - said on the page, logged in full
+                log.exception("regrading %s failed", exercise)
+                state["error"] = tr("rg.failed", lang)
+
+        submissions.gradebook().log_access(who, "regrade", exercise[:200])
+        runner = threading.Thread(target=work, name="regrade", daemon=True)
+        runner.start()
+        name = class_view.view.exercise_name(exercise, lang)
+        while runner.is_alive():
+            runner.join(1.0)
+            if state["total"]:
+                yield tr("rg.progress", lang, exercise=name, done=state["done"], total=state["total"])
+        if state["error"]:
+            yield state["error"]
+            return
+        r = state["result"]
+        yield tr("rg.done", lang, exercise=name, rows=r.rows, regraded=r.regraded,
+                 changed=r.changed, learners=len(r.learners_changed), failed=r.failed)
+
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -462,7 +515,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
     cv_in = [password, cv.since, key, cv.tz, cv.seen, signed, cv.exercises]
     cv_out = [*cv.outputs, access, signed]
     opened.then(on_class, cv_in, cv_out, js=class_view.OPEN_JS, api_name="instructor_class", **ui)
-    opened.then(on_choices, None, [cv.exercises, cv.comment_exercise], api_visibility="private",
+    opened.then(on_choices, None, [cv.exercises, cv.comment_exercise, cv.regrade_exercise],
+                api_visibility="private",
                 show_progress="hidden")
     gr.on([cv.refresh.click, cv.since.submit], on_class, cv_in, cv_out, js=class_view.OPEN_JS,
           api_name="instructor_class_refresh", **ui)
@@ -497,6 +551,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                        api_name="instructor_score", **ui)
     cv.score_clear.click(on_score_clear, score_in, [cv.learner_page, cv.comment], js=tz_js,
                          api_name="instructor_score_clear", **ui)
+    cv.regrade.click(on_regrade, [password, cv.regrade_exercise, key, signed], cv.regrade_status,
+                     api_name="instructor_regrade", concurrency_id="submit", **ui)
     row_in = [password, key, signed, cv.tz]
     for rows in (cv.grid, cv.stuck):
         rows.click(on_row, row_in, [cv.learner_pick, cv.learner_page], js=tz_js,

@@ -39,6 +39,7 @@ class LearnerPage:
     total: int  # attempts in the gradebook
     comments: list = field(default_factory=list)  # the teacher's to them, newest first
     scores: list = field(default_factory=list)  # the teacher's scores (gradebook.overrides)
+    regraded: dict = field(default_factory=dict)  # submission id -> (old score, old max)
 
 
 def parse_key(key: str) -> tuple[str | None, str | None]:
@@ -88,7 +89,9 @@ def load(book: Gradebook, key: str) -> LearnerPage | None:
         number[r.exercise] -= 1
     return LearnerPage(key, rows[0].learner, learner_id, attempts, sum(counts.values()),
                        book.comments(learner_id, limit=20),
-                       sorted(book.score_overrides(learner_id).values(), key=lambda o: o.exercise))
+                       sorted(book.score_overrides(learner_id).values(), key=lambda o: o.exercise),
+                       {r.submission_id: (r.old_score, r.old_max)
+                        for r in reversed(book.regrades(learner_id))})  # the newest regrade wins
 
 
 def _counts(rows: list[Submission]) -> dict[str, int]:

@@ -28,7 +28,7 @@ SOURCE_KEYS = {"before ids (unverified)": "gb.source.before_ids",
                "class list (joined by link)": "gb.source.member"}
 ACTION_KEYS = {"view": "gb.action.view", "export": "gb.action.export", "refused": "gb.action.refused",
                "class list": "gb.action.class_list", "comment": "gb.action.comment",
-               "score": "gb.action.score"}
+               "score": "gb.action.score", "regrade": "gb.action.regrade"}
 DETAIL_KEYS = {"best scores": "gb.detail.best_scores", "csv": "gb.detail.csv",
                "csv with code": "gb.detail.csv_code", "wrong password": "gb.detail.wrong_password",
                "not on LAB_INSTRUCTORS": "gb.detail.not_listed",

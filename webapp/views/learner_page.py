@@ -74,6 +74,9 @@ def page_html(page: LearnerPage | None, lang: str = "en", tz: float | None = Non
         s = a.sub
         mistakes = "; ".join(mistake_text(s.exercise, m, lang) for m in s.mistakes or [])
         status = "" if s.status == "graded" else f" · {tr(f'status.{s.status}', lang)}"
+        if s.id in page.regraded:  # graded again after the tests changed: the first score too
+            old, top = page.regraded[s.id]
+            status += " · " + tr("lp.regraded", lang, score=number(old), max=number(top))
         line = tr("lp.attempt", lang, exercise=exercise_title(s.exercise, lang), n=a.number,
                   score=number(s.score), max=number(s.max_score),
                   at=local_clock(s.submitted_at, tz))

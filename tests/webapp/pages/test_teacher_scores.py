@@ -92,3 +92,32 @@ def test_a_teachers_score_at_full_marks_counts_as_full_and_leaves_needs_help():
     assert helped.stuck == [] and helped.totals[0].full == 1
     cell = helped.cells[("id:g:ada", "causal-mask")]
     assert cell.state == FULL and cell.graded == 3.0 and cell.best == 12.0
+
+
+@pytest.mark.parametrize("lang,said", [("en-US", "Regraded"), ("zh-CN", "已重新评阅")])
+def test_a_regrade_from_the_page_is_checked_logged_and_reported(app, monkeypatch, lang, said):
+    from grader.report import Report
+    from grader.report import TestResult as Result
+    from webapp.services import submissions
+
+    fns, book = app
+    _, me = _learner(book)
+    monkeypatch.setattr(submissions.default(), "grade", lambda ex, code, label, key=None: Report(
+        ex, [Result("weights", 12.0, 12.0, True, {"en": "", "zh": ""})]))
+    run = fns["on_regrade"].fn
+    assert list(run(PASSWORD, "manual-attention", None, False, _request(lang), None)) == [gr.skip()]
+    with pytest.warns(UserWarning):
+        assert list(run("wrong", "manual-attention", None, True, _request(lang), None)) == [gr.skip()]
+    with pytest.warns(UserWarning):
+        list(run(PASSWORD, "no-such-exercise", None, True, _request(lang), None))
+    assert book.regrades() == []
+    said_last = list(run(PASSWORD, "manual-attention", None, True, _request(lang), None))[-1]
+    assert said in said_last and "2" in said_last
+    assert book.access_log(1)[0].action == "regrade"
+    assert [b.score for b in book.best_scores(learner_id=me)] == [12.0]
+    assert sorted(r.old_score for r in book.regrades(me)) == [3.0, 6.0]
+    from webapp.services import learner_page
+    from webapp.views import learner_page as view
+
+    page = view.page_html(learner_page.load(book, f"id:{me}"), lang[:2])
+    assert ("regraded (was 6/12)" if lang == "en-US" else "已重新评分（原为 6/12）") in page
