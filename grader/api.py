@@ -20,6 +20,7 @@ from grader.submission import SubmissionError, read_submission
 # What the app and the command line use of the grader: nothing else is imported from outside
 # (tests/webapp/test_structure.py checks the web app).
 __all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SandboxRefused", "SubmissionError",
+           "check_exercise", "check_submission",
            "TestResult", "UnknownExercise", "WorkerError", "YOUR_NUMBERS", "all_exercises",
            "default_grader", "get_exercise", "grade", "grader_workers", "list_exercises", "render",
            "run_examples", "sandbox_level", "set_undumpable", "summarise", "with_your_numbers",
@@ -88,6 +89,12 @@ class Grader:
         self.max_wall_s = max_wall_s  # caps every exercise's time limits (tests, busy servers)
         self.pool = pool or WorkerPool(size=workers, protected=protected_paths(), debug=debug)
 
+    def spawn(self) -> Grader:
+        """Begin starting the workers now (they import torch while the caller goes on);
+        :meth:`start` finishes. The command line spawns before it reads the submission."""
+        self.pool.spawn()
+        return self
+
     def start(self) -> Grader:
         from grader.sandbox.confine import set_undumpable
 
@@ -137,6 +144,22 @@ class Grader:
             return ex.limits
         wall = min(ex.limits.wall_s, self.max_wall_s)
         return replace(ex.limits, wall_s=wall, cpu_s=max(1, min(ex.limits.cpu_s, int(wall))))
+
+
+def check_submission(exercise_id: str, source: str | Path) -> None:
+    """Refuse before any worker starts: UnknownExercise, SubmissionError (a file that is no
+    submission) or OSError (no such file)."""
+    _ex.get(exercise_id)
+    read_submission(source)
+
+
+def check_exercise(grader: Grader, exercise_id: str, verbose: bool = False) -> list[str]:
+    """What ``python -m grader check`` finds wrong with an authored exercise (empty: sound):
+    the reference at full marks, every mistake named, both languages, no leaking example, a
+    stable variant (grader/selfcheck.py)."""
+    from grader.selfcheck import check_exercise as check
+
+    return check(grader, exercise_id, verbose=verbose)
 
 
 def protected_paths() -> list[str]:

@@ -7,8 +7,6 @@ import json
 import sys
 
 from grader import api
-from grader.report import render
-from grader.sandbox.pool import WorkerPool
 
 
 def _print_report(report: api.Report, lang: str) -> None:
@@ -16,12 +14,12 @@ def _print_report(report: api.Report, lang: str) -> None:
         mark = "PASS" if t.passed else "FAIL"
         print(f"[{mark}] {t.name} ({t.score:g}/{t.max_score:g})")
         if not t.passed:
-            for line in render(t.message, lang).splitlines():
+            for line in api.render(t.message, lang).splitlines():
                 print(f"       {line}")
             if t.details:
                 for line in t.details.rstrip().splitlines()[-12:]:
                     print(f"       | {line}")
-    print(render(report.summary, lang))
+    print(api.render(report.summary, lang))
     if report.output.strip():
         print("--- your program printed (capped) ---")
         print(report.output.rstrip()[-2000:])
@@ -36,18 +34,12 @@ def cmd_list(args) -> int:
 
 def cmd_grade(args) -> int:
     try:
-        from grader.exercises import get
-        from grader.submission import read_submission
-
-        get(args.exercise)
-        read_submission(_as_path(args.file))
+        api.check_submission(args.exercise, _as_path(args.file))
     except (api.UnknownExercise, api.SubmissionError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     # Launch the worker first: it imports torch while this process does the same.
-    pool = WorkerPool(protected=api.protected_paths(), debug=args.verbose)
-    pool.spawn()
-    with api.Grader(pool=pool) as grader:
+    with api.Grader(debug=args.verbose).spawn() as grader:
         if args.verbose:
             print(f"sandbox: {json.dumps(grader.sandbox_level())}", file=sys.stderr)
         try:
@@ -75,10 +67,7 @@ def cmd_check(args) -> int:
     from pathlib import Path
 
     # An id, or the exercise's folder (exercises/<id> or hidden/<id>): the folder's name is its id.
-    from grader.exercises import all_exercises  # the public part only: no bundle is built yet
-    from grader.selfcheck import check_exercise
-
-    known = list(all_exercises())
+    known = list(api.all_exercises())  # the public part only: no bundle is built yet
     ids = [Path(x.rstrip("/")).name if "/" in x else x for x in args.exercise] or known
     unknown = [i for i in ids if i not in known]
     if unknown:
@@ -87,7 +76,7 @@ def cmd_check(args) -> int:
     ok = True
     with api.Grader() as grader:
         for ex_id in ids:
-            problems = check_exercise(grader, ex_id, verbose=args.verbose)
+            problems = api.check_exercise(grader, ex_id, verbose=args.verbose)
             ok &= not problems
             for p in problems:
                 print(f"PROBLEM {ex_id}: {p}")

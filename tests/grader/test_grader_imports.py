@@ -50,3 +50,12 @@ def test_the_grader_is_in_rooms_and_the_sandbox_room_reaches_no_other():
     process_side = {"grader.sandbox.pool", "grader.sandbox.worker", "grader.sandbox.confine",
                     "grader.sandbox.seccomp"}
     assert {m: sorted(edges[m] & process_side) for m in feedback if edges[m] & process_side} == {}
+
+
+def test_the_command_line_goes_through_the_api_as_the_web_app_does():
+    """Issue 24: `python -m grader` used grader.exercises, grader.submission, grader.selfcheck
+    and the sandbox's pool directly; it reaches the grader through grader.api (its bench and
+    the gradebook's own command line aside, which it only hands over to)."""
+    edges = graph(ROOT, "grader")
+    assert "grader.api" in edges["grader.cli"]
+    assert edges["grader.cli"] - {"grader.api", "grader.bench", "gradebook.cli"} == set()
