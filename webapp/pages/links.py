@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import gradio as gr
 
+from webapp.i18n import error_text
 from webapp.pages.common import lang_of, t, tr
 from webapp.services.links import (
     Choice,
@@ -26,8 +27,8 @@ from webapp.services.links import (
 )
 from webapp.views.markdown import md_literal
 
-__all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "locked", "refusal", "register",
-           "specs"]
+__all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "divisible", "locked",
+           "refusal", "register", "specs"]
 
 # The button sends the page's own address as its last input: the link keeps the host and path
 # the learner sees (a Space's iframe, a proxy's prefix) and this page's hide/lock.
@@ -52,6 +53,8 @@ class Page:
     changers: dict[Any, tuple[str, ...]] = field(default_factory=dict)
     note: Callable[[dict, str], str] | None = None
     adjust: Callable[[dict], dict[str, dict]] | None = None
+    # why the values cannot run together, in the page's language (None: they can)
+    check: Callable[[dict, str], str | None] | None = None
     root: Any = None  # the Blocks being built when the tab registered
 
 
@@ -103,12 +106,17 @@ def copy_row(tab: str) -> CopyRow:
 def register(tab: str, controls: Mapping[str, Any], row: CopyRow | None = None,
              changers: Mapping[Any, tuple[str, ...]] | None = None,
              note: Callable[[dict, str], str] | None = None,
-             adjust: Callable[[dict], dict[str, dict]] | None = None) -> None:
+             adjust: Callable[[dict], dict[str, dict]] | None = None,
+             check: Callable[[dict, str], str | None] | None = None) -> None:
     """Make ``controls`` (link name → component, or (component, field) where the component has
     no choices or range of its own: a number box, a text box) the state of ``tab``'s links, and
     wire its copy ``row`` (laid out here when not given). ``changers``: buttons that rewrite some
     controls (locked with them); ``note(values, lang)``: a line to show when a link opens this
-    tab; ``adjust(values)``: more update fields per control (a radio whose choices follow another)."""
+    tab; ``adjust(values)``: more update fields per control (a radio whose choices follow another);
+    ``check(values, lang)``: why the values cannot run together (d_model not divisible by
+    heads), or None. A link whose values fail it is refused when it locks any control (the
+    learner could not fix it: like an unreadable link, the tab opens with its defaults and
+    one sentence); an unlocked one opens with a note saying what to change."""
     comps, fields = {}, {}
     for name, item in controls.items():
         comp, fld = item if isinstance(item, tuple) else (item, field_of(item))
@@ -116,7 +124,7 @@ def register(tab: str, controls: Mapping[str, Any], row: CopyRow | None = None,
         if comp.elem_id is None:  # every linked control findable as #tab-name (tests, teachers' css)
             comp.elem_id = f"{tab}-{name}"
     page = Page(tab, comps, fields, {n: c.value for n, c in comps.items()}, dict(changers or {}),
-                note, adjust)
+                note, adjust, check)
     row = row or copy_row(tab)
     here = gr.Textbox(visible=False)  # the page's address (WITH_URL)
 
@@ -130,6 +138,22 @@ def register(tab: str, controls: Mapping[str, Any], row: CopyRow | None = None,
         None, [row.box], None, js=TO_CLIPBOARD, api_visibility="private", queue=False)
     page.root = gr.context.Context.root_block
     _PENDING.append(page)
+
+
+def divisible(width: str, heads: str, when: Callable[[dict], bool] | None = None,
+              ) -> Callable[[dict, str], str | None]:
+    """A ``check`` for a tab whose width control ``width`` is split over ``heads`` heads: the
+    library's own sentence when it does not divide (it could not run); only where ``when``
+    says the two are used (a trained model's own heads ignore them)."""
+    def check(values: dict, lang: str) -> str | None:
+        d, h = values.get(width), values.get(heads)
+        if when is not None and not when(values):
+            return None
+        if not isinstance(d, int) or not isinstance(h, int) or h < 1 or d % h == 0:
+            return None
+        return error_text("heads_not_divisor", lang, {"d_model": d, "heads": h})
+
+    return check
 
 
 def make_link(page: Page, values: dict, url: str, lang: str) -> str:
@@ -245,12 +269,19 @@ def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
         if link is None:
             return [gr.skip()] * len(outputs)
         page = next(p for p in pages if p.tab == link.tab)
+        why = page.check({**page.defaults, **link.values}, lang) if page.check else None
+        if why and link.lock:  # locked: the learner could not make it run
+            return [gr.Tabs(selected=link.tab),
+                    gr.update(value=tr("link.cannot_run", lang, why=why), visible=True),
+                    *[u for p in pages for u in _updates(p, None)]]
         shown = [n for n in page.fields if n not in link.hide]
         if link.lock and set(shown) <= set(link.lock):
             lines = [tr("link.locked", lang)]
         else:
             names = ", ".join(_inert(n) for n in _own(page.fields, link.lock))
             lines = [tr("link.locked_some", lang, names=names)] if names else []
+        if why:
+            lines.append(tr("link.cannot_run_open", lang, why=why))
         if page.note is not None:
             lines.append(page.note({**page.defaults, **link.values}, lang))
         text = "\n\n".join(x for x in lines if x)

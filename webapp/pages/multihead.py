@@ -192,7 +192,8 @@ def build(sessions: Any, tab: gr.Tab | None = None) -> None:
         "source": source, "kind": kind, "embed": (embed, links.Range(1, 512, integer=True)),
         "heads": (heads, links.Range(1, 8, integer=True)), "tokens": tokens, "mask": mask,
         "valid": (valid_len, links.Range(1, 24, integer=True)), "seed": (seed, whole),
-        "pick": (pick, links.Choice(HEAD_NAMES))}, share, adjust=pick_choices)
+        "pick": (pick, links.Choice(HEAD_NAMES))}, share, adjust=pick_choices,
+        check=links.divisible("embed", "heads", when=lambda v: v.get("source") == "random"))
 
     inputs = [source, kind, embed, heads, tokens, mask, valid_len, seed, pick, width]
 

@@ -210,3 +210,36 @@ def test_the_apps_load_event_puts_only_our_words_in_the_notice(links, lang, monk
         else:
             assert said in _ours(links, short), (params, said)
         _inert_markdown(said)
+
+
+@pytest.mark.parametrize("lang", ["en-US", "zh-CN"])
+def test_a_locked_link_whose_values_cannot_run_together_is_refused(links, lang, monkeypatch):
+    """Issue 25, links item: ?tab=multihead&embed=10&heads=3&lock=1 opened silently, and the page
+    then refused to draw with heads locked. Locked, such a link is refused with one sentence
+    (the tab's defaults stay); unlocked, it opens with a note saying what to change; a trained
+    model's own heads ignore the two boxes, so that link opens as usual."""
+    from types import SimpleNamespace
+
+    import app
+    from webapp.i18n import error_text, tr
+    from webapp.services import run_cache_backends
+
+    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
+    short = "zh" if lang.startswith("zh") else "en"
+    why = error_text("heads_not_divisor", short, {"d_model": 10, "heads": 3})
+
+    def opened(**params):
+        return apply.fn(SimpleNamespace(query_params={"tab": "multihead", **params},
+                                        headers={"accept-language": lang}))
+
+    out = opened(embed="10", heads="3", lock="1")
+    assert out[1]["value"] == tr("link.cannot_run", short, why=why)
+    assert all("value" not in u for u in out[2:])  # nothing of the link's values is set
+    unlocked = opened(embed="10", heads="3")
+    assert tr("link.cannot_run_open", short, why=why) in unlocked[1]["value"]
+    assert any(u.get("value") == 10 for u in unlocked[2:])  # the link's embed is set
+    fine = opened(embed="12", heads="3", lock="1")
+    assert "cannot" not in str(fine[1]) and "无法" not in str(fine[1])
+    trained = opened(source="trained", embed="10", heads="3", lock="1")
+    assert tr("link.locked", short) in trained[1]["value"]
