@@ -8,6 +8,7 @@ each is at most MAX_CHARS characters, and a learner keeps the newest MAX_KEPT.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -38,11 +39,15 @@ class _Book(Protocol):
 
 def clean_comment(text: object) -> str:
     """The comment as stored: stripped, without NUL or other control characters but newlines
-    and tabs; ValueError when empty or longer than MAX_CHARS."""
+    and tabs, without invisible format characters (U+202E and the like); ValueError when
+    empty or longer than MAX_CHARS."""
     if not isinstance(text, str):
         raise ValueError("a comment is text")
+    # no control characters but newline and tab, and no invisible format characters (a
+    # right-to-left override or a zero-width space would make the text read otherwise)
     kept = "".join(ch for ch in text.replace("\r\n", "\n")
-                   if ch in "\n\t" or (ord(ch) >= 32 and ord(ch) != 127)).strip()
+                   if ch in "\n\t" or (ord(ch) >= 32 and ord(ch) != 127
+                                        and unicodedata.category(ch) != "Cf")).strip()
     if not kept:
         raise ValueError("the comment is empty")
     if len(kept) > MAX_CHARS:

@@ -29,3 +29,10 @@ def test_comments_are_bounded(book, monkeypatch):
             book.add_comment("g:ada", "", bad, "t")
     with pytest.raises(ValueError):
         book.add_comment("", "", "to nobody", "t")
+
+
+def test_invisible_format_characters_are_dropped(book):
+    """Red team, 2026-12-07: a right-to-left override (U+202E) and zero-width spaces were kept,
+    so a note could read otherwise than it was written."""
+    book.add_comment("g:ada", "", "score\u202e21/6\u200b ok\ufeff", "t")
+    assert book.comments("g:ada")[0].text == "score21/6 ok"

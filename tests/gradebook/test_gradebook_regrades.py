@@ -17,8 +17,9 @@ def test_a_regrade_writes_the_new_result_and_keeps_the_old_score(book):
     first = book.record(_row(6))
     book.record(_row(9, code="y = 2\n"))
     book.record(_row(3, exercise="manual-attention"))
-    rows = book.regradable("causal-mask")
-    assert [r.id for r in rows] == [first, first + 1] and rows[0].code == "x = 1\n"
+    rows = book.regradable("causal-mask", "v2")
+    assert [r.id for r in rows] == [first, first + 1] and rows[0].code == ""  # light: read with get
+    rows = [book.get(r.id) for r in rows]
     new = Submission(learner="Ada (guest)", exercise="causal-mask", code="x = 1\n", score=12,
                      max_score=13, grader_version="v2",
                      tests=[{"name": "weights", "passed": True, "score": 12, "max_score": 13}])
@@ -33,10 +34,12 @@ def test_a_regrade_writes_the_new_result_and_keeps_the_old_score(book):
             for r in log] == [(first, 6.0, 12.0, "v1", "v2", "hf:teacher")]
     assert book.regrades("g:bob") == [] and len(book.regrades()) == 1
     assert book.best_scores(learner_id="g:ada")[0].score == 12.0  # the class view reads it
+    assert [r.id for r in book.regradable("causal-mask", "v2")] == [first + 1]  # done: v2 now
 
 
-def test_only_rows_whose_code_is_kept_are_regradable_and_the_newest_when_capped(book):
+def test_only_kept_rows_of_an_older_version_are_regradable_and_the_newest_when_capped(book):
     ids = [book.record(_row(i)) for i in range(5)]
     book._execute("UPDATE submissions SET code = '' WHERE id = ?", (ids[0],))  # pruned
-    assert [r.id for r in book.regradable("causal-mask")] == ids[1:]
-    assert [r.id for r in book.regradable("causal-mask", limit=2)] == ids[3:]
+    assert [r.id for r in book.regradable("causal-mask", "v2")] == ids[1:]
+    assert [r.id for r in book.regradable("causal-mask", "v2", limit=2)] == ids[3:]
+    assert book.regradable("causal-mask", "v1") == []  # already graded by that version

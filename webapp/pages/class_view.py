@@ -74,6 +74,7 @@ class ClassViewUI:
     score_clear: gr.Button
     regrade_exercise: gr.Dropdown  # grade an exercise's stored submissions again
     regrade: gr.Button
+    regrade_stop: gr.Button
     regrade_status: gr.Markdown
 
     @property
@@ -128,6 +129,8 @@ def build() -> ClassViewUI:
                                            scale=2, elem_id="class-regrade-exercise")
             regrade = gr.Button(t("rg.button"), scale=1, variant="secondary",
                                 elem_id="class-regrade")
+            regrade_stop = gr.Button(t("rg.stop"), scale=1, variant="stop", size="sm",
+                                     elem_id="class-regrade-stop")
         regrade_status = gr.Markdown("", elem_id="class-regrade-status")
         # Full width, the figure below it: beside the figure the counts' headers wrapped one
         # letter per line and the exercise column fell off (chromium pass, 2026-12-02).
@@ -144,7 +147,8 @@ def build() -> ClassViewUI:
     return ClassViewUI(box, since, now, everything, refresh, status, grid, stuck, mistakes, who,
                        scores_plot, mistakes_plot, timer, tz, seen, picks, learner_pick,
                        learner_page, exercises, comment_exercise, comment, comment_send, score,
-                       score_set, score_clear, regrade_exercise, regrade, regrade_status)
+                       score_set, score_clear, regrade_exercise, regrade, regrade_stop,
+                       regrade_status)
 
 
 def hidden() -> tuple:

@@ -494,8 +494,28 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
             yield state["error"]
             return
         r = state["result"]
-        yield tr("rg.done", lang, exercise=name, rows=r.rows, regraded=r.regraded,
-                 changed=r.changed, learners=len(r.learners_changed), failed=r.failed)
+        if r.rows == 0:
+            yield tr("rg.none", lang, exercise=name)
+            return
+        said = tr("rg.done", lang, exercise=name, rows=r.rows, regraded=r.regraded,
+                  changed=r.changed, learners=len(r.learners_changed), failed=r.failed)
+        yield said + (" " + tr("rg.left", lang, left=r.left) if r.left else "")
+
+    def on_regrade_stop(pw, browser_key, is_signed, request: gr.Request,
+                        profile: gr.OAuthProfile | None):
+        """Stop the running regrade after its current row (checked like every action)."""
+        lang = lang_of(request)
+        if not is_signed:
+            return gr.skip()
+        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                                 remember=False)
+        if who is None:
+            warn(refusal, lang)
+            return gr.skip()
+        if not regrade.stop():
+            return tr("rg.not_running", lang)
+        submissions.gradebook().log_access(who, "regrade", "stop")
+        return tr("rg.stopping", lang)
 
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
@@ -553,6 +573,8 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                          api_name="instructor_score_clear", **ui)
     cv.regrade.click(on_regrade, [password, cv.regrade_exercise, key, signed], cv.regrade_status,
                      api_name="instructor_regrade", concurrency_id="submit", **ui)
+    cv.regrade_stop.click(on_regrade_stop, [password, key, signed], cv.regrade_status,
+                          api_name="instructor_regrade_stop", **ui)
     row_in = [password, key, signed, cv.tz]
     for rows in (cv.grid, cv.stuck):
         rows.click(on_row, row_in, [cv.learner_pick, cv.learner_page], js=tz_js,

@@ -111,6 +111,10 @@ def test_a_regrade_from_the_page_is_checked_logged_and_reported(app, monkeypatch
     with pytest.warns(UserWarning):
         list(run(PASSWORD, "no-such-exercise", None, True, _request(lang), None))
     assert book.regrades() == []
+    # Graded by today's tests: nothing to do, and it says so.
+    nothing = list(run(PASSWORD, "manual-attention", None, True, _request(lang), None))[-1]
+    assert ("Nothing to regrade" if lang == "en-US" else "无需重新评阅") in nothing
+    book._execute("UPDATE submissions SET grader_version = 'before the tests changed'")
     said_last = list(run(PASSWORD, "manual-attention", None, True, _request(lang), None))[-1]
     assert said in said_last and "2" in said_last
     assert book.access_log(1)[0].action == "regrade"
@@ -120,4 +124,7 @@ def test_a_regrade_from_the_page_is_checked_logged_and_reported(app, monkeypatch
     from webapp.views import learner_page as view
 
     page = view.page_html(learner_page.load(book, f"id:{me}"), lang[:2])
+    stop = fns["on_regrade_stop"].fn
+    assert stop(PASSWORD, None, True, _request(lang), None) == \
+        ("No regrade is running." if lang == "en-US" else "当前没有正在进行的重新评阅。")
     assert ("regraded (was 6/12)" if lang == "en-US" else "已重新评分（原为 6/12）") in page

@@ -103,3 +103,49 @@ def test_a_regrade_waits_while_a_learner_is_in_line_and_one_runs_at_a_time(book)
     release.set()
     runner.join(10)
     assert not runner.is_alive() and book.best_scores()[0].score == 12.0
+
+
+def test_a_regrade_goes_on_where_it_stopped_and_finds_nothing_after_no_change(book):
+    graded = []
+
+    def grade(ex, code, label, key=None):
+        graded.append(code)
+        return _report(ex, 12.0)
+
+    sub = submissions.Submitter(Serving.local(ServingSettings()), book, grade)
+    for n in range(4):
+        _stored(book, f"g:{n}", 6)
+    # the clock passes the deadline once two rows are graded
+    first = regrade.regrade(EX, "t", sub, max_seconds=10.0,
+                            clock=lambda: 0.0 if len(graded) < 2 else 99.0)
+    assert (first.rows, first.regraded, first.left) == (4, 2, 2)
+    rest = regrade.regrade(EX, "t", sub)
+    assert (rest.rows, rest.regraded, rest.left) == (2, 2, 0)
+    assert regrade.regrade(EX, "t", sub).rows == 0  # every row carries the current version
+    assert regrade.stop() is False  # nothing running
+
+
+def test_a_learners_rows_that_keep_timing_out_are_left_and_the_teacher_can_stop(book):
+    """Red team, 2026-12-07: rows that pass when submitted but loop once regraded each held a
+    regrade for the full time limit (12 rows: 122 s; at the row cap, hours), with no way out."""
+    graded = []
+
+    def looping(exercise_id, code, label, key=None):
+        graded.append(code)
+        if code.startswith("bomb"):
+            return Report(exercise_id, [Result("weights", 0.0, 12.0, False, {"en": "", "zh": ""})],
+                          status="timeout")
+        if code == "last":
+            regrade.stop()  # the teacher presses Stop while this row is graded
+        return _report(exercise_id, 12.0)
+
+    sub = submissions.Submitter(Serving.local(ServingSettings()), book, looping)
+    for i in range(5):
+        _stored(book, "api:mallory", 12, f"bomb {i}")
+    _stored(book, "g:ada", 6, "ada")
+    _stored(book, "g:bob", 6, "last")
+    _stored(book, "g:cy", 6, "after the stop")
+    done = regrade.regrade(EX, "t", sub)
+    assert graded == ["bomb 0", "bomb 1", "ada", "last"]  # two time-outs, then mallory is skipped
+    assert (done.regraded, done.left) == (4, 4)  # three bombs and cy are left for the next one
+    assert regrade.stop() is False  # and the lock is free again
