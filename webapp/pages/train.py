@@ -10,7 +10,16 @@ from webapp.pages.common import friendly, lang_of, message, t, tr, warn
 from webapp.pages.identity import client_of
 from webapp.pages.train_run import devices, run_training, tatoeba_offered, train
 from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.services.train_config import CHOICES, KINDS, LIMITS, MODELS, PES, TASKS, start_values
+from webapp.services.train_config import (
+    CHOICES,
+    KINDS,
+    LIMITS,
+    MODELS,
+    PES,
+    TASKS,
+    start_values,
+    typed,
+)
 from webapp.serving.sessions import TrainSessions
 from webapp.views.train_view import (
     accuracy_gap_text,
@@ -190,7 +199,9 @@ def build(sessions: TrainSessions) -> None:
     kept = gr.State({}, time_to_live=sessions.ttl_s)
     width = width_input()  # the browser's width (with_width): a phone gets two heads per row
 
-    settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model, corpus]
+    settings = {"task": task, "heads": heads, "d_model": d_model, "layers": layers, "d_ff": d_ff,
+                "dropout": dropout, "pe": pe, "steps": steps, "device": device, "seed": seed,
+                "model": model, "corpus": corpus}
     # A link names the settings as page_config does, then the views of a finished run.
     links.register("train", _link_fields({
         "task": task, "model": model, "pe": pe, "device": device, "corpus": corpus,
@@ -200,8 +211,7 @@ def build(sessions: TrainSessions) -> None:
         "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share, note=cached_hint)
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
-    def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,
-                 corpus, request: gr.Request):
+    def on_train(request: gr.Request, *values):  # gradio puts the request first, then settings
         lang, session = lang_of(request), request.session_hash
         flag = sessions.start(session)  # the Stop click (another request) sets it
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
@@ -212,8 +222,7 @@ def build(sessions: TrainSessions) -> None:
         try:
             yield None, tr("training", lang) + " …", None, *blank, gr.skip()
             run, cached = None, False
-            config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff),
-                                 float(dropout), pe, int(steps), device, int(seed), model, corpus)
+            config = page_config(**typed(dict(zip(settings, values, strict=True))))
             for msg, run in run_training(config, stop=flag, client=client_of(request)):
                 if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
                     yield gr.skip(), msg["message"][lang], gr.skip(), *keep
@@ -337,7 +346,7 @@ def build(sessions: TrainSessions) -> None:
                 api_visibility="private")
     # The status line says step, time and ETA in the page's language; Gradio's own progress
     # ("0.2s Training: step 167 / 1500 … 11.1%") beside it went to the hidden sink.
-    event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private",
+    event = start.click(on_train, list(settings.values()), outs, concurrency_id="train", api_visibility="private",
                         show_progress="hidden")
     event.then(lambda: gr.update(interactive=False), None, [stop], queue=False,
                api_visibility="private")  # the run ended (done, stopped or refused)
