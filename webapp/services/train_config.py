@@ -59,10 +59,7 @@ def page_config(task: str = "reverse", **choices) -> ExperimentConfig:
     if "dropout" in chosen:
         chosen["dropout"] = float(chosen["dropout"])
     c = ExperimentConfig.from_preset(task, **chosen)
-    for name, (low, high) in LIMITS.items():
-        value = getattr(c, name)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise input_error("whole_from", name=Term(name), low=low, high=high, value=value)
+    check_limits(c)
     # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
     # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
     corpus = corpus or os.environ.get("LAB_CORPUS", "bundled")
@@ -75,11 +72,24 @@ def page_config(task: str = "reverse", **choices) -> ExperimentConfig:
     return c
 
 
+def check_limits(c: ExperimentConfig) -> None:
+    """Raise the page's error (in the learner's language) unless each whole-number setting the
+    page offers lies within its LIMITS."""
+    for name, (low, high) in LIMITS.items():
+        value = getattr(c, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise input_error("whole_from", name=Term(name), low=low, high=high, value=value)
+
+
 def typed(values: dict) -> dict:
     """The values of the page's controls (or the train API's parameters), by name, as
     page_config takes them: whole numbers through int(), fractions through float(), as their
     fields are typed. A cleared number box raises TypeError, which the page shows."""
-    return {k: _CAST[_TYPES[k]](v) if _TYPES.get(k) in _CAST else v for k, v in values.items()}
+    out = {}
+    for name, value in values.items():
+        cast = _CAST.get(_TYPES.get(name))
+        out[name] = cast(value) if cast else value
+    return out
 
 
 def choices(c: ExperimentConfig) -> dict:
