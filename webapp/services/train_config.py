@@ -16,15 +16,13 @@ from transformer_lab.experiments import (
     ATTENTION_KINDS,
     MODELS,
     OFFERED,
-    PE_KINDS,
     SEQ2SEQ_TASKS,
     ExperimentConfig,
     check_settings,
 )
 from webapp.i18n import Term, input_error
 
-TASKS = SEQ2SEQ_TASKS  # the Train page's tasks, positional encodings and attention kinds
-PES = PE_KINDS
+TASKS = SEQ2SEQ_TASKS  # the Train page's tasks and attention kinds (its encodings: OFFERED)
 KINDS = ATTENTION_KINDS
 # The settings the page offers, in its order, and their whole-number ceilings (experiments.OFFERED)
 PAGE_FIELDS = tuple(OFFERED)
