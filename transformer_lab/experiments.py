@@ -7,9 +7,10 @@ the app all read them from here. Nothing here parses arguments or draws progress
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import TYPE_CHECKING
 
+from .configs import PE_KINDS, TrainConfig, TransformerConfig
 from .errors import lab_error
 
 if TYPE_CHECKING:  # torch loads on first use: the app reads these choices before importing it
@@ -21,7 +22,8 @@ TEST_SIZE = 1000  # held-out toy sequences scored by greedy decoding
 
 # Per-task defaults: the settings measured to reach the issue's numbers on 2 CPU cores
 # (1 layer trains reversal in ~300 steps where 2 layers need ~3x the time). Toy tasks stop early once a greedy check on a *validation* stream (not
-# the reported test set) reaches `target`; `steps` is then only a ceiling.
+# the reported test set) reaches `target`; `steps` is then only a ceiling. TOY is also what
+# an ExperimentConfig holds by default.
 TOY = dict(d_model=32, heads=4, layers=1, d_ff=64, dropout=0.0, pe="sinusoidal", steps=2000,
            batch_size=128, lr=3e-3, warmup=100, schedule="noam", label_smoothing=0.0,
            eval_every=25, target=0.998, val_size=1024)
@@ -29,57 +31,86 @@ PRESETS: dict[str, dict] = {
     "copy": dict(TOY),
     "reverse": dict(TOY),
     "sort": dict(TOY),
-    # Translation trains a fixed budget; the cosine decay to 0 settles the last steps, so
+    # Translation trains a wider model (TOY's other sizes, encoding and warm-up) for a fixed
+    # budget; the cosine decay to 0 settles the last steps, so
     # rare pairs such as "go . -> va !" are not knocked loose by a late noisy update. Dropout
     # and label smoothing make it generalise to held-out sentences: on 2 cores (one torch
     # thread, a shared machine) this preset trained in ~60 s to held-out sacreBLEU 89 and
     # exact match 0.80 (0.84 on held-out sentences whose words are all in the vocabulary).
-    "translate": dict(d_model=64, heads=4, layers=1, d_ff=128, dropout=0.1, pe="sinusoidal",
-                      steps=1500, batch_size=64, lr=5e-3, warmup=100, schedule="cosine",
-                      label_smoothing=0.1, eval_every=250, target=None, val_size=256),
+    "translate": dict(TOY, d_model=64, d_ff=128, dropout=0.1, steps=1500, batch_size=64,
+                      lr=5e-3, schedule="cosine", label_smoothing=0.1, eval_every=250,
+                      target=None, val_size=256),
     "kernel": dict(steps=200, batch_size=1, lr=0.1, warmup=0, schedule="constant",
                    label_smoothing=0.0, eval_every=50, target=None),
 }
-MODEL_FIELDS = ("d_model", "heads", "layers", "d_ff", "dropout", "pe", "norm_first")
+# What a page offers for a setting, in the Train page's order: its controls, its lesson links
+# and page_config's checks read this, and each setting carries it as field metadata (one
+# place). "whole": a whole number in [low, high], ceilings that keep one run inside a ZeroGPU
+# call and a few minutes on 2 vCPUs (the library and the CLI take any size); "slider": a
+# slider's (low, high, step), not a check; "choices": the values offered.
+OFFERED: dict[str, dict] = {
+    "heads": {"whole": (1, 8)}, "d_model": {"whole": (2, 256)}, "layers": {"whole": (1, 4)},
+    "d_ff": {"whole": (1, 1024)}, "dropout": {"slider": (0.0, 0.5, 0.05)},
+    "pe": {"choices": PE_KINDS}, "steps": {"whole": (1, 5000)},
+}
+# The fields of the model's and the trainer's configs that a run leaves alone: the task gives
+# the vocabularies; the rest keep the library's values (the paper's Adam, clipping, the greedy
+# target metric, decoding the last check). A run sets every other field of theirs.
+MODEL_KEEPS = ("src_vocab", "tgt_vocab", "max_len", "pad_id", "share_embeddings", "tie_output")
+TRAIN_KEEPS = ("beta1", "beta2", "eps", "weight_decay", "clip_norm", "target_metric",
+               "decode_final")
+MODEL_FIELDS = tuple(f.name for f in fields(TransformerConfig) if f.name not in MODEL_KEEPS)
+TRAIN_FIELDS = tuple(f.name for f in fields(TrainConfig) if f.name not in TRAIN_KEEPS)
 # "bahdanau": the lessons' GRU seq2seq with additive attention (seq2seq.py), on the same tasks;
 # it reads d_model as its embedding and hidden width, layers as its GRU depth and dropout.
 MODELS = ("transformer", "bahdanau")
-PE_KINDS = ("sinusoidal", "learned", "none")  # = positional.PE_KINDS, without importing torch
 ATTENTION_KINDS = ("encoder_self", "decoder_self", "cross")  # Transformer.attention_maps' keys
 
 
+def _taking(source: type, names: tuple[str, ...], before: str):
+    """Class decorator, under @dataclass: the fields ``names`` of the dataclass ``source`` join
+    the class's own, before its field ``before``, typed as in ``source``, defaulting to TOY's
+    value (else ``source``'s) and carrying what a page offers for them (OFFERED) as metadata."""
+
+    def take(cls: type) -> type:
+        own = cls.__dict__["__annotations__"]
+        if before not in own:
+            raise TypeError(f"{cls.__name__} has no field {before!r} to put {source.__name__}'s before")
+        taken = {f.name: f for f in fields(source) if f.name in names}
+        annotations = {}
+        for name, kind in own.items():
+            if name == before:
+                annotations.update({n: f.type for n, f in taken.items()})
+            annotations[name] = kind
+        for name, f in taken.items():
+            setattr(cls, name, field(default=TOY.get(name, f.default),
+                                     metadata=OFFERED.get(name, {})))
+        cls.__annotations__ = annotations
+        return cls
+
+    return take
+
+
 @dataclass
+@_taking(TrainConfig, TRAIN_FIELDS, before="val_size")
+@_taking(TransformerConfig, MODEL_FIELDS, before="val_size")
 class ExperimentConfig:
     """Every setting of one run, typed, from the command line (or a page) to the model.
 
     Like nanoGPT's GPTConfig: one object carries the settings, and the pieces each part
-    needs come out of it (model_config → TransformerConfig, train_config → TrainConfig).
+    needs come out of it (model_config → TransformerConfig, train_config → TrainConfig). Those
+    two declare the model's and the trainer's settings; this one takes their fields
+    (MODEL_FIELDS, TRAIN_FIELDS) instead of copying them, and adds what only a run has. Its
+    defaults are the toy preset's (TOY), else the consumer's own.
     Build one with ``ExperimentConfig.from_preset(task, heads=2, ...)``.
     """
 
     task: str = "reverse"
     model: str = "transformer"  # "transformer" | "bahdanau"
     corpus: str = "bundled"  # translate: "bundled" | "tatoeba"
-    # the model (MODEL_FIELDS); the kernel task has no Transformer and ignores them
-    d_model: int = 32
-    heads: int = 4
-    layers: int = 1
-    d_ff: int = 64
-    dropout: float = 0.0
-    pe: str = "sinusoidal"
-    norm_first: bool = False  # False: post-LN Add & Norm (the paper); True: pre-LN
-    # training (see train.TrainConfig)
-    steps: int = 2000
-    batch_size: int = 128
-    lr: float = 3e-3
-    warmup: int = 100
-    schedule: str = "noam"
-    label_smoothing: float = 0.0
-    eval_every: int = 25
-    target: float | None = 0.998
-    val_size: int = 1024
-    seed: int = 0
-    device: str = "auto"
+    # here: TransformerConfig's MODEL_FIELDS (the kernel task has no Transformer and ignores
+    # them), then TrainConfig's TRAIN_FIELDS, added by the decorators above
+    val_size: int = TOY["val_size"]  # validation sequences the trainer's checks score
     # toy sequence sizes; None keeps ToyTaskConfig's defaults (the bench's quick run shrinks them)
     min_len: int | None = None
     max_len: int | None = None
@@ -104,19 +135,13 @@ class ExperimentConfig:
             del out["norm_first"]
         return {k: v for k, v in out.items() if v is not None or k == "target"}
 
-    def model_config(self, src_vocab: int, tgt_vocab: int):
+    def model_config(self, src_vocab: int, tgt_vocab: int) -> TransformerConfig:
         """The TransformerConfig of these settings for the given vocabulary sizes."""
-        from .transformer import TransformerConfig
-
         return TransformerConfig(src_vocab, tgt_vocab, **{k: getattr(self, k) for k in MODEL_FIELDS})
 
-    def train_config(self, decode_final: bool = False):
+    def train_config(self, decode_final: bool = False) -> TrainConfig:
         """The TrainConfig of these settings (decode_final: score the last check by greedy decoding)."""
-        from .train import TrainConfig
-
-        keys = ("steps", "batch_size", "lr", "warmup", "schedule", "label_smoothing", "eval_every",
-                "target", "seed", "device")
-        return TrainConfig(**{k: getattr(self, k) for k in keys}, decode_final=decode_final)
+        return TrainConfig(**{k: getattr(self, k) for k in TRAIN_FIELDS}, decode_final=decode_final)
 
 
 Settings = ExperimentConfig | Mapping
@@ -138,8 +163,8 @@ def as_config(s: Settings, task: str | None = None) -> ExperimentConfig:
         values["task"] = task
     return ExperimentConfig(**values)
 
-__all__ = ["ATTENTION_KINDS", "MODELS", "MODEL_FIELDS", "PE_KINDS", "PRESETS", "SEQ2SEQ_TASKS",
-           "TASKS", "TEST_SIZE", "ExperimentConfig", "as_config",
+__all__ = ["ATTENTION_KINDS", "MODELS", "MODEL_FIELDS", "OFFERED", "PE_KINDS", "PRESETS",
+           "SEQ2SEQ_TASKS", "TASKS", "TEST_SIZE", "ExperimentConfig", "as_config",
            "build_model",
            "check_settings", "run_task", "score_toy", "score_translate", "task_parts",
            "train_config", "translate"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor, nn
 
+from .configs import PE_KINDS
 from .errors import lab_error
 
 __all__ = [
@@ -15,8 +16,6 @@ __all__ = [
     "make_positional_encoding",
     "sinusoidal_table",
 ]
-
-PE_KINDS = ("sinusoidal", "learned", "none")
 
 
 def sinusoidal_table(max_len: int, d_model: int, base: float = 10000.0) -> Tensor:

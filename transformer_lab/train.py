@@ -12,8 +12,8 @@ import pandas as pd
 import torch
 from torch import nn
 
+from .configs import SCHEDULES, TrainConfig
 from .device import pick_device
-from .errors import lab_error
 from .metrics import is_finite
 from .objectives import Objective
 
@@ -30,7 +30,6 @@ __all__ = [
     "train",
 ]
 
-SCHEDULES = ("noam", "constant", "cosine")
 # One row per training step (phase "train") and per validation check (phase "eval").
 # token_acc / exact_acc are nan for the kernel task; "decoded" says whether the eval row's
 # scores come from greedy decoding (True) or from one teacher-forced pass (False).
@@ -38,57 +37,6 @@ HISTORY_COLUMNS = ("phase", "step", "loss", "token_acc", "exact_acc", "lr", "sec
 STOP_REASONS = ("max_steps", "target", "callback", "stop_flag", "diverged")
 
 Callback = Callable[[dict], "bool | None"]  # gets every record; returning False stops training
-
-
-@dataclass
-class TrainConfig:
-    """Optimiser, schedule and loop settings; Adam's defaults are the paper's."""
-
-    steps: int = 1000  # most optimiser steps (fewer if a target or a stop ends training early)
-    batch_size: int = 64
-    lr: float = 1e-3  # peak learning rate, reached at the end of warm-up
-    warmup: int = 100  # linear warm-up steps (0: start at the peak)
-    schedule: str = "noam"  # noam: then ∝ 1/√step (the paper) | constant | cosine (to 0)
-    beta1: float = 0.9
-    beta2: float = 0.98
-    eps: float = 1e-9
-    weight_decay: float = 0.0
-    label_smoothing: float = 0.0  # the paper uses 0.1
-    clip_norm: float | None = 1.0  # max global gradient norm; None switches clipping off
-    eval_every: int = 50  # steps between validation checks (and always at the end)
-    target: float | None = None  # stop once the greedy validation target_metric reaches this
-    target_metric: str = "exact_acc"
-    decode_final: bool = True  # score the last validation check by greedy decoding
-    seed: int = 0
-    device: str = "auto"  # auto (cuda → mps → cpu) | cpu | cuda | mps
-
-    def validate(self) -> None:
-        """Raise ValueError naming the first bad field, before any work is done."""
-        for name in ("steps", "batch_size", "eval_every"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.warmup, bool) or not isinstance(self.warmup, int) or self.warmup < 0:
-            raise ValueError(f"warmup must be a whole number of steps >= 0, got {self.warmup!r}")
-        if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and self.lr > 0):
-            raise ValueError(f"the learning rate lr must be a positive number, got {self.lr!r}")
-        if self.schedule not in SCHEDULES:
-            raise lab_error("unknown_choice", what="schedule", value=self.schedule,
-                            choices=", ".join(SCHEDULES))
-        for name in ("beta1", "beta2"):
-            if not 0.0 <= getattr(self, name) < 1.0:
-                raise ValueError(f"{name} must lie in [0, 1), got {getattr(self, name)}")
-        if not self.eps > 0:
-            raise ValueError(f"eps must be positive, got {self.eps}")
-        if not 0.0 <= self.label_smoothing < 1.0:
-            raise ValueError(f"label_smoothing must lie in [0, 1), got {self.label_smoothing}")
-        if self.clip_norm is not None and not self.clip_norm > 0:
-            raise ValueError(f"clip_norm must be positive or None, got {self.clip_norm}")
-        if self.target is not None and not 0.0 < self.target <= 1.0:
-            raise ValueError(f"target is a score in (0, 1], got {self.target}")
-        if self.target_metric not in ("exact_acc", "token_acc"):
-            raise ValueError(f"target_metric must be exact_acc or token_acc, "
-                             f"got {self.target_metric!r}")
 
 
 def noam_lr(step: int, d_model: int, warmup: int, factor: float = 1.0) -> float:

@@ -10,9 +10,9 @@ import torch
 from torch import Tensor, nn
 
 from .attention import causal_mask
-from .errors import lab_error
-from .multihead import MultiHeadAttention, check_heads
-from .positional import PE_KINDS, make_positional_encoding
+from .configs import TransformerConfig
+from .multihead import MultiHeadAttention
+from .positional import make_positional_encoding
 from .speedups import DecoderCache, pad_for_fast_softmax
 
 __all__ = [
@@ -25,46 +25,6 @@ __all__ = [
     "check_lengths",
     "check_tokens",
 ]
-
-
-@dataclass
-class TransformerConfig:
-    """Sizes and switches of the Transformer; the defaults suit the toy tasks on a CPU."""
-
-    src_vocab: int
-    tgt_vocab: int
-    d_model: int = 32
-    heads: int = 4
-    layers: int = 2  # encoder layers = decoder layers
-    d_ff: int = 64  # paper: 4 * d_model; 2 * d_model keeps the toy model small and quick
-    dropout: float = 0.0
-    pe: str = "sinusoidal"  # "sinusoidal" | "learned" | "none"
-    max_len: int = 256
-    norm_first: bool = False  # False: post-LN Add & Norm (the paper); True: pre-LN
-    pad_id: int = 0
-    share_embeddings: bool = False  # one embedding table for source and target (same vocab)
-    tie_output: bool = False  # output projection reuses the target embedding matrix
-
-    def validate(self) -> None:
-        """Raise ValueError naming the bad field, before any tensor is built."""
-        for name in ("src_vocab", "tgt_vocab", "d_model", "heads", "layers", "d_ff", "max_len"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        check_heads(self.d_model, self.heads)
-        if self.pe not in PE_KINDS:
-            raise lab_error("unknown_choice", what="pe", value=self.pe, choices=", ".join(PE_KINDS))
-        if self.pe == "sinusoidal" and self.d_model % 2:
-            raise lab_error("sinusoidal_pe_odd", d_model=self.d_model)
-        if not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"dropout must lie in [0, 1), got {self.dropout}")
-        if not 0 <= self.pad_id < min(self.src_vocab, self.tgt_vocab):
-            raise ValueError(f"pad_id={self.pad_id} is not a valid id in both vocabularies")
-        if self.share_embeddings and self.src_vocab != self.tgt_vocab:
-            raise ValueError(
-                f"share_embeddings needs one vocabulary for both sides, got "
-                f"src_vocab={self.src_vocab} and tgt_vocab={self.tgt_vocab}"
-            )
 
 
 def check_tokens(name: str, ids: Tensor, vocab_size: int, max_len: int | None = None) -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 import torch
 
 from transformer_lab.cli import build_parser, settings_for
+from transformer_lab.configs import TrainConfig, TransformerConfig
 from transformer_lab.experiments import (
+    MODEL_FIELDS,
+    OFFERED,
     PRESETS,
     ExperimentConfig,
     as_config,
@@ -59,3 +64,24 @@ def test_check_settings_reads_the_config_like_the_dict():
         with pytest.raises(ValueError, match="divisible"):
             check_settings("reverse", s)
     check_settings("kernel", ExperimentConfig.from_preset("kernel"))  # no model to check
+
+
+def test_the_model_and_training_settings_are_their_configs_fields_not_copies():
+    run = {f.name: f for f in fields(ExperimentConfig)}
+    model = {f.name: f for f in fields(TransformerConfig)}
+    assert MODEL_FIELDS == ("d_model", "heads", "layers", "d_ff", "dropout", "pe", "norm_first")
+    for name in MODEL_FIELDS:
+        assert run[name].type == model[name].type, name
+    for f in fields(TrainConfig):
+        if f.name in run:
+            assert run[f.name].type == f.type, f.name
+    # a run's defaults are the toy preset's, where the model's own default differs (2 layers)
+    assert ExperimentConfig() == ExperimentConfig.from_preset("reverse")
+    assert ExperimentConfig().layers == 1 and model["layers"].default == 2
+    # what a page offers for a setting travels with the setting, as its field metadata
+    for name, offer in OFFERED.items():
+        assert dict(run[name].metadata) == offer, name
+    c = ExperimentConfig.from_preset("sort", heads=2, norm_first=True, lr=0.01)
+    built, trainer = c.model_config(5, 6), c.train_config()
+    assert (built.heads, built.norm_first, built.src_vocab, built.max_len) == (2, True, 5, 256)
+    assert (trainer.lr, trainer.beta2, trainer.decode_final) == (0.01, 0.98, False)

@@ -10,7 +10,17 @@ from webapp.pages.common import friendly, lang_of, message, t, tr, warn
 from webapp.pages.identity import client_of
 from webapp.pages.train_run import devices, run_training, tatoeba_offered, train
 from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.services.train_config import CHOICES, KINDS, LIMITS, MODELS, PES, TASKS, start_values
+from webapp.services.train_config import (
+    CHOICES,
+    KINDS,
+    LIMITS,
+    MODELS,
+    OFFERED,
+    PAGE_FIELDS,
+    TASKS,
+    start_values,
+    typed,
+)
 from webapp.serving.sessions import TrainSessions
 from webapp.views.train_view import (
     accuracy_gap_text,
@@ -117,6 +127,41 @@ def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
     return [(t(f"{prefix}.{v}"), v) for v in values]
 
 
+def _radio(name: str, values: tuple[str, ...], value: str) -> gr.Radio:
+    return gr.Radio(_options(name, values), value=value, label=t(f"train.{name}"),
+                    elem_id=f"train-{name}")
+
+
+def _size(name: str, offer: dict, value: float) -> gr.Number | gr.Slider:
+    """The control of a setting the page offers as a number: a slider where it names one, else
+    a whole-number box (lesson links and page_config check its LIMITS)."""
+    if "slider" in offer:
+        low, high, step = offer["slider"]
+        return gr.Slider(low, high, value=value, step=step, label=t(f"train.{name}"), min_width=140)
+    return gr.Number(value, precision=0, label=t(f"train.{name}"), min_width=90)
+
+
+def _setting_controls(first) -> dict:
+    """The run's settings as controls, by name, in two rows: what to train (task, model, the
+    choices the page offers, device, corpus), then its sizes (experiments.OFFERED) and seed."""
+    with gr.Row():
+        controls = {"task": _radio("task", TASKS, first.task),
+                    "model": _radio("model", MODELS, first.model)}
+        for name, offer in OFFERED.items():
+            if "choices" in offer:  # the positional encoding
+                controls[name] = _radio(name, offer["choices"], getattr(first, name))
+        controls["device"] = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
+        controls["corpus"] = gr.Radio(_options("corpus", ("bundled", "tatoeba")), value="bundled",
+                                      label=t("corpus"), visible=tatoeba_offered(),
+                                      elem_id="train-corpus")
+    with gr.Row():
+        for name, offer in OFFERED.items():
+            if "choices" not in offer:
+                controls[name] = _size(name, offer, getattr(first, name))
+        controls["seed"] = gr.Number(first.seed, precision=0, label=t("seed"), min_width=90)
+    return controls
+
+
 def build(sessions: TrainSessions) -> None:
     """Lay out the page inside the current gr.Tab and wire its events; ``sessions`` holds each
     browser's stop flag and last run (the app's one store, shared with the multi-head explorer)."""
@@ -124,25 +169,10 @@ def build(sessions: TrainSessions) -> None:
 
     first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
     gr.Markdown(t("train.intro"))
-    with gr.Row():
-        task = gr.Radio(_options("task", TASKS), value=first.task, label=t("train.task"),
-                        elem_id="train-task")
-        model = gr.Radio(_options("model", MODELS), value=first.model, label=t("train.model"),
-                         elem_id="train-model")
-        pe = gr.Radio(_options("pe", PES), value=first.pe, label=t("train.pe"), elem_id="train-pe")
-        device = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
-        corpus = gr.Radio(_options("corpus", ("bundled", "tatoeba")), value="bundled",
-                          label=t("corpus"), visible=tatoeba_offered(), elem_id="train-corpus")
-    with gr.Row():
-        heads = gr.Number(first.heads, precision=0, label=t("train.heads"), min_width=90)
-        d_model = gr.Number(first.d_model, precision=0, label=t("train.d_model"), min_width=90)
-        layers = gr.Number(first.layers, precision=0, label=t("train.layers"), min_width=90)
-        d_ff = gr.Number(first.d_ff, precision=0, label=t("train.d_ff"), min_width=90)
-        dropout = gr.Slider(0.0, 0.5, value=first.dropout, step=0.05, label=t("train.dropout"),
-                            min_width=140)
-        steps = gr.Number(first.steps, precision=0, label=t("train.steps"), elem_id="train-steps",
-                          min_width=90)
-        seed = gr.Number(first.seed, precision=0, label=t("seed"), min_width=90)
+    settings = _setting_controls(first)  # name -> control, as the page lays them out
+    task, model = settings["task"], settings["model"]
+    # The Train click hands the settings over in page_config's order (scripts post them so)
+    given = ("task", *CHOICES)
     share = links.copy_row("train")
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
@@ -190,18 +220,14 @@ def build(sessions: TrainSessions) -> None:
     kept = gr.State({}, time_to_live=sessions.ttl_s)
     width = width_input()  # the browser's width (with_width): a phone gets two heads per row
 
-    settings = [task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model, corpus]
     # A link names the settings as page_config does, then the views of a finished run.
     links.register("train", _link_fields({
-        "task": task, "model": model, "pe": pe, "device": device, "corpus": corpus,
-        "heads": heads, "d_model": d_model, "layers": layers, "d_ff": d_ff, "dropout": dropout,
-        "steps": steps, "seed": (seed, links.Range(0, 10**6, integer=True)),
+        **settings, "seed": (settings["seed"], links.Range(0, 10**6, integer=True)),
         "index": (index, links.Range(0, 255, integer=True)), "kind": kind,
         "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share, note=cached_hint)
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
-    def on_train(task, heads, d_model, layers, d_ff, dropout, pe, steps, device, seed, model,
-                 corpus, request: gr.Request):
+    def on_train(request: gr.Request, *values):  # gradio puts the request first, then settings
         lang, session = lang_of(request), request.session_hash
         flag = sessions.start(session)  # the Stop click (another request) sets it
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
@@ -212,8 +238,7 @@ def build(sessions: TrainSessions) -> None:
         try:
             yield None, tr("training", lang) + " …", None, *blank, gr.skip()
             run, cached = None, False
-            config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff),
-                                 float(dropout), pe, int(steps), device, int(seed), model, corpus)
+            config = page_config(**typed(dict(zip(given, values, strict=True))))
             for msg, run in run_training(config, stop=flag, client=client_of(request)):
                 if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
                     yield gr.skip(), msg["message"][lang], gr.skip(), *keep
@@ -311,7 +336,7 @@ def build(sessions: TrainSessions) -> None:
         from webapp.services.training import page_preset
 
         p = page_preset(task)
-        return p.heads, p.d_model, p.layers, p.d_ff, p.dropout, p.pe, p.steps
+        return tuple(getattr(p, name) for name in PAGE_FIELDS)
 
     def on_load(width, request: gr.Request):
         from webapp.services.training import first_view, preview
@@ -337,8 +362,8 @@ def build(sessions: TrainSessions) -> None:
                 api_visibility="private")
     # The status line says step, time and ETA in the page's language; Gradio's own progress
     # ("0.2s Training: step 167 / 1500 … 11.1%") beside it went to the hidden sink.
-    event = start.click(on_train, settings, outs, concurrency_id="train", api_visibility="private",
-                        show_progress="hidden")
+    event = start.click(on_train, [settings[name] for name in given], outs, concurrency_id="train",
+                        api_visibility="private", show_progress="hidden")
     event.then(lambda: gr.update(interactive=False), None, [stop], queue=False,
                api_visibility="private")  # the run ended (done, stopped or refused)
     event.then(after_train, [run_state, index, kind, width],
@@ -362,7 +387,7 @@ def build(sessions: TrainSessions) -> None:
     gone = gr.update(value=None, visible=False)
     clear.click(lambda: ({}, gone, gone), None, [kept, compare, compare_runs],
                 api_visibility="private")
-    task.input(on_task, [task], [heads, d_model, layers, d_ff, dropout, pe, steps],
+    task.input(on_task, [task], [settings[name] for name in PAGE_FIELDS],
                api_visibility="private")
     task.change(lambda task: gr.update(visible=task == "translate"), [task], [translate_box],
                 queue=False, api_visibility="private")
@@ -372,7 +397,7 @@ def build(sessions: TrainSessions) -> None:
     # the zh Bahdanau browser test under load): the switch cancels it; kind.change redraws.
     model.change(on_model, [model, kind], [kind], queue=False, api_visibility="private",
                  cancels=[redraw])
-    gr.on([c.input for c in (task, heads, d_model, layers, d_ff, dropout, pe, steps, seed, model)],
+    gr.on([settings[name].input for name in given if name not in ("device", "corpus")],
           mark_stale, [run_state], [status], api_visibility="private", queue=False)
     # First load: the untrained model's attention, so the page shows what training will change.
     gr.on(None, on_load, [width], [maps, maps_caption], api_visibility="private",

@@ -7,7 +7,7 @@ import os
 import gradio as gr
 
 from webapp.pages.identity import client_of
-from webapp.services.train_config import API_STEPS, start_values
+from webapp.services.train_config import API_STEPS, CHOICES, start_values, typed
 
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside
 
@@ -63,12 +63,12 @@ def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_
     """Train a model with the Train page's settings; returns settings, summary (translate: scores
     on held-out sentences) and the validation rows of the history. New parameters will always
     come with defaults."""
+    choices = {k: v for k, v in locals().items() if k in CHOICES}  # the parameters, by name
     from webapp.services.training import page_config
 
     run = None
     try:
-        config = page_config(task, int(heads), int(d_model), int(layers), int(d_ff), float(dropout),
-                             pe, int(steps), device, int(seed), model)
+        config = page_config(task, **typed(choices))
         # The caller's address and session key its queue ticket, as on the Train page: API calls
         # share one flow per address and its cap, not one fresh flow each (red team R1).
         for _, run in run_training(config, client=client_of(request)):  # noqa: B007

@@ -9,53 +9,55 @@ torch, so the page can lay out its controls from it before the first run.
 from __future__ import annotations
 
 import os
+from dataclasses import fields
 
 from transformer_lab.errors import lab_error
 from transformer_lab.experiments import (
     ATTENTION_KINDS,
     MODELS,
-    PE_KINDS,
+    OFFERED,
     SEQ2SEQ_TASKS,
     ExperimentConfig,
     check_settings,
 )
 from webapp.i18n import Term, input_error
 
-TASKS = SEQ2SEQ_TASKS  # the Train page's tasks, positional encodings and attention kinds
-PES = PE_KINDS
+TASKS = SEQ2SEQ_TASKS  # the Train page's tasks and attention kinds (its encodings: OFFERED)
 KINDS = ATTENTION_KINDS
-# Ceilings that keep one run inside a ZeroGPU call and a few minutes on 2 vCPUs.
-LIMITS = {"heads": (1, 8), "d_model": (2, 256), "layers": (1, 4), "d_ff": (1, 1024),
-          "steps": (1, 5000)}
-PAGE_FIELDS = ("heads", "d_model", "layers", "d_ff", "dropout", "pe", "steps")
+# The settings the page offers, in its order, and their whole-number ceilings (experiments.OFFERED)
+PAGE_FIELDS = tuple(OFFERED)
+LIMITS = {name: offer["whole"] for name, offer in OFFERED.items() if "whole" in offer}
 CHOICES = (*PAGE_FIELDS, "device", "seed", "model", "corpus")  # what page_config takes
+PAGE_DEFAULTS = {"device": "cpu", "seed": 0, "model": "transformer"}  # unless page_config is told
 # The Train page as it opens: reverse, with a shorter budget than the preset's ceiling.
 PAGE_START = {"task": "reverse", "steps": 600}
 API_STEPS = 300  # the train API's default: a quick run
+_CAST = {"int": int, "float": float}  # a field's declared type -> how a control's value becomes it
+_TYPES = {f.name: f.type for f in fields(ExperimentConfig)}
 
 
-def page_config(task: str = "reverse", heads: int | None = None, d_model: int | None = None,
-                layers: int | None = None, d_ff: int | None = None, dropout: float | None = None,
-                pe: str | None = None, steps: int | None = None, device: str = "cpu",
-                seed: int = 0, model: str = "transformer",
-                corpus: str | None = None) -> ExperimentConfig:
-    """The preset of ``task`` with the page's choices on top, checked (ValueError if bad).
+def page_config(task: str = "reverse", **choices) -> ExperimentConfig:
+    """The preset of ``task`` with the page's ``choices`` (CHOICES, by name) on top, checked
+    (ValueError if bad).
 
-    A choice left as None keeps the preset's value. ``corpus`` (translate): "bundled" or
-    "tatoeba"; None takes $LAB_CORPUS, else "bundled"."""
+    A page setting (PAGE_FIELDS) left out or None keeps the preset's value; device, seed and
+    model default to PAGE_DEFAULTS. ``corpus`` (translate): "bundled" or "tatoeba"; None takes
+    $LAB_CORPUS, else "bundled"."""
+    for name in choices:
+        if name not in CHOICES:
+            raise TypeError(f"page_config() got an unexpected keyword argument {name!r}")
     if task not in TASKS:
         raise lab_error("unknown_choice", what="task", value=task, choices=", ".join(TASKS))
-    if model not in MODELS:
-        raise lab_error("unknown_choice", what="model", value=model, choices=", ".join(MODELS))
-    chosen = {k: v for k, v in (("heads", heads), ("d_model", d_model), ("layers", layers),
-                                ("d_ff", d_ff), ("pe", pe), ("steps", steps)) if v is not None}
-    if dropout is not None:
-        chosen["dropout"] = float(dropout)
-    c = ExperimentConfig.from_preset(task, **chosen, device=device, seed=seed, model=model)
-    for name, (low, high) in LIMITS.items():
-        value = getattr(c, name)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise input_error("whole_from", name=Term(name), low=low, high=high, value=value)
+    choices = {**PAGE_DEFAULTS, **choices}
+    if choices["model"] not in MODELS:
+        raise lab_error("unknown_choice", what="model", value=choices["model"],
+                        choices=", ".join(MODELS))
+    corpus = choices.pop("corpus", None)
+    chosen = {k: v for k, v in choices.items() if v is not None or k not in PAGE_FIELDS}
+    if "dropout" in chosen:
+        chosen["dropout"] = float(chosen["dropout"])
+    c = ExperimentConfig.from_preset(task, **chosen)
+    check_limits(c)
     # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
     # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
     corpus = corpus or os.environ.get("LAB_CORPUS", "bundled")
@@ -66,6 +68,26 @@ def page_config(task: str = "reverse", heads: int | None = None, d_model: int | 
                   corpus=corpus)
     check_settings(task, c)
     return c
+
+
+def check_limits(c: ExperimentConfig) -> None:
+    """Raise the page's error (in the learner's language) unless each whole-number setting the
+    page offers lies within its LIMITS."""
+    for name, (low, high) in LIMITS.items():
+        value = getattr(c, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise input_error("whole_from", name=Term(name), low=low, high=high, value=value)
+
+
+def typed(values: dict) -> dict:
+    """The values of the page's controls (or the train API's parameters), by name, as
+    page_config takes them: whole numbers through int(), fractions through float(), as their
+    fields are typed. A cleared number box raises TypeError, which the page shows."""
+    out = {}
+    for name, value in values.items():
+        cast = _CAST.get(_TYPES.get(name))
+        out[name] = cast(value) if cast else value
+    return out
 
 
 def choices(c: ExperimentConfig) -> dict:

@@ -28,7 +28,8 @@ def _other_learner_trains(stop: threading.Event, training: threading.Event, seed
     from webapp.serving.who import ClientKey
 
     # No positions: reversal never reaches the early-stop target, so it trains until stopped.
-    config = page_config("reverse", 4, 32, 1, 64, 0.0, "none", 5000, seed=seed)
+    config = page_config("reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0, pe="none",
+                         steps=5000, seed=seed)
     for msg, _ in run_training(config, stop=stop, client=ClientKey("other-learner", "10.9.9.9")):
         if "queued" not in msg:  # a streamed training update: it holds the training slot
             training.set()

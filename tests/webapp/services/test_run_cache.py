@@ -144,8 +144,9 @@ def test_keys_stay_those_of_the_settings_dicts_the_app_hashed_before():
     translate = {**reverse, "batch_size": 64, "d_ff": 128, "d_model": 64, "dropout": 0.1,
                  "eval_every": 250, "label_smoothing": 0.1, "lr": 0.005, "schedule": "cosine",
                  "steps": 1500, "target": None}
-    page = training.page_config("reverse", 4, 32, 1, 64, 0.0, "sinusoidal", 600, "cpu", 0,
-                                "transformer", "bundled")
+    page = training.page_config("reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0,
+                                pe="sinusoidal", steps=600, device="cpu", seed=0,
+                                model="transformer", corpus="bundled")
     assert run_key(page, "pinned") == old_key("reverse", reverse)
     assert run_key(training.first_view(), "pinned") == old_key("reverse", reverse)
     assert run_key(training.page_preset("translate").replace(corpus="bundled"),

@@ -76,3 +76,23 @@ def test_importing_the_page_choices_loads_no_torch():
                          timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"
+
+
+def test_the_page_and_the_api_hand_their_choices_over_by_name():
+    import inspect
+
+    from webapp.pages.train_run import train
+
+    with pytest.raises(TypeError, match="head"):
+        train_config.page_config("reverse", head=2)  # a misspelt choice is refused, not dropped
+    # every parameter of the train API is one of the page's choices (they travel by name)
+    api = [p for p in inspect.signature(train).parameters if p not in ("task", "request")]
+    assert api and set(api) <= set(train_config.CHOICES)
+    # controls hand over numbers as floats or text: each becomes its field's type first
+    typed = train_config.typed({"task": "sort", "heads": 2.0, "d_model": "24", "dropout": 0,
+                                "pe": "learned", "seed": 3.0})
+    assert typed == {"task": "sort", "heads": 2, "d_model": 24, "dropout": 0.0, "pe": "learned",
+                     "seed": 3}
+    assert [type(typed[k]) for k in ("heads", "dropout", "seed")] == [int, float, int]
+    with pytest.raises(TypeError):
+        train_config.typed({"heads": None})  # a cleared number box: the page shows the error

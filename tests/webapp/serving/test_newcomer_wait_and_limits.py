@@ -233,7 +233,7 @@ def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
     settings = ("reverse", 2, 16, 1, 32, 0.0, "sinusoidal", 4, "cpu", 0, "transformer", "bundled")
 
     def train_as(address: str, session: str) -> None:
-        for _ in on_train(*settings, request=_page_request(address, session)):  # no gr.Progress:
+        for _ in on_train(_page_request(address, session), *settings):  # no gr.Progress:
             pass  # the page's own status line shows the step (issue 20)
 
     train_as("198.51.100.7", "victim")
