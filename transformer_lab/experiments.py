@@ -6,6 +6,7 @@ the app all read them from here. Nothing here parses arguments or draws progress
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import TYPE_CHECKING
@@ -73,7 +74,7 @@ def _taking(source: type, names: tuple[str, ...], before: str):
     value (else ``source``'s) and carrying what a page offers for them (OFFERED) as metadata."""
 
     def take(cls: type) -> type:
-        own = cls.__dict__["__annotations__"]
+        own = inspect.get_annotations(cls)  # the class's own (3.14 builds them lazily)
         if before not in own:
             raise TypeError(f"{cls.__name__} has no field {before!r} to put {source.__name__}'s before")
         taken = {f.name: f for f in fields(source) if f.name in names}

@@ -224,7 +224,10 @@ def build(sessions: TrainSessions) -> None:
     links.register("train", _link_fields({
         **settings, "seed": (settings["seed"], links.Range(0, 10**6, integer=True)),
         "index": (index, links.Range(0, 255, integer=True)), "kind": kind,
-        "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share, note=cached_hint)
+        "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share, note=cached_hint,
+        # a Transformer splits d_model over its heads (the GRU model and the kernel task have none)
+        check=links.divisible("d_model", "heads",
+                              when=lambda v: v.get("model") == "transformer" and v.get("task") != "kernel"))
     shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
     def on_train(request: gr.Request, *values):  # gradio puts the request first, then settings

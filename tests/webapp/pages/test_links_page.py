@@ -243,3 +243,24 @@ def test_a_locked_link_whose_values_cannot_run_together_is_refused(links, lang, 
     assert "cannot" not in str(fine[1]) and "无法" not in str(fine[1])
     trained = opened(source="trained", embed="10", heads="3", lock="1")
     assert tr("link.locked", short) in trained[1]["value"]
+
+
+def test_the_train_pages_locked_link_must_be_able_to_train(links, monkeypatch):
+    """The issue's own example: ?tab=train&heads=3&d_model=32&lock=1 opened silently, then Train
+    asked to pick heads among the divisors of 32 with heads locked."""
+    from types import SimpleNamespace
+
+    import app
+    from webapp.i18n import error_text, tr
+    from webapp.services import run_cache_backends
+
+    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
+    why = error_text("heads_not_divisor", "en", {"d_model": 32, "heads": 3})
+    out = apply.fn(SimpleNamespace(query_params={"tab": "train", "heads": "3", "d_model": "32",
+                                                 "lock": "1"}, headers={"accept-language": "en"}))
+    assert out[1]["value"] == tr("link.cannot_run", "en", why=why)
+    bahdanau = apply.fn(SimpleNamespace(query_params={"tab": "train", "model": "bahdanau",
+                                                      "heads": "3", "d_model": "32", "lock": "1"},
+                                        headers={"accept-language": "en"}))
+    assert bahdanau[1]["value"] == tr("link.locked", "en")  # the GRU model has no heads
