@@ -18,119 +18,23 @@ only for a session whose sign-in succeeded, and every draw checks the sign-in ag
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import datetime, timedelta, timezone
 
 import gradio as gr
 
-from gradebook.csv_export import number
-from gradebook.overrides import MAX_NOTE
-from webapp.pages import class_list, class_view, identity
+from webapp.pages import class_list, class_view, identity, teacher_actions
 from webapp.pages.common import lang_of, t, tr, warn
+from webapp.pages.instructor_auth import authorize, check_password, mode, tries  # noqa: F401
 from webapp.services import (
     exports,
     instructor_access,
-    key_stamps,
     learner_page,
-    regrade,
     submissions,
 )
-from webapp.serving.ratelimit import FailureLimiter, locked_message
 from webapp.views import gradebook_lang, gradebook_tables
 from webapp.views import learner_page as learner_page_view
 
 log = logging.getLogger("transformer_lab.app")
-
-
-def tries() -> FailureLimiter:
-    """The wrong-password limiter (the serving wing's: per address, shared by the replicas)."""
-    return submissions.default().serving.password_tries
-
-
-def mode() -> str:
-    """'allow_list' (Space sign-in + LAB_INSTRUCTORS), 'password', or 'disabled' (no password,
-    or one shorter than instructor_access.MIN_PASSWORD_CHARS)."""
-    if instructor_access.instructors() and identity.oauth_available():
-        return "allow_list"
-    if instructor_access.password_set() and not instructor_access.password_weak():
-        return "password"
-    return "disabled"
-
-
-def check_password() -> None:
-    """Refuse to start with a weak LAB_INSTRUCTOR_PASSWORD (RuntimeError, logged), unless Space
-    sign-in with LAB_INSTRUCTORS opens the view, in which case the password is ignored (warned)."""
-    weak = instructor_access.password_weak()
-    if not weak:
-        return
-    if instructor_access.instructors() and identity.oauth_available():
-        log.warning("ignoring the instructor password (Space sign-in opens the view): %s", weak)
-        return
-    log.error("refusing to start: %s", weak)
-    raise RuntimeError(f"refusing to start: {weak}. The app starts once it is changed.")
-
-
-def _refuse(key: str, lang: str, **fields: object) -> str:
-    return "⚠️ " + tr(key, lang, **fields)
-
-
-def authorize(password: str | None, profile: gr.OAuthProfile | None, address: str,
-              lang: str = "en", browser_key: str | None = None,
-              remember: bool = True) -> tuple[str | None, str]:
-    """(who, "") for an instructor, else (None, the refusal to show). Checked refusals are logged.
-    ``remember=False`` (the class view's redraws, every 30 s): a success does not write the
-    client's trust again; the sign-in that opened the view just did.
-
-    ``browser_key``: the browser's own key (identity.py); a browser that logged in before is
-    counted by that key, not by an address it may share with a classroom."""
-    how = mode()
-    book = submissions.gradebook()
-    if how == "disabled":
-        return None, _refuse("instructor.off", lang)
-    if how == "allow_list":
-        user = identity.username(profile)
-        if user is None:
-            return None, _refuse("instructor.sign_in", lang)
-        if not instructor_access.is_instructor(user):
-            book.log_access(f"hf:{user}", "refused", "not on LAB_INSTRUCTORS")
-            return None, _refuse("instructor.not_listed", lang, user=user)
-        return f"hf:{user}", ""
-    hashes = instructor_access.trust_hashes(address, browser_key)
-    days = instructor_access.TRUST_DAYS
-    known = {kind for kind, h in hashes.items() if book.trusted_client(h, days)}
-    # A browser's wrong tries are its own: a classmate guessing from the school's one address
-    # locked the teacher's new browser out for 10 minutes (red team, issue 29, item 4). A client
-    # with no browser key (a script) is counted by its address, as it can mint sessions freely.
-    browser = "browser" in hashes
-    client = f"browser {hashes['browser'][:24]}" if browser else address
-    # A client is trusted by its own login: a browser by its key, a script by its address. An
-    # address's trust covered every browser behind it, so a student at the school where the
-    # teacher once logged in sprayed at ~40 compares a second (fourth red team).
-    trusted = "browser" in known if browser else "address" in known
-    ok, wait = tries().attempt(client, lambda: instructor_access.password_ok(password),
-                               trusted=trusted, over_cap_gate=_spray_gate(browser_key, address)
-                               if browser else None)
-    if ok:
-        for h in hashes.values() if remember else ():
-            book.trust_client(h)
-        return gradebook_lang.access_text("gb.who.password", address), ""
-    if wait > 0:  # locked out: the password was not even compared, and nothing is logged
-        return None, "⚠️ " + locked_message(wait)["zh" if lang == "zh" else "en"]
-    book.log_access(gradebook_lang.access_text("gb.who.password", address), "refused", "wrong password")
-    return None, _refuse("instructor.wrong", lang)
-
-
-def _spray_gate(browser_key: str | None, address: str):
-    """What an untrusted browser's try must also pass once the global cap is reached: a key
-    costs nothing to mint, so one per guess made each guess a fresh client (third red team:
-    ~100 compares a second). Keys this server did not stamp an hour or more earlier share one
-    small rate (a browser that never guessed wrong is still compared when it has room); keys
-    stamped before that share a small allowance per address (a stock of aged keys grew by 300
-    an hour: fourth red team). webapp.services.key_stamps."""
-    serving = submissions.default().serving
-    if key_stamps.aged(browser_key):
-        return lambda: serving.aged_key_tries.check(f"aged:{address}")
-    return lambda: serving.fresh_key_tries.check("fresh keys")
 
 
 def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
@@ -377,146 +281,6 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         """The lesson chooser's exercises, titled in the page's language."""
         return class_view.exercise_choices(lang_of(request))
 
-    def on_comment(pw, learner_key, exercise, text, browser_key, is_signed, tz,
-                   request: gr.Request, profile: gr.OAuthProfile | None):
-        """A comment to the learner on the page: checked and logged like every instructor
-        action; (the learner's page drawn again with it, the box emptied)."""
-        lang = lang_of(request)
-        if not is_signed:
-            return gr.skip(), gr.skip()
-        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
-                                 remember=False)
-        if who is None:
-            warn(refusal, lang)
-            return gr.skip(), gr.skip()
-        learner_id, _ = learner_page.parse_key(str(learner_key or ""))
-        if learner_id is None:
-            warn(tr("lp.comment_nobody", lang), lang)
-            return gr.skip(), gr.skip()
-        book = submissions.gradebook()
-        try:
-            book.add_comment(learner_id, str(exercise or ""), text, who)
-        except ValueError:
-            warn(tr("lp.comment_bad", lang, n=2000), lang)
-            return gr.skip(), gr.skip()
-        book.log_access(who, "comment", learner_id[:200])
-        found = learner_page.load(book, str(learner_key))
-        return learner_page_view.page_html(found, lang, tz), ""
-
-    def _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz, request,
-               profile, clear: bool):
-        """Set (or clear) the teacher's score for the learner on the page, checked and logged
-        like a comment; (the learner's page again, the note box emptied)."""
-        lang = lang_of(request)
-        if not is_signed:
-            return gr.skip(), gr.skip()
-        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
-                                 remember=False)
-        if who is None:
-            warn(refusal, lang)
-            return gr.skip(), gr.skip()
-        learner_id, _ = learner_page.parse_key(str(learner_key or ""))
-        if learner_id is None:
-            warn(tr("lp.comment_nobody", lang), lang)
-            return gr.skip(), gr.skip()
-        if not isinstance(exercise, str) or not exercise:
-            warn(tr("lp.score_pick", lang), lang)
-            return gr.skip(), gr.skip()
-        book = submissions.gradebook()
-        tried = {b.exercise: b.max_score for b in book.best_scores(learner_id=learner_id)}
-        if exercise not in tried:
-            warn(tr("lp.score_untried", lang), lang)
-            return gr.skip(), gr.skip()
-        if clear:
-            book.clear_score(learner_id, exercise)
-            detail = f"{learner_id[:150]} {exercise} cleared"
-        else:
-            try:
-                done = book.set_score(learner_id, exercise, points, tried[exercise],
-                                      str(note or ""), who)
-            except ValueError:
-                warn(tr("lp.score_bad", lang, max=number(tried[exercise]), n=MAX_NOTE), lang)
-                return gr.skip(), gr.skip()
-            detail = f"{learner_id[:150]} {exercise} {number(done.score)}/{number(done.max_score)}"
-        book.log_access(who, "score", detail[:200])
-        found = learner_page.load(book, str(learner_key))
-        return learner_page_view.page_html(found, lang, tz), (gr.skip() if clear else "")
-
-    def on_score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
-                 request: gr.Request, profile: gr.OAuthProfile | None):
-        return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
-                      request, profile, clear=False)
-
-    def on_score_clear(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
-                       request: gr.Request, profile: gr.OAuthProfile | None):
-        return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
-                      request, profile, clear=True)
-
-    def on_regrade(pw, exercise, browser_key, is_signed, request: gr.Request,
-                   profile: gr.OAuthProfile | None):
-        """Grade the exercise's stored submissions again (checked and logged like every
-        instructor action), saying how far it is every second, then what changed."""
-        lang = lang_of(request)
-        if not is_signed:
-            yield gr.skip()
-            return
-        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
-                                 remember=False)
-        if who is None:
-            warn(refusal, lang)
-            yield gr.skip()
-            return
-        if not isinstance(exercise, str) or exercise not in submissions.exercise_ids():
-            warn(tr("lp.score_pick", lang), lang)
-            yield gr.skip()
-            return
-        state: dict = {"done": 0, "total": None, "result": None, "error": None}
-
-        def work() -> None:
-            try:
-                state["result"] = regrade.regrade(
-                    exercise, who, progress=lambda done, total: state.update(done=done, total=total))
-            except regrade.Busy:
-                state["error"] = tr("rg.busy", lang)
-            except Exception:  # noqa: BLE001 - said on the page, logged in full
-                log.exception("regrading %s failed", exercise)
-                state["error"] = tr("rg.failed", lang)
-
-        submissions.gradebook().log_access(who, "regrade", exercise[:200])
-        runner = threading.Thread(target=work, name="regrade", daemon=True)
-        runner.start()
-        name = class_view.view.exercise_name(exercise, lang)
-        while runner.is_alive():
-            runner.join(1.0)
-            if state["total"]:
-                yield tr("rg.progress", lang, exercise=name, done=state["done"], total=state["total"])
-        if state["error"]:
-            yield state["error"]
-            return
-        r = state["result"]
-        if r.rows == 0:
-            yield tr("rg.none", lang, exercise=name)
-            return
-        said = tr("rg.done", lang, exercise=name, rows=r.rows, regraded=r.regraded,
-                  changed=r.changed, learners=len(r.learners_changed), failed=r.failed)
-        yield said + (" " + tr("rg.left", lang, left=r.left) if r.left else "")
-
-    def on_regrade_stop(pw, browser_key, is_signed, request: gr.Request,
-                        profile: gr.OAuthProfile | None):
-        """Stop the running regrade after its current row (checked like every action)."""
-        lang = lang_of(request)
-        if not is_signed:
-            return gr.skip()
-        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
-                                 remember=False)
-        if who is None:
-            warn(refusal, lang)
-            return gr.skip()
-        if not regrade.stop():
-            return tr("rg.not_running", lang)
-        submissions.gradebook().log_access(who, "regrade", "stop")
-        return tr("rg.stopping", lang)
-
     def on_expire(request: gr.Request):
         """The export's file is gone: so is its link, and the page says how to get a new one."""
         return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
@@ -562,18 +326,21 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                           api_name="instructor_learner", **ui)
     cv.grid.change(on_learner_redraw, learner_in, cv.learner_page, js=tz_js,
                    show_progress="hidden", api_visibility="private")
-    cv.comment_send.click(on_comment, [password, cv.learner_pick, cv.comment_exercise, cv.comment,
-                                       key, signed, cv.tz], [cv.learner_page, cv.comment], js=tz_js,
-                          api_name="instructor_comment", **ui)
+    acts = teacher_actions  # under the learner's page: a comment, a score, a regrade
+    cv.comment_send.click(acts.on_comment, [password, cv.learner_pick, cv.comment_exercise,
+                                            cv.comment, key, signed, cv.tz],
+                          [cv.learner_page, cv.comment], js=tz_js, api_name="instructor_comment",
+                          **ui)
     score_in = [password, cv.learner_pick, cv.comment_exercise, cv.score, cv.comment, key,
                 signed, cv.tz]
-    cv.score_set.click(on_score, score_in, [cv.learner_page, cv.comment], js=tz_js,
+    cv.score_set.click(acts.on_score, score_in, [cv.learner_page, cv.comment], js=tz_js,
                        api_name="instructor_score", **ui)
-    cv.score_clear.click(on_score_clear, score_in, [cv.learner_page, cv.comment], js=tz_js,
+    cv.score_clear.click(acts.on_score_clear, score_in, [cv.learner_page, cv.comment], js=tz_js,
                          api_name="instructor_score_clear", **ui)
-    cv.regrade.click(on_regrade, [password, cv.regrade_exercise, key, signed], cv.regrade_status,
-                     api_name="instructor_regrade", concurrency_id="submit", **ui)
-    cv.regrade_stop.click(on_regrade_stop, [password, key, signed], cv.regrade_status,
+    cv.regrade.click(acts.on_regrade, [password, cv.regrade_exercise, key, signed],
+                     cv.regrade_status, api_name="instructor_regrade", concurrency_id="submit",
+                     **ui)
+    cv.regrade_stop.click(acts.on_regrade_stop, [password, key, signed], cv.regrade_status,
                           api_name="instructor_regrade_stop", **ui)
     row_in = [password, key, signed, cv.tz]
     for rows in (cv.grid, cv.stuck):

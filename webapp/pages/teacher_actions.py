@@ -1,0 +1,162 @@
+"""A teacher's actions on one learner or one exercise, under the class view's learner page
+(issue 25, item 8): a comment, a score in place of the graded best, a regrade of an exercise's
+submissions after its tests changed. Each checks the sign-in (instructor_auth.authorize) and is
+logged like every instructor action."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import gradio as gr
+
+from gradebook.csv_export import number
+from gradebook.overrides import MAX_NOTE
+from webapp.pages import class_view, identity
+from webapp.pages.common import lang_of, tr, warn
+from webapp.pages.instructor_auth import authorize
+from webapp.services import learner_page, regrade, submissions
+from webapp.views import learner_page as learner_page_view
+
+log = logging.getLogger("transformer_lab.app")
+
+
+def on_comment(pw, learner_key, exercise, text, browser_key, is_signed, tz,
+               request: gr.Request, profile: gr.OAuthProfile | None):
+    """A comment to the learner on the page: checked and logged like every instructor
+    action; (the learner's page drawn again with it, the box emptied)."""
+    lang = lang_of(request)
+    if not is_signed:
+        return gr.skip(), gr.skip()
+    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                             remember=False)
+    if who is None:
+        warn(refusal, lang)
+        return gr.skip(), gr.skip()
+    learner_id, _ = learner_page.parse_key(str(learner_key or ""))
+    if learner_id is None:
+        warn(tr("lp.comment_nobody", lang), lang)
+        return gr.skip(), gr.skip()
+    book = submissions.gradebook()
+    try:
+        book.add_comment(learner_id, str(exercise or ""), text, who)
+    except ValueError:
+        warn(tr("lp.comment_bad", lang, n=2000), lang)
+        return gr.skip(), gr.skip()
+    book.log_access(who, "comment", learner_id[:200])
+    found = learner_page.load(book, str(learner_key))
+    return learner_page_view.page_html(found, lang, tz), ""
+
+def _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz, request,
+           profile, clear: bool):
+    """Set (or clear) the teacher's score for the learner on the page, checked and logged
+    like a comment; (the learner's page again, the note box emptied)."""
+    lang = lang_of(request)
+    if not is_signed:
+        return gr.skip(), gr.skip()
+    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                             remember=False)
+    if who is None:
+        warn(refusal, lang)
+        return gr.skip(), gr.skip()
+    learner_id, _ = learner_page.parse_key(str(learner_key or ""))
+    if learner_id is None:
+        warn(tr("lp.comment_nobody", lang), lang)
+        return gr.skip(), gr.skip()
+    if not isinstance(exercise, str) or not exercise:
+        warn(tr("lp.score_pick", lang), lang)
+        return gr.skip(), gr.skip()
+    book = submissions.gradebook()
+    tried = {b.exercise: b.max_score for b in book.best_scores(learner_id=learner_id)}
+    if exercise not in tried:
+        warn(tr("lp.score_untried", lang), lang)
+        return gr.skip(), gr.skip()
+    if clear:
+        book.clear_score(learner_id, exercise)
+        detail = f"{learner_id[:150]} {exercise} cleared"
+    else:
+        try:
+            done = book.set_score(learner_id, exercise, points, tried[exercise],
+                                  str(note or ""), who)
+        except ValueError:
+            warn(tr("lp.score_bad", lang, max=number(tried[exercise]), n=MAX_NOTE), lang)
+            return gr.skip(), gr.skip()
+        detail = f"{learner_id[:150]} {exercise} {number(done.score)}/{number(done.max_score)}"
+    book.log_access(who, "score", detail[:200])
+    found = learner_page.load(book, str(learner_key))
+    return learner_page_view.page_html(found, lang, tz), (gr.skip() if clear else "")
+
+def on_score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+             request: gr.Request, profile: gr.OAuthProfile | None):
+    return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+                  request, profile, clear=False)
+
+def on_score_clear(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+                   request: gr.Request, profile: gr.OAuthProfile | None):
+    return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
+                  request, profile, clear=True)
+
+def on_regrade(pw, exercise, browser_key, is_signed, request: gr.Request,
+               profile: gr.OAuthProfile | None):
+    """Grade the exercise's stored submissions again (checked and logged like every
+    instructor action), saying how far it is every second, then what changed."""
+    lang = lang_of(request)
+    if not is_signed:
+        yield gr.skip()
+        return
+    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                             remember=False)
+    if who is None:
+        warn(refusal, lang)
+        yield gr.skip()
+        return
+    if not isinstance(exercise, str) or exercise not in submissions.exercise_ids():
+        warn(tr("lp.score_pick", lang), lang)
+        yield gr.skip()
+        return
+    state: dict = {"done": 0, "total": None, "result": None, "error": None}
+
+    def work() -> None:
+        try:
+            state["result"] = regrade.regrade(
+                exercise, who, progress=lambda done, total: state.update(done=done, total=total))
+        except regrade.Busy:
+            state["error"] = tr("rg.busy", lang)
+        except Exception:  # noqa: BLE001 - said on the page, logged in full
+            log.exception("regrading %s failed", exercise)
+            state["error"] = tr("rg.failed", lang)
+
+    submissions.gradebook().log_access(who, "regrade", exercise[:200])
+    runner = threading.Thread(target=work, name="regrade", daemon=True)
+    runner.start()
+    name = class_view.view.exercise_name(exercise, lang)
+    while runner.is_alive():
+        runner.join(1.0)
+        if state["total"]:
+            yield tr("rg.progress", lang, exercise=name, done=state["done"], total=state["total"])
+    if state["error"]:
+        yield state["error"]
+        return
+    r = state["result"]
+    if r.rows == 0:
+        yield tr("rg.none", lang, exercise=name)
+        return
+    said = tr("rg.done", lang, exercise=name, rows=r.rows, regraded=r.regraded,
+              changed=r.changed, learners=len(r.learners_changed), failed=r.failed)
+    yield said + (" " + tr("rg.left", lang, left=r.left) if r.left else "")
+
+def on_regrade_stop(pw, browser_key, is_signed, request: gr.Request,
+                    profile: gr.OAuthProfile | None):
+    """Stop the running regrade after its current row (checked like every action)."""
+    lang = lang_of(request)
+    if not is_signed:
+        return gr.skip()
+    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+                             remember=False)
+    if who is None:
+        warn(refusal, lang)
+        return gr.skip()
+    if not regrade.stop():
+        return tr("rg.not_running", lang)
+    submissions.gradebook().log_access(who, "regrade", "stop")
+    return tr("rg.stopping", lang)
