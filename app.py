@@ -12,6 +12,7 @@ from webapp.pages import (
     basics,
     complexity,
     exercises,
+    frontend_text,
     identity,
     instructor,
     links,
@@ -155,7 +156,8 @@ def launch(**kwargs) -> tuple:
     # Each event of a pool may hold a thread (a run waiting its turn blocks in one): room for
     # every pool at once, plus Gradio's own work.
     kwargs.setdefault("max_threads", sum(POOLS.values()) + 16)
-    kwargs["head"] = TOAST_HEAD + kwargs.get("head", "")
+    # Chinese for the English of Gradio's and Plotly's own code (frontend_text.py)
+    kwargs["head"] = TOAST_HEAD + frontend_text.head() + kwargs.get("head", "")
     # Only the serving wing reads X-Forwarded-For (LAB_FORWARDED_HOPS, LAB_TRUSTED_PROXIES):
     # uvicorn's own reading trusted any loopback peer (red team, issue 29, item 5).
     from webapp.serving.who import server_reads_no_forwarded_headers
