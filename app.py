@@ -92,6 +92,7 @@ def build_demo() -> gr.Blocks:
         blocks.train_sessions = sessions = TrainSessions(ttl_s=s.session_ttl_s,
                                                          max_kept_runs=s.max_kept_runs)
         gradio_patch.attach(blocks, sessions, s)  # a closed tab gives its models and runs back at once
+        gradio_patch.clamp_sliders()  # a typed number past a slider's end is that end
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]) as tab:

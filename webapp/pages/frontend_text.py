@@ -1,5 +1,5 @@
 """A <head> script for what the frontends write themselves: Chinese for the English labels of
-Gradio's own code and Plotly's modebar.
+Gradio's own code and Plotly's modebar, and a slider's number box kept within its maximum.
 
 Gradio writes some labels in English in its own code (an icon button's "Copy table data", a
 slider's "Reset to default value"), not as i18n keys gr.I18n could translate. On a Chinese
@@ -8,6 +8,11 @@ the catalogue's Chinese (webapp/i18n/text_frontend.py) into those tooltips and s
 labels as they appear, and registers the same catalogue as Plotly's zh-CN locale before the
 first plot is drawn (Gradio's bundle sets ``window.Plotly``). Plotly's logo link leaves every
 modebar: one button less on a phone.
+
+A slider's number box sent every keystroke to the server: typing 120 under a maximum of 12 raised
+Gradio's English "Value 120 is greater than maximum value 12." at the "12"… "120". The box now
+keeps to the slider's maximum as one types, as the slider itself does on blur (the server clamps
+too: webapp.serving.gradio_patch.clamp_sliders).
 """
 
 from __future__ import annotations
@@ -58,6 +63,13 @@ SCRIPT = """<script>
         p.setPlotConfig({displaylogo: false, ...(zh() ? {locale: 'zh-CN'} : {})});
       } catch (err) { console.warn('Plotly locale not set', err); }
     }});
+  document.addEventListener('input', (e) => {
+    const box = e.target;
+    if (!(box instanceof HTMLInputElement) || box.type !== 'number'
+        || !box.closest('.tab-like-container')) return;  // a slider's number box
+    const max = parseFloat(box.max);
+    if (box.value !== '' && !Number.isNaN(max) && parseFloat(box.value) > max) box.value = String(max);
+  }, true);  // capturing: before the slider reads the box
 })();
 </script>"""
 
