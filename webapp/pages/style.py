@@ -38,6 +38,13 @@ CSS = """
   /* Plotly draws legend entries at 12 px on one line each: the Train curves' longest ("loss on
      256 validation sequences (no dropout, no smoothing)") ran 40 px past the plot's edge. */
   .js-plotly-plot .legendtext { font-size: 10px !important; }
+  /* Train: the status line (where an input error of the settings goes) comes right under the
+     settings, above the link and the buttons; it was 380-600 px below the box that caused it.
+     The order is visual only: a screen reader still reads the buttons first. */
+  .column:has(> #train-status) > #train-status { order: 1; }
+  .column:has(> #train-status) > #link-row-train,
+  .column:has(> #train-status) > .row:has(#train-start) { order: 2; }
+  .column:has(> #train-status) > #train-status ~ * { order: 3; }
   #who-row { flex-direction: column !important; align-items: stretch !important; }
   #who-row > * { width: 100% !important; min-width: 0 !important; flex: 1 1 auto !important; }
 }

@@ -244,3 +244,20 @@ def test_the_chinese_page_keeps_few_english_words(tours):
     over = {r["tab"]: sorted(r["seen"] | r["read"]) for r in results
             if max(len(r["seen"]), len(r["read"])) > MAX_ENGLISH_WORDS}
     assert not over, f"English words on the Chinese page (put them in the catalogue): {over}"
+
+
+@pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
+def test_a_train_settings_error_shows_under_the_settings(browser, app_url, locale):
+    """Item 9: Train's input error appeared 380-600 px below the box that caused it, past the
+    link and four buttons; on a phone the status line now comes right under the settings."""
+    page = open_page(browser, app_url, locale, *PHONE)
+    page.get_by_role("tab", name="训练" if locale == "zh-CN" else "Train").click()
+    page.locator("#train-steps input").fill("0")
+    page.locator("#train-start").click()
+    status = page.locator("#train-status")
+    expect(status).to_contain_text("5000", timeout=30_000)  # "from 1 to 5000, got 0"
+    box = page.locator("#train-steps").bounding_box()
+    said = status.bounding_box()
+    assert 0 <= said["y"] - (box["y"] + box["height"]) < 150, (box, said)  # was 377 px
+    assert said["y"] < page.locator("#train-start").bounding_box()["y"]
+    page.context.close()
