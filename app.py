@@ -12,6 +12,7 @@ from webapp.pages import (
     basics,
     complexity,
     exercises,
+    frontend_text,
     identity,
     instructor,
     links,
@@ -91,6 +92,7 @@ def build_demo() -> gr.Blocks:
         blocks.train_sessions = sessions = TrainSessions(ttl_s=s.session_ttl_s,
                                                          max_kept_runs=s.max_kept_runs)
         gradio_patch.attach(blocks, sessions, s)  # a closed tab gives its models and runs back at once
+        gradio_patch.clamp_sliders()  # a typed number past a slider's end is that end
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]) as tab:
@@ -155,7 +157,8 @@ def launch(**kwargs) -> tuple:
     # Each event of a pool may hold a thread (a run waiting its turn blocks in one): room for
     # every pool at once, plus Gradio's own work.
     kwargs.setdefault("max_threads", sum(POOLS.values()) + 16)
-    kwargs["head"] = TOAST_HEAD + kwargs.get("head", "")
+    # Chinese for the English of Gradio's and Plotly's own code (frontend_text.py)
+    kwargs["head"] = TOAST_HEAD + frontend_text.head() + kwargs.get("head", "")
     # Only the serving wing reads X-Forwarded-For (LAB_FORWARDED_HOPS, LAB_TRUSTED_PROXIES):
     # uvicorn's own reading trusted any loopback peer (red team, issue 29, item 5).
     from webapp.serving.who import server_reads_no_forwarded_headers

@@ -102,9 +102,10 @@ def attention_grid(
 ) -> go.Figure:
     """Layers (rows) x heads (columns) of attention maps on one shared colour scale.
 
-    `cols` caps the panels per row (a phone fits two): a layer's heads then wrap onto several
-    rows, and each layer still starts a new row. Panels are numbered layer by layer, head by head
-    (the k-th heatmap is on axes x{k}/y{k}) whatever the wrapping.
+    `cols` asks for the narrow (phone) layout: at most `cols` panels per row, a layer's heads
+    wrapping onto several rows (each layer still starts a new row), small margins and the colour
+    bar beneath the panels, where it takes no width from them. Panels are numbered layer by
+    layer, head by head (the k-th heatmap is on axes x{k}/y{k}) whatever the wrapping.
 
     `maps` is a list with one (h, n, m) tensor per layer, or a (L, h, n, m) tensor. For a model's
     `attention_maps(...)["cross"]` (each (B, h, T, S)) pick one example: `[a[0] for a in maps]`.
@@ -134,15 +135,16 @@ def attention_grid(
     if cols is not None and (not isinstance(cols, int) or cols < 1):
         raise ValueError(f"cols must be a positive whole number or None, got {cols!r}.")
     c = h if cols is None else min(cols, h)
+    narrow = cols is not None  # a phone: the colour bar goes under the panels
     per_layer = -(-h // c)  # rows each layer takes
-    rows = L * per_layer  # the colour bar goes under the panels when they wrap (a phone)
+    rows = L * per_layer
     specs = [[{} if (r % per_layer) * c + j < h else None for j in range(c)] for r in range(rows)]
     titles = [word("layer_head", lang).format(layer=i + 1, head=j + 1)
               for i in range(L) for j in range(h)]
     # Room between rows in pixels (a title and, when wrapped, tick labels), as a share of the plot.
     gap = 40 if c == h else 70
     fig = make_subplots(rows=rows, cols=c, specs=specs, subplot_titles=titles,
-                        shared_xaxes=c == h, shared_yaxes=True, horizontal_spacing=0.04 if c < h
+                        shared_xaxes=c == h, shared_yaxes=True, horizontal_spacing=0.04 if narrow
                         else 0.02, vertical_spacing=min(0.3, gap / (170 * rows)))
     for i in range(L):
         for j in range(h):
@@ -151,11 +153,11 @@ def attention_grid(
     _token_axes(fig, q, k)
     top = float(np.nanmax(stack)) if zmax is None else zmax
     bar = {"orientation": "h", "y": -40 / (200 * rows), "yanchor": "top", "thickness": 12}
-    narrow = {"margin": {"l": 50, "r": 10, "t": 90, "b": 40}} if c < h else {}  # a phone
+    margin = {"margin": {"l": 50, "r": 10, "t": 90, "b": 40}} if narrow else {}
     fig.update_layout(title=word("attention", lang) if title is None else title,
                       coloraxis={"colorscale": WEIGHT_SCALE, "cmin": 0.0, "cmax": top,
                                  **({"colorbar": bar} if narrow else {})},
-                      height=140 + (200 if narrow else 170) * rows, **narrow)
+                      height=140 + (200 if narrow else 170) * rows, **margin)
     return fig
 
 

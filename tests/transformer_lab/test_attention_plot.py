@@ -169,3 +169,12 @@ def test_grid_wraps_heads_for_a_narrow_screen():
     assert titles == [f"layer {i} · head {j}" for i in (1, 2) for j in (1, 2, 3)]
     with pytest.raises(ValueError, match="cols"):
         A.attention_grid(maps, cols=0)
+
+
+def test_cols_asks_for_the_narrow_layout_even_when_every_head_fits_a_row():
+    """A phone's two heads in one row: the colour bar goes beneath them, not beside (issue 26)."""
+    maps = np_softmax(np.random.default_rng(3).normal(size=(1, 2, 4, 4)))  # (L, h, n, m)
+    narrow, wide = A.attention_grid(maps, cols=2), A.attention_grid(maps)
+    assert narrow.layout.coloraxis.colorbar.orientation == "h"
+    assert wide.layout.coloraxis.colorbar.orientation is None
+    assert narrow.layout.margin.l == 50 and wide.layout.margin.l is None

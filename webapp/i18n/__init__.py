@@ -4,7 +4,8 @@ The keys live in parts (``text``: pages and exercises, ``text_lab``: the playgro
 captions and statuses, ``gradebook_text``: who is submitting, Progress, Instructor,
 ``report_text``: what services and views say at request time, ``text_queue``: the training
 queue, ``text_class_list``: the teacher's class list and joining it, ``text_train`` / ``text_play``: Train and the explorers, ``text_errors``: learner input
-errors by key), merged here once; no module adds keys to another at import time. An input
+errors by key, ``text_frontend``: what Gradio's and Plotly's frontends write in English
+themselves), merged here once; no module adds keys to another at import time. An input
 error carries a key and fields (transformer_lab.message.LabError): ``error_text`` renders it
 in a language, ``input_error`` raises one of the app's own.
 No other module under webapp/ writes Chinese itself (tests/webapp/test_i18n_text.py). ``tr``
@@ -25,6 +26,7 @@ from webapp.i18n import (
     text,
     text_class_list,
     text_errors,
+    text_frontend,
     text_lab,
     text_links,
     text_play,
@@ -39,7 +41,8 @@ PARTS = {"text": (text.EN, text.ZH), "text_lab": (text_lab.EN_LAB, text_lab.ZH_L
          "text_queue": (text_queue.EN, text_queue.ZH),
          "text_links": (text_links.EN, text_links.ZH),
          "text_class_list": (text_class_list.EN, text_class_list.ZH),
-         "text_errors": (text_errors.EN, text_errors.ZH)}
+         "text_errors": (text_errors.EN, text_errors.ZH),
+         "text_frontend": (text_frontend.EN, text_frontend.ZH)}
 
 
 def _merge(index: int) -> dict[str, str]:

@@ -240,7 +240,7 @@ def build(learner: identity.Identity) -> Editor:
     tests = gr.Dataframe(empty_results("en"), label=t("ex.tests"), interactive=False, wrap=True,
                          elem_id="ex-tests",
                          # app.py's phone CSS gives the body cells these widths of 720 px
-                         column_widths=["25%", "11%", "7%", "7%", "50%"],
+                         column_widths=["25%", "11%", "9%", "9%", "46%"],
                          datatype=["str", "str", "number", "number", "markdown"])
 
     def own_id(key, profile, request: gr.Request) -> str | None:

@@ -19,9 +19,10 @@ CSS = """
   #ex-tests .virtual-row > .body-cell { flex: none !important; }
   #ex-tests .virtual-row > .body-cell:nth-child(1) { width: 180px !important; min-width: 180px !important; }
   #ex-tests .virtual-row > .body-cell:nth-child(2) { width: 79.2px !important; min-width: 79.2px !important; }
+  /* Score and max: 9% each (at 7% the header "score" was cut off by 8 px). */
   #ex-tests .virtual-row > .body-cell:nth-child(3),
-  #ex-tests .virtual-row > .body-cell:nth-child(4) { width: 50.4px !important; min-width: 50.4px !important; }
-  #ex-tests .virtual-row > .body-cell:nth-child(5) { width: 360px !important; min-width: 360px !important; }
+  #ex-tests .virtual-row > .body-cell:nth-child(4) { width: 64.8px !important; min-width: 64.8px !important; }
+  #ex-tests .virtual-row > .body-cell:nth-child(5) { width: 331.2px !important; min-width: 331.2px !important; }
   #ex-tests .body-cell .text { word-break: keep-all; }
   #ex-tests th, #ex-tests th * { white-space: nowrap !important; word-break: keep-all !important; }
   #ex-tests thead, #ex-tests thead tr, #ex-tests th { position: static !important; }
@@ -34,6 +35,16 @@ CSS = """
   #class-mistakes .virtual-row > .body-cell:nth-child(3) { width: 332.8px !important; min-width: 332.8px !important; }
   #class-mistakes .virtual-row > .body-cell:nth-child(4) { width: 153.6px !important; min-width: 153.6px !important; }
   #class-mistakes th, #class-mistakes th * { white-space: nowrap !important; word-break: keep-all !important; }
+  /* Plotly draws legend entries at 12 px on one line each: the Train curves' longest ("loss on
+     256 validation sequences (no dropout, no smoothing)") ran 40 px past the plot's edge. */
+  .js-plotly-plot .legendtext { font-size: 10px !important; }
+  /* Train: the status line (where an input error of the settings goes) comes right under the
+     settings, above the link and the buttons; it was 380-600 px below the box that caused it.
+     The order is visual only: a screen reader still reads the buttons first. */
+  .column:has(> #train-status) > #train-status { order: 1; }
+  .column:has(> #train-status) > #link-row-train,
+  .column:has(> #train-status) > .row:has(#train-start) { order: 2; }
+  .column:has(> #train-status) > #train-status ~ * { order: 3; }
   #who-row { flex-direction: column !important; align-items: stretch !important; }
   #who-row > * { width: 100% !important; min-width: 0 !important; flex: 1 1 auto !important; }
 }

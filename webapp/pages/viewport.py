@@ -5,6 +5,10 @@ from __future__ import annotations
 import gradio as gr
 
 PANEL_PX = 150  # narrowest readable thumbnail: its title "layer 1 · head 1" and a few tick labels
+# Below the phone CSS's breakpoint (style.py) the colour bar goes under the panels even when every
+# head fits in one row: beside them, with the desktop's margins, it left two heads ~80 px each
+# at 390 px and their titles ran into each other ("layer 1 · headayer 1 · head 2", issue 26).
+PHONE_PX = 600
 PAGE_MARGIN_PX = 60  # the page's padding and the figure's axis labels
 TICK_PX = 26  # horizontal room one tick label needs ("<eos>" at plotly's 12 px font)
 MAX_ROW_TICKS = 12  # tokens above which a thumbnail's row labels (≈14 px each) would collide
@@ -24,11 +28,14 @@ def with_width(n_inputs: int) -> str:
 
 
 def grid_columns(width: float | None, heads: int) -> int | None:
-    """Panels per row for `heads` thumbnails on a screen `width` px wide; None (one row per layer)
-    where every head fits side by side, or when the width is unknown (an API call)."""
+    """Panels per row for `heads` thumbnails on a screen `width` px wide (attention_grid's phone
+    layout, colour bar beneath); None (one row per layer, colour bar beside it) where every head
+    fits side by side on a wider screen, or when the width is unknown (an API call)."""
     if not width or width <= 0:
         return None
     fit = max(1, int((width - PAGE_MARGIN_PX) // PANEL_PX))
+    if width < PHONE_PX:
+        return min(fit, heads)
     return None if fit >= heads else fit
 
 

@@ -10,6 +10,7 @@ Gradio upgrade that changes what is patched fails that test loudly, naming the p
    hidden-progress events show their progress on one hidden sink.
 4. ``queue.send_message`` is wrapped: a finished event's result that nobody reads is dropped
    after a while, and only a few are kept per session and in all (:class:`UnreadResults`).
+5. ``gr.Slider.preprocess`` takes a value past either end as that end (:func:`clamp_sliders`).
 
 Per-session memory in Gradio: release a session when its tab closes, and keep no copy of the
 page's components per session (the app offers no deep links).
@@ -393,6 +394,29 @@ def drop_unread(blocks: gr.Blocks, keep_s: float, per_session: int, max_total: i
     return results
 
 
+# --- patch 5: a slider's value past an end is that end ----------------------------------------
+
+_SLIDER_PREPROCESS = gr.Slider.preprocess
+
+
+def _clamped_preprocess(self: gr.Slider, payload: Any) -> Any:
+    """gr.Slider.preprocess of ``payload`` held within the slider's [minimum, maximum]."""
+    if isinstance(payload, (int, float)) and not isinstance(payload, bool):
+        if self.maximum is not None and payload > self.maximum:
+            payload = self.maximum
+        if self.minimum is not None and payload < self.minimum:
+            payload = self.minimum
+    return _SLIDER_PREPROCESS(self, payload)
+
+
+def clamp_sliders() -> None:
+    """Patch 5: every gr.Slider takes a value past either end as that end, as its own number box
+    does on blur. The box sends each keystroke, so typing 120 under a snapshot slider's maximum
+    of 12 raised Gradio's "Value 120 is greater than maximum value 12." in English on any page
+    (issue 26, item 10); a number under the minimum half typed ("0" on the way to "0.5") did too."""
+    gr.Slider.preprocess = _clamped_preprocess
+
+
 # --- the loud check -----------------------------------------------------------------------
 
 class GradioInternalsChanged(RuntimeError):
@@ -441,6 +465,10 @@ PATCHES: dict[str, Callable[[], bool]] = {
         and all(n in inspect.getsource(Queue.__init__) for n in (
             "self.pending_messages_per_session", "self.pending_event_ids_session", "AsyncQueue"))
         and "event_id" in ProcessCompletedMessage.model_fields),
+    "Slider.preprocess (a value past an end is that end)": lambda: (
+        list(inspect.signature(_SLIDER_PREPROCESS).parameters) == ["self", "payload"]
+        and "raise_if_out_of_bounds(payload, self.minimum, self.maximum)"
+        in inspect.getsource(_SLIDER_PREPROCESS)),
 }
 
 
