@@ -129,7 +129,7 @@ def build() -> ClassViewUI:
                                            scale=2, elem_id="class-regrade-exercise")
             regrade = gr.Button(t("rg.button"), scale=1, variant="secondary",
                                 elem_id="class-regrade")
-            regrade_stop = gr.Button(t("rg.stop"), scale=1, variant="stop", size="sm",
+            regrade_stop = gr.Button(t("rg.stop"), scale=1, variant="secondary", size="sm",
                                      elem_id="class-regrade-stop")
         regrade_status = gr.Markdown("", elem_id="class-regrade-status")
         # Full width, the figure below it: beside the figure the counts' headers wrapped one

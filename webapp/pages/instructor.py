@@ -333,10 +333,15 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
                           **ui)
     score_in = [password, cv.learner_pick, cv.comment_exercise, cv.score, cv.comment, key,
                 signed, cv.tz]
+    # then the grid, totals and Needs help at once (the walk's teacher saw the old grid until
+    # Refresh and set the score again), logged like the timer's redraws (the score is logged)
+    redraw = dict(js=class_view.OPEN_JS, show_progress="hidden", api_visibility="private")
     cv.score_set.click(acts.on_score, score_in, [cv.learner_page, cv.comment], js=tz_js,
-                       api_name="instructor_score", **ui)
+                       api_name="instructor_score", **ui).then(on_class_tick, cv_in, cv_out,
+                                                               **redraw)
     cv.score_clear.click(acts.on_score_clear, score_in, [cv.learner_page, cv.comment], js=tz_js,
-                         api_name="instructor_score_clear", **ui)
+                         api_name="instructor_score_clear", **ui).then(on_class_tick, cv_in,
+                                                                       cv_out, **redraw)
     cv.regrade.click(acts.on_regrade, [password, cv.regrade_exercise, key, signed],
                      cv.regrade_status, api_name="instructor_regrade", concurrency_id="submit",
                      **ui)

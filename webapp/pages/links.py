@@ -270,6 +270,7 @@ def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
             return [gr.skip()] * len(outputs)
         page = next(p for p in pages if p.tab == link.tab)
         why = page.check({**page.defaults, **link.values}, lang) if page.check else None
+        why = why.rstrip("。. ") if why else why  # a clause inside the notice's brackets
         if why and link.lock:  # locked: the learner could not make it run
             return [gr.Tabs(selected=link.tab),
                     gr.update(value=tr("link.cannot_run", lang, why=why), visible=True),

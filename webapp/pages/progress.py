@@ -93,7 +93,8 @@ def scores_lines(book, learner_id: str | None, lang: str) -> list[str]:
                   score=number(o.score), max=number(o.max_score),
                   graded=number(graded.get(ex) or 0))
         note = "  \n  ".join(md_literal(part) for part in o.note.splitlines())
-        lines.append(f"- {md_literal(line)}" + (f":  \n  {note}" if note else ""))
+        colon = "：" if lang == "zh" else ":"
+        lines.append(f"- {md_literal(line)}" + (f"{colon}  \n  {note}" if note else ""))
     return [f"**{tr('progress.scores', lang)}**", *lines] if lines else []
 
 

@@ -47,6 +47,7 @@ def on_comment(pw, learner_key, exercise, text, browser_key, is_signed, tz,
     found = learner_page.load(book, str(learner_key))
     return learner_page_view.page_html(found, lang, tz), ""
 
+
 def _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz, request,
            profile, clear: bool):
     """Set (or clear) the teacher's score for the learner on the page, checked and logged
@@ -83,18 +84,26 @@ def _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz, 
             return gr.skip(), gr.skip()
         detail = f"{learner_id[:150]} {exercise} {number(done.score)}/{number(done.max_score)}"
     book.log_access(who, "score", detail[:200])
+    name = class_view.view.exercise_name(exercise, lang)
+    said = (tr("lp.score_cleared", lang, exercise=name) if clear else
+            tr("lp.score_done", lang, exercise=name, score=number(done.score),
+               max=number(done.max_score)))
+    gr.Info(said, title=tr("lp.done_title", lang))  # the controls sit below the page it redraws
     found = learner_page.load(book, str(learner_key))
     return learner_page_view.page_html(found, lang, tz), (gr.skip() if clear else "")
+
 
 def on_score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
              request: gr.Request, profile: gr.OAuthProfile | None):
     return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
                   request, profile, clear=False)
 
+
 def on_score_clear(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
                    request: gr.Request, profile: gr.OAuthProfile | None):
     return _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz,
                   request, profile, clear=True)
+
 
 def on_regrade(pw, exercise, browser_key, is_signed, request: gr.Request,
                profile: gr.OAuthProfile | None):
@@ -144,6 +153,7 @@ def on_regrade(pw, exercise, browser_key, is_signed, request: gr.Request,
     said = tr("rg.done", lang, exercise=name, rows=r.rows, regraded=r.regraded,
               changed=r.changed, learners=len(r.learners_changed), failed=r.failed)
     yield said + (" " + tr("rg.left", lang, left=r.left) if r.left else "")
+
 
 def on_regrade_stop(pw, browser_key, is_signed, request: gr.Request,
                     profile: gr.OAuthProfile | None):

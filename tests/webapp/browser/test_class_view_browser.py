@@ -441,8 +441,8 @@ def test_a_score_set_by_the_teacher_shows_in_the_grid_and_clears_needs_help(brow
     page.locator("#class-score-set").click()
     expect(page.locator("#lp-page .lp-scores")).to_contain_text("12/12", timeout=20_000)
     expect(page.locator("#class-comment textarea")).to_have_value("")
-    assert book.access_log(1)[0].action == "score"
-    page.locator("#class-refresh").click()
+    assert "score" in [e.action for e in book.access_log(3)]
+    # the grid and Needs help follow at once, no Refresh (the chromium walk's teacher set it twice)
     row = page.locator("#cv-grid tbody tr[data-learner='id:g:00000000000000000010']")
     mark = row.locator(".cv-set")
     expect(mark).to_have_count(1, timeout=20_000)

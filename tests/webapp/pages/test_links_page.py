@@ -227,7 +227,7 @@ def test_a_locked_link_whose_values_cannot_run_together_is_refused(links, lang, 
     monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     short = "zh" if lang.startswith("zh") else "en"
-    why = error_text("heads_not_divisor", short, {"d_model": 10, "heads": 3})
+    why = error_text("heads_not_divisor", short, {"d_model": 10, "heads": 3}).rstrip("。. ")
 
     def opened(**params):
         return apply.fn(SimpleNamespace(query_params={"tab": "multihead", **params},
@@ -256,7 +256,7 @@ def test_the_train_pages_locked_link_must_be_able_to_train(links, monkeypatch):
 
     monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
-    why = error_text("heads_not_divisor", "en", {"d_model": 32, "heads": 3})
+    why = error_text("heads_not_divisor", "en", {"d_model": 32, "heads": 3}).rstrip("。. ")
     out = apply.fn(SimpleNamespace(query_params={"tab": "train", "heads": "3", "d_model": "32",
                                                  "lock": "1"}, headers={"accept-language": "en"}))
     assert out[1]["value"] == tr("link.cannot_run", "en", why=why)
