@@ -158,6 +158,11 @@ EN_LAB: dict[str, str] = {
         "states. There is no self-attention and a single head. Keep a Transformer run and a "
         "Bahdanau run on the same task to compare their curves, sizes and scores side by side."
     ),
+    "cap.untrained_task": (
+        "**Before training:** a freshly initialised model on a held-out example of this task "
+        "({task}). Its attention is spread out and means nothing yet; press Train and watch it "
+        "take shape (the slider replays the snapshots)."
+    ),
     "cap.untrained": (
         "**Before training:** a freshly initialised model on a held-out reversal example. Its "
         "attention is spread out and means nothing yet; press Train and watch an "
@@ -290,6 +295,10 @@ ZH_LAB: dict[str, str] = {
         "**Bahdanau 注意力**（课程中的 seq2seq）：每一步输出做一次加性注意力；查询是解码器 GRU 的上一个"
         "状态，键和值是编码器的各个状态。它没有自注意力，只有一个头。在同一任务上各保留一次 Transformer "
         "和 Bahdanau 的训练，就能并排比较它们的曲线、参数量和得分。"
+    ),
+    "cap.untrained_task": (
+        "**训练之前**：一个刚初始化的模型在本任务（{task}）的一个留出样例上的注意力。它分散开来，"
+        "还没有任何意义；点击“训练”，看它如何成形（滑块可以回放各个快照）。"
     ),
     "cap.untrained": (
         "**训练之前**：一个刚初始化的模型在一个留出的反转样例上的注意力。它分散开来，还没有任何意义；"

@@ -28,7 +28,7 @@ from webapp.services.links import (
 from webapp.views.markdown import md_literal
 
 __all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "divisible", "locked",
-           "refusal", "register", "specs"]
+           "opened_values", "refusal", "register", "specs"]
 
 # The button sends the page's own address as its last input: the link keeps the host and path
 # the learner sees (a Space's iframe, a proxy's prefix) and this page's hide/lock.
@@ -195,6 +195,18 @@ def locked(request: gr.Request | None, tab: str, name: str) -> bool:
     except LinkError:
         return False
     return link is not None and link.tab == tab and name in link.lock
+
+
+def opened_values(request: gr.Request | None, tab: str) -> dict[str, Any]:
+    """The values the page's link gives ``tab`` (empty when it has no link there, or one that
+    cannot be read): for a tab's first computation, which runs beside the link's own update
+    and so cannot read the controls it sets (the Train page's untrained preview showed 4
+    heads for a link of 2)."""
+    try:
+        link = decode(dict(getattr(request, "query_params", None) or {}), _SPECS)
+    except LinkError:
+        return {}
+    return dict(link.values) if link is not None and link.tab == tab else {}
 
 
 def _own(spec: Mapping[str, Field], names: Any) -> list[str]:

@@ -342,12 +342,28 @@ def build(sessions: TrainSessions) -> None:
         return tuple(getattr(p, name) for name in PAGE_FIELDS)
 
     def on_load(width, request: gr.Request):
+        from webapp.services.train_config import CHOICES, PAGE_START, page_config
         from webapp.services.training import first_view, preview
 
         lang = lang_of(request)
-        maps_, labels = preview(first_view())
+        c = first_view()
+        linked = links.opened_values(request, "train")  # a lesson link's settings, if any
+        if linked:
+            try:
+                c = page_config(linked.get("task", PAGE_START["task"]),
+                                **{"steps": PAGE_START["steps"],
+                                   **{k: v for k, v in linked.items() if k in CHOICES}})
+            except (ValueError, TypeError):  # what the link's notice says; the usual preview
+                c = first_view()
+        try:
+            maps_, labels = preview(c)
+        except Exception:  # noqa: BLE001 - a link's setup that cannot preview: the usual one
+            c = first_view()
+            maps_, labels = preview(c)
         q, k = labels["cross"]
-        return head_grid(maps_["cross"], q, k, lang, width), tr("cap.untrained", lang)
+        said = (tr("cap.untrained", lang) if c.task == "reverse" else
+                tr("cap.untrained_task", lang, task=tr(f"task.{c.task}", lang)))
+        return head_grid(maps_["cross"], q, k, lang, width), said
 
     def on_model(model, kind):
         kinds = kinds_for(model)

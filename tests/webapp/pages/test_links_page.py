@@ -264,3 +264,25 @@ def test_the_train_pages_locked_link_must_be_able_to_train(links, monkeypatch):
                                                       "heads": "3", "d_model": "32", "lock": "1"},
                                         headers={"accept-language": "en"}))
     assert bahdanau[1]["value"] == tr("link.locked", "en")  # the GRU model has no heads
+
+
+@pytest.mark.parametrize("query,heads,task", [({}, 4, "reverse"),
+                                              ({"heads": "2", "lock": "1"}, 2, "reverse"),
+                                              ({"task": "sort", "heads": "8", "layers": "2"}, 8, "sort"),
+                                              ({"heads": "3", "d_model": "32", "lock": "1"}, 4, "reverse")])
+def test_the_train_pages_first_view_follows_its_link(links, query, heads, task):
+    """The chromium walk (2026-12-07): ?tab=train&heads=2&lock=1 showed an untrained model of 4
+    heads (and, for sort, a caption about reversal): the first view is computed beside the
+    link's update, so it now reads the link itself. A link that cannot run keeps the usual view."""
+    from types import SimpleNamespace
+
+    import app
+    from webapp.i18n import tr
+
+    (load,) = [f for f in app.demo.fns.values()
+               if f.name == "on_load" and "train" in f.fn.__module__]
+    request = SimpleNamespace(query_params={"tab": "train", **query}, headers={"accept-language": "en"})
+    grid, caption = load.fn(640, request)
+    titles = [a.text for a in grid.layout.annotations]  # "layer 1 · head 2", one per panel
+    assert sum("layer 1 · head" in t for t in titles) == heads, titles
+    assert (caption == tr("cap.untrained", "en")) == (task == "reverse")
