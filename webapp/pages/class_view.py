@@ -118,8 +118,8 @@ def build() -> ClassViewUI:
             comment_send = gr.Button(t("lp.comment_send"), scale=1, elem_id="class-comment-send")
         # A score in place of the graded best (the comment box, when filled, is its note).
         with gr.Row(equal_height=True):
-            score = gr.Number(label=t("lp.score"), value=None, minimum=0, scale=1,
-                              elem_id="class-score")
+            # no minimum: Gradio's own bound says it in English; set_score refuses in both
+            score = gr.Number(label=t("lp.score"), value=None, scale=1, elem_id="class-score")
             score_set = gr.Button(t("lp.score_set"), scale=1, elem_id="class-score-set")
             score_clear = gr.Button(t("lp.score_clear"), scale=1, variant="secondary",
                                     elem_id="class-score-clear")
