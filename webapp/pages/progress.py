@@ -92,7 +92,8 @@ def scores_lines(book, learner_id: str | None, lang: str) -> list[str]:
         line = tr("progress.score_line", lang, exercise=exercise_title(ex, lang),
                   score=number(o.score), max=number(o.max_score),
                   graded=number(graded.get(ex) or 0))
-        note = "  \n  ".join(md_literal(part) for part in o.note.splitlines())
+        # each line's leading spaces dropped: four of them made a Markdown code block (red team)
+        note = "  \n  ".join(md_literal(part.lstrip()) for part in o.note.splitlines())
         colon = "：" if lang == "zh" else ":"
         lines.append(f"- {md_literal(line)}" + (f"{colon}  \n  {note}" if note else ""))
     return [f"**{tr('progress.scores', lang)}**", *lines] if lines else []

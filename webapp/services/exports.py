@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gradebook import Gradebook
-from gradebook.csv_export import learners_to_csv
+from gradebook.csv_export import BOM, learners_to_csv
 
 EXPORT_PREFIX = "lab-gradebook-export-"  # every export file's name starts so (and Gradio's copy)
 EXPORT_TTL_S = float(os.environ.get("LAB_EXPORT_TTL_S", "300"))  # an export lives 5 minutes
@@ -81,9 +81,11 @@ def csv_file(book: Gradebook, include_code: bool = False, per_learner: bool = Fa
     path = export_folder() / f"{EXPORT_PREFIX}{kind}{stamp}-{secrets.token_hex(4)}.csv"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+        # Both files start with a byte-order mark (the per-learner text carries it): Excel
+        # opened by double-click reads UTF-8, and so the Chinese columns, only with it.
         out.write(learners_to_csv(book.best_scores(), exercises or [],
                                   [(m.learner_id, m.name) for m in book.members()]) if per_learner
-                  else book.to_csv(include_code=include_code))
+                  else BOM + book.to_csv(include_code=include_code))
     timer = threading.Timer(EXPORT_TTL_S + 1.0, remove_exports)
     timer.daemon = True
     timer.start()

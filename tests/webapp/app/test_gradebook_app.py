@@ -422,7 +422,7 @@ def test_api_rows_are_marked_unverified_on_the_instructor_page_and_csv(
     assert carol[0]["learner id"].startswith("api:") and carol[0]["source"] == "API (unverified label)"
     assert all(r["source"] == "guest (one browser)" for r in rows if r["learner"].endswith("(guest)"))
     _, path, _, _ = instructor.predict(instructor_password, False, api_name="/instructor_csv")
-    lines = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    lines = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8-sig"))))
     api_lines = [r for r in lines if r["learner"] == "carol (api)"]
     assert len(api_lines) == 2 and all(r["learner_id"].startswith("api:") for r in api_lines)
 

@@ -128,3 +128,14 @@ def test_a_regrade_from_the_page_is_checked_logged_and_reported(app, monkeypatch
     assert stop(PASSWORD, None, True, _request(lang), None) == \
         ("No regrade is running." if lang == "en-US" else "当前没有正在进行的重新评阅。")
     assert ("regraded (was 6/12)" if lang == "en-US" else "已重新评分（原为 6/12）") in page
+
+
+def test_a_notes_indented_line_is_not_a_code_block_on_my_progress(app):
+    """Red team, 2026-12-07: a note line starting with four spaces showed as a code block."""
+    from webapp.pages import progress
+
+    _, book = app
+    _, me = _learner(book)
+    book.set_score(me, "manual-attention", 10, 12, "first line\n    indented *line*", "t")
+    lines = progress.scores_lines(book, me, "en")
+    assert lines[-1].endswith("first line  \n  indented \\*line\\*"), lines

@@ -215,7 +215,10 @@ def _password_checks(book, monkeypatch, instructor) -> None:
          "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"]]
     assert "3 submissions from 3 learners" in text
     path, text = instructor.export("s3cret-s3cret-1", False, None, "10.0.0.1")
-    table = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+    # a byte-order mark first, as the per-learner file (the chromium walk: Excel showed this
+    # file's Chinese columns garbled); utf-8-sig reads past it
+    assert Path(path).read_text(encoding="utf-8").startswith("\ufeffid,learner,")
+    table = list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8-sig"))))
     assert {"learner", "exercise", "score", "max_score", "submitted_at", "learner_id"} <= set(table[0])
     assert [(r["learner"], r["learner_id"], float(r["score"])) for r in table] == [
         ("Ada (guest)", ADA, 9.0), ("Bob (guest)", BOB, 4.0), ("Bob (guest)", "g:" + "d" * 20, 2.0)]
