@@ -21,21 +21,35 @@ from webapp.views import learner_page as learner_page_view
 log = logging.getLogger("transformer_lab.app")
 
 
-def on_comment(pw, learner_key, exercise, text, browser_key, is_signed, tz,
-               request: gr.Request, profile: gr.OAuthProfile | None):
-    """A comment to the learner on the page: checked and logged like every instructor
-    action; (the learner's page drawn again with it, the box emptied)."""
+def _teacher(pw, browser_key, is_signed, request: gr.Request,
+             profile: gr.OAuthProfile | None) -> tuple[str, str | None]:
+    """(the page's language, who acts) for a signed-in session whose sign-in still holds;
+    who is None when it does not (the refusal already said, as a toast)."""
     lang = lang_of(request)
     if not is_signed:
-        return gr.skip(), gr.skip()
+        return lang, None
     who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
                              remember=False)
     if who is None:
         warn(refusal, lang)
-        return gr.skip(), gr.skip()
+    return lang, who
+
+
+def _learner_id(learner_key, lang: str) -> str | None:
+    """The id of the learner whose page is open, or None (said as a toast)."""
     learner_id, _ = learner_page.parse_key(str(learner_key or ""))
     if learner_id is None:
         warn(tr("lp.comment_nobody", lang), lang)
+    return learner_id
+
+
+def on_comment(pw, learner_key, exercise, text, browser_key, is_signed, tz,
+               request: gr.Request, profile: gr.OAuthProfile | None):
+    """A comment to the learner on the page: checked and logged like every instructor
+    action; (the learner's page drawn again with it, the box emptied)."""
+    lang, who = _teacher(pw, browser_key, is_signed, request, profile)
+    learner_id = _learner_id(learner_key, lang) if who is not None else None
+    if learner_id is None:
         return gr.skip(), gr.skip()
     book = submissions.gradebook()
     try:
@@ -52,17 +66,9 @@ def _score(pw, learner_key, exercise, points, note, browser_key, is_signed, tz, 
            profile, clear: bool):
     """Set (or clear) the teacher's score for the learner on the page, checked and logged
     like a comment; (the learner's page again, the note box emptied)."""
-    lang = lang_of(request)
-    if not is_signed:
-        return gr.skip(), gr.skip()
-    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
-                             remember=False)
-    if who is None:
-        warn(refusal, lang)
-        return gr.skip(), gr.skip()
-    learner_id, _ = learner_page.parse_key(str(learner_key or ""))
+    lang, who = _teacher(pw, browser_key, is_signed, request, profile)
+    learner_id = _learner_id(learner_key, lang) if who is not None else None
     if learner_id is None:
-        warn(tr("lp.comment_nobody", lang), lang)
         return gr.skip(), gr.skip()
     if not isinstance(exercise, str) or not exercise:
         warn(tr("lp.score_pick", lang), lang)
@@ -109,14 +115,8 @@ def on_regrade(pw, exercise, browser_key, is_signed, request: gr.Request,
                profile: gr.OAuthProfile | None):
     """Grade the exercise's stored submissions again (checked and logged like every
     instructor action), saying how far it is every second, then what changed."""
-    lang = lang_of(request)
-    if not is_signed:
-        yield gr.skip()
-        return
-    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
-                             remember=False)
+    lang, who = _teacher(pw, browser_key, is_signed, request, profile)
     if who is None:
-        warn(refusal, lang)
         yield gr.skip()
         return
     if not isinstance(exercise, str) or exercise not in submissions.exercise_ids():
@@ -158,13 +158,8 @@ def on_regrade(pw, exercise, browser_key, is_signed, request: gr.Request,
 def on_regrade_stop(pw, browser_key, is_signed, request: gr.Request,
                     profile: gr.OAuthProfile | None):
     """Stop the running regrade after its current row (checked like every action)."""
-    lang = lang_of(request)
-    if not is_signed:
-        return gr.skip()
-    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
-                             remember=False)
+    lang, who = _teacher(pw, browser_key, is_signed, request, profile)
     if who is None:
-        warn(refusal, lang)
         return gr.skip()
     if not regrade.stop():
         return tr("rg.not_running", lang)
