@@ -15,7 +15,6 @@ from gradebook.limits import (
     DEFAULT_LIMITS,
     CleanSubmission,
     InputLimits,
-    SubmissionRejected,
     check_exercise,
     clean_code,
     clean_learner,
@@ -23,11 +22,12 @@ from gradebook.limits import (
 )
 from gradebook.model import BestScore, GradebookError, Submission, grader_version
 from gradebook.store import AccessEntry, Gradebook
+from transformer_lab.message import Refused
 
 __all__ = [
     "ANONYMOUS", "CSV_HEADER", "DEFAULT_LIMITS", "AccessEntry", "BestScore",
     "Claim", "CleanSubmission", "Gradebook", "GradebookError", "InputLimits",
-    "Learner", "Submission", "SubmissionRejected",
+    "Learner", "Refused", "Submission",
     "check_exercise", "clean_code", "clean_learner", "default_sqlite_path", "grader_version",
     "open_gradebook", "rows_to_csv", "validate_submission",
 ]

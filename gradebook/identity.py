@@ -24,8 +24,9 @@ import unicodedata
 from dataclasses import dataclass
 
 from gradebook import lookalikes
-from gradebook.limits import ANONYMOUS, SubmissionRejected, clean_learner
+from gradebook.limits import ANONYMOUS, clean_learner
 from grader.words import say
+from transformer_lab.message import Refused
 
 GUEST_SUFFIX = " (guest)"
 API_SUFFIX = " (api)"
@@ -148,12 +149,12 @@ def legacy_signed_in(label: str) -> bool:
     return label != ANONYMOUS and bool(_HF_NAME_RE.match(label))
 
 
-def _imitation(base: str) -> SubmissionRejected:
-    return SubmissionRejected("bad_name", **say("name.imitation", base=base))
+def _imitation(base: str) -> Refused:
+    return Refused("bad_name", **say("name.imitation", base=base))
 
 
 def label_for(typed: str | None, suffix: str, signed_in_folds: frozenset[str] = frozenset()) -> str:
-    """A guest or API label: the cleaned name plus ``suffix``; SubmissionRejected for an odd
+    """A guest or API label: the cleaned name plus ``suffix``; Refused for an odd
     name, one over the length cap, one that folds to a signed-in learner's name, or one with a
     word mixing scripts (UTS #39: Latin may only share a word with Han, kana, Bopomofo, Hangul)."""
     base = clean_learner(typed)
@@ -165,7 +166,7 @@ def label_for(typed: str | None, suffix: str, signed_in_folds: frozenset[str] = 
         raise _imitation(base)
     mixed = lookalikes.mixed_script_word(base)
     if mixed is not None:  # "aլice": Latin and Armenian in one word imitates somebody
-        raise SubmissionRejected("bad_name", **say("name.mixed_script", word=mixed))
+        raise Refused("bad_name", **say("name.mixed_script", word=mixed))
     return clean_learner(base + suffix)  # re-checked: the suffix must fit the length cap
 
 
@@ -174,7 +175,7 @@ def resolve(claim: Claim, linked_id: str | None = None,
     """The Learner a claim stands for. ``linked_id``: the id the gradebook links this
     browser key to (after a recovery code or a class link), if any; ``member``: that id's name
     on the teacher's class list (gradebook.roster), which is then its label whatever is
-    typed. Raises SubmissionRejected."""
+    typed. Raises Refused."""
     if claim.username:
         name = str(claim.username)
         return Learner(id=signed_in_id(name), label=name, kind="signed_in")
@@ -182,7 +183,7 @@ def resolve(claim: Claim, linked_id: str | None = None,
         label = label_for(claim.typed, API_SUFFIX, signed_in_folds)
         return Learner(id=api_id(label), label=label, kind="api")
     if not valid_browser_key(claim.browser_key):
-        raise SubmissionRejected("no_identity", **say("name.no_browser_key"))
+        raise Refused("no_identity", **say("name.no_browser_key"))
     if linked_id and member:
         return Learner(id=linked_id, label=member, kind="member")
     label = label_for(claim.typed, GUEST_SUFFIX, signed_in_folds)

@@ -10,11 +10,11 @@ from gradebook.model import surrogate_safe
 from grader.submission import (
     DEFAULT_LIMITS,
     InputLimits,
-    NotebookRefused,
     looks_like_notebook,
     notebook_to_source,
 )
 from grader.words import say
+from transformer_lab.message import Refused
 
 ANONYMOUS = "anonymous"
 
@@ -22,19 +22,6 @@ ANONYMOUS = "anonymous"
 _NAME_PUNCTUATION = set("._-'@()")
 
 
-
-
-class SubmissionRejected(ValueError):
-    """Bad input, refused before grading and before anything is stored.
-
-    ``message`` holds the same sentence in English (``en``) and Simplified Chinese (``zh``);
-    ``str(error)`` gives both, one per line. ``reason`` is a short machine-readable code.
-    """
-
-    def __init__(self, reason: str, en: str, zh: str) -> None:
-        super().__init__(f"{en}\n{zh}")
-        self.reason = reason
-        self.message = {"en": en, "zh": zh}
 
 
 @dataclass(frozen=True)
@@ -51,20 +38,20 @@ def _kb(n: int) -> str:
 
 
 def _too_large(size: int, cap: int) -> None:
-    raise SubmissionRejected("too_large", **say("input.code_too_large", size=_kb(size), cap=_kb(cap)))
+    raise Refused("too_large", **say("input.code_too_large", size=_kb(size), cap=_kb(cap)))
 
 
 def _decode(data: bytes, limits: InputLimits) -> str:
     """UTF-8 text from an upload, or a clear refusal for anything that is not text."""
     if len(data) > limits.max_upload_bytes:
-        raise SubmissionRejected("too_large", **say("input.file_too_large", size=_kb(len(data)),
+        raise Refused("too_large", **say("input.file_too_large", size=_kb(len(data)),
                                                     cap=_kb(limits.max_upload_bytes)))
     if b"\x00" in data:
-        raise SubmissionRejected("binary", **say("input.binary"))
+        raise Refused("binary", **say("input.binary"))
     try:
         return data.decode("utf-8-sig")  # -sig: Windows editors like to prepend a BOM
     except UnicodeDecodeError:
-        raise SubmissionRejected("binary", **say("input.not_utf8")) from None
+        raise Refused("binary", **say("input.not_utf8")) from None
 
 
 def _notebook_code(text: str) -> str:
@@ -73,8 +60,8 @@ def _notebook_code(text: str) -> str:
     and it is read without nbformat's validation (grader/submission.py)."""
     try:
         return notebook_to_source(text)
-    except NotebookRefused as exc:
-        raise SubmissionRejected(exc.reason, exc.message["en"], exc.message["zh"]) from None
+    except Refused as exc:  # the grader's notebook refusal, as every other input check's
+        raise Refused(exc.refusal) from None
 
 
 def clean_code(code: str | bytes, filename: str | None = None,
@@ -95,7 +82,7 @@ def clean_code(code: str | bytes, filename: str | None = None,
     if len(text) > limits.max_upload_bytes:  # refuse megabytes before scanning them
         _too_large(len(text.encode("utf-8")), limits.max_code_bytes)
     if "\x00" in text:
-        raise SubmissionRejected("binary", **say("input.nul"))
+        raise Refused("binary", **say("input.nul"))
     if looks_like_notebook(text, filename):
         text = _notebook_code(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -103,7 +90,7 @@ def clean_code(code: str | bytes, filename: str | None = None,
     # its backslash escape means the same inside a string literal and is valid UTF-8.
     text = surrogate_safe(text)
     if not text.strip():
-        raise SubmissionRejected("empty", **say("input.empty"))
+        raise Refused("empty", **say("input.empty"))
     size = len(text.encode("utf-8"))
     if size > limits.max_code_bytes:
         _too_large(size, limits.max_code_bytes)
@@ -127,16 +114,16 @@ def clean_learner(name: str | None, limits: InputLimits = DEFAULT_LIMITS) -> str
     if not text:
         return ANONYMOUS
     if len(text) > limits.max_learner_chars:
-        raise SubmissionRejected("bad_name", **say("name.too_long", length=len(text),
+        raise Refused("bad_name", **say("name.too_long", length=len(text),
                                                    limit=limits.max_learner_chars))
     for ch in text:
         cat = unicodedata.category(ch)
         if cat[0] in "LMN" or ch == " " or ch in _NAME_PUNCTUATION:
             continue
         shown = repr(ch) if cat[0] in "CZ" else f"'{ch}' (U+{ord(ch):04X})"
-        raise SubmissionRejected("bad_name", **say("name.bad_char", shown=shown))
+        raise Refused("bad_name", **say("name.bad_char", shown=shown))
     if unicodedata.category(text[0])[0] not in "LN":
-        raise SubmissionRejected("bad_name", **say("name.bad_start"))
+        raise Refused("bad_name", **say("name.bad_start"))
     return text
 
 
@@ -147,14 +134,14 @@ def check_exercise(exercise_id: str | None, exercise_ids: Iterable[str]) -> str:
         return exercise_id.strip()
     listed = ", ".join(known) or "(none)"
     shown = repr(exercise_id)[:80]
-    raise SubmissionRejected("unknown_exercise", **say("input.unknown_exercise", shown=shown,
+    raise Refused("unknown_exercise", **say("input.unknown_exercise", shown=shown,
                                                        listed=listed))
 
 
 def validate_submission(code: str | bytes, exercise_ids: Iterable[str], exercise_id: str,
                         learner: str | None = None, *, filename: str | None = None,
                         limits: InputLimits = DEFAULT_LIMITS) -> CleanSubmission:
-    """Every input check at once; raises :class:`SubmissionRejected` on the first failure.
+    """Every input check at once; raises :class:`Refused` on the first failure.
 
     Checks run cheapest first and nothing is stored here, so a refusal leaves no trace.
     """

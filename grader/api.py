@@ -13,13 +13,13 @@ from grader import variants
 from grader.exercises import Exercise, UnknownExercise
 from grader.paths import REPO_ROOT, deployment_seed, grader_workers, hidden_root
 from grader.report import Report, TestResult, render
-from grader.sandbox.pool import SandboxRefused, WorkerError, WorkerPool
+from grader.sandbox.pool import SandboxUnavailable, WorkerError, WorkerPool
 from grader.spec import Case
 from grader.submission import SubmissionError, read_submission
 
 # What the app and the command line use of the grader: nothing else is imported from outside
 # (tests/webapp/test_structure.py checks the web app).
-__all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SandboxRefused", "SubmissionError",
+__all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SandboxUnavailable", "SubmissionError",
            "check_exercise", "check_submission",
            "TestResult", "UnknownExercise", "WorkerError", "YOUR_NUMBERS", "all_exercises",
            "default_grader", "get_exercise", "grade", "grader_workers", "list_exercises", "render",
@@ -148,7 +148,7 @@ class Grader:
 
 def check_submission(exercise_id: str, source: str | Path) -> None:
     """Refuse before any worker starts: UnknownExercise, SubmissionError (a file that is no
-    submission) or OSError (no such file)."""
+    submission: a Refused with its reason) or OSError (no such file)."""
     _ex.get(exercise_id)
     read_submission(source)
 

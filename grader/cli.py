@@ -47,7 +47,7 @@ def cmd_grade(args) -> int:
                 report = grader.run_examples(args.exercise, _as_path(args.file))
             else:
                 report = grader.grade(args.exercise, _as_path(args.file), learner=args.learner)
-        except (api.SandboxRefused, api.WorkerError) as exc:
+        except (api.SandboxUnavailable, api.WorkerError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 3
     if args.json:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.words import say
+from transformer_lab.message import Refused
 
 
 @dataclass(frozen=True)
@@ -22,18 +23,10 @@ class InputLimits:
 DEFAULT_LIMITS = InputLimits()
 
 
-class SubmissionError(ValueError):
-    """The submission could not be read (missing file, bad notebook, too large)."""
-
-
-class NotebookRefused(SubmissionError):
-    """A notebook refused by a cheap bound or as unreadable, with the reason in English and
-    Simplified Chinese (``message``); ``str()`` gives both, one per line."""
-
-    def __init__(self, reason: str, en: str, zh: str) -> None:
-        super().__init__(f"{en}\n{zh}")
-        self.reason = reason
-        self.message = {"en": en, "zh": zh}
+class SubmissionError(Refused):
+    """The submission could not be read (a missing file, a notebook refused by its cheap bounds
+    or as unreadable, too large): a :class:`Refused` with its reason code. The file-reading
+    errors of the command line are in English only (``SubmissionError(reason, en)``)."""
 
 
 # Cheap bounds on a notebook, checked on the raw text before any JSON is parsed (issue 19,
@@ -54,7 +47,7 @@ def looks_like_notebook(text: str, filename: str | None = None) -> bool:
     return head.startswith("{") and '"cells"' in head
 
 
-def notebook_problem(text: str) -> NotebookRefused | None:
+def notebook_problem(text: str) -> SubmissionError | None:
     """Why ``text`` is refused before it is parsed, or None: counts on the raw text only, each
     one pass in C, so the work is bounded by the bytes received and a few milliseconds."""
     cells = text.count('"cell_type"')
@@ -62,19 +55,19 @@ def notebook_problem(text: str) -> NotebookRefused | None:
         return _too_many_cells(cells)
     containers = text.count("[") + text.count("{")
     if containers > MAX_NOTEBOOK_CONTAINERS:
-        return NotebookRefused("notebook_too_complex", **say(
+        return SubmissionError("notebook_too_complex", **say(
             "notebook.too_complex", containers=containers, limit=MAX_NOTEBOOK_CONTAINERS,
             clear=say("notebook.clear")))
     return None
 
 
-def _too_many_cells(cells: int) -> NotebookRefused:
-    return NotebookRefused("too_many_cells", **say("notebook.too_many_cells", cells=cells,
+def _too_many_cells(cells: int) -> SubmissionError:
+    return SubmissionError("too_many_cells", **say("notebook.too_many_cells", cells=cells,
                                                     limit=MAX_NOTEBOOK_CELLS))
 
 
-def _unreadable(detail: str) -> NotebookRefused:
-    return NotebookRefused("bad_notebook", **say("notebook.unreadable", detail=detail))
+def _unreadable(detail: str) -> SubmissionError:
+    return SubmissionError("bad_notebook", **say("notebook.unreadable", detail=detail))
 
 
 def _depth_ok(value: object) -> bool:
@@ -134,7 +127,7 @@ def notebook_to_source(text: str) -> str:
     except RecursionError:
         raise _unreadable("nested too deeply") from None
     except ValueError as exc:
-        raise NotebookRefused("bad_notebook", **say("notebook.bad_json", error=exc)) from None
+        raise SubmissionError("bad_notebook", **say("notebook.bad_json", error=exc)) from None
     if not _depth_ok(nb):
         raise _unreadable("nested too deeply")
     chunks = []
@@ -158,19 +151,19 @@ def read_submission(source: str | Path) -> str:
     if isinstance(source, Path):
         path = Path(source)
         if not path.is_file():
-            raise SubmissionError(f"no such file: {path}")
+            raise SubmissionError("no_file", f"no such file: {path}")
         try:
             raw = path.read_bytes()
         except OSError as exc:
-            raise SubmissionError(f"cannot read {path}: {exc.strerror}") from None
+            raise SubmissionError("unreadable", f"cannot read {path}: {exc.strerror}") from None
         if len(raw) > DEFAULT_LIMITS.max_upload_bytes:
-            raise SubmissionError(f"{path} is larger than {DEFAULT_LIMITS.max_upload_bytes} bytes")
+            raise SubmissionError("too_large", f"{path} is larger than {DEFAULT_LIMITS.max_upload_bytes} bytes")
         text = raw.decode("utf-8", errors="replace")
         return notebook_to_source(text) if looks_like_notebook(text, path.name) else text
     if not isinstance(source, str):
         raise TypeError(f"a submission is source text or a path, not {type(source).__name__}")
     if len(source.encode("utf-8", errors="replace")) > DEFAULT_LIMITS.max_upload_bytes:
-        raise SubmissionError(f"the submission is larger than {DEFAULT_LIMITS.max_upload_bytes} bytes")
+        raise SubmissionError("too_large", f"the submission is larger than {DEFAULT_LIMITS.max_upload_bytes} bytes")
     if looks_like_notebook(source):
         return notebook_to_source(source)
     return source

@@ -5,10 +5,15 @@ It lives in the library because the library is the one package the others may im
 grader imports neither webapp nor gradio, and this module imports nothing at all (no torch,
 no numpy), so importing it costs the grader nothing. On the wire (Gradescope JSON, gradebook
 rows, API answers) a message stays the plain ``{"en": ..., "zh": ...}`` dict of ``as_dict``.
+
+A :class:`Refusal` (why nothing was done: a reason code and such a message) lives here for the
+same reason: the grader's input checks, the gradebook's, the web app's admission desk and its
+Train line all refuse with it, and :class:`Refused` raises it where a stack must unwind.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -74,3 +79,55 @@ class LabError(ValueError):
     def keyed(cls, key: str, template: str, **fields: object) -> LabError:
         """The error ``key`` with ``fields``; ``str()`` is ``template`` filled in (str.format)."""
         return cls(template.format(**fields), key=key, fields=fields)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why nothing was done for a request, in the one form every layer uses: a short ``reason``
+    code for machines, the ``message`` in both languages (the wire dict), the seconds after
+    which a retry may help, and the exercise it concerned, if any. The grader's input checks,
+    the gradebook's, the serving wing's admission desk and the Train line all refuse with it."""
+
+    reason: str
+    message: dict[str, str]
+    retry_after_s: float | None = None
+    exercise_id: str | None = None
+
+    def text(self, lang: str = "both") -> str:
+        """``lang``'s sentence ('zh' or 'en'), or both on two lines ('both')."""
+        if lang == "both":
+            return "\n".join(p for p in (self.message.get("en", ""), self.message.get("zh", ""))
+                             if p)
+        return self.message.get(lang) or self.message.get("en", "")
+
+    def about(self, exercise_id: object) -> Refusal:
+        """The refusal as an answer about ``exercise_id`` (kept only when it is a string), its
+        retry time rounded up to whole seconds (at least 1)."""
+        retry = self.retry_after_s
+        return Refusal(self.reason, self.message,
+                       None if retry is None else max(1, math.ceil(retry)),
+                       exercise_id if isinstance(exercise_id, str) else None)
+
+
+class Refused(ValueError):
+    """A :class:`Refusal` raised through a call stack: ``Refused(reason, en, zh)`` or
+    ``Refused(refusal)``. ``refusal``, ``reason`` and ``message`` read it back; ``str()`` gives
+    both languages, one per line."""
+
+    def __init__(self, refusal: Refusal | str, en: str = "", zh: str = "",
+                 retry_after_s: float | None = None) -> None:
+        if not isinstance(refusal, Refusal):
+            refusal = Refusal(refusal, {"en": en, "zh": zh}, retry_after_s)
+        super().__init__(refusal.text("both"))
+        self.refusal = refusal
+
+    @property
+    def reason(self) -> str:
+        return self.refusal.reason
+
+    @property
+    def message(self) -> dict[str, str]:
+        return self.refusal.message
+
+    def __reduce__(self):  # pickles as itself (the default would call __init__ with the text)
+        return (type(self), (self.refusal,))

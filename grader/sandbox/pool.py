@@ -33,7 +33,7 @@ class WorkerError(RuntimeError):
     """The worker process itself failed (not the submission)."""
 
 
-class SandboxRefused(RuntimeError):
+class SandboxUnavailable(RuntimeError):
     """The host's confinement is below the required level: the grader will not run learner code."""
 
 
@@ -317,7 +317,7 @@ class WorkerPool:
         self.start()
         reason = self.refusal()
         if reason:
-            raise SandboxRefused(reason)
+            raise SandboxUnavailable(reason)
         worker = self._free.get()
         try:
             raw, data = worker.run(job, self.minimum)
@@ -344,8 +344,8 @@ def _decode(raw: RawResult, data: bytes, job: Job, minimum: str) -> RawResult:
         return raw
     summary = raw.messages[0]["level"].get("summary")
     if not sandbox.at_least(str(summary or "basic"), minimum):
-        raise SandboxRefused(f"a grading child reached only level {summary!r}")
+        raise SandboxUnavailable(f"a grading child reached only level {summary!r}")
     return raw
 
 
-__all__ = ["Limits", "RawResult", "SandboxRefused", "Worker", "WorkerError", "WorkerPool"]
+__all__ = ["Limits", "RawResult", "SandboxUnavailable", "Worker", "WorkerError", "WorkerPool"]

@@ -12,7 +12,7 @@ from gradebook import (
     ANONYMOUS,
     CleanSubmission,
     InputLimits,
-    SubmissionRejected,
+    Refused,
     check_exercise,
     clean_code,
     clean_learner,
@@ -24,9 +24,9 @@ IDS = ["manual-attention", "masked-softmax"]
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10"
 
 
-def rejected(reason: str, fn, *args, **kwargs) -> SubmissionRejected:
+def rejected(reason: str, fn, *args, **kwargs) -> Refused:
     """Call fn, expect a refusal for `reason` whose message is a sentence in both languages."""
-    with pytest.raises(SubmissionRejected) as info:
+    with pytest.raises(Refused) as info:
         fn(*args, **kwargs)
     err = info.value
     assert err.reason == reason, err

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from gradebook import SubmissionRejected, lookalikes
+from gradebook import Refused, lookalikes
 from gradebook import identity as ids
 
 SIGNED = frozenset({ids.fold("alice"), ids.fold("bob")})
@@ -22,7 +22,7 @@ FROM_CONFUSABLES = ["Ꭺlice", "ꭺlice", "ꮟob", "aʟice", "bοb", "ｂｏｂ"
 @pytest.mark.parametrize("name", RED_TEAM + FROM_CONFUSABLES)
 def test_a_lookalike_of_a_signed_in_name_is_refused(name):
     for via_api in (False, True):
-        with pytest.raises(SubmissionRejected) as err:
+        with pytest.raises(Refused) as err:
             ids.resolve(ids.Claim(name, ids.new_browser_key(), via_api=via_api), None, SIGNED)
         assert err.value.reason == "bad_name"
         assert err.value.message["en"] and err.value.message["zh"]

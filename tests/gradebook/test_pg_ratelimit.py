@@ -99,8 +99,9 @@ def test_an_outage_falls_back_to_a_local_limit(pg_url):
 def test_an_address_holds_its_places_across_replicas(pg_url):
     """Two replicas' grading lines: an address holding its 2 places on replica A is refused a
     third on replica B; releasing one on A frees one for B; expired leases free themselves."""
+    from transformer_lab.message import Refusal
     from webapp.serving.pg_places import PostgresPlaces
-    from webapp.serving.turns import Refused, TurnQueue
+    from webapp.serving.turns import TurnQueue
     from webapp.serving.who import ClientKey
 
     a = TurnQueue(slots=1, per_address=2, places=PostgresPlaces(pg_url, 2))
@@ -108,22 +109,22 @@ def test_an_address_holds_its_places_across_replicas(pg_url):
     try:
         t1 = a.admit(ClientKey("s1", "203.0.113.7"))
         t2 = a.admit(ClientKey("s2", "203.0.113.7"))
-        assert not isinstance(t1, Refused) and not isinstance(t2, Refused)
+        assert not isinstance(t1, Refusal) and not isinstance(t2, Refusal)
         third = b.admit(ClientKey("s3", "203.0.113.7"))
         # Policy change: the reason is the line's per-address bound, "address_full"
         # (there is no "already_grading": an address may grade many at once).
-        assert isinstance(third, Refused) and third.reason == "address_full"
+        assert isinstance(third, Refusal) and third.reason == "address_full"
         assert third.retry_after_s and third.retry_after_s > 0
         other = b.admit(ClientKey("s4", "198.51.100.1"))  # another address is not affected
-        assert not isinstance(other, Refused)
+        assert not isinstance(other, Refusal)
         t1.release()
         t4 = b.admit(ClientKey("s3", "203.0.113.7"))
-        assert not isinstance(t4, Refused)
+        assert not isinstance(t4, Refusal)
         for t in (t2, t4, other):
             t.release()
         t5 = b.admit(ClientKey("s5", "203.0.113.7"))  # the released leases are free again
         t6 = a.admit(ClientKey("s6", "203.0.113.7"))
-        assert not isinstance(t5, Refused) and not isinstance(t6, Refused)
+        assert not isinstance(t5, Refusal) and not isinstance(t6, Refusal)
         t5.release()
         t6.release()
         short = PostgresPlaces(pg_url, 1, scope="expiry", lease_s=0.5)

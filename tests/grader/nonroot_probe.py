@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from grader.api import Grader, SandboxRefused, protected_paths
+from grader.api import Grader, SandboxUnavailable, protected_paths
 from grader.exercises import get
 from grader.sandbox.pool import WorkerPool
 
@@ -35,7 +35,7 @@ def run() -> dict:
             try:
                 g.grade(EX.id, SPY)
                 result[f"without_{layer}"] = "graded"
-            except SandboxRefused as exc:
+            except SandboxUnavailable as exc:
                 result[f"without_{layer}"] = "refused: " + str(exc)
     # Knowingly weaker (no Landlock): non-dumpability alone keeps our /proc files closed.
     os.environ["LAB_SANDBOX_MIN"] = "basic"

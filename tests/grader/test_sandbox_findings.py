@@ -246,14 +246,14 @@ def test_a_trickled_frame_header_is_parsed_once(grader, monkeypatch):
 @pytest.mark.slow
 def test_a_bogus_sandbox_minimum_refuses_once_and_never_respawns(monkeypatch, tmp_path, capsys):
     from grader import cli
-    from grader.api import Grader, SandboxRefused, protected_paths
+    from grader.api import Grader, SandboxUnavailable, protected_paths
     from grader.sandbox.pool import WorkerPool
 
     monkeypatch.setenv("LAB_SANDBOX_MIN", "bogus")
     with Grader(pool=WorkerPool(protected=protected_paths())) as g:
         pid = g.pool.workers[0].proc.pid
         for _ in range(2):
-            with pytest.raises(SandboxRefused, match="LAB_SANDBOX_MIN"):
+            with pytest.raises(SandboxUnavailable, match="LAB_SANDBOX_MIN"):
                 g.grade(EX.id, REF)
         assert g.pool.workers[0].proc.pid == pid and g.pool.workers[0].restarts == 0
     path = tmp_path / "ref.py"

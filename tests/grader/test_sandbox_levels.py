@@ -6,7 +6,7 @@ from grader.api import Grader, protected_paths
 from grader.exercises import get
 from grader.sandbox import confine as sandbox
 from grader.sandbox import seccomp
-from grader.sandbox.pool import SandboxRefused, WorkerPool
+from grader.sandbox.pool import SandboxUnavailable, WorkerPool
 
 
 def test_level_names():
@@ -66,7 +66,7 @@ def test_grader_refuses_when_a_layer_is_missing(layers, monkeypatch):
         level = g.sandbox_level()
         assert level["summary"] == "basic" and level["offered"] != "basic"
         for source in (ex.reference_source(), reader):
-            with pytest.raises(SandboxRefused) as err:
+            with pytest.raises(SandboxUnavailable) as err:
                 g.grade(ex.id, source)
             text = str(err.value)
             assert "LAB_SANDBOX_MIN" in text

@@ -16,6 +16,8 @@ EN: dict[str, str] = {
                        "past about 1e19 the products overflow float32.",
     "error.kept": "(What is shown below is from the last input that worked.)",
     # The line in front of the grader (webapp.serving.turns): only a flood is refused
+    "queue.regrade_waits": "The regrade waits: learners are in the grading line, and they go "
+                           "first.",
     "queue.learner_full": "You already have {n} submissions in line; they are graded one after "
                           "the other. Wait for their results before sending more; nothing was "
                           "stored.",
@@ -89,6 +91,7 @@ ZH: dict[str, str] = {
     "input.too_large": "{name} 第 {row} 行：{cell} 太大了。本页接受绝对值不超过 {limit} 的数：更大的分数只会让 softmax "
                        "只选中一个键，而超过约 1e19 时乘积会超出 float32 的范围。",
     "error.kept": "（下方显示的仍是上一次有效输入的结果。）",
+    "queue.regrade_waits": "重新评分稍后进行：评分队列里有学习者在排队，他们优先。",
     "queue.learner_full": "你已有 {n} 份提交在排队，它们会依次评分。请等它们出结果后再提交；本次提交未被保存。",
     "queue.address_full": "你所在的网络地址已有 {n} 份提交在排队，这是同一地址同时排队的上限（足够容纳整个阶梯教室）。"
                           "请在 {wait} 秒后重试；本次提交未被保存。",

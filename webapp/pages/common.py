@@ -35,7 +35,7 @@ def _find_request(args, kwargs) -> gr.Request | None:
 def message(err: Exception, lang: str) -> str:
     """The in-page text for a learner's input error, in the page's language: a keyed error
     (LabError.key) from the catalogue's ``error.<key>`` with its fields; one that carries both
-    languages (LabError(Message), SubmissionRejected) as it is; any other error's own English
+    languages (LabError(Message), Refused) as it is; any other error's own English
     text, or on a Chinese page the catalogue's generic sentence (no English is parsed back)."""
     text = None
     if isinstance(err, LabError) and err.key:

@@ -12,12 +12,13 @@ from pathlib import Path
 import gradio as gr
 
 from grader.api import Report, render
+from transformer_lab.message import Refusal
 from webapp.i18n import LANGUAGES, tr
 from webapp.pages import identity
 from webapp.pages.common import friendly, lang_of, t, warn
 from webapp.pages.identity import client_of
 from webapp.services import quickcheck, submissions
-from webapp.serving.turns import PushedOut, Refused, grading_message, queue_message
+from webapp.serving.turns import grading_message, queue_message
 from webapp.views.exercise_list import (
     exercise_choices,
     exercise_title,
@@ -44,7 +45,7 @@ def your_numbers(exercise_id: str, learner: str | None = None,
 
     try:
         who = submissions.resolve_learner(identity.claim(learner, None, profile, via_api=True))
-    except submissions.SubmissionRejected as err:
+    except submissions.Refused as err:
         raise gr.Error(str(err)) from None
     try:
         return api.your_numbers(exercise_id, submissions.numbers_key(who.id)) or ""
@@ -72,7 +73,7 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     who = identity.claim(learner, None, profile, via_api=True)
     outcome = submissions.submit(exercise_id, code, who, getattr(request, "session_hash", None),
                                  client=client_of(request))
-    if isinstance(outcome, submissions.Refusal):  # nothing graded or stored; the reason leads
+    if isinstance(outcome, Refusal):  # nothing graded or stored; the reason leads
         raise gr.Error(f"{outcome.reason}: {outcome.text()}")
     return submissions.to_gradescope(outcome)  # the API's shape, made here only
 
@@ -138,7 +139,7 @@ def read_upload(path: str | None) -> str:
         raise ValueError("upload a .py file or a Jupyter notebook (.ipynb)")
     if Path(path).stat().st_size > DEFAULT_LIMITS.max_upload_bytes:  # never read a huge file
         raise ValueError(f"the file is larger than {DEFAULT_LIMITS.max_upload_bytes // 1_000_000} MB")
-    return clean_code(Path(path).read_bytes(), filename=str(path))  # SubmissionRejected: both languages
+    return clean_code(Path(path).read_bytes(), filename=str(path))  # Refused: both languages
 
 
 def _slot_values(items: list[dict], i: int, lang: str) -> list:
@@ -313,19 +314,12 @@ def build(learner: identity.Identity) -> Editor:
             # The same line as Submit, as the same learner (one turn at a time, and a fresh
             # page session is no new fair share: red team, issue 17), and the same bound on the
             # learners an address may start; examples store nothing, so no submission limit.
-            ticket = submissions.default().practice_turn(
+            report = submissions.default().practice(
                 identity.claim(typed, key, profile, session=request.session_hash),
-                request.session_hash, client_of(request))  # a refusal keeps nothing counted
-            if isinstance(ticket, Refused):  # keep the last result; say why not
-                warn(render(ticket.message, lang), lang)
-                return gr.skip(), "⚠️ " + render(ticket.message, lang)
-            with ticket:
-                try:
-                    ticket.wait_turn()
-                except PushedOut as out:  # a full line gave the place to a lighter address
-                    warn(render(out.refused.message, lang), lang)
-                    return gr.skip(), "⚠️ " + render(out.refused.message, lang)
-                report = fn(ex_id, code)
+                request.session_hash, client_of(request), lambda: fn(ex_id, code))
+            if isinstance(report, Refusal):  # keep the last result; say why not (nothing kept)
+                warn(report.text(lang), lang)
+                return gr.skip(), "⚠️ " + report.text(lang)
             return results_frame(report, lang), score_markdown(report, lang, practice=True)
 
         return inner
@@ -347,7 +341,7 @@ def build(learner: identity.Identity) -> Editor:
                                       client=client_of(request)):
             if isinstance(outcome, str):  # queue position / "grading" while it waits
                 yield None, outcome
-        if isinstance(outcome, submissions.Refusal):  # keep the last result; say why not graded
+        if isinstance(outcome, Refusal):  # keep the last result; say why not graded
             warn(outcome.text(lang), lang)
             yield None, "⚠️ " + outcome.text(lang)
             return

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import gradio as gr
 
-from gradebook import ANONYMOUS, Claim, Learner, SubmissionRejected
+from gradebook import ANONYMOUS, Claim, Learner, Refused
 from gradebook import identity as ids
 from webapp.i18n import tr
 from webapp.pages.common import lang_of, t
@@ -109,7 +109,7 @@ def learner(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
     """The learner a browser event acts for; ValueError (English, then Chinese) when none."""
     try:
         return submissions.resolve_learner(claim(typed, key, profile, session=session))
-    except SubmissionRejected as err:
+    except Refused as err:
         raise ValueError(str(err)) from None
 
 
@@ -144,7 +144,7 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str,
         return tr("who.member", lang, name=md_literal(member))
     try:
         label = ids.label_for(typed, ids.GUEST_SUFFIX, submissions.signed_in_folds())
-    except SubmissionRejected as err:
+    except Refused as err:
         return "⚠️ " + err.message["zh" if lang == "zh" else "en"]
     if label == ANONYMOUS:
         return tr("who.anonymous", lang)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gradio as gr
 
+from transformer_lab.message import Refused
 from webapp.i18n import Term, input_error
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
@@ -235,7 +236,7 @@ def build(sessions: TrainSessions) -> None:
         flag = sessions.start(session)  # the Stop click (another request) sets it
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
         keep = [gr.skip()] * 8  # the shown outputs and the curves' hint stay as they are
-        from webapp.services.train_queue import TrainRefused, cached_note
+        from webapp.services.train_queue import cached_note
         from webapp.services.training import page_config
 
         try:
@@ -256,7 +257,7 @@ def build(sessions: TrainSessions) -> None:
             fig, hint = live_curves(run, lang)
             yield (fig, done_status(run, lang) + (cached_note(lang) if cached else ""), run,
                    *keep[:7], hint)
-        except TrainRefused as err:  # one run per browser; Stop pressed while it waited
+        except Refused as err:  # one run per browser; Stop pressed while it waited
             yield gr.skip(), err.message[lang], gr.skip(), *keep
         except (ValueError, TypeError) as err:
             warn(message(err, lang), lang)

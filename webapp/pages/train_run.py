@@ -6,6 +6,7 @@ import os
 
 import gradio as gr
 
+from transformer_lab.message import Refused
 from webapp.pages.identity import client_of
 from webapp.services.train_config import API_STEPS, CHOICES, start_values, typed
 
@@ -73,6 +74,8 @@ def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_
         # share one flow per address and its cap, not one fresh flow each (red team R1).
         for _, run in run_training(config, client=client_of(request)):  # noqa: B007
             pass  # the API returns only the finished run
+    except Refused as err:  # the line's refusal, in English as the API's other errors
+        raise gr.Error(err.message["en"]) from None
     except (ValueError, TypeError) as err:
         raise gr.Error(str(err)) from None
     evals = run.history[run.history["phase"] == "eval"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from gradebook import ANONYMOUS, Gradebook, SubmissionRejected, clean_learner
+from gradebook import ANONYMOUS, Gradebook, Refused, clean_learner
 from gradebook import identity as ids
 from gradebook.roster import MAX_MEMBERS, Member
 
@@ -56,7 +56,7 @@ def parse_names(text: str | None) -> tuple[list[str], list[Problem]]:
             continue
         try:
             name = clean_learner(raw)
-        except SubmissionRejected as err:
+        except Refused as err:
             problems.append(Problem(number, "roster.bad_name", message=err.message))
             continue
         folded = ids.fold(name)

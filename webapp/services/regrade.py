@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from gradebook import Submission, grader_version
 from gradebook.regrades import MAX_ROWS
+from transformer_lab.message import Refusal
 from webapp.services import submissions
-from webapp.serving.turns import Cancelled, PushedOut, Refused
 from webapp.serving.who import ClientKey
 
 log = logging.getLogger("transformer_lab.regrade")
@@ -73,16 +73,12 @@ def _best(book, exercise: str) -> dict[str, float]:
 def _turn(sub: submissions.Submitter, stopped: Callable[[], bool]):
     """A running ticket in the grading line, taken only while no one else waits there (a
     ticket pushed out by a crowd waits for the line to empty again); None once stopped."""
-    line = sub.serving.grading
     while not stopped():
-        if line.snapshot()["waiting"] == 0:
-            ticket = line.admit(CLIENT)
-            if not isinstance(ticket, Refused):
-                try:
-                    ticket.wait_turn(cancelled=_STOP)
-                    return ticket
-                except (PushedOut, Cancelled):
-                    ticket.release()
+        ticket = sub.serving.admit("regrade", CLIENT)  # only while nobody waits in line
+        if not isinstance(ticket, Refusal):
+            if ticket.wait(cancelled=_STOP) is None:
+                return ticket
+            ticket.release()
         time.sleep(IDLE_POLL_S)
     return None
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import math
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 from gradebook import (
     ANONYMOUS,
@@ -26,8 +25,8 @@ from gradebook import (
     Gradebook,
     GradebookError,
     Learner,
+    Refused,
     Submission,
-    SubmissionRejected,
     check_exercise,
     clean_learner,
     open_gradebook,
@@ -37,9 +36,10 @@ from gradebook import identity as ids
 from gradebook.model import surrogate_safe_data
 from gradebook.roster import is_member_id
 from grader.api import Report, render
+from transformer_lab.message import Refusal
 from webapp.i18n import both
 from webapp.serving import wing
-from webapp.serving.turns import Cancelled, OnWait, PushedOut, Refused, Ticket
+from webapp.serving.turns import OnWait, Ticket
 from webapp.serving.who import ClientKey
 
 log = logging.getLogger("transformer_lab.app")
@@ -47,6 +47,7 @@ log = logging.getLogger("transformer_lab.app")
 # A typed name is unverified: the suffix keeps it from passing as a signed-in Hugging Face user
 # (HF usernames cannot contain spaces or parentheses, so no real account ends like this).
 GUEST_SUFFIX = ids.GUEST_SUFFIX
+T = TypeVar("T")
 SIGNED_IN_CACHE_S = 30.0  # how long the list of signed-in names is reused between lookups
 
 
@@ -59,7 +60,7 @@ def exercise_ids() -> list[str]:
 
 def learner_name(typed: str | None, signed_in: bool = False) -> str:
     """The label stored for a name: a signed-in HF username as is, a typed name with
-    " (guest)" appended, no name at all as "anonymous". Raises SubmissionRejected for odd names."""
+    " (guest)" appended, no name at all as "anonymous". Raises Refused for odd names."""
     if signed_in:
         return clean_learner(typed)
     return ids.label_for(typed, GUEST_SUFFIX)
@@ -81,20 +82,6 @@ def rate_key(learner: Learner | str, session_key: str | None,
 
 
 @dataclass(frozen=True)
-class Refusal:
-    """Nothing was graded or stored: why (a reason id and a bilingual message), and when a
-    retry may help (``retry_after_s``)."""
-
-    reason: str
-    message: dict[str, str]
-    exercise_id: str | None = None
-    retry_after_s: int | None = None
-
-    def text(self, lang: str = "both") -> str:
-        return render(self.message, lang)
-
-
-@dataclass(frozen=True)
 class Stored:
     """A graded submission whose gradebook row is committed."""
 
@@ -105,13 +92,6 @@ class Stored:
 
 
 Outcome = Union[Stored, Refusal]  # noqa: UP007 - a runtime alias, read by isinstance checks
-
-
-def refusal(reason: str, message: dict[str, str], exercise_id: Any = None,
-            retry_after_s: float | None = None) -> Refusal:
-    """A Refusal with its retry time rounded up to whole seconds (at least 1)."""
-    return Refusal(reason, message, exercise_id if isinstance(exercise_id, str) else None,
-                   None if retry_after_s is None else max(1, math.ceil(retry_after_s)))
 
 
 def cheap_size_check(code: object) -> None:
@@ -184,7 +164,7 @@ class Submitter:
                         signed_in: bool = False) -> Learner:
         """Who a submission belongs to. A Claim comes from a page (browser key, label box,
         verified sign-in); a bare name is an API caller's label (or, with ``signed_in``, a
-        verified username). Raises SubmissionRejected (odd name, a name imitating a signed-in
+        verified username). Raises Refused (odd name, a name imitating a signed-in
         learner, no browser key)."""
         if isinstance(learner, Learner):
             return learner
@@ -199,31 +179,42 @@ class Submitter:
         return ids.resolve(learner, linked, self.signed_in_folds(), member)
 
     def _practice_who(self, learner: Claim, session_key: str | None,
-                      client: ClientKey) -> ClientKey | Refused:
+                      client: ClientKey) -> ClientKey | Refusal:
         try:
             who = self.resolve_learner(learner)
-        except SubmissionRejected as err:
-            return Refused(err.reason, err.message)
+        except Refused as err:
+            return err.refusal
         return client.as_learner(rate_key(who, session_key, client.address))
 
     def practice_client(self, learner: Claim, session_key: str | None,
-                        client: ClientKey) -> tuple[ClientKey, Refused | None]:
-        """A public-examples run's admission: as the learner (its unit), under the same limits
-        as Submit, counted apart (practice costs no submission), and the same bound on the
+                        client: ClientKey) -> tuple[ClientKey, Refusal | None]:
+        """A public-examples run's limits: as the learner (its unit), under the same limits as
+        Submit, counted apart (practice costs no submission), and the same bound on the
         learners an address starts; or why not. Counts; :meth:`practice_turn` also queues."""
         who = self._practice_who(learner, session_key, client)
-        if isinstance(who, Refused):
+        if isinstance(who, Refusal):
             return client, who
         return who, self.serving.practice.admit(who)
 
     def practice_turn(self, learner: Claim, session_key: str | None,
-                      client: ClientKey) -> Ticket | Refused:
-        """A public-examples run's place in the grading line, through the same desk as Submit
-        (:meth:`webapp.serving.wing.Serving.enter`, the practice limits), or why not."""
+                      client: ClientKey) -> Ticket | Refusal:
+        """A public-examples run's place in the grading line, through the admission desk
+        (:meth:`webapp.serving.wing.Serving.admit`, "practice"), or why not."""
         who = self._practice_who(learner, session_key, client)
-        if isinstance(who, Refused):
+        if isinstance(who, Refusal):
             return who
-        return self.serving.enter(who, self.serving.practice)
+        return self.serving.admit("practice", who)
+
+    def practice(self, learner: Claim, session_key: str | None, client: ClientKey,
+                 run: Callable[[], T]) -> T | Refusal:
+        """``run()`` (the public examples, graded; nothing stored) once the learner's turn in
+        the grading line comes, or why not (a refusal keeps nothing counted)."""
+        ticket = self.practice_turn(learner, session_key, client)
+        if isinstance(ticket, Refusal):
+            return ticket
+        with ticket:
+            refused = ticket.wait()
+            return refused if refused is not None else run()
 
     def submit(self, exercise_id: str, code: str | bytes,
                learner: str | Claim | Learner | None, session_key: str | None, *,
@@ -244,46 +235,40 @@ class Submitter:
             ex = check_exercise(exercise_id, exercise_ids())
             cheap_size_check(code)
             who = self.resolve_learner(learner, signed_in)
-        except SubmissionRejected as err:
-            return refusal(err.reason, err.message, exercise_id)
+        except Refused as err:
+            return err.refusal.about(exercise_id)
         client = client or ClientKey(session_key)
         client = client.as_learner(rate_key(who, session_key, client.address))
-        ticket = self.serving.enter(client)  # limits, then the line; a refusal keeps nothing
-        if isinstance(ticket, Refused):
-            return refusal(ticket.reason, ticket.message, ex, ticket.retry_after_s)
+        ticket = self.serving.admit("submit", client)  # a refusal keeps nothing counted
+        if isinstance(ticket, Refusal):
+            return ticket.about(ex)
         with ticket:  # the one release path: the turn ends here, graded or not
             try:
                 clean = validate_submission(code, exercise_ids(), ex, None, filename=filename)
-            except SubmissionRejected as err:  # let in, but nothing to grade: nothing counted
+            except Refused as err:  # let in, but nothing to grade: nothing counted
                 ticket.refund()
-                return refusal(err.reason, err.message, ex)
-            try:
-                told: list[tuple[int, float]] = []
+                return err.refusal.about(ex)
+            told: list[tuple[int, float]] = []
 
-                def tell(position: int, eta_s: float) -> None:
-                    told.append((position, eta_s))
-                    on_wait(position, eta_s)
+            def tell(position: int, eta_s: float) -> None:
+                told.append((position, eta_s))
+                on_wait(position, eta_s)
 
-                ticket.wait_turn(tell if on_wait else None, cancelled=cancelled)
-                if on_wait is not None and not told:  # a worker at once: still say "grading"
-                    on_wait(0, 0.0)
-                if cancelled is not None and cancelled.is_set():
-                    raise Cancelled
-                # an exercise with variants grades this learner's own numbers
+            refused = ticket.wait(tell if on_wait else None, cancelled)
+            if refused is not None:  # pushed out of a full line, or the learner left
+                return refused.about(clean.exercise_id)
+            if on_wait is not None and not told:  # a worker at once: still say "grading"
+                on_wait(0, 0.0)
+            try:  # an exercise with variants grades this learner's own numbers
                 report = self.grade(clean.exercise_id, clean.code, who.label, self.numbers_key(who.id))
-            except Cancelled:  # the learner left (or pressed Stop) before the turn: not graded
-                ticket.refund()
-                return refusal("cancelled", both("submit.cancelled"), clean.exercise_id)
-            except PushedOut as out:  # a full line gave the place to a lighter address
-                return refusal(out.refused.reason, out.refused.message, clean.exercise_id,
-                               out.refused.retry_after_s)
             except Exception as exc:  # noqa: BLE001 - the grader failed: say so, store nothing
-                if type(exc).__name__ == "SandboxRefused":  # fail closed: sandbox too weak
+                if type(exc).__name__ == "SandboxUnavailable":  # fail closed: sandbox too weak
                     log.error("grading refused: %s", exc)
-                    return refusal("sandbox_unavailable", both("submit.sandbox_off"),
-                                   clean.exercise_id)
+                    return Refusal("sandbox_unavailable", both("submit.sandbox_off"),
+                                   exercise_id=clean.exercise_id)
                 log.exception("grading %s failed", clean.exercise_id)
-                return refusal("grader_error", both("submit.grader_failed"), clean.exercise_id)
+                return Refusal("grader_error", both("submit.grader_failed"),
+                               exercise_id=clean.exercise_id)
         if report.status == "malformed":  # trusted side only: the learner sees the generic text
             log.warning("malformed grading result: learner %s, exercise %s, reason: %s", who.id,
                         clean.exercise_id, report.malformed_reason or "(none given)")
@@ -292,7 +277,7 @@ class Submitter:
             sub_id = self.book.record(sub)  # returns only once the row is committed
         except (GradebookError, ValueError, TypeError):
             log.exception("storing a submission for %s failed", clean.exercise_id)
-            return refusal("not_stored", both("submit.not_stored"), clean.exercise_id)
+            return Refusal("not_stored", both("submit.not_stored"), exercise_id=clean.exercise_id)
         return Stored(report, sub, sub_id, who)
 
 

@@ -28,10 +28,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from transformer_lab.message import Refusal, Refused
 from webapp.i18n import both, tr
 from webapp.services import run_cache, run_cache_backends
 from webapp.serving import wing
-from webapp.serving.turns import PushedOut, Refused, Ticket, TurnQueue
+from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey
 
 if TYPE_CHECKING:
@@ -42,14 +43,6 @@ log = logging.getLogger("transformer_lab.app")
 POLL_S = 0.5  # how often a waiting run re-reads its place (and the Stop flag)
 SHORTER = (0.5, 0.25, 0.1)  # shorter runs looked up, as fractions of the asked steps
 SHORTER_STEPS = (2000, 1500, 1000, 600, 300, 200, 100)  # and the page's usual step counts
-
-
-class TrainRefused(ValueError):
-    """No run for this request; ``message`` in English and Chinese (str(): both)."""
-
-    def __init__(self, message: dict[str, str]) -> None:
-        super().__init__(message["en"])
-        self.message = message
 
 
 def queue_message(position: int, eta_s: float, offer: int | None = None) -> dict[str, str]:
@@ -118,7 +111,7 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     A cache hit replays the stored run at once (messages carry ``cached: True``). A miss waits
     for its turn, yielding ``{"queued": position, "eta_s": s, "message": {en, zh}}`` whenever
     its place changes, then trains through ``stream(run)``; a run that finishes (not stopped)
-    is stored. Raises TrainRefused (a second run from the same session; Stop while waiting).
+    is stored. Raises Refused (a second run from the same session; Stop while waiting).
     ``serving``: whose training line (default: the app's, webapp.serving.wing.default()).
     ``looked_up``: the caller has just missed in ``cache`` (it is not asked twice).
     """
@@ -141,13 +134,14 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     queue = serving.training
     with _LOCK:  # twins' places count too; the first to ask for a run trains it
         refused, leaving = _room(queue, client)
-        ticket = refused or queue.admit(client)
-        if leaving is not None and not isinstance(ticket, Refused):
+        ticket = refused or serving.admit("train", client or ClientKey())
+        if leaving is not None and not isinstance(ticket, Refusal):
             _send_twin_away(leaving)  # only now that the line has let this run in
-        owner = cache is not None and key not in _INFLIGHT and not isinstance(ticket, Refused)
+        owner = cache is not None and key not in _INFLIGHT and not isinstance(ticket, Refusal)
         mine = _INFLIGHT.setdefault(key, threading.Event()) if owner else None
-    if isinstance(ticket, Refused):  # one run per session; else only a flood
-        raise TrainRefused(busy_message() if ticket.reason == "learner_waiting" else ticket.message)
+    if isinstance(ticket, Refusal):  # one run per session; else only a flood
+        raise Refused(Refusal(ticket.reason, busy_message()) if ticket.reason == "learner_waiting"
+                      else ticket)
     try:
         yield from _wait(ticket, run, cache, serving.settings.train_offer_s)
         entry = _lookup(cache, key)  # trained meanwhile (another replica, a finished twin)?
@@ -192,7 +186,7 @@ def _group(client: ClientKey) -> str:
 
 
 def _room(queue: TurnQueue, client: ClientKey | None,
-          twin: bool = False) -> tuple[Refused | None, int | None]:
+          twin: bool = False) -> tuple[Refusal | None, int | None]:
     """Why ``client`` may not take one more place (a ticket, or a twin's wait when ``twin``) with
     the twins' places counted beside the line's own, or None when it may; and, when its place
     is a waiting twin's, that wait's id, to be given back only once the line has let ``client``
@@ -205,7 +199,7 @@ def _room(queue: TurnQueue, client: ClientKey | None,
     if not (twin or _TWINS):
         return None, None
     if twin and _TWIN_UNITS[client.unit]:
-        return Refused("learner_waiting", busy_message()), None
+        return Refusal("learner_waiting", busy_message()), None
     group = _group(client)
     here = _TWINS[group] + (sum(queue.snapshot(client.address).values()) if client.address else 0)
     leaving = None
@@ -214,12 +208,12 @@ def _room(queue: TurnQueue, client: ClientKey | None,
         here -= leaving is not None
     if here >= queue.per_address:
         wait = queue.eta_s(here)
-        return Refused("address_full", both("queue.address_full", n=here,
+        return Refusal("address_full", both("queue.address_full", n=here,
                                             wait=max(1, math.ceil(wait))), wait), None
     waiting = queue.snapshot()["waiting"] + _TWINS.total() - (leaving is not None)
     if waiting >= queue.max_waiting:
         wait = queue.eta_s(waiting)
-        return Refused("queue_full", both("queue.full", n=waiting,
+        return Refusal("queue_full", both("queue.full", n=waiting,
                                           wait=max(1, math.ceil(wait))), wait), None
     return None, leaving
 
@@ -256,7 +250,7 @@ def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: Client
     """If this very run is being trained here, wait for it (Stop gives up); its entry or None.
 
     The wait holds a place beside ``queue``'s: past the line's bounds for the caller's address or
-    for everyone, it is refused (TrainRefused with the line's message) instead of waiting."""
+    for everyone, it is refused (Refused with the line's message) instead of waiting."""
     client = client or ClientKey()
     with _LOCK:
         twin = _INFLIGHT.get(key)
@@ -270,15 +264,15 @@ def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: Client
     if twin is None:
         return None
     if refused is not None:
-        raise TrainRefused(refused.message)
+        raise Refused(refused)
     try:
         stop = run.trainer.stop
         yield {"queued": 0, "eta_s": 0.0, "offer": None, "message": same_run_message()}
         while not twin.wait(POLL_S):
             if stop is not None and stop.is_set():
-                raise TrainRefused(stopped_message())
+                raise Refused(Refusal("stopped", stopped_message()))
             if moved.is_set():  # a classmate's own run took this place
-                raise TrainRefused(twin_moved_message())
+                raise Refused(Refusal("twin_moved", twin_moved_message()))
     finally:
         with _LOCK:
             if _TWIN_WAITS.pop(id(moved), None) is not None:  # else already given back
@@ -341,14 +335,11 @@ def _wait(ticket: Ticket, run: Any, cache: run_cache.RunCache | None,
     stop = run.trainer.stop
     last, offer, looked = None, None, False
     while True:
-        try:
-            pos = ticket.position()
-        except PushedOut as out:  # a full line gave the place to a lighter address
-            raise TrainRefused(out.refused.message) from None
+        pos = ticket.position()  # Refused when a full line gave the place to a lighter address
         if pos == 0:
             return
         if stop is not None and stop.is_set():
-            raise TrainRefused(stopped_message())
+            raise Refused(Refusal("stopped", stopped_message()))
         eta = ticket.queue.eta_s(pos)
         if eta > offer_after and not looked:
             offer, looked = cached_shorter(run.config, cache), True

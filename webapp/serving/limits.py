@@ -1,7 +1,7 @@
 """The limits policy: who may send how much, in SQLite by default and in PostgreSQL with
 ``DATABASE_URL`` (every replica counts against one limit). No gradio.
 
-Refusal is for floods only; a classroom behind one address stays far below every bound:
+A refusal is for floods only; a classroom behind one address stays far below every bound:
 
 - per learner: ``rate_limit`` accepted submissions per ``rate_window_s`` (brute force: guess,
   read the hint, repeat);
@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from transformer_lab.message import Refusal
 from webapp.i18n import both
 from webapp.serving.ratelimit import RateLimiter, wait_message
 from webapp.serving.settings import ServingSettings
-from webapp.serving.turns import Refused
 from webapp.serving.who import ClientKey
 
 LIMITS_FILENAME = "limits.sqlite3"
@@ -197,12 +197,12 @@ class Limits:
                    new_learners or NewLearners(RateLimiter(
                        s.new_learners_per_address, s.new_learners_window_s, clock)))
 
-    def admit(self, client: ClientKey) -> Refused | None:
+    def admit(self, client: ClientKey) -> Refusal | None:
         """Count one accepted submission of ``client`` (its learner set), or why not."""
         taken = self.take(client)
-        return taken if isinstance(taken, Refused) else None
+        return taken if isinstance(taken, Refusal) else None
 
-    def take(self, client: ClientKey) -> Taken | Refused:
+    def take(self, client: ClientKey) -> Taken | Refusal:
         """Count one accepted submission of ``client`` (its learner set) and say what was
         counted, or why not (then nothing is counted)."""
         learner, address = client.unit, client.address
@@ -211,20 +211,20 @@ class Limits:
             ok, wait, new = self.new_learners.enter(address, learner, client.session)
             if not ok:
                 n, window = self.new_learners.limiter.per_learner, self.new_learners.limiter.window_s
-                return Refused("new_learners", both("queue.new_learners", n=n,
+                return Refusal("new_learners", both("queue.new_learners", n=n,
                                                     window=max(1, round(window / 60)),
                                                     wait=max(1, math.ceil(wait))), wait)
         ok, wait = self.learner.check(learner)
         if not ok:
             self._undo(client, new, learner_too=False)
             lim = self.learner
-            return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s), wait)
+            return Refusal("rate_limited", wait_message(wait, lim.per_learner, lim.window_s), wait)
         if address:
             ok, wait = self.address.check(f"addr:{address}")
             if not ok:
                 self._undo(client, new, learner_too=True)
                 lim = self.address
-                return Refused("rate_limited", wait_message(wait, lim.per_learner, lim.window_s),
+                return Refusal("rate_limited", wait_message(wait, lim.per_learner, lim.window_s),
                                wait)
         return Taken(client, new)
 

@@ -14,8 +14,8 @@ The policy, in the order it wins when rules conflict:
    ``per_learner`` of one learner (and, in the submit path, past the rate limits of
    webapp.serving.limits). A full line (``max_waiting``) takes a newcomer whose address holds
    fewer places than the address holding the most, by pushing out that address's newest
-   waiting ticket (its waiter gets ``PushedOut``): a few flooding addresses cannot fill the
-   line against everyone else (red team 2026-12-03, R3: four addresses had refused them all).
+   waiting ticket (its waiter is told why: ``Refused``, reason "pushed_out"): a few flooding
+   addresses cannot fill the line against everyone else (red team 2026-12-03, R3: four addresses had refused them all).
    Inside an address the same holds between its learners: a full address takes a classmate
    who holds fewer places than its heaviest learner, whose newest waiting ticket goes (red
    team, issue 29, item 2: 67 sessions of one student held the class's 200 places and 11 of
@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from transformer_lab.message import Refusal, Refused
 from webapp.i18n import both
 from webapp.serving.who import ClientKey, vouched_for
 
@@ -60,25 +61,8 @@ def grading_message() -> dict[str, str]:
     return both("queue.grading")
 
 
-@dataclass(frozen=True)
-class Refused:
-    """Not let into the line: ``reason`` code, bilingual ``message``, seconds before a retry."""
-
-    reason: str
-    message: dict[str, str]
-    retry_after_s: float | None = None
-
-
 class Cancelled(RuntimeError):
     """The waiter gave up its place (its caller set the ``cancelled`` event)."""
-
-
-class PushedOut(RuntimeError):
-    """The ticket lost its place to a lighter address while the line was full (``refused``)."""
-
-    def __init__(self, refused: Refused) -> None:
-        super().__init__(refused.reason)
-        self.refused = refused
 
 
 @dataclass(eq=False)
@@ -95,7 +79,7 @@ class Ticket:
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
     lease: str | None = field(default=None, repr=False)  # its place across replicas, if any
-    # What the admission desk counted for it (webapp.serving.wing.Serving.enter), given back
+    # What the admission desk counted for it (webapp.serving.wing.Serving.admit), given back
     # by refund() when it ends without being used (a rejected file, a cancelled Submit).
     give_back: Callable[[], None] | None = field(default=None, repr=False)
     # Set when its turn comes or it is released: a waiting thread sleeps on its own ticket, so a
@@ -109,6 +93,24 @@ class Ticket:
     def wait_turn(self, on_wait: OnWait | None = None, poll_s: float = 1.0,
                   cancelled: threading.Event | None = None) -> None:
         self.queue.wait_turn(self, on_wait, poll_s, cancelled)
+
+    def wait(self, on_wait: OnWait | None = None,
+             cancelled: threading.Event | None = None) -> Refusal | None:
+        """Block until its turn: None when it has come; else why not, as a Refusal: pushed out
+        of a full line ("pushed_out": what the desk counted stays counted, as for any turn
+        taken), or ``cancelled`` set before its turn ("cancelled": counted nothing, refunded).
+        The caller still releases the ticket."""
+        try:
+            self.wait_turn(on_wait, cancelled=cancelled)
+        except Refused as out:
+            return out.refusal
+        except Cancelled:
+            pass
+        else:
+            if cancelled is None or not cancelled.is_set():
+                return None
+        self.refund()
+        return Refusal("cancelled", both("submit.cancelled"))
 
     def release(self) -> None:
         self.queue.release(self)
@@ -158,7 +160,7 @@ class TurnQueue:
         return statistics.median(self._recent)
 
     # --- joining and leaving -------------------------------------------------------------
-    def admit(self, client: ClientKey | None) -> Ticket | Refused:
+    def admit(self, client: ClientKey | None) -> Ticket | Refusal:
         """A place in the line, or why not (nothing held when refused)."""
         client = client or ClientKey()
         with self._lock:
@@ -167,20 +169,20 @@ class TurnQueue:
             mine = [t for t in self._live if t.group == group]
             waiting = sum(1 for t in self._live if t.state == "waiting")
             if sum(1 for t in self._live if t.unit == unit) >= self.per_learner:
-                return Refused("learner_waiting", both("queue.learner_full", n=self.per_learner))
+                return Refusal("learner_waiting", both("queue.learner_full", n=self.per_learner))
             if len(mine) >= self.per_address and not self._push_out_within(group, unit):
                 wait = self.eta_s(len(mine))
-                return Refused("address_full", both("queue.address_full", n=len(mine),
+                return Refusal("address_full", both("queue.address_full", n=len(mine),
                                                     wait=max(1, math.ceil(wait))), wait)
             if waiting >= self.max_waiting and not self._push_out(group):
                 wait = self.eta_s(waiting)
-                return Refused("queue_full", both("queue.full", n=waiting,
+                return Refusal("queue_full", both("queue.full", n=waiting,
                                                   wait=max(1, math.ceil(wait))), wait)
             lease = None
             if self.places is not None and client.address:
                 lease = self.places.acquire(f"addr:{client.address}")
                 if lease is None:  # its places are taken on other replicas
-                    return Refused("address_full", both("queue.address_full", n=self.per_address,
+                    return Refusal("address_full", both("queue.address_full", n=self.per_address,
                                                         wait=max(1, math.ceil(self.typical_s))),
                                    self.typical_s)
             self._see(group, unit)
@@ -291,7 +293,7 @@ class TurnQueue:
         return key
 
     def _evict(self, victim: Ticket, why: str = "queue.pushed_out") -> None:
-        """Take a waiting ticket out of the line (lock held); its waiter gets PushedOut."""
+        """Take a waiting ticket out of the line (lock held); its waiter is told (Refused)."""
         victim.state, victim.pushed_why = "pushed", why
         if victim.lease is not None and self.places is not None:
             self.places.release(victim.lease)
@@ -434,10 +436,10 @@ class TurnQueue:
     # --- waiting ---------------------------------------------------------------------------
     def position(self, ticket: Ticket) -> int:
         """0 once its turn has come (or it is done); else its place in the line (1 = next).
-        Raises PushedOut when a full line gave its place to a lighter address."""
+        Raises Refused ("pushed_out") when a full line gave its place to a lighter address."""
         with self._lock:
             if ticket.state == "pushed":
-                raise PushedOut(Refused("pushed_out", both(ticket.pushed_why), self.typical_s))
+                raise Refused(Refusal("pushed_out", both(ticket.pushed_why), self.typical_s))
             if ticket.state != "waiting":
                 return 0
             return self._order().get(ticket, 1)

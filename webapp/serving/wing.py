@@ -15,15 +15,19 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from transformer_lab.message import Refusal
+from webapp.i18n import both
 from webapp.serving.limits import Limits, database_url, is_postgres
 from webapp.serving.pg_failures import shared_failure_limiter
 from webapp.serving.ratelimit import FailureLimiter, RateLimiter
 from webapp.serving.settings import ServingSettings
-from webapp.serving.turns import Refused, Ticket, TurnQueue
+from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey, client_of_request
 
 log = logging.getLogger("transformer_lab.app")
 
+# The doors of the admission desk (Serving.admit): what each counts and where it waits.
+KINDS = ("submit", "practice", "train", "regrade")
 TRAIN_TYPICAL_S = 10.0  # a default reverse run on CPU Basic: 6-15 s, until real runs refine it
 
 
@@ -95,22 +99,38 @@ class Serving:
                  + (", ".join(s.trusted_proxies) or "any peer"))
         return wing
 
-    def enter(self, client: ClientKey, limits: Limits | None = None,
-              line: TurnQueue | None = None) -> Ticket | Refused:
-        """The one admission desk: ``limits`` (default: the submissions'), then a place in
-        ``line`` (default: grading). A refusal at any step gives back everything counted before
-        it (practice runs leaked the new-learner places of refused clicks: issue 29, item 3);
-        the ticket's ``refund()`` gives it back later (a file rejected once let in, a cancelled
-        Submit)."""
-        limits = limits or self.limits
-        taken = limits.take(client)
-        if isinstance(taken, Refused):
+    def admit(self, kind: str, client: ClientKey) -> Ticket | Refusal:
+        """The one admission desk, for every door (Submit and the ``grade`` API, a practice
+        run, Train and the ``train`` API, a teacher's regrade): the limits ``kind`` counts, then
+        a place in its line, or why not.
+
+        - ``"submit"``: the submission limits, then the grading line;
+        - ``"practice"``: the same limits counted apart (practice costs no submission), sharing
+          the bound on the learners an address starts, then the grading line;
+        - ``"train"``: the training line (one run per session; a class waits);
+        - ``"regrade"``: the grading line, only while nobody waits in it (a regrade never
+          takes a learner's place).
+
+        A refusal at any step gives back everything counted before it (practice runs leaked the
+        new-learner places of refused clicks: issue 29, item 3); the ticket's ``refund()`` gives
+        it back later (a file rejected once let in, a cancelled Submit). ``client`` carries the
+        learner (its ``unit``): the caller resolved who is asking."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown admission kind {kind!r}; one of {', '.join(KINDS)}")
+        line = self.training if kind == "train" else self.grading
+        if kind == "regrade" and line.snapshot()["waiting"]:
+            return Refusal("line_busy", both("queue.regrade_waits"))
+        limits = {"submit": self.limits, "practice": self.practice}.get(kind)
+        taken = limits.take(client) if limits is not None else None
+        if isinstance(taken, Refusal):
             return taken
-        ticket = (line or self.grading).admit(client)
-        if isinstance(ticket, Refused):
-            limits.give_back(taken)
+        ticket = line.admit(client)
+        if isinstance(ticket, Refusal):
+            if limits is not None:
+                limits.give_back(taken)
             return ticket
-        ticket.give_back = lambda: limits.give_back(taken)
+        if limits is not None:
+            ticket.give_back = lambda: limits.give_back(taken)
         return ticket
 
     def client_of(self, request: Any) -> ClientKey:

@@ -12,9 +12,10 @@ import pytest
 import torch
 from perf_support import within
 
+from transformer_lab.message import Refused
 from webapp.services import train_config, train_queue, training
 from webapp.services.run_cache import FileRunCache
-from webapp.services.train_queue import TrainRefused, run_or_replay
+from webapp.services.train_queue import run_or_replay
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import TurnQueue
 from webapp.serving.who import ClientKey
@@ -103,7 +104,7 @@ def test_stop_while_waiting_gives_the_place_up_and_trains_nothing(serving, queue
     blocker = queue.admit(ClientKey("other", "10.0.0.1"))
     stop = threading.Event()
     run = new(stop=stop)
-    with pytest.raises(TrainRefused) as err:
+    with pytest.raises(Refused) as err:
         play(run, cache, ClientKey("me", "10.0.0.2"), on_msg=lambda m: stop.set(),
              serving=serving)
     assert "Stopped while waiting" in err.value.message["en"] and "排队" in err.value.message["zh"]
@@ -114,7 +115,7 @@ def test_stop_while_waiting_gives_the_place_up_and_trains_nothing(serving, queue
 
 def test_one_run_per_browser_session(serving, queue, cache):
     blocker = queue.admit(ClientKey("me", "10.0.0.1"))
-    with pytest.raises(TrainRefused) as err:
+    with pytest.raises(Refused) as err:
         play(new(), cache, ClientKey("me", "10.0.0.1"), serving=serving)
     assert "already have a training run" in err.value.message["en"]
     blocker.release()
@@ -128,7 +129,7 @@ def test_a_long_queue_offers_a_cached_shorter_run(serving, queue, cache):
     stop = threading.Event()
     run = new(steps=12, stop=stop)
     msgs = []
-    with pytest.raises(TrainRefused):
+    with pytest.raises(Refused):
         play(run, cache, ClientKey("me", "10.0.0.2"),
              on_msg=lambda m: (msgs.append(m), stop.set()), serving=serving)
     assert msgs[0]["offer"] == 6
@@ -140,7 +141,7 @@ def test_a_long_queue_offers_a_cached_shorter_run(serving, queue, cache):
     blocker = queue.admit(ClientKey("other", "10.0.0.1"))
     stop.clear()
     msgs.clear()
-    with pytest.raises(TrainRefused):
+    with pytest.raises(Refused):
         play(new(steps=12, stop=stop), cache, ClientKey("me", "10.0.0.2"),
              on_msg=lambda m: (msgs.append(m), stop.set()), serving=serving)
     assert msgs[0]["offer"] is None and "already trained" not in msgs[0]["message"]["en"]

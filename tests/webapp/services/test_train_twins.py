@@ -18,9 +18,10 @@ import pytest
 import torch
 from perf_support import within
 
+from transformer_lab.message import Refused
 from webapp.services import train_queue, training
 from webapp.services.run_cache import FileRunCache
-from webapp.services.train_queue import TrainRefused, train_or_replay
+from webapp.services.train_queue import train_or_replay
 from webapp.serving.settings import ServingSettings
 from webapp.serving.who import ClientKey
 from webapp.serving.wing import Serving
@@ -71,7 +72,7 @@ def ask(config, client, cache, serving, outcome: dict, name: str, stream=trainin
         pairs = train_or_replay(config, stream, client, cache=cache, serving=serving)
         last = [msg for msg, _ in pairs][-1]
         outcome[name] = ("cached" if last.get("cached") else "trained", time.monotonic() - t0)
-    except TrainRefused as err:
+    except Refused as err:
         outcome[name] = (err.message, time.monotonic() - t0)
 
 
@@ -178,7 +179,7 @@ def test_stop_while_waiting_as_a_twin_gives_the_place_back(settings, serving, ca
                                           stop, cache=cache, serving=serving):
                 msgs.append(msg)
                 stop.set()
-        except TrainRefused as err:
+        except Refused as err:
             msgs.append(err.message)
 
     worker = threading.Thread(target=twin)

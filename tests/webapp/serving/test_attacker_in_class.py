@@ -12,11 +12,12 @@ import pytest
 from gradebook import Claim, open_gradebook
 from gradebook import identity as idm
 from grader.report import Report
+from transformer_lab.message import Refusal, Refused
 from webapp.services import submissions as glue
 from webapp.serving.limits import Limits, NewLearners
 from webapp.serving.ratelimit import RateLimiter
 from webapp.serving.settings import ServingSettings
-from webapp.serving.turns import PushedOut, Refused, Ticket, TurnQueue
+from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey
 from webapp.serving.wing import Serving
 
@@ -84,7 +85,7 @@ def test_refused_practice_runs_leave_no_new_learner_place_behind(tmp_path):
         for i in range(16):
             out = sub.practice_turn(Claim(typed="Bo", browser_key=idm.new_browser_key()),
                                     f"p{i}", ClientKey(f"p{i}", CLASS))
-            assert isinstance(out, Refused) and out.reason == "queue_full"
+            assert isinstance(out, Refusal) and out.reason == "queue_full"
         for t in held:
             t.release()
         mate = sub.practice_turn(Claim(typed="Mei", browser_key=idm.new_browser_key()), "m",
@@ -107,7 +108,7 @@ def test_a_flooder_holding_the_class_places_is_pushed_back_for_each_classmate():
     assert all(isinstance(t, Ticket) for t in mates)  # none refused
     pushed = [t for t in bots if isinstance(t, Ticket) and t.state == "pushed"]
     assert len(pushed) == 16
-    with pytest.raises(PushedOut):
+    with pytest.raises(Refused):
         pushed[0].position()
     # Every classmate starts within the first 8 rounds of 3 s sleepers on 2 workers (its own
     # class's fair share: 16 classmates over 2 workers), not behind the 67 bots.
@@ -203,7 +204,7 @@ def test_minted_one_place_learners_give_way_to_every_classmate_seen_before_them(
     # a key minted now (seen after everyone) takes nobody's.
     again = q.admit(ClientKey("bot0", CLASS, "anon:bot0"))
     fresh = q.admit(ClientKey("new-bot", CLASS, "anon:new-bot"))
-    assert isinstance(again, Refused) and isinstance(fresh, Refused)
+    assert isinstance(again, Refusal) and isinstance(fresh, Refusal)
     assert all(t.state in ("waiting", "running") for t in tickets)
 
 
@@ -212,8 +213,8 @@ def test_two_learners_with_one_place_each_never_swap_places():
     a, b, c = (ClientKey(n, CLASS, f"id:g:{n}") for n in "abc")
     q.admit(a), q.admit(b)  # a runs, b waits: the address is full
     third = q.admit(c)
-    assert isinstance(third, Refused)  # c is newer than b: no place to take
-    assert isinstance(q.admit(ClientKey("b2", CLASS, "id:g:b")), Refused)  # b already holds one
+    assert isinstance(third, Refusal)  # c is newer than b: no place to take
+    assert isinstance(q.admit(ClientKey("b2", CLASS, "id:g:b")), Refusal)  # b already holds one
 
 
 def test_a_classmate_graded_often_still_comes_before_keys_minted_after_them():
@@ -234,11 +235,11 @@ def test_a_classmate_graded_often_still_comes_before_keys_minted_after_them():
     assert all(isinstance(b, Ticket) for b in bots) and isinstance(hog, Ticket)
     mine = q.admit(mate)  # the address is full: a bot seen after the classmate gives way
     assert isinstance(mine, Ticket) and sum(b.state == "pushed" for b in bots) == 1
-    with pytest.raises(PushedOut) as out:  # told who took it: a classmate, not another network
+    with pytest.raises(Refused) as out:  # told who took it: a classmate, not another network
         next(b for b in bots if b.state == "pushed").position()
-    assert "classmate" in out.value.refused.message["en"] and "同学" in out.value.refused.message["zh"]
+    assert "classmate" in out.value.refusal.message["en"] and "同学" in out.value.refusal.message["zh"]
     fresh = q.admit(ClientKey("f", CLASS, "anon:fresh-key"))
-    assert isinstance(fresh, Refused) and mine.state in ("waiting", "running")
+    assert isinstance(fresh, Refusal) and mine.state in ("waiting", "running")
 
 
 def test_a_full_memory_of_learners_forgets_the_idle_not_the_active(monkeypatch):

@@ -11,11 +11,12 @@ from gradebook import Claim, open_gradebook
 from gradebook import identity as idm
 from grader.report import Report
 from grader.report import TestResult as Result
+from transformer_lab.message import Refusal
 from webapp.services import class_list
 from webapp.services import submissions as glue
 from webapp.serving.limits import Limits, origin_of
 from webapp.serving.settings import ServingSettings
-from webapp.serving.turns import Refused, Ticket, TurnQueue
+from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey, vouched_for
 from webapp.serving.wing import Serving
 
@@ -44,12 +45,12 @@ def test_a_member_who_arrives_after_the_flood_takes_a_minted_place():
     bots = [q.admit(ClientKey(f"bot{b}", CLASS, f"anon:bot{b}")) for b in range(205)]
     assert sum(isinstance(t, Ticket) for t in bots) == 200
     guest = q.admit(ClientKey("g", CLASS, "id:g:new-classmate"))
-    assert isinstance(guest, Refused)  # a guest seen after the keys still cannot be told apart
+    assert isinstance(guest, Refusal)  # a guest seen after the keys still cannot be told apart
     members = [q.admit(ClientKey(f"m{i}", CLASS, f"id:c:m{i:02d}")) for i in range(30)]
     assert all(isinstance(t, Ticket) for t in members)
     assert sum(isinstance(t, Ticket) and t.state == "pushed" for t in bots) == 30
     # Members never push one another out, and a bot back at the door takes no member's place.
-    assert isinstance(q.admit(ClientKey("bot0", CLASS, "anon:bot0")), Refused)
+    assert isinstance(q.admit(ClientKey("bot0", CLASS, "anon:bot0")), Refusal)
     assert isinstance(q.admit(ClientKey("m99", CLASS, "id:c:m99")), Ticket)  # a bot's, again
     assert all(t.state in ("waiting", "running") for t in members)
 
@@ -77,7 +78,7 @@ def test_a_member_is_graded_and_stored_under_the_teachers_name_during_a_flood(bo
             assert isinstance(out, glue.Stored)
     late = sub.submit("causal-mask", "x = 1\n", Claim("Mei", idm.new_browser_key()), "mei",
                       client=ClientKey("mei", CLASS))
-    assert isinstance(late, glue.Refusal) and late.reason == "new_learners"
+    assert isinstance(late, Refusal) and late.reason == "new_learners"
     issued, _ = class_list.add(book, ["Mei Chen"])
     key = idm.new_browser_key()
     assert class_list.join(book, key, issued[0].member.code).name == "Mei Chen"

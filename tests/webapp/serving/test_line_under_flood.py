@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from submit_support import submit_harness
 
+from transformer_lab.message import Refusal
 from webapp.serving.settings import ServingSettings
-from webapp.serving.turns import Refused, Ticket, TurnQueue
+from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey
 
 
@@ -40,7 +41,7 @@ def test_a_real_overload_is_still_refused():
     held = [queue.admit(ClientKey(f"c{a}", f"203.0.113.{a + 1}")) for a in range(16)]
     assert all(isinstance(t, Ticket) for t in held)  # two running, fourteen waiting
     refused = queue.admit(ClientKey("honest", "198.51.100.7"))
-    assert isinstance(refused, Refused) and refused.reason == "queue_full"
+    assert isinstance(refused, Refusal) and refused.reason == "queue_full"
     assert refused.retry_after_s >= 1
     one = TurnQueue(slots=2, per_address=2)
     assert all(isinstance(one.admit(ClientKey(f"a{i}", "203.0.113.1")), Ticket) for i in range(2))
@@ -101,7 +102,7 @@ def test_four_flooding_addresses_cannot_fill_the_line_against_strangers():
     against a line of 600, and 4 of 5 learners from other addresses were refused for 290 s. A
     full line now takes a newcomer from a lighter address by pushing out the newest waiting
     ticket of the address that holds the most; that ticket's waiter is told why."""
-    from webapp.serving.turns import PushedOut
+    from transformer_lab.message import Refused
 
     queue = TurnQueue(slots=2, typical_s=9.5, per_address=20, per_learner=1, max_waiting=60)
     flood = []
@@ -123,9 +124,9 @@ def test_four_flooding_addresses_cannot_fill_the_line_against_strangers():
     try:
         pushed[0].wait_turn()
         raise AssertionError("a pushed-out ticket got a turn")
-    except PushedOut as out:
-        assert out.refused.reason == "pushed_out" and "another network" in out.refused.message["en"]
-        assert "其他网络" in out.refused.message["zh"]
+    except Refused as out:
+        assert out.refusal.reason == "pushed_out" and "another network" in out.refusal.message["en"]
+        assert "其他网络" in out.refusal.message["zh"]
     pushed[0].release()  # safe: its place is already given back
     # The strangers come before the flood's backlogs: round robin over the addresses in line,
     # so each waits behind at most one ticket of every other address (4 + 5), not 60.
@@ -140,7 +141,7 @@ def test_an_address_is_never_pushed_out_for_one_as_heavy():
     held = [queue.admit(ClientKey(f"a{i}", "203.0.113.1" if i < 3 else "203.0.113.2")) for i in range(5)]
     assert all(isinstance(t, Ticket) for t in held)  # 1 runs; waiting: A 2, B 2
     refused = queue.admit(ClientKey("b-more", "203.0.113.2"))  # B would pass A: no push-out
-    assert isinstance(refused, Refused) and refused.reason == "queue_full"
+    assert isinstance(refused, Refusal) and refused.reason == "queue_full"
     assert all(t.state != "pushed" for t in held)
     for t in held:
         t.release()

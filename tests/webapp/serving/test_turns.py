@@ -9,9 +9,10 @@ import time
 
 import pytest
 
+from transformer_lab.message import Refusal
 from webapp.serving.limits import Limits
 from webapp.serving.settings import ServingSettings
-from webapp.serving.turns import Refused, Ticket, TurnQueue, queue_message
+from webapp.serving.turns import Ticket, TurnQueue, queue_message
 from webapp.serving.who import ClientKey, client_address, client_of_request
 
 CJK = "\u4e00-\u9fff"
@@ -87,7 +88,7 @@ def test_a_learners_second_submission_waits_behind_the_first_and_a_flood_is_refu
     assert first.state == "running" and second.state == "waiting"  # one turn per learner
     assert second.position() == 1  # although a slot is free
     refused = q.admit(me)
-    assert isinstance(refused, Refused) and refused.reason == "learner_waiting"
+    assert isinstance(refused, Refusal) and refused.reason == "learner_waiting"
     assert "2 submissions in line" in refused.message["en"] and "nothing was stored" in refused.message["en"]
     assert re.search(f"[{CJK}]", refused.message["zh"]) and "排队" in refused.message["zh"]
     other = q.admit(ClientKey("s3", "198.51.100.1", "id:g:you"))
@@ -105,7 +106,7 @@ def test_an_address_grades_on_every_slot_and_only_a_lecture_hall_overflow_is_ref
     a = [q.admit(ClientKey(f"s{i}", "203.0.113.66", f"id:{i}")) for i in range(3)]
     assert [t.state for t in a] == ["running"] * 3  # one address, three learners, three slots
     refused = q.admit(ClientKey("s9", "203.0.113.66", "id:9"))
-    assert isinstance(refused, Refused) and refused.reason == "address_full"
+    assert isinstance(refused, Refusal) and refused.reason == "address_full"
     assert "3 submissions in line" in refused.message["en"] and refused.retry_after_s > 0
     assert "排队" in refused.message["zh"] and "未被保存" in refused.message["zh"]
     assert isinstance(q.admit(ClientKey("s-x", "198.51.100.7")), Ticket)  # others unaffected
@@ -116,7 +117,7 @@ def test_the_whole_line_has_a_bound_too():
     q = TurnQueue(slots=1, max_waiting=2)
     held = [q.admit(ClientKey(f"s{i}", f"198.51.100.{i}")) for i in range(3)]  # 1 runs, 2 wait
     refused = q.admit(ClientKey("late", "198.51.100.99"))
-    assert isinstance(refused, Refused) and refused.reason == "queue_full"
+    assert isinstance(refused, Refusal) and refused.reason == "queue_full"
     assert "2 submissions are waiting" in refused.message["en"] and "评分队列已满" in refused.message["zh"]
     for t in held:
         t.release()
@@ -127,7 +128,7 @@ def test_the_address_rate_limit_ignores_the_typed_name():
     for i in range(3):  # a new session (and name) each time, one address
         assert limits.admit(ClientKey(f"s{i}", "203.0.113.66", f"name:{i}")) is None
     refused = limits.admit(ClientKey("s-new", "203.0.113.66", "name:new"))
-    assert isinstance(refused, Refused) and refused.reason == "rate_limited"
+    assert isinstance(refused, Refusal) and refused.reason == "rate_limited"
     assert 0 < refused.retry_after_s <= 60
     assert limits.admit(ClientKey("s-other", "198.51.100.7", "name:x")) is None  # others unaffected
 
@@ -229,7 +230,7 @@ def test_many_threads_never_exceed_the_slots_or_one_per_learner():
     def client(i: int) -> None:
         learner = f"id:{i % 4}"
         t = q.admit(ClientKey(f"s{i}", "198.51.100.1", learner))
-        if isinstance(t, Refused):
+        if isinstance(t, Refusal):
             refused.append(i)
             return
         t.wait_turn(poll_s=0.01)

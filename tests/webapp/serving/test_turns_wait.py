@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.serving.turns import Refused, Ticket, TurnQueue
+from transformer_lab.message import Refusal
+from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey
 
 
@@ -91,12 +92,12 @@ def test_release_is_safe_twice_and_a_released_ticket_cannot_wait():
 
 
 def test_the_hard_bounds_still_hold():
-    """Refused only past max_waiting in all (or an address's or a learner's bound)."""
+    """Refusal only past max_waiting in all (or an address's or a learner's bound)."""
     q = TurnQueue(slots=4, max_waiting=1, typical_s=2.0)
     held = [q.admit(client(i)) for i in range(5)]  # four grade, one waits
     assert all(isinstance(t, Ticket) for t in held)
     full = q.admit(client(9))
-    assert isinstance(full, Refused) and full.reason == "queue_full"
+    assert isinstance(full, Refusal) and full.reason == "queue_full"
     # one round of 2 s frees a place (less the few ms the running turns have already had)
     assert full.retry_after_s == pytest.approx(2.0, abs=0.05)
     assert "retry in 2 s" in full.message["en"] and "2 秒后重试" in full.message["zh"]
