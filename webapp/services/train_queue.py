@@ -12,10 +12,9 @@ settings that is already in the cache.
 A replay shares one model: every session replaying a cached run holds the same read-only Run
 (webapp.services.training.SharedRuns), never a copy of its own (issue 29, item 7). A request
 for a run that another session is training right now (a twin) waits for that run instead of
-training it again, but its wait takes a place: twins count against the training line's bounds
-per address and in all, and past them are refused with the line's own message, so waiting
-twins cannot take the train pool's threads from everyone else (issue 29, item 11: 180 twins
-held all 167 and a stranger's cached replay took 56 s instead of 0.3 s).
+training it again; its wait takes a place (webapp.serving.twins). Admission, for a run and for
+a twin, is the serving wing's desk (``Serving.admit("train", client)``); this module only asks
+it, then waits, trains, replays and stores.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ import logging
 import math
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +30,7 @@ from transformer_lab.message import Refusal, Refused
 from webapp.i18n import both, tr
 from webapp.services import run_cache, run_cache_backends
 from webapp.serving import wing
-from webapp.serving.turns import Ticket, TurnQueue
+from webapp.serving.turns import Ticket
 from webapp.serving.who import ClientKey
 
 if TYPE_CHECKING:
@@ -54,32 +52,12 @@ def queue_message(position: int, eta_s: float, offer: int | None = None) -> dict
     return text
 
 
-def busy_message() -> dict[str, str]:
-    return both("trainq.busy")
-
-
 def stopped_message() -> dict[str, str]:
     return both("trainq.stopped")
 
 
 def same_run_message() -> dict[str, str]:
     return both("trainq.same_run")
-
-
-_LOCK = threading.Lock()
-# Runs being trained (or waiting to) in this process, by key: the same run asked again waits
-# for that one and replays it, instead of queueing to train it a second time.
-_INFLIGHT: dict[str, threading.Event] = {}
-# Twins waiting for those runs, by address (else session) and by learner: places they hold
-# beside the training line's own (guarded by _LOCK).
-_TWINS: Counter[str] = Counter()
-_TWIN_UNITS: Counter[str] = Counter()
-# Each waiting twin's client and the event set when a classmate takes its place (_LOCK).
-_TWIN_WAITS: dict[int, tuple[ClientKey, threading.Event]] = {}
-
-
-def twin_moved_message() -> dict[str, str]:
-    return both("trainq.twin_moved")
 
 
 def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -> int | None:
@@ -126,22 +104,19 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
             log.exception("run cache lookup failed")
     if entry is None and cache is not None:
         serving = serving or wing.default()
-        entry = yield from _join_same_run(key, run, cache, client, serving.training)
+        entry = yield from _join_same_run(key, run, cache, client, serving)
     if entry is not None:
         yield from run_cache.replay(entry, total)
         return
     serving = serving or wing.default()
-    queue = serving.training
-    with _LOCK:  # twins' places count too; the first to ask for a run trains it
-        refused, leaving = _room(queue, client)
-        ticket = refused or serving.admit("train", client or ClientKey())
-        if leaving is not None and not isinstance(ticket, Refusal):
-            _send_twin_away(leaving)  # only now that the line has let this run in
-        owner = cache is not None and key not in _INFLIGHT and not isinstance(ticket, Refusal)
-        mine = _INFLIGHT.setdefault(key, threading.Event()) if owner else None
-    if isinstance(ticket, Refusal):  # one run per session; else only a flood
-        raise Refused(Refusal(ticket.reason, busy_message()) if ticket.reason == "learner_waiting"
-                      else ticket)
+    ticket = serving.admit("train", client or ClientKey())  # one run per session; else a flood
+    if isinstance(ticket, Refusal):
+        raise Refused(ticket)
+    twins = serving.twins
+    mine = None
+    if cache is not None:  # twins asking for this run wait for it (the first to ask trains it)
+        with twins.lock:
+            mine = twins.training(key)
     try:
         yield from _wait(ticket, run, cache, serving.settings.train_offer_s)
         entry = _lookup(cache, key)  # trained meanwhile (another replica, a finished twin)?
@@ -155,7 +130,7 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
         for last in stream(run):
             yield last
         log.info("trained %s in %.1f s (queue: %s)", run.task_name, time.monotonic() - t0,
-                 queue.snapshot())
+                 serving.training.snapshot())
         ticket.release()  # the training time refines the queue's ETA
         if cache is not None and run.summary and last is not None and "summary" in last:
             try:  # run.summary is set: the caller applied the last message (weights, snapshots)
@@ -165,9 +140,7 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     finally:
         ticket.release()
         if mine is not None:  # twins waiting on this run look in the cache now (or train)
-            with _LOCK:
-                _INFLIGHT.pop(key, None)
-            mine.set()
+            twins.done(key, mine)
 
 
 def _lookup(cache: run_cache.RunCache | None, key: str) -> run_cache.CachedRun | None:
@@ -180,104 +153,18 @@ def _lookup(cache: run_cache.RunCache | None, key: str) -> run_cache.CachedRun |
         return None
 
 
-def _group(client: ClientKey) -> str:
-    """Whose places these are, as the training line counts them: the address, else the session."""
-    return client.address or f"session:{client.session}"
-
-
-def _room(queue: TurnQueue, client: ClientKey | None,
-          twin: bool = False) -> tuple[Refusal | None, int | None]:
-    """Why ``client`` may not take one more place (a ticket, or a twin's wait when ``twin``) with
-    the twins' places counted beside the line's own, or None when it may; and, when its place
-    is a waiting twin's, that wait's id, to be given back only once the line has let ``client``
-    in (_LOCK held; third red team: a press the line then refused had evicted a twin for
-    nobody).
-
-    Without twins waiting this adds nothing to the line's own admission (which may still push a
-    heavier address out of a full line)."""
-    client = client or ClientKey()
-    if not (twin or _TWINS):
-        return None, None
-    if twin and _TWIN_UNITS[client.unit]:
-        return Refusal("learner_waiting", busy_message()), None
-    group = _group(client)
-    here = _TWINS[group] + (sum(queue.snapshot(client.address).values()) if client.address else 0)
-    leaving = None
-    if here >= queue.per_address and not twin and _TWINS[group]:
-        leaving = _twin_to_leave(queue, client)
-        here -= leaving is not None
-    if here >= queue.per_address:
-        wait = queue.eta_s(here)
-        return Refusal("address_full", both("queue.address_full", n=here,
-                                            wait=max(1, math.ceil(wait))), wait), None
-    waiting = queue.snapshot()["waiting"] + _TWINS.total() - (leaving is not None)
-    if waiting >= queue.max_waiting:
-        wait = queue.eta_s(waiting)
-        return Refusal("queue_full", both("queue.full", n=waiting,
-                                          wait=max(1, math.ceil(wait))), wait), None
-    return None, leaving
-
-
-def _twin_to_leave(queue: TurnQueue, client: ClientKey) -> int | None:
-    """The waiting twin of ``client``'s full address that comes after it in place order
-    (first seen first, then less service: webapp.serving.turns), whose place ``client``'s own
-    run may take; None when none does (_LOCK held). Keys minted to wait as twins filled a
-    class address's 50 places (second red team, issue 29); the twin told to leave replays the
-    run later."""
-    waits = {id(c): i for i, (c, _) in _TWIN_WAITS.items()}
-    last = queue.after_in_place_order(client, [c for c, _ in _TWIN_WAITS.values()])
-    return None if last is None else waits[id(last)]
-
-
-def _send_twin_away(wait_id: int) -> None:
-    """The twin ``wait_id`` gives its place up and is told so (_LOCK held)."""
-    found = _TWIN_WAITS.pop(wait_id, None)
-    if found is not None:
-        twin, moved = found
-        _forget_twin(twin)
-        moved.set()
-
-
-def _forget_twin(client: ClientKey) -> None:
-    for counter, name in ((_TWINS, _group(client)), (_TWIN_UNITS, client.unit)):
-        counter[name] -= 1
-        if counter[name] <= 0:
-            del counter[name]
-
-
 def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: ClientKey | None,
-                   queue: TurnQueue):
-    """If this very run is being trained here, wait for it (Stop gives up); its entry or None.
-
-    The wait holds a place beside ``queue``'s: past the line's bounds for the caller's address or
-    for everyone, it is refused (Refused with the line's message) instead of waiting."""
-    client = client or ClientKey()
-    with _LOCK:
-        twin = _INFLIGHT.get(key)
-        refused = None if twin is None else _room(queue, client, twin=True)[0]
-        moved = threading.Event()
-        if twin is not None and refused is None:
-            _TWINS[_group(client)] += 1
-            _TWIN_UNITS[client.unit] += 1
-            _TWIN_WAITS[id(moved)] = (client, moved)
-            queue.see(client)
-    if twin is None:
-        return None
-    if refused is not None:
-        raise Refused(refused)
-    try:
-        stop = run.trainer.stop
+                   serving: wing.Serving):
+    """If this very run is being trained here, wait for it as a twin (webapp.serving.twins;
+    Stop gives up); its entry, or None. Past the line's bounds the wait is refused (Refused with
+    the line's message) instead of waiting."""
+    stop = run.trainer.stop
+    waited = False
+    for _ in serving.twins.wait_for(key, client or ClientKey(),
+                                    lambda: stop is not None and stop.is_set()):
+        waited = True
         yield {"queued": 0, "eta_s": 0.0, "offer": None, "message": same_run_message()}
-        while not twin.wait(POLL_S):
-            if stop is not None and stop.is_set():
-                raise Refused(Refusal("stopped", stopped_message()))
-            if moved.is_set():  # a classmate's own run took this place
-                raise Refused(Refusal("twin_moved", twin_moved_message()))
-    finally:
-        with _LOCK:
-            if _TWIN_WAITS.pop(id(moved), None) is not None:  # else already given back
-                _forget_twin(client)
-    return _lookup(cache, key)
+    return _lookup(cache, key) if waited else None
 
 
 def train_or_replay(config: ExperimentConfig, stream: Callable[[Any], Iterator[dict]],

@@ -22,6 +22,7 @@ from webapp.serving.pg_failures import shared_failure_limiter
 from webapp.serving.ratelimit import FailureLimiter, RateLimiter
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import Ticket, TurnQueue
+from webapp.serving.twins import Twins, busy_message
 from webapp.serving.who import ClientKey, client_of_request
 
 log = logging.getLogger("transformer_lab.app")
@@ -56,8 +57,11 @@ class Serving:
     fresh_key_tries: RateLimiter = field(default_factory=lambda: RateLimiter(5, 5.0))
     # ... and tries from keys stamped over an hour earlier share 5 per 10 minutes per address.
     aged_key_tries: RateLimiter = field(default_factory=lambda: RateLimiter(5, 600.0))
+    twins: Twins | None = None  # waits for a run being trained, beside the training line
 
     def __post_init__(self) -> None:
+        if self.twins is None:
+            self.twins = Twins(self.training)
         if self.practice is None:  # a test's own limits: practice counted in this process
             self.practice = Limits.in_memory(self.settings,
                                              new_learners=self.limits.new_learners)
@@ -107,7 +111,8 @@ class Serving:
         - ``"submit"``: the submission limits, then the grading line;
         - ``"practice"``: the same limits counted apart (practice costs no submission), sharing
           the bound on the learners an address starts, then the grading line;
-        - ``"train"``: the training line (one run per session; a class waits);
+        - ``"train"``: the training line, with the places of the twins waiting beside it
+          (webapp.serving.twins): one run per session; a class waits;
         - ``"regrade"``: the grading line, only while nobody waits in it (a regrade never
           takes a learner's place).
 
@@ -117,7 +122,9 @@ class Serving:
         learner (its ``unit``): the caller resolved who is asking."""
         if kind not in KINDS:
             raise ValueError(f"unknown admission kind {kind!r}; one of {', '.join(KINDS)}")
-        line = self.training if kind == "train" else self.grading
+        if kind == "train":
+            return self._admit_run(client)
+        line = self.grading
         if kind == "regrade" and line.snapshot()["waiting"]:
             return Refusal("line_busy", both("queue.regrade_waits"))
         limits = {"submit": self.limits, "practice": self.practice}.get(kind)
@@ -131,6 +138,19 @@ class Serving:
             return ticket
         if limits is not None:
             ticket.give_back = lambda: limits.give_back(taken)
+        return ticket
+
+    def _admit_run(self, client: ClientKey) -> Ticket | Refusal:
+        """A training run's place: the twins' places counted with the line's, then the line; a
+        twin of the same address that comes after ``client`` in place order gives its place up,
+        only once the line has let ``client`` in."""
+        with self.twins.lock:
+            refused, leaving = self.twins.room(client)
+            ticket = refused or self.training.admit(client)
+            if leaving is not None and not isinstance(ticket, Refusal):
+                self.twins.send_away(leaving)
+        if isinstance(ticket, Refusal) and ticket.reason == "learner_waiting":
+            return Refusal(ticket.reason, busy_message())  # one run per browser: wait or Stop
         return ticket
 
     def client_of(self, request: Any) -> ClientKey:

@@ -190,4 +190,4 @@ def test_the_same_run_asked_twice_trains_once(serving, queue, cache):
     assert cache.stores == 1
     assert all(m.get("cached") for m in seen["b"][1:]) and not seen["a"][-1].get("cached")
     assert second.history.equals(first.history)
-    assert train_queue._INFLIGHT == {}
+    assert serving.twins.runs == {}

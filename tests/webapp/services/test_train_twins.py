@@ -19,7 +19,7 @@ import torch
 from perf_support import within
 
 from transformer_lab.message import Refused
-from webapp.services import train_queue, training
+from webapp.services import training
 from webapp.services.run_cache import FileRunCache
 from webapp.services.train_queue import train_or_replay
 from webapp.serving.settings import ServingSettings
@@ -88,9 +88,9 @@ def start_owner(config, cache, serving, pool, outcome):
         ask, config, ClientKey("owner", OWNER), cache, serving, outcome, "owner", gated))
     owner.start()
     t0 = time.monotonic()
-    while not train_queue._INFLIGHT and time.monotonic() - t0 < 10:
+    while not serving.twins.runs and time.monotonic() - t0 < 10:
         time.sleep(0.02)
-    assert train_queue._INFLIGHT
+    assert serving.twins.runs
     return owner, gate
 
 
@@ -123,7 +123,7 @@ def test_twins_past_the_line_bounds_are_refused_and_a_stranger_replays_at_once(
     assert len(refused) == n - bound  # each refused at once, with the line's own message
     word = "already has" if addresses == 1 else "is full"
     assert all(word in msg["en"] and secs < 5 for msg, secs in refused.values())
-    assert sum(train_queue._TWINS.values()) == bound
+    assert sum(serving.twins.by_group.values()) == bound
     # The owner and the waiting twins hold at most the line's places; the pool has room.
     wait_for(lambda: pool.held == bound + 1)  # the refused ones have left the pool
     assert pool.held <= settings.train_max_waiting + settings.train_slots < pool.size
@@ -138,7 +138,7 @@ def test_twins_past_the_line_bounds_are_refused_and_a_stranger_replays_at_once(
         t.join(60)
     waited = [v for k, v in outcome.items() if k.startswith("t") and v[0] == "cached"]
     assert outcome["owner"][0] == "trained" and len(waited) == bound
-    assert not train_queue._TWINS and not train_queue._TWIN_UNITS and not train_queue._INFLIGHT
+    assert not serving.twins.by_group and not serving.twins.by_unit and not serving.twins.runs
 
 
 def test_waiting_twins_take_their_addresss_places_in_the_line(settings, serving, cache):
@@ -150,7 +150,7 @@ def test_waiting_twins_take_their_addresss_places_in_the_line(settings, serving,
         for i in range(settings.train_per_address)]
     for t in twins:
         t.start()
-    wait_for(lambda: sum(train_queue._TWINS.values()) == settings.train_per_address)
+    wait_for(lambda: sum(serving.twins.by_group.values()) == settings.train_per_address)
     # The address's places are all taken by its twins: its next run (another one) is refused.
     other = training.page_config("reverse", **TINY, steps=13)
     ask(other, ClientKey("more", "203.0.113.9"), cache, serving, outcome, "more")
@@ -163,7 +163,7 @@ def test_waiting_twins_take_their_addresss_places_in_the_line(settings, serving,
     for t in twins:
         t.join(60)
     assert all(outcome[f"t{i}"][0] == "cached" for i in range(settings.train_per_address))
-    assert not train_queue._TWINS
+    assert not serving.twins.by_group
 
 
 def test_stop_while_waiting_as_a_twin_gives_the_place_back(settings, serving, cache):
@@ -187,7 +187,7 @@ def test_stop_while_waiting_as_a_twin_gives_the_place_back(settings, serving, ca
     worker.join(10)
     assert "exactly this run" in msgs[0]["message"]["en"]
     assert "Stopped while waiting" in msgs[-1]["en"]
-    assert not train_queue._TWINS and not train_queue._TWIN_UNITS
+    assert not serving.twins.by_group and not serving.twins.by_unit
     gate.set()
     owner.join(60)
     assert outcome["owner"][0] == "trained"
@@ -214,7 +214,7 @@ def test_minted_twins_give_their_places_to_classmates_seen_before_them(settings,
     for t in twins:
         t.start()
     wait_for(lambda: sum(1 for k in outcome if k.startswith("bot")) == 2)  # past the places
-    assert sum(train_queue._TWINS.values()) == settings.train_per_address
+    assert sum(serving.twins.by_group.values()) == settings.train_per_address
     runs = [threading.Thread(target=ask, args=(
         training.page_config("sort", **TINY, steps=20 + i), mate, cache, serving, outcome,
         f"mate{i}")) for i, mate in enumerate(mates)]
@@ -222,7 +222,7 @@ def test_minted_twins_give_their_places_to_classmates_seen_before_them(settings,
         t.start()
     wait_for(lambda: sum(1 for k, v in outcome.items() if k.startswith("bot")
                          and isinstance(v[0], dict) and "gave its place" in v[0]["en"]) == 2)
-    assert sum(train_queue._TWINS.values()) == settings.train_per_address - 2
+    assert sum(serving.twins.by_group.values()) == settings.train_per_address - 2
     # A key minted now comes last in place order: it takes no twin's place.
     ask(training.page_config("sort", **TINY, steps=40), ClientKey("new-bot", school), cache,
         serving, outcome, "new-bot")
@@ -232,7 +232,7 @@ def test_minted_twins_give_their_places_to_classmates_seen_before_them(settings,
     for t in twins + runs:
         t.join(60)
     assert all(outcome[f"mate{i}"][0] == "trained" for i in range(2))
-    assert not train_queue._TWINS and not train_queue._TWIN_UNITS and not train_queue._TWIN_WAITS
+    assert not serving.twins.by_group and not serving.twins.by_unit and not serving.twins.waits
 
 
 def test_a_press_the_line_refuses_sends_no_twin_away(settings, serving, cache):
@@ -254,16 +254,16 @@ def test_a_press_the_line_refuses_sends_no_twin_away(settings, serving, cache):
         for i in range(settings.train_per_address - 1)]
     for t in twins:
         t.start()
-    wait_for(lambda: sum(train_queue._TWINS.values()) == settings.train_per_address - 1)
+    wait_for(lambda: sum(serving.twins.by_group.values()) == settings.train_per_address - 1)
     for k in range(5):
         ask(training.page_config("sort", **TINY, steps=40 + k), attacker, cache, serving,
             outcome, f"press{k}")
         assert "already have a training run" in outcome[f"press{k}"][0]["en"]
-    assert sum(train_queue._TWINS.values()) == settings.train_per_address - 1  # none sent away
+    assert sum(serving.twins.by_group.values()) == settings.train_per_address - 1  # none sent away
     assert not any(k.startswith("mate") for k in outcome)  # every twin still waits
     gate.set()
     owner.join(60)
     for t in [*twins, waiting]:
         t.join(60)
     assert all(outcome[f"mate{i}"][0] == "cached" for i in range(settings.train_per_address - 1))
-    assert not train_queue._TWINS and not train_queue._TWIN_WAITS
+    assert not serving.twins.by_group and not serving.twins.waits
