@@ -135,3 +135,47 @@ def test_the_web_app_reaches_the_grader_only_through_its_api():
              for m, p in mods.items()}
     assert {m: names for m, names in wrong.items() if names} == {}
     assert any("grader.api" in imports(m, p) for m, p in mods.items())  # the scan sees imports
+
+
+# --- the one admission desk (issue 28) ------------------------------------------------------------
+
+def _calls(path) -> list[tuple[str, str, int]]:
+    """(receiver's last name, method, line) of every ``x.y.method(...)``/``y.method(...)`` call."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            recv = node.func.value
+            name = recv.attr if isinstance(recv, ast.Attribute) else getattr(recv, "id", "")
+            found.append((name, node.func.attr, node.lineno))
+    return found
+
+
+def test_every_door_goes_through_the_admission_desk():
+    """Submit, practice runs, Train, both APIs and a regrade take their places through
+    ``Serving.admit(kind, client)`` (webapp.serving.wing): outside the wing nothing takes a place
+    in a line or counts a limit itself, and no page touches a ticket (the sequence limits ->
+    line -> refund -> wait -> pushed out was written three times, once inside a page)."""
+    mods = _app_modules()
+    wrong = []
+    for name, path in mods.items():
+        if name.startswith("webapp.serving"):
+            continue
+        for recv, method, line in _calls(path):
+            if (method == "admit" and recv in ("grading", "training", "limits", "practice")) \
+                    or method in ("take", "wait_turn") or (method == "give_back" and recv != "ticket"):
+                wrong.append(f"{name}:{line} {recv}.{method}()")
+        if name.startswith("webapp.pages") or name == "app":
+            touched = {n for n in imports(name, path) if n.startswith("webapp.serving.turns")}
+            if touched - {"webapp.serving.turns", "webapp.serving.turns.grading_message",
+                          "webapp.serving.turns.queue_message"}:
+                wrong.append(f"{name}: imports {sorted(touched)}")
+            wrong += [f"{name}:{line} {recv}.{method}()" for recv, method, line in _calls(path)
+                      if "ticket" in recv.lower()]
+    assert wrong == []
+    desk = [m for m, p in mods.items() if any(meth == "admit" and recv == "serving"
+                                              for recv, meth, _ in _calls(p))]
+    # the scan sees the doors: submissions (Submit, practice), train_queue (Train), regrade
+    assert {"webapp.services.submissions", "webapp.services.train_queue",
+            "webapp.services.regrade"} <= set(desk), desk

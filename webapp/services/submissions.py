@@ -188,13 +188,18 @@ class Submitter:
 
     def practice_client(self, learner: Claim, session_key: str | None,
                         client: ClientKey) -> tuple[ClientKey, Refusal | None]:
-        """A public-examples run's limits: as the learner (its unit), under the same limits as
-        Submit, counted apart (practice costs no submission), and the same bound on the
-        learners an address starts; or why not. Counts; :meth:`practice_turn` also queues."""
+        """A public-examples run's admission without its wait: as the learner (its unit), under
+        the same limits as Submit, counted apart (practice costs no submission), and the same
+        bound on the learners an address starts; or why not. Counts (its place in the line is
+        given back at once); :meth:`practice_turn` keeps the place."""
         who = self._practice_who(learner, session_key, client)
         if isinstance(who, Refusal):
             return client, who
-        return who, self.serving.practice.admit(who)
+        ticket = self.serving.admit("practice", who)
+        if isinstance(ticket, Refusal):
+            return who, ticket
+        ticket.release()
+        return who, None
 
     def practice_turn(self, learner: Claim, session_key: str | None,
                       client: ClientKey) -> Ticket | Refusal:
