@@ -20,13 +20,13 @@ from webapp.pages import (
     pooling,
     positional,
     progress,
-    train,
 )
 from webapp.pages.common import I18N, t, tr
 from webapp.pages.style import CSS
 from webapp.services import submissions
 from webapp.serving import gradio_patch, wing
-from webapp.serving.sessions import TrainSessions
+from webapp.train import page as train
+from webapp.train.sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -142,11 +142,11 @@ def warm_up() -> None:
 
     ensure_hidden_tests()  # on a Space: hidden tests from a private dataset (LAB_HIDDEN_REPO)
     api.default_grader()  # starts the sandbox worker: it imports torch once, then is reused
-    from webapp.serving.gc_pause import freeze_startup_objects
+    from webapp.serving.memory import freeze_startup_objects
 
     freeze_startup_objects()  # a full collection of start-up's objects held the event loop 210 ms
     if os.environ.get("LAB_WARM_RUN_CACHE", "").strip() == "1":  # presets as cache hits (issue 12)
-        from webapp.services.train_queue import warm_presets
+        from webapp.train.train_queue import warm_presets
 
         threading.Thread(target=warm_presets, name="warm-run-cache", daemon=True).start()
 

@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("app.py", "transformer_lab", "grader", "gradebook", "webapp", "exercises", "hidden")
 PRODUCT = ("app.py", "transformer_lab", "grader", "gradebook", "webapp")
-TRAIN_PATH = ("webapp/pages/train.py", "webapp/pages/train_run.py",
-              "webapp/services/train_config.py", "transformer_lab/experiments.py")
+TRAIN_PATH = ("webapp/train/page.py", "webapp/train/api.py",
+              "webapp/train/train_config.py", "transformer_lab/experiments.py")
 SETTINGS_FILES = {"webapp/serving/settings.py"}
 ENV_READ = re.compile(r"(environ(\.get)?\s*[\[(]|getenv\s*\()\s*['\"](LAB_[A-Z0-9_]+)")
 SINGLETON = re.compile(r"^(_[A-Z][A-Z0-9_]*)\s*(:[^=]+)?=\s*(\[\]|\{\}|None)\s*(#.*)?$")

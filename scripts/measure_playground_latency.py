@@ -96,7 +96,7 @@ def main() -> int:
         wait_http_ok(url, proc, 120)
         probe = Client(url, verbose=False)
         # The background warm-up (torch, the grader's workers, then the frozen start-up objects,
-        # webapp/serving/gc_pause.py) is over once a grading comes back; a full collection of
+        # webapp/serving/memory.py) is over once a grading comes back; a full collection of
         # start-up's objects before that held the loop for 300 ms, which no learner meets later.
         probe.predict("causal-mask", "x = 1\n", "warm-up", api_name="/grade")
         time.sleep(3)

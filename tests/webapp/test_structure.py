@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from import_graph import ROOT, find_cycle, gradio_after_importing, graph, imports, modules
 
-PLAIN = ("webapp.services", "webapp.views", "webapp.compute", "webapp.i18n")
+# Pages are the modules that build UI with gradio: the pages layer, and a room's page and API.
+PAGES = ("webapp.pages", "webapp.train.page", "webapp.train.api")
+# Everything else is plain: the layers, and a room's other parts (issue 28: the Train room).
+PLAIN = ("webapp.services", "webapp.views", "webapp.compute", "webapp.i18n",
+         "webapp.train.training", "webapp.train.train_queue", "webapp.train.train_config",
+         "webapp.train.sessions", "webapp.train.view")
 
 
 def test_no_import_cycles_in_the_web_app():
@@ -18,10 +23,20 @@ def test_plain_layers_import_neither_gradio_nor_a_page():
     mods = modules(ROOT, "webapp")
     plain = {m: p for m, p in mods.items() if m.startswith(PLAIN)}
     assert "webapp.services.submissions" in plain and "webapp.views.report_view" in plain
+    assert "webapp.train.train_queue" in plain and "webapp.train.page" not in plain
     wrong = {m: sorted(n for n in imports(m, p) if n.split(".")[0] == "gradio"
-                       or n.startswith("webapp.pages"))
+                       or n.startswith(PAGES))
              for m, p in plain.items()}
     assert {m: names for m, names in wrong.items() if names} == {}
+
+
+def test_every_module_is_a_page_plain_or_the_serving_wing():
+    """A new module (a room's part) is placed on purpose: a page may import gradio, a plain
+    part may not, the serving wing has its own rules below."""
+    mods = modules(ROOT, "webapp")
+    unplaced = [m for m in mods if not m.startswith((*PAGES, *PLAIN, "webapp.serving"))
+                and mods[m].name != "__init__.py"]
+    assert unplaced == []
 
 
 def test_plain_layers_load_without_gradio_in_a_fresh_interpreter():
@@ -91,7 +106,7 @@ def test_only_the_patch_file_touches_gradio_internals():
     assert PATCH_FILE in mods and _private_uses(mods[PATCH_FILE])  # it does, and is found
     offenders = {}
     for name, path in mods.items():
-        if name == PATCH_FILE or not (name.startswith("webapp.pages") or name == "app"):
+        if name == PATCH_FILE or not (name.startswith(PAGES) or name == "app"):
             continue
         if uses := _private_uses(path):
             offenders[name] = uses
@@ -166,7 +181,7 @@ def test_every_door_goes_through_the_admission_desk():
             if (method == "admit" and recv in ("grading", "training", "limits", "practice")) \
                     or method in ("take", "wait_turn") or (method == "give_back" and recv != "ticket"):
                 wrong.append(f"{name}:{line} {recv}.{method}()")
-        if name.startswith("webapp.pages") or name == "app":
+        if name.startswith(PAGES) or name == "app":
             touched = {n for n in imports(name, path) if n.startswith("webapp.serving.turns")}
             if touched - {"webapp.serving.turns", "webapp.serving.turns.grading_message",
                           "webapp.serving.turns.queue_message"}:
@@ -177,5 +192,5 @@ def test_every_door_goes_through_the_admission_desk():
     desk = [m for m, p in mods.items() if any(meth == "admit" and recv == "serving"
                                               for recv, meth, _ in _calls(p))]
     # the scan sees the doors: submissions (Submit, practice), train_queue (Train), regrade
-    assert {"webapp.services.submissions", "webapp.services.train_queue",
+    assert {"webapp.services.submissions", "webapp.train.train_queue",
             "webapp.services.regrade"} <= set(desk), desk

@@ -108,7 +108,7 @@ def test_exercise_list_and_report_view():
 def test_translate_samples_say_right_and_wrong_in_words_in_chinese():
     import pandas as pd
 
-    from webapp.views.train_view import localise_predictions
+    from webapp.train.view import localise_predictions
 
     df = pd.DataFrame([(0, "go .", "va !", "va !", "✓"), (1, "hi .", "salut .", "tu .", "✗")],
                       columns=["#", "source", "target", "prediction", "ok"])
@@ -118,7 +118,7 @@ def test_translate_samples_say_right_and_wrong_in_words_in_chinese():
 
 
 def test_training_helpers_translate_reports_unknown_words():
-    from webapp.services import training
+    from webapp.train import training
 
     s = training.page_config("translate", heads=2, d_model=16, layers=1, d_ff=32, steps=5)
     run = training.new_run(s)
@@ -172,7 +172,7 @@ def test_hidden_tests_download_only_when_a_repo_is_named(monkeypatch, tmp_path):
 
 def test_default_sentence_is_held_out_and_in_vocabulary():
     from transformer_lab.tasks.translation import TranslationTask, preprocess
-    from webapp.pages.train import DEFAULT_SENTENCE
+    from webapp.train.page import DEFAULT_SENTENCE
 
     task = TranslationTask()
     assert preprocess(DEFAULT_SENTENCE) in {en for en, _ in task.heldout}
@@ -181,7 +181,7 @@ def test_default_sentence_is_held_out_and_in_vocabulary():
 
 
 def test_snapshots_follow_training_and_the_page_can_step_through_them():
-    from webapp.services import training
+    from webapp.train import training
 
     s = training.page_config("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=32)
     run = training.new_run(s)
@@ -216,8 +216,8 @@ def test_chinese_error_messages_have_no_english_words(raise_it):
 
 
 def test_transformer_and_bahdanau_runs_compare_side_by_side():
-    from webapp.services import training
-    from webapp.views.train_view import caption, compare_table, kept_name
+    from webapp.train import training
+    from webapp.train.view import caption, compare_table, kept_name
 
     kept = {}
     for model, pe in (("transformer", "none"), ("bahdanau", "sinusoidal")):
@@ -240,7 +240,7 @@ def test_transformer_and_bahdanau_runs_compare_side_by_side():
 
 
 def test_corpus_choice_is_checked_and_defaults_to_the_environment(monkeypatch):
-    from webapp.services import training
+    from webapp.train import training
 
     with pytest.raises(ValueError, match="unknown corpus"):
         training.page_config("translate", corpus="klingon")

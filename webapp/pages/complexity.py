@@ -131,7 +131,7 @@ def build() -> None:
         return tr("stale", lang_of(request))
 
     # The benchmark takes the CPU for seconds: one at a time in its own pool ("measure"), apart
-    # from grading and from the train pool (wide: its runs wait in webapp.services.train_queue).
+    # from grading and from the train pool (wide: its runs wait in webapp.train.train_queue).
     run.click(on_run, [sizes, d], [plot, measured, last, status], api_name="complexity",
               concurrency_id="measure").then(on_caption, [last], [caption],
                                              api_visibility="private")

@@ -106,7 +106,7 @@ def heads_of(source, kind, embed_dim, heads, tokens, mask, valid_len, seed, run,
 def trained_heads(run, kind: str, lang: str = "en"):
     """The run's per-layer maps of `kind` on held-out example 0, its labels, and an intro that
     says which run this is, its layers × heads and the real tokens the maps are drawn over."""
-    from webapp.services.training import all_attention, example_batch
+    from webapp.train.training import all_attention, example_batch
 
     batch = example_batch(run)
     maps, labels = all_attention(run, batch.src[:1], batch.src_lens[:1])

@@ -131,7 +131,7 @@ def decode(blob: bytes) -> CachedRun:
 
 
 def entry_of(run: Any) -> CachedRun:
-    """A finished webapp.services.training.Run as a cache entry (weights moved to the CPU)."""
+    """A finished webapp.train.training.Run as a cache entry (weights moved to the CPU)."""
     state = {k: v.detach().cpu().clone() for k, v in run.model.state_dict().items()}
     meta = {"task": run.task_name, "settings": run.config.as_dict(), "stored_at": time.time()}
     return CachedRun(list(run.records), list(run.snapshots), dict(run.summary), state, meta)

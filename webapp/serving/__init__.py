@@ -8,7 +8,9 @@
                    SQLite (``sqlite_ratelimit.py``) or PostgreSQL (``pg_ratelimit.py``);
                    ``ratelimit.py`` the in-process limiters, ``pg_failures.py`` password tries,
                    ``pg_places.py`` an address's places in line across replicas
-- ``wing.py``      ``Serving``: settings, lines and limits built together
-- ``sessions.py``, ``session_memory.py``  per-session memory (last runs, kept runs, TTL)
+- ``wing.py``      ``Serving``: settings, lines and limits built together, and the one
+                   admission desk (``Serving.admit(kind, client)``) every door goes through
+- ``twins.py``     waits for a run being trained, counted beside the training line
+- ``memory.py``    the process's memory: the collector's pause, malloc arenas, freed pages
 - ``gradio_patch.py``  the one module that touches Gradio's internals, with a loud check
 """

@@ -47,9 +47,9 @@ from gradio.queueing import Event, Queue
 from gradio.server_messages import ProcessCompletedMessage
 
 from webapp.i18n import lang_of, tr
-from webapp.serving.session_memory import limit_malloc_arenas, release_freed_memory
-from webapp.serving.sessions import TrainSessions
+from webapp.serving.memory import limit_malloc_arenas, release_freed_memory
 from webapp.serving.settings import ServingSettings
+from webapp.train.sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
 _ORIGINAL = state_holder.SessionState

@@ -94,7 +94,7 @@ class ServingSettings:
     unread_keep_s: float = 60.0  # LAB_UNREAD_KEEP_S
     unread_per_session: int = 8  # LAB_UNREAD_PER_SESSION
     unread_max: int = 64  # LAB_UNREAD_MAX: every session's unread results together
-    # Per-session memory (webapp.serving.session_memory): a browser session's trained model and
+    # Per-session memory (webapp.train.sessions): a browser session's trained model and
     # kept runs live this long after their last change; closing the tab frees them at once.
     session_ttl_s: float = 1800.0  # LAB_SESSION_TTL_S
     max_kept_runs: int = 8  # LAB_MAX_KEPT_RUNS: runs one session keeps to compare (oldest go)

@@ -236,7 +236,7 @@ class TurnQueue:
 
     def see(self, client: ClientKey) -> None:
         """Note ``client``'s learner as seen now, for place order, without a ticket (a wait
-        kept beside the line: webapp.services.train_queue's twins)."""
+        kept beside the line: webapp.train.train_queue's twins)."""
         with self._lock:
             self._seq += 1
             self._see(self._group_of(client), client.unit)

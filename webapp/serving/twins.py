@@ -9,7 +9,7 @@ A full address's own run may take the place of a twin that comes after it in pla
 (webapp.serving.turns): that twin is told to leave and replays the run later.
 
 The admission desk (webapp.serving.wing.Serving.admit, kind "train") asks :meth:`Twins.room`
-before the line; the Train service (webapp.services.train_queue) registers the runs it trains
+before the line; the Train service (webapp.train.train_queue) registers the runs it trains
 (:meth:`Twins.training`) and waits as a twin (:meth:`Twins.wait_for`).
 """
 

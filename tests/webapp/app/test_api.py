@@ -43,7 +43,7 @@ def test_import_is_light_and_builds_demo():
 
 
 def test_support_modules_do_not_import_gradio():
-    code = ("import sys, webapp.compute.basics, webapp.compute.explore, webapp.services.training, "
+    code = ("import sys, webapp.compute.basics, webapp.compute.explore, webapp.train.training, "
             "webapp.compute.complexity, webapp.views.report_view; print('gradio' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          timeout=120)

@@ -14,7 +14,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "app"
 pytestmark = needs_chromium
-# The Train page's defaults, as its components send them (webapp/pages/train.py build()).
+# The Train page's defaults, as its components send them (webapp/train/page.py build()).
 DEFAULTS = dict(task="reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0,
                 pe="sinusoidal", steps=600, device="cpu", seed=0, model="transformer")
 

@@ -23,9 +23,9 @@ pytestmark = needs_chromium
 
 def _other_learner_trains(stop: threading.Event, training: threading.Event, seed: int) -> None:
     """Another learner's real run (not in the cache: its own seed), through the page's path."""
-    from webapp.pages.train_run import run_training
-    from webapp.services.training import page_config
     from webapp.serving.who import ClientKey
+    from webapp.train.api import run_training
+    from webapp.train.training import page_config
 
     # No positions: reversal never reaches the early-stop target, so it trains until stopped.
     config = page_config("reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0, pe="none",

@@ -34,8 +34,8 @@ from webapp.compute import complexity, explore
 from webapp.i18n import Term, input_error, text_errors
 from webapp.pages import basics, multihead, pooling, positional, progress
 from webapp.pages.common import message
-from webapp.pages.train import snapshot_maps
-from webapp.services import train_config, training
+from webapp.train import train_config, training
+from webapp.train.page import snapshot_maps
 from webapp.views import gradebook_tables
 
 L3 = "1 0 1 0\n0 1 0 1\n1 1 1 1"

@@ -104,7 +104,7 @@ def test_a_chinese_report_headline_uses_a_full_width_colon():
 def test_the_translate_status_names_its_corpus_with_full_width_punctuation():
     from types import SimpleNamespace
 
-    from webapp.views.train_view import done_status
+    from webapp.train.view import done_status
 
     summary = {"steps": 10, "seconds": 3, "device": "cpu", "stopped": "max_steps",
                "parameters": 1000, "corpus": "tatoeba"}

@@ -23,7 +23,7 @@ def test_every_playground_tab_is_linked_with_its_controls(links):
     specs = links.specs()
     assert list(specs) == ["basics", "pooling", "multihead", "positional", "train", "complexity"]
     assert {"task", "heads", "d_model", "pe", "steps", "seed", "dropout"} <= set(specs["train"])
-    from webapp.services.train_config import TASKS
+    from webapp.train.train_config import TASKS
 
     assert specs["train"]["task"].values == TASKS  # the radio's own choices
     assert specs["train"]["heads"] == links.Range(1, 8, integer=True)  # page_config's LIMITS

@@ -8,7 +8,7 @@ import pytest
 from transformer_lab.experiments import ExperimentConfig
 from webapp.i18n import tr
 from webapp.pages.multihead import heads_of, no_run_view, on_source
-from webapp.services.training import example_batch, new_run
+from webapp.train.training import example_batch, new_run
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,9 @@ import torch
 from pg_support import fresh_schema
 
 from transformer_lab.experiments import ExperimentConfig
-from webapp.services import run_cache, training
+from webapp.services import run_cache
 from webapp.services.run_cache import CachedRun, FileRunCache, run_key
+from webapp.train import training
 
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16, steps=12)
 

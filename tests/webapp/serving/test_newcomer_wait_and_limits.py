@@ -17,10 +17,10 @@ import pytest
 from pg_support import fresh_schema
 from submit_support import end_running_turns, submit_harness
 
-from webapp.serving.sessions import TrainSessions
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey
+from webapp.train.sessions import TrainSessions
 
 FLOODERS = [f"203.0.113.{a + 1}" for a in range(8)]
 NEWCOMER = "198.51.100.1"
@@ -213,8 +213,8 @@ def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
     leave another address's trained model in the explorer's store."""
     import gradio as gr
 
-    from webapp.pages import train
-    from webapp.services import training
+    from webapp.train import page as train
+    from webapp.train import training
 
     run = training.new_run(training.page_config("reverse", heads=2, d_model=16, layers=1,
                                                 d_ff=32, steps=4))

@@ -27,10 +27,10 @@ import time
 import pytest
 from submit_support import submit_harness
 
-from webapp.serving.sessions import TrainSessions
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import Ticket, TurnQueue
 from webapp.serving.who import ClientKey, client_address
+from webapp.train.sessions import TrainSessions
 
 OVER = "203.0.113.66"  # an address already over its limit
 FRESH = "198.51.100.5"

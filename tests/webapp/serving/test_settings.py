@@ -158,8 +158,8 @@ def test_light_sessions_takes_the_usual_on_off_words(raw, value):
 
 def test_the_app_hands_its_settings_to_per_session_memory(monkeypatch):
     """The settings reach the objects built from them (no module reads the variables again)."""
-    from webapp.serving.sessions import TrainSessions
     from webapp.serving.wing import Serving
+    from webapp.train.sessions import TrainSessions
 
     s = ServingSettings(session_ttl_s=90.0, max_kept_runs=3, password_tries_per_address=2)
     store = TrainSessions(ttl_s=s.session_ttl_s, max_kept_runs=s.max_kept_runs)

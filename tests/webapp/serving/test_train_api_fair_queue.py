@@ -12,7 +12,7 @@ import gradio as gr
 import pytest
 from starlette.requests import Request
 
-from webapp.pages import train_run
+from webapp.train import api as train_run
 
 
 def _request(address: str) -> gr.Request:

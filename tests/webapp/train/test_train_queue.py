@@ -13,13 +13,13 @@ import torch
 from perf_support import within
 
 from transformer_lab.message import Refused
-from webapp.services import train_config, train_queue, training
 from webapp.services.run_cache import FileRunCache
-from webapp.services.train_queue import run_or_replay
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import TurnQueue
 from webapp.serving.who import ClientKey
 from webapp.serving.wing import Serving
+from webapp.train import train_config, train_queue, training
+from webapp.train.train_queue import run_or_replay
 
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16)
 

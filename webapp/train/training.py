@@ -19,7 +19,7 @@ from transformer_lab.errors import lab_error
 from transformer_lab.experiments import ExperimentConfig, build_model, task_parts
 from transformer_lab.train import HISTORY_COLUMNS, Trainer
 from webapp.i18n import Term, input_error
-from webapp.services.train_config import (  # noqa: F401 - the page's choices, re-exported
+from webapp.train.train_config import (  # noqa: F401 - the page's choices, re-exported
     KINDS,
     TASKS,
     choices,
@@ -236,7 +236,7 @@ def rebuilt(config: ExperimentConfig, entry: Any) -> Run:
 
 def shared_bytes(run: Run) -> int:
     """The bytes a shared run holds (its weights, snapshots and records)."""
-    from webapp.serving.session_memory import run_bytes
+    from webapp.train.sessions import run_bytes
 
     return run_bytes(run, shared_too=True)
 

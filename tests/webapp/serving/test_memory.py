@@ -1,4 +1,4 @@
-"""Start-up's objects leave the collector's scans (webapp/serving/gc_pause.py): the mechanism;
+"""Start-up's objects leave the collector's scans (webapp/serving/memory.py): the mechanism;
 the pause it removes is measured by scripts/measure_playground_latency.py."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import gc
 
 
 def test_objects_alive_after_start_up_are_frozen_and_new_ones_still_collected():
-    from webapp.serving.gc_pause import freeze_startup_objects
+    from webapp.serving.memory import freeze_startup_objects
 
     alive_before = [[] for _ in range(3)]  # containers the collector tracks
     try:

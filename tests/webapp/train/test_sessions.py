@@ -1,4 +1,4 @@
-"""webapp.serving.sessions on its own: the Train page's per-session stop flags and last
+"""webapp.train.sessions on its own: the Train page's per-session stop flags and last
 runs are bounded, released per session, and safe to use from many request threads."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from webapp.serving.sessions import TrainSessions
+from webapp.train.sessions import TrainSessions
 
 
 def test_last_runs_are_kept_per_session_and_the_oldest_go_first():

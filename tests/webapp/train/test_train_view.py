@@ -1,4 +1,4 @@
-"""webapp.views.train_view: kept-run labels and scores in the page's language."""
+"""webapp.train.view: kept-run labels and scores in the page's language."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 from transformer_lab.experiments import ExperimentConfig
 from webapp.i18n import text_lab
-from webapp.views.train_view import compare_table, kept_name
+from webapp.train.view import compare_table, kept_name
 
 
 class _Run:
@@ -49,7 +49,7 @@ def test_the_compare_tables_score_is_in_the_pages_language():
 def test_the_two_accuracies_text_fits_its_numbers():
     """Issue 20, item 4: beside 0.999 (teacher forcing) and 1.000 (free-running) the text said
     one early mistake derails the rest. Now it says so only when the free-running one is lower."""
-    from webapp.views.train_view import accuracy_gap_text
+    from webapp.train.view import accuracy_gap_text
 
     agree = accuracy_gap_text(0.999, 1.0, "en")
     assert "derails the rest:" not in agree and "they agree" in agree and "1.000" in agree

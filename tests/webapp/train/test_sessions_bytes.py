@@ -9,8 +9,13 @@ from __future__ import annotations
 import pytest
 import torch
 
-from webapp.serving.session_memory import RUN_OVERHEAD_BYTES, run_bytes, tensor_bytes
-from webapp.serving.sessions import MAX_BYTES_PER_ADDRESS, TrainSessions
+from webapp.train.sessions import (
+    MAX_BYTES_PER_ADDRESS,
+    RUN_OVERHEAD_BYTES,
+    TrainSessions,
+    run_bytes,
+    tensor_bytes,
+)
 
 MB = 2**20
 

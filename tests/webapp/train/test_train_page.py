@@ -15,8 +15,8 @@ def _panels(fig) -> list[str]:
 
 
 def test_accuracy_panels_wait_for_the_first_evaluation_and_say_so():
-    from webapp.pages.train import live_curves
-    from webapp.services import training
+    from webapp.train import training
+    from webapp.train.page import live_curves
 
     config = training.page_config("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=12)
     run = training.new_run(config)
@@ -42,7 +42,7 @@ def test_accuracy_panels_wait_for_the_first_evaluation_and_say_so():
 
 
 def _trained(task: str, **settings):
-    from webapp.services import training
+    from webapp.train import training
 
     run = training.new_run(training.page_config(task, **settings))
     for msg in training.stream(run):
@@ -59,8 +59,8 @@ def test_the_dashed_loss_line_is_named_for_what_it_measures_and_the_gap_is_expla
     import torch
     import torch.nn.functional as F  # noqa: N812 - torch's own name
 
-    from webapp.pages.train import live_curves
-    from webapp.views.train_view import loss_gap_text
+    from webapp.train.page import live_curves
+    from webapp.train.view import loss_gap_text
 
     run = _trained("translate", steps=30)
     c = run.config
@@ -106,8 +106,8 @@ def test_the_dashed_loss_line_is_named_for_what_it_measures_and_the_gap_is_expla
 
 
 def test_a_toy_run_without_dropout_has_no_gap_to_explain_and_its_check_is_validation():
-    from webapp.pages.train import live_curves
-    from webapp.views.train_view import loss_gap_text
+    from webapp.train.page import live_curves
+    from webapp.train.view import loss_gap_text
 
     run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=30, dropout=0.0)
     fig, _ = live_curves(run, "zh")
@@ -117,7 +117,7 @@ def test_a_toy_run_without_dropout_has_no_gap_to_explain_and_its_check_is_valida
 
 
 def test_the_snapshot_caption_names_the_training_step_not_the_slider_position():
-    from webapp.pages.train import snapshot_maps
+    from webapp.train.page import snapshot_maps
 
     run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=45)
     steps = int((run.history["phase"] == "train").sum())  # the run's real training steps
@@ -138,9 +138,9 @@ def test_the_snapshot_caption_names_the_training_step_not_the_slider_position():
 
 
 def test_kept_runs_name_each_dashed_line_for_what_it_measures():
-    from webapp.pages.train import compare_curves
-    from webapp.serving.session_memory import light_run
-    from webapp.views.train_view import kept_name
+    from webapp.train.page import compare_curves
+    from webapp.train.sessions import light_run
+    from webapp.train.view import kept_name
 
     runs = [_trained("translate", steps=12),
             _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=12)]
@@ -160,8 +160,8 @@ def test_a_replayed_runs_status_keeps_chinese_punctuation_tight():
     space may follow the status's full stop ("。 · ⚡", seen in a full browser run)."""
     import re
 
-    from webapp.services.train_queue import cached_note
-    from webapp.views.train_view import done_status
+    from webapp.train.train_queue import cached_note
+    from webapp.train.view import done_status
 
     run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=4)
     zh = done_status(run, "zh") + cached_note("zh")
@@ -177,8 +177,8 @@ def test_a_replayed_runs_status_keeps_chinese_punctuation_tight():
 @pytest.mark.slow
 def test_translate_table_shows_the_held_out_figures_own_sentences_and_rule():
     from transformer_lab.heldout import in_vocab_heldout
-    from webapp.services.training import predictions
-    from webapp.views.train_view import localise_predictions, translation_text
+    from webapp.train.training import predictions
+    from webapp.train.view import localise_predictions, translation_text
 
     run = _trained("translate", steps=150)
     known = in_vocab_heldout(run.task)  # independent: held-out pairs with only known English
@@ -206,7 +206,7 @@ def test_translate_table_shows_the_held_out_figures_own_sentences_and_rule():
 
 
 def test_empty_predictions_table_has_its_real_headers_and_models_their_kinds():
-    from webapp.views.train_view import empty_predictions, kinds_for
+    from webapp.train.view import empty_predictions, kinds_for
 
     assert list(empty_predictions("en").columns) == ["#", "source", "target", "prediction",
                                                      "right?"]

@@ -1,5 +1,12 @@
 """What the Train page holds per browser session between requests: a stop flag for the run in
-progress and the last finished run (no gradio).
+progress and the last finished run, and what a kept run is reduced to (no gradio).
+
+A trained Run holds its model, task data, trainer records and attention snapshots (~0.5-1 MB
+for the defaults). A session keeps its last run (to explore it) and the runs it kept for
+comparison; only the curves and the summary of a kept run are ever drawn again, so a kept run
+drops everything else (:class:`LightRun`). After ``LAB_SESSION_TTL_S`` without a new value
+(default 30 min) Gradio deletes a session's State; closing or reloading the tab releases it at
+once (webapp.serving.gradio_patch wires that).
 
 Why a store and not gr.State: the Stop click is a different request from the training stream,
 so the stream's flag must be found by session; and the multi-head explorer (another tab) shows
@@ -16,7 +23,7 @@ the address holding the most gives way. Runs idle for ``ttl_s`` (the session TTL
 Counts alone do not bound memory: a run of the largest model holds ~33 MB, a default one
 ~0.1 MB. So the store also has a byte budget, in all (``max_bytes``) and per address
 (``max_bytes_per_address``), enforced when a run is put: each run is charged what it holds of
-its own (webapp.serving.session_memory.run_bytes: weights, snapshots, records), and a cached
+its own (:func:`run_bytes`: weights, snapshots, records), and a cached
 replay, which shares one read-only model with every session replaying it, only its references
 (issue 29, item 7). A run larger than an address's whole budget is not kept.
 """
@@ -27,11 +34,73 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.serving.session_memory import run_bytes
 from webapp.serving.settings import ServingSettings
+
+
+@dataclass
+class LightRun:
+    """What the compare plot and table read from a kept run: no model, task or trainer."""
+
+    task_name: str
+    config: Any  # the run's ExperimentConfig (frozen in spirit: never changed after training)
+    summary: dict
+    model_name: str = "transformer"
+    snapshots: list = field(default_factory=list)
+
+
+def light_run(run: Any) -> LightRun:
+    """A kept run without its weights, data and records (its history is kept beside it)."""
+    return LightRun(run.task_name, run.config, dict(run.summary),
+                    getattr(run, "model_name", "transformer"))
+
+
+RECORD_BYTES = 600  # one history record: a dict of about ten numbers (measured ~0.5 KB)
+REFERENCE_BYTES = 8  # one list slot referring to a shared record or snapshot
+RUN_OVERHEAD_BYTES = 4096  # the Run and its small objects
+
+
+def tensor_bytes(value: Any, seen: set | None = None) -> int:
+    """Bytes of the tensors in ``value`` (dicts, lists and tuples are walked), each storage once."""
+    seen = set() if seen is None else seen
+    if isinstance(value, dict):
+        return sum(tensor_bytes(v, seen) for v in value.values())
+    if isinstance(value, list | tuple):
+        return sum(tensor_bytes(v, seen) for v in value)
+    storage = getattr(value, "untyped_storage", None)
+    if storage is None:
+        return 0
+    s = storage()
+    ident = (s.data_ptr(), s.nbytes()) if s.data_ptr() else id(s)
+    if ident in seen:
+        return 0
+    seen.add(ident)
+    return int(s.nbytes())
+
+
+def run_bytes(run: Any, shared_too: bool = False) -> int:
+    """Estimated bytes a session holds by keeping ``run``: its model's tensors, attention
+    snapshots and history records. A shared replayed run (``run.shared``: one copy for every
+    session, webapp.train.training.SharedRuns) costs a session only its references, unless
+    ``shared_too`` (what the shared copy itself holds)."""
+    records, snaps = getattr(run, "records", []) or [], getattr(run, "snapshots", []) or []
+    if getattr(run, "shared", False) and not shared_too:
+        return RUN_OVERHEAD_BYTES + REFERENCE_BYTES * (len(records) + len(snaps))
+    seen: set = set()
+    model = getattr(run, "model", None)
+    held = tensor_bytes(list(model.state_dict().values()), seen) if model is not None else 0
+    return (RUN_OVERHEAD_BYTES + held + tensor_bytes(snaps, seen)
+            + RECORD_BYTES * len(records))
+
+
+def cap_kept(kept: dict, limit: int) -> dict:
+    """The newest ``limit`` kept runs (dicts keep insertion order: the oldest come first);
+    ``limit`` is ServingSettings.max_kept_runs."""
+    items = list(kept.items())
+    return dict(items[-limit:]) if len(items) > limit else dict(items)
+
 
 MAX_SESSIONS = 64  # last runs kept at most (each holds a small model, ~0.5-1 MB)
 MAX_PER_ADDRESS = 16  # of which one address holds at most (a classroom behind one NAT shares it)
@@ -44,7 +113,7 @@ class _Held:
     run: Any
     owner: str  # the address, else the session itself
     used: float  # last put or get (clock seconds)
-    nbytes: int = 0  # what the run holds of its own (session_memory.run_bytes)
+    nbytes: int = 0  # what the run holds of its own (run_bytes)
 
 
 class TrainSessions:

@@ -9,9 +9,10 @@ from webapp.i18n import Term, input_error
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
 from webapp.pages.identity import client_of
-from webapp.pages.train_run import devices, run_training, tatoeba_offered, train
 from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.services.train_config import (
+from webapp.train.api import devices, run_training, tatoeba_offered, train
+from webapp.train.sessions import TrainSessions
+from webapp.train.train_config import (
     CHOICES,
     KINDS,
     LIMITS,
@@ -22,8 +23,7 @@ from webapp.services.train_config import (
     start_values,
     typed,
 )
-from webapp.serving.sessions import TrainSessions
-from webapp.views.train_view import (
+from webapp.train.view import (
     accuracy_gap_text,
     caption,
     check_name,
@@ -71,7 +71,7 @@ def snapshot_maps(run, index: int, kind: str, snap_index: int, lang: str,
     """The head grid at slider position ``snap_index`` (earlier snapshots: held-out example 0;
     the last: the trained model on example ``index``) and its caption, which names the
     snapshot's training step: the slider counts snapshots, not steps."""
-    from webapp.services.training import attention_for
+    from webapp.train.training import attention_for
 
     if run is None:
         raise input_error("train_first")
@@ -107,7 +107,7 @@ def cached_hint(values: dict, lang: str) -> str:
     """When a lesson link's settings are a run the cache holds: say that Train replays it at
     once (the link itself starts nothing)."""
     from webapp.services import run_cache, run_cache_backends
-    from webapp.services.training import page_config
+    from webapp.train.training import page_config
 
     try:
         config = page_config(values["task"], **{k: values[k] for k in CHOICES})
@@ -214,7 +214,7 @@ def build(sessions: TrainSessions) -> None:
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare", visible=False)
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")
-    from webapp.serving.session_memory import cap_kept, light_run
+    from webapp.train.sessions import cap_kept, light_run
 
     # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
     run_state = gr.State(None, time_to_live=sessions.ttl_s)
@@ -236,8 +236,8 @@ def build(sessions: TrainSessions) -> None:
         flag = sessions.start(session)  # the Stop click (another request) sets it
         blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
         keep = [gr.skip()] * 8  # the shown outputs and the curves' hint stay as they are
-        from webapp.services.train_queue import cached_note
-        from webapp.services.training import page_config
+        from webapp.train.train_queue import cached_note
+        from webapp.train.training import page_config
 
         try:
             yield None, tr("training", lang) + " …", None, *blank, gr.skip()
@@ -270,7 +270,7 @@ def build(sessions: TrainSessions) -> None:
 
     @friendly(4)
     def on_show(run, index, kind, snap_index, current="", width=None, request: gr.Request = None):
-        from webapp.services.training import predictions
+        from webapp.train.training import predictions
 
         lang = lang_of(request)
         fig, cap = snapshot_maps(run, index, kind, snap_index, lang, width)
@@ -280,7 +280,7 @@ def build(sessions: TrainSessions) -> None:
         return fig, localise_predictions(predictions(run), lang), cap, keep
 
     def after_train(run, index, kind, width, request: gr.Request):
-        from webapp.services.training import predictions, vocabulary
+        from webapp.train.training import predictions, vocabulary
 
         if run is None or not run.summary:  # training failed: its message stays in the status
             return (gr.skip(),) * 10
@@ -307,7 +307,7 @@ def build(sessions: TrainSessions) -> None:
 
     @friendly(3)
     def on_translate(run, text, request: gr.Request):
-        from webapp.services.training import translate as translate_one
+        from webapp.train.training import translate as translate_one
 
         lang = lang_of(request)
         if run is None or run.task_name != "translate":
@@ -337,14 +337,14 @@ def build(sessions: TrainSessions) -> None:
                 gr.update(value=compare_table(kept, lang), visible=True), gr.skip())
 
     def on_task(task):
-        from webapp.services.training import page_preset
+        from webapp.train.training import page_preset
 
         p = page_preset(task)
         return tuple(getattr(p, name) for name in PAGE_FIELDS)
 
     def on_load(width, request: gr.Request):
-        from webapp.services.train_config import CHOICES, PAGE_START, page_config
-        from webapp.services.training import first_view, preview
+        from webapp.train.train_config import CHOICES, PAGE_START, page_config
+        from webapp.train.training import first_view, preview
 
         lang = lang_of(request)
         c = first_view()

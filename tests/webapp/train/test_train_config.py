@@ -12,7 +12,7 @@ import torch
 
 from transformer_lab import positional
 from transformer_lab.experiments import PRESETS, ExperimentConfig
-from webapp.services import train_config, training
+from webapp.train import train_config, training
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -71,7 +71,7 @@ def test_the_page_offers_the_librarys_lists_and_opens_on_its_first_view():
 
 
 def test_importing_the_page_choices_loads_no_torch():
-    code = "import sys, webapp.services.train_config as c; c.start_values(); print('torch' in sys.modules)"
+    code = "import sys, webapp.train.train_config as c; c.start_values(); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -81,7 +81,7 @@ def test_importing_the_page_choices_loads_no_torch():
 def test_the_page_and_the_api_hand_their_choices_over_by_name():
     import inspect
 
-    from webapp.pages.train_run import train
+    from webapp.train.api import train
 
     with pytest.raises(TypeError, match="head"):
         train_config.page_config("reverse", head=2)  # a misspelt choice is refused, not dropped

@@ -19,7 +19,7 @@ def test_a_sentence_is_read_as_the_corpus_writes_one(typed, read):
 
 @pytest.fixture(scope="module")
 def run():
-    from webapp.services import training
+    from webapp.train import training
 
     s = training.page_config("translate", heads=2, d_model=16, layers=1, d_ff=32, steps=5)
     r = training.new_run(s)
@@ -29,7 +29,7 @@ def run():
 
 
 def test_a_missing_period_is_added_and_said_and_the_alignment_has_the_translations_words(run):
-    from webapp.services import training
+    from webapp.train import training
 
     bare, full = training.translate(run, "I lost"), training.translate(run, "i lost .")
     assert bare["read_as"] == full["read_as"] == "i lost ." and bare["normalised"]

@@ -10,7 +10,7 @@ While the expected wait is long, the waiting message offers a shorter run with t
 settings that is already in the cache.
 
 A replay shares one model: every session replaying a cached run holds the same read-only Run
-(webapp.services.training.SharedRuns), never a copy of its own (issue 29, item 7). A request
+(webapp.train.training.SharedRuns), never a copy of its own (issue 29, item 7). A request
 for a run that another session is training right now (a twin) waits for that run instead of
 training it again; its wait takes a place (webapp.serving.twins). Admission, for a run and for
 a twin, is the serving wing's desk (``Serving.admit("train", client)``); this module only asks
@@ -62,7 +62,7 @@ def same_run_message() -> dict[str, str]:
 
 def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -> int | None:
     """The longest cached run with the same settings but fewer steps, or None."""
-    from webapp.services import train_config
+    from webapp.train import train_config
 
     if cache is None:
         return None
@@ -84,7 +84,7 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
                   cache: run_cache.RunCache | None | bool = True,
                   serving: wing.Serving | None = None,
                   looked_up: bool = False) -> Iterator[dict]:
-    """stream()'s messages for ``run`` (an webapp.services.training.Run, nothing trained yet).
+    """stream()'s messages for ``run`` (an webapp.train.training.Run, nothing trained yet).
 
     A cache hit replays the stored run at once (messages carry ``cached: True``). A miss waits
     for its turn, yielding ``{"queued": position, "eta_s": s, "message": {en, zh}}`` whenever
@@ -179,7 +179,7 @@ def train_or_replay(config: ExperimentConfig, stream: Callable[[Any], Iterator[d
     a training.SharedRuns, default the process's); nothing is built for the session. Any other
     run is built and goes through run_or_replay (its turn, training), each message applied to it.
     """
-    from webapp.services import training
+    from webapp.train import training
 
     cache = run_cache_backends.default_cache() if cache is True else (cache or None)
     shared = shared or training.shared_runs()
@@ -203,7 +203,7 @@ def train_or_replay(config: ExperimentConfig, stream: Callable[[Any], Iterator[d
 
 def _replay_shared(key: str, config: ExperimentConfig, entry: run_cache.CachedRun,
                    shared: Any) -> Iterator[tuple[dict, Any]]:
-    from webapp.services import training
+    from webapp.train import training
 
     base = shared.get(key, config, entry)
     view = training.replay_view(base)  # the curves grow as the replay goes
@@ -250,7 +250,7 @@ def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
     """Train (or find) each task's preset with and without positional encoding, and the page's
     first view, so the first learners get cache hits. Runs one at a time through the training
     queue like any learner. Returns (task, pe, steps, was_cached) per run."""
-    from webapp.services import train_config, training
+    from webapp.train import train_config, training
 
     wanted = [train_config.first_view()]
     wanted += [train_config.rechoose(train_config.page_preset(task), pe=pe)

@@ -8,9 +8,9 @@ import gradio as gr
 
 from transformer_lab.message import Refused
 from webapp.pages.identity import client_of
-from webapp.services.train_config import API_STEPS, CHOICES, start_values, typed
+from webapp.train.train_config import API_STEPS, CHOICES, start_values, typed
 
-GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside
+GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.train.training keeps runs inside
 
 
 def _gpu(fn):
@@ -37,7 +37,7 @@ def tatoeba_offered() -> bool:
 
 @_gpu
 def _stream(run):
-    from webapp.services.training import stream
+    from webapp.train.training import stream
 
     yield from stream(run)
 
@@ -46,8 +46,8 @@ def run_training(config, stop=None, client=None):
     """Yield (message, run) while training the ExperimentConfig ``config`` (built by
     training.page_config); the run holds records, snapshots, weights, summary. A cached run
     replays at once; otherwise messages with "queued" come while it waits its turn
-    (webapp.services.train_queue; ``client``: the fair queue's ClientKey)."""
-    from webapp.services.train_queue import train_or_replay
+    (webapp.train.train_queue; ``client``: the fair queue's ClientKey)."""
+    from webapp.train.train_queue import train_or_replay
 
     # A cached run is the one read-only Run every session replaying it shares (no model copy).
     yield from train_or_replay(config, _stream, client, stop)
@@ -65,7 +65,7 @@ def train(task: str = _API.task, heads: int = _API.heads, d_model: int = _API.d_
     on held-out sentences) and the validation rows of the history. New parameters will always
     come with defaults."""
     choices = {k: v for k, v in locals().items() if k in CHOICES}  # the parameters, by name
-    from webapp.services.training import page_config
+    from webapp.train.training import page_config
 
     run = None
     try:

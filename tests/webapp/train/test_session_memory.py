@@ -11,7 +11,7 @@ import httpx
 import pandas as pd
 
 from transformer_lab.experiments import ExperimentConfig
-from webapp.serving.session_memory import LightRun, cap_kept, light_run
+from webapp.train.sessions import LightRun, cap_kept, light_run
 
 # The Train page's first inputs (task, heads, d_model, layers, d_ff, dropout, pe, steps); any
 # later input keeps the page's default.
@@ -42,7 +42,7 @@ def _held(session: str) -> tuple[bool, bool]:
     """(the Train page's last run in the app's TrainSessions, Gradio's session state holding a
     trained Run)."""
     import app
-    from webapp.services.training import Run
+    from webapp.train.training import Run
 
     holder = app.demo.state_holder
     in_gradio = session in holder and any(
@@ -84,7 +84,7 @@ def test_kept_runs_are_light_and_capped():
     light = kept["run 11"]["run"]
     assert isinstance(light, LightRun) and not hasattr(light, "model")
     assert light.summary == _Run.summary and light.config == _Run.config
-    from webapp.views.train_view import compare_table
+    from webapp.train.view import compare_table
 
     table = compare_table(kept, "en")  # the compare table still reads everything it shows
     assert len(table) == 8 and table.iloc[0, 3] == 3

@@ -98,7 +98,7 @@ def accuracy_gap_text(train: float, decoded: float, lang: str) -> str:
 def loss_gap_text(run, lang: str) -> str:
     """Why the dashed loss line lies below the solid one, with the run's figures; "" when the
     training loss is measured like the check (no dropout, no label smoothing) or is not higher."""
-    from webapp.services.training import loss_gap
+    from webapp.train.training import loss_gap
 
     on, gap = regularised(run.config), loss_gap(run)
     if on == "none" or not gap["check"] < gap["train"]:

@@ -15,14 +15,15 @@ import threading
 import pytest
 import torch
 
-from webapp.services import run_cache, training
+from webapp.services import run_cache
 from webapp.services.run_cache import FileRunCache, run_key
-from webapp.services.train_queue import train_or_replay
-from webapp.serving.session_memory import release_freed_memory, run_bytes
-from webapp.serving.sessions import TrainSessions
+from webapp.serving.memory import release_freed_memory
 from webapp.serving.settings import ServingSettings
 from webapp.serving.who import ClientKey
 from webapp.serving.wing import Serving
+from webapp.train import training
+from webapp.train.sessions import TrainSessions, run_bytes
+from webapp.train.train_queue import train_or_replay
 
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16, steps=12)
 LARGEST = dict(heads=8, d_model=256, layers=4, d_ff=1024)  # train_config.LIMITS' ceilings
