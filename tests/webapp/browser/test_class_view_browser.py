@@ -151,7 +151,7 @@ def sign_in(page, tab: str) -> None:
 
 @pytest.mark.parametrize("locale,width,tab", [("en-US", 1280, "Instructor"), ("zh-CN", 390, "教师")])
 def test_the_class_view_matches_the_gradebook(browser, page_app, locale, width, tab):
-    from webapp.views.class_view import mistake_text
+    from webapp.views.class_grid import mistake_text
     from webapp.views.gradebook_lang import show_label
 
     url, book, path = page_app

@@ -115,8 +115,8 @@ def test_a_stale_or_forged_link_says_so_and_joins_nobody(app):
 def test_the_class_view_shows_who_on_the_list_has_not_started(app):
     fns, book = app
     from webapp.services import class_list
-    from webapp.services import class_view as data
-    from webapp.views import class_view as view
+    from webapp.services import class_summary as data
+    from webapp.views import class_grid as view
 
     issued, _ = class_list.add(book, ["Ada", "Bo", "Cy"])
     ada = issued[0].member
