@@ -6,7 +6,7 @@ import os
 
 import gradio as gr
 
-from webapp.pages.identity import client_of
+from webapp.pages.sign_in import client_of
 from webapp.services.train_config import API_STEPS, CHOICES, start_values, typed
 
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside

@@ -24,7 +24,7 @@ def _request(lang: str = "en-US", query: bytes = b"", session: str = "teacher"):
 
 @pytest.fixture
 def app(monkeypatch, tmp_path):
-    from webapp.pages import identity, instructor
+    from webapp.pages import instructor, sign_in
     from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
@@ -38,7 +38,7 @@ def app(monkeypatch, tmp_path):
     monkeypatch.setattr(serving, "recovery_tries", FailureLimiter(per_client=5, client_window_s=600))
     with gr.Blocks() as blocks:
         notice = gr.Markdown()
-        instructor.build(identity.build(notice))
+        instructor.build(sign_in.build(notice))
     fns = {f.name: f for f in blocks.fns.values()}
     yield fns, book
     submissions.default().use_gradebook(old_book)
