@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import mistakes, variants
-from grader.model import Mistake
 from grader.paths import EXERCISES_DIR, hidden_root
 from grader.spec import Case, Limits
+from grader.typed import Mistake
 
 
 class UnknownExercise(KeyError):

@@ -13,10 +13,10 @@ from grader.feedback import explain, judge, observe
 from grader.feedback import raised as feedback
 from grader.feedback.explain import Failure
 from grader.feedback.premises import Premises
-from grader.model import RawResult, Run, TestCase
 from grader.report import Report, TestResult
 from grader.sandbox.pool import WorkerPool
 from grader.spec import Job, Limits
+from grader.typed import RawResult, Run, TestCase
 from grader.words import say
 
 _log = logging.getLogger("grader")

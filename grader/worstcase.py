@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 from grader import grading
 from grader.bundle import Bundle
-from grader.model import RawResult
 from grader.report import Report
 from grader.sandbox import codec, messages, pool, runner
 from grader.spec import Job, Limits
+from grader.typed import RawResult
 
 Forger = Callable[[list[int], int], bytes]  # (steps per case, byte budget) -> result bytes
 SANDBOX = {"kind": "sandbox", "level": {"summary": "strict", "landlock": 7, "seccomp": True}}

@@ -17,8 +17,8 @@ from grader.report import frame_text
 from grader.words import NOTHING, say
 
 if TYPE_CHECKING:
-    from grader.model import ErrorInfo, RawResult
     from grader.spec import Limits
+    from grader.typed import ErrorInfo, RawResult
 
 
 # Exception and value type names a message may repeat; any other name is the learner's own

@@ -107,7 +107,7 @@ def test_hidden_value_messages_say_where_not_how_much():
     import numpy as np
 
     from grader.feedback.compare import compare
-    from grader.model import Check
+    from grader.typed import Check
 
     spec = Check.from_dict({"kind": "allclose", "label": "weights", "rtol": 1e-5, "atol": 1e-6})
     want = np.array([[1.0, 0.0], [0.5, 0.5]])
@@ -186,9 +186,9 @@ def test_the_hint_is_kept_for_nan_or_inf_outputs():
     import numpy as np
 
     from grader.feedback import explain
-    from grader.model import TestCase, records_of
     from grader.report import TestResult
     from grader.spec import Case, call, check
+    from grader.typed import TestCase, records_of
 
     case = TestCase.of(Case("large", 1.0, [call("f", check=check("allclose"))],
                             hint={"en": "H", "zh": "提示"}))
@@ -207,7 +207,7 @@ def test_a_matrix_product_with_unequal_inner_sizes_is_told_with_them_when_they_a
     """Exceptions explained (issue 18): the two inner sizes of a failed `@`, said only when both
     are sizes of the case's own inputs (a learner-chosen number could spell hidden data)."""
     from grader.feedback.raised import error_text
-    from grader.model import ErrorInfo
+    from grader.typed import ErrorInfo
 
     err = ErrorInfo("RuntimeError", ("RuntimeError",), "mat1 and mat2 shapes cannot be multiplied (8x3 and 5x8)", "")
     told = error_text(err, "additive_scores", frozenset({3, 5, 2}))["en"]

@@ -8,8 +8,8 @@ import torch
 
 from grader import grading
 from grader.bundle import Bundle
-from grader.model import Mistake, Record, TestCase
 from grader.spec import Case, Limits, call, check
+from grader.typed import Mistake, Record, TestCase
 
 LIMITS = Limits(wall_s=5.0, cpu_s=5)
 X0 = torch.tensor([[1.0, -2.0], [0.5, 4.0]], dtype=torch.float64)
@@ -90,7 +90,7 @@ def test_a_diagnoser_names_what_mutant_matching_cannot(grader):
     seen = []
 
     def diagnose(case, records):
-        seen.append((case, records))  # the typed case and records (grader/model.py)
+        seen.append((case, records))  # the typed case and records (grader/typed.py)
         x = case.steps[0].args[0].numpy()
         return "adds" if np.allclose(records[0].value - x, 1.0) else None
 

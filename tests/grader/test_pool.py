@@ -7,8 +7,8 @@ import signal
 import numpy as np
 import torch
 
-from grader.model import TestCase
 from grader.spec import Case, Job, Limits, call, check
+from grader.typed import TestCase
 
 LIMITS = Limits(wall_s=5.0, cpu_s=5)
 

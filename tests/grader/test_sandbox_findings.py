@@ -19,9 +19,9 @@ import pytest
 from grader import grading
 from grader.exercises import get
 from grader.feedback import judge
-from grader.model import Check, Record
 from grader.paths import REPO_ROOT
 from grader.sandbox import codec, messages
+from grader.typed import Check, Record
 
 EX = get("manual-attention")
 REF = EX.reference_source()
