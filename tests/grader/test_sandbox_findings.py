@@ -175,11 +175,11 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from grader.api import protected_paths
 from grader.sandbox.pool import WorkerPool
-from grader.spec import Job, Limits
+from grader.spec import Job, JobLimits
 pool = WorkerPool(protected=protected_paths())
 pool.start()
 print(pool.workers[0].proc.pid, flush=True)
-pool.run(Job(source="import time\nprint('running', flush=True)\ntime.sleep(60)\n", cases=[], limits=Limits(wall_s=60, cpu_s=60)))
+pool.run(Job(source="import time\nprint('running', flush=True)\ntime.sleep(60)\n", cases=[], limits=JobLimits(wall_s=60, cpu_s=60)))
 '''
 
 
