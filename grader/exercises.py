@@ -65,7 +65,6 @@ class Exercise:
     id: str
     number: int
     title: dict[str, str]
-    entry_points: list[str]
     limits: JobLimits
     statement: dict[str, str]
     starter: str
@@ -176,7 +175,6 @@ def _load_exercise(folder: Path) -> Exercise:
     statement = {lang: (folder / f"statement.{lang}.md").read_text(encoding="utf-8")
                  for lang in ("en", "zh")}
     return Exercise(id=meta["id"], number=int(meta.get("number", 99)), title=meta["title"],
-                    entry_points=list(meta.get("entry_points", [])),
                     limits=JobLimits.from_dict(meta.get("limits")), statement=statement,
                     starter=(folder / "starter.py").read_text(encoding="utf-8"), public_dir=folder)
 
