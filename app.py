@@ -13,13 +13,13 @@ from webapp.pages import (
     complexity,
     exercises,
     frontend_text,
-    identity,
     instructor,
     links,
     multihead,
     pooling,
     positional,
     progress,
+    sign_in,
 )
 from webapp.pages.common import I18N, t, tr
 from webapp.pages.style import CSS
@@ -86,7 +86,7 @@ def build_demo() -> gr.Blocks:
         # events show it on this hidden input instead (below).
         sink = gr.Number(0, visible=False, elem_id="tl-progress-sink")
         # who is submitting: handed to Exercises, Progress, Instructor (a class link joins here)
-        who = identity.build(link_notice)
+        who = sign_in.build(link_notice)
         # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
         s = SETTINGS  # every serving setting, read once
         blocks.train_sessions = sessions = TrainSessions(ttl_s=s.session_ttl_s,

@@ -10,7 +10,7 @@ from gradebook.backends import default_sqlite_path, open_gradebook
 from gradebook.csv_export import HEADER as CSV_HEADER
 from gradebook.csv_export import rows_to_csv
 from gradebook.identity import Claim, Learner
-from gradebook.limits import (
+from gradebook.input_checks import (
     ANONYMOUS,
     DEFAULT_LIMITS,
     CleanSubmission,

@@ -74,7 +74,7 @@ BOM = "\ufeff"  # a spreadsheet opened by double-click reads UTF-8 (Chinese name
 
 def name_tag(key: str) -> str:
     """The short tag that tells two learners with one label apart, the same in the class view
-    (webapp.views.class_view.clash_tags) and the spreadsheet: 4 hex digits of a hash of the
+    (webapp.views.class_grid.clash_tags) and the spreadsheet: 4 hex digits of a hash of the
     learner's key ("id:<learner id>", or "label:<label>" for rows stored before ids)."""
     return hashlib.sha256(key.encode()).hexdigest()[:4]
 

@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from gradebook import lookalikes
-from gradebook.limits import ANONYMOUS, clean_learner
+from gradebook.input_checks import ANONYMOUS, clean_learner
 from grader.words import say
 from transformer_lab.message import Refused
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 PROJECT_VERSION = "0.1.0"
-MAX_STORED_CODE_CHARS = 1_000_000  # a hard backstop; limits.py refuses far smaller code first
+MAX_STORED_CODE_CHARS = 1_000_000  # a hard backstop; input_checks.py refuses far smaller code first
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 

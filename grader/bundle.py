@@ -23,9 +23,9 @@ from pathlib import Path
 
 from grader import variants
 from grader.exercises import Exercise
-from grader.model import Mistake, Record, Run, TestCase, records_of
 from grader.sandbox import codec, runner
 from grader.spec import Case
+from grader.typed import Mistake, Record, Run, TestCase, records_of
 
 ENGINE_FILES = ("sandbox/runner.py", "sandbox/jobs.py", "sandbox/fixtures.py", "sandbox/codec.py",
                 "spec.py", "bundle.py", "mistakes.py", "variants.py")

@@ -8,7 +8,7 @@ exercise opts in with ``hidden/<id>/diagnose.py``::
     def diagnose(case: TestCase, records: list[Record]) -> str | None
 
 reading the typed case (``case.steps[i].op``, ``.name``, ``.args``, ``.kwargs``, ``.params``;
-grader/model.py) and the learner's records (``value_of``), and returning a mistake name only when one hypothesis fits the learner's outputs exactly (and
+grader/typed.py) and the learner's records (``value_of``), and returning a mistake name only when one hypothesis fits the learner's outputs exactly (and
 no other does), so a diagnosis is never a guess. Trusted side, numpy only.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.model import Record, Step, TestCase
+from grader.typed import Record, Step, TestCase
 
 TINY = 1e-7  # a weight below this is "no weight" (exp of a fill of -30 or less)
 

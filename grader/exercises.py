@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import mistakes, variants
-from grader.model import Mistake
 from grader.paths import EXERCISES_DIR, hidden_root
-from grader.spec import Case, Limits
+from grader.spec import Case, JobLimits
+from grader.typed import Mistake
 
 
 class UnknownExercise(KeyError):
@@ -65,8 +65,7 @@ class Exercise:
     id: str
     number: int
     title: dict[str, str]
-    entry_points: list[str]
-    limits: Limits
+    limits: JobLimits
     statement: dict[str, str]
     starter: str
     public_dir: Path
@@ -176,8 +175,7 @@ def _load_exercise(folder: Path) -> Exercise:
     statement = {lang: (folder / f"statement.{lang}.md").read_text(encoding="utf-8")
                  for lang in ("en", "zh")}
     return Exercise(id=meta["id"], number=int(meta.get("number", 99)), title=meta["title"],
-                    entry_points=list(meta.get("entry_points", [])),
-                    limits=Limits.from_dict(meta.get("limits")), statement=statement,
+                    limits=JobLimits.from_dict(meta.get("limits")), statement=statement,
                     starter=(folder / "starter.py").read_text(encoding="utf-8"), public_dir=folder)
 
 

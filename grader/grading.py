@@ -13,16 +13,16 @@ from grader.feedback import explain, judge, observe
 from grader.feedback import raised as feedback
 from grader.feedback.explain import Failure
 from grader.feedback.premises import Premises
-from grader.model import RawResult, Run, TestCase
 from grader.report import Report, TestResult
 from grader.sandbox.pool import WorkerPool
-from grader.spec import Job, Limits
+from grader.spec import Job, JobLimits
+from grader.typed import RawResult, Run, TestCase
 from grader.words import say
 
 _log = logging.getLogger("grader")
 
 
-def grade(bundle: Bundle, source: str, pool: WorkerPool, limits: Limits) -> Report:
+def grade(bundle: Bundle, source: str, pool: WorkerPool, limits: JobLimits) -> Report:
     """Run ``bundle``'s cases on ``source`` in the sandbox, judge them and explain failures."""
     t0 = time.perf_counter()
     raw, run = run_in_sandbox(bundle.tests, source, pool, limits)
@@ -40,7 +40,7 @@ def grade(bundle: Bundle, source: str, pool: WorkerPool, limits: Limits) -> Repo
     return report
 
 
-def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: Limits) -> Report:
+def _judged(bundle: Bundle, source: str, raw: RawResult, run: Run, limits: JobLimits) -> Report:
     cases = bundle.tests
     hidden = any(not c.visible for c in cases)
     report = Report(exercise_id=bundle.exercise_id)
@@ -83,7 +83,7 @@ def _starter(exercise_id: str) -> str:
 
 
 def run_in_sandbox(cases: list[TestCase], source: str, pool: WorkerPool,
-                   limits: Limits) -> tuple[RawResult, Run]:
+                   limits: JobLimits) -> tuple[RawResult, Run]:
     """Send the cases' inputs (never expected values) with the source to a sandboxed child.
 
     Hidden cases run in a fresh random order per submission (indexed back to canonical order
@@ -105,7 +105,7 @@ def _level_text(level: dict) -> str:
     return level.get("summary") or (", ".join(f"{k}={v}" for k, v in level.items()) if level else "unknown")
 
 
-def _outcome(report: Report, raw: RawResult, run: Run, limits: Limits,
+def _outcome(report: Report, raw: RawResult, run: Run, limits: JobLimits,
              hidden: bool) -> tuple[dict | None, str]:
     """Set the report's status; return the message for cases that did not run, and details."""
     # After "loaded" a hidden run's inputs existed in the child: how it ended (exit code,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grader.sandbox.jobs import Job, Limits, Ref  # noqa: F401 - an author's names
+from grader.sandbox.jobs import Job, JobLimits, Ref  # noqa: F401 - an author's names
 
 
 def ref(name: str) -> Ref:

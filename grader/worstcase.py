@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 from grader import grading
 from grader.bundle import Bundle
-from grader.model import RawResult
 from grader.report import Report
 from grader.sandbox import codec, messages, pool, runner
-from grader.spec import Job, Limits
+from grader.spec import Job, JobLimits
+from grader.typed import RawResult
 
 Forger = Callable[[list[int], int], bytes]  # (steps per case, byte budget) -> result bytes
 SANDBOX = {"kind": "sandbox", "level": {"summary": "strict", "landlock": 7, "seccomp": True}}
@@ -186,12 +186,12 @@ class ForgedPool:
         return pool._decode(RawResult(status="ok"), data, job, "basic")
 
 
-def trusted_cpu(bundle: Bundle, forge: Forger, limits: Limits | None = None) -> tuple[Report, float]:
+def trusted_cpu(bundle: Bundle, forge: Forger, limits: JobLimits | None = None) -> tuple[Report, float]:
     """Grade ``forge``'s bytes as a child's against ``bundle``: the report and the CPU seconds
     this thread spent (everything the trusted side does with a child's result)."""
     forged = ForgedPool(forge)
     t0 = time.thread_time()
-    report = grading.grade(bundle, "def f():\n    pass\n", forged, limits or Limits())
+    report = grading.grade(bundle, "def f():\n    pass\n", forged, limits or JobLimits())
     return report, time.thread_time() - t0 - forged.forging_s
 
 

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from grader.feedback import raised as feedback
-from grader.model import Check
 from grader.sandbox.codec import Opaque
+from grader.typed import Check
 from grader.words import joined, say
 
 

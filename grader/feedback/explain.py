@@ -15,8 +15,8 @@ import numpy as np
 
 from grader.feedback.judge import explains, judge_case
 from grader.feedback.premises import UNKNOWN, Premises
-from grader.model import Mistake, Record, TestCase
 from grader.report import Report, TestResult
+from grader.typed import Mistake, Record, TestCase
 from grader.words import say
 
 
@@ -111,7 +111,7 @@ def _diagnosed(diagnoser: Callable | None, case: TestCase, records: list[Record]
     or several it cannot tell apart on this case alone (the other cases may)."""
     if diagnoser is None:
         return set()
-    try:  # hidden/<id>/diagnose.py reads the typed case and records (grader/model.py)
+    try:  # hidden/<id>/diagnose.py reads the typed case and records (grader/typed.py)
         found = diagnoser(case, records)
     except Exception:  # noqa: BLE001 - a diagnosis is optional; never fail the report on it
         return set()

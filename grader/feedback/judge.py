@@ -13,8 +13,8 @@ from typing import Any
 from grader.feedback import compare
 from grader.feedback import raised as feedback
 from grader.feedback.learner_error import frames, raise_lines
-from grader.model import Check, ErrorInfo, Record, TestCase
 from grader.report import TestResult
+from grader.typed import Check, ErrorInfo, Record, TestCase
 from grader.words import say
 
 

@@ -30,7 +30,7 @@ from grader.feedback.observe_values import (
     values_finding,
 )
 from grader.feedback.premises import UNKNOWN, Premises
-from grader.model import Check, Record, TestCase
+from grader.typed import Check, Record, TestCase
 from grader.words import NOTHING, Finding, joined, say
 
 # Exercises whose scores are a scaled dot product Q·Kᵀ / √d_k (the scale wording names d_k).

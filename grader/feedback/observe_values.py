@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.feedback.premises import UNKNOWN, Premises
-from grader.model import TestCase
+from grader.typed import TestCase
 from grader.words import NOTHING, Finding, say
 
 

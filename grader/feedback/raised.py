@@ -17,8 +17,8 @@ from grader.report import frame_text
 from grader.words import NOTHING, say
 
 if TYPE_CHECKING:
-    from grader.model import ErrorInfo, RawResult
-    from grader.spec import Limits
+    from grader.spec import JobLimits
+    from grader.typed import ErrorInfo, RawResult
 
 
 # Exception and value type names a message may repeat; any other name is the learner's own
@@ -182,7 +182,7 @@ def timed_out(raw: RawResult) -> bool:
     return raw.status == "timeout" or raw.signal == _signal.SIGXCPU
 
 
-def crash_message(raw: RawResult, limits: Limits, quiet: bool = False) -> dict[str, str]:
+def crash_message(raw: RawResult, limits: JobLimits, quiet: bool = False) -> dict[str, str]:
     """Why a run ended without a result for every case, in the grader's words. ``quiet``: the
     exit code and signal were chosen while hidden inputs existed, so their numbers are not told."""
     if raw.malformed:

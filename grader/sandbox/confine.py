@@ -11,7 +11,7 @@ import struct
 import sys
 
 from grader.sandbox import seccomp
-from grader.sandbox.jobs import Limits
+from grader.sandbox.jobs import JobLimits
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -91,7 +91,7 @@ def vm_size_bytes() -> int:
     return 1 << 30
 
 
-def apply_rlimits(limits: Limits, as_root: bool, held_outside: int = 0) -> None:
+def apply_rlimits(limits: JobLimits, as_root: bool, held_outside: int = 0) -> None:
     """Address space, CPU seconds, file size, open files, core dumps, and processes.
     ``held_outside``: bytes the job may hold outside its address space (its tmpfs), taken off
     the address-space budget so that the two together stay within ``limits.memory_mib``."""
@@ -277,7 +277,7 @@ def missing_layers(level: dict) -> list[str]:
     return out
 
 
-def confine(limits: Limits, mount_point: str, protected: list[str], ro_paths: list[str],
+def confine(limits: JobLimits, mount_point: str, protected: list[str], ro_paths: list[str],
             disabled: set[str] | frozenset[str] = frozenset()) -> dict:
     """Apply every layer the host allows, in order; return what was reached."""
     parent = os.getppid()

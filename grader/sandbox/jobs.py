@@ -17,7 +17,7 @@ class Ref:
 
 
 @dataclass
-class Limits:
+class JobLimits:
     """Resource limits for one submission's sandboxed run."""
 
     wall_s: float = 10.0
@@ -30,7 +30,7 @@ class Limits:
     file_bytes: int = 16 * 1024 * 1024
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> Limits:
+    def from_dict(cls, d: dict | None) -> JobLimits:
         d = d or {}
         unknown = set(d) - set(cls.__dataclass_fields__)
         if unknown:
@@ -44,4 +44,4 @@ class Job:
 
     source: str
     cases: list[list[dict]] = field(default_factory=list)
-    limits: Limits = field(default_factory=Limits)
+    limits: JobLimits = field(default_factory=JobLimits)

@@ -19,7 +19,7 @@ from pathlib import Path
 from grader.paths import REPO_ROOT
 from grader.sandbox import codec, messages
 from grader.sandbox import confine as sandbox
-from grader.sandbox.jobs import Job, Limits
+from grader.sandbox.jobs import Job, JobLimits
 from grader.sandbox.results import RawResult
 
 # The only variables a worker gets: no tokens, secrets or host PATH can reach its memory.
@@ -143,7 +143,7 @@ def _remove_mount_point(pid: int) -> None:
 
 
 def _collect(sock: socket.socket, job_id: int, frames: tuple[bytes, bytes], payload_w: int,
-             result_r: int, out_r: int, limits: Limits) -> tuple[RawResult, bytes]:
+             result_r: int, out_r: int, limits: JobLimits) -> tuple[RawResult, bytes]:
     """Feed the payload and read the child's bytes within their caps until the zygote says the
     child has ended. Memory held here never exceeds result_bytes + output_bytes.
 
@@ -348,4 +348,4 @@ def _decode(raw: RawResult, data: bytes, job: Job, minimum: str) -> RawResult:
     return raw
 
 
-__all__ = ["Limits", "RawResult", "SandboxUnavailable", "Worker", "WorkerError", "WorkerPool"]
+__all__ = ["JobLimits", "RawResult", "SandboxUnavailable", "Worker", "WorkerError", "WorkerPool"]

@@ -1,6 +1,6 @@
 """What one sandboxed run sends back, as the trusted side holds it (grader/sandbox/pool.py).
 Its own module: the zygote (worker.py) never imports it, so a child walking the objects it
-inherited finds no dict with a result's fields (tests/grader/test_sandbox_findings.py)."""
+inherited finds no dict with a result's fields (tests/grader/test_sandbox_replayed_attacks.py)."""
 
 from __future__ import annotations
 

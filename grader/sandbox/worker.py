@@ -31,7 +31,7 @@ import numpy  # noqa: E402,F401 - imported once here so children do not pay for 
 
 from grader.sandbox import codec, fixtures, runner  # noqa: E402,F401
 from grader.sandbox import confine as sandbox  # noqa: E402
-from grader.sandbox.jobs import Limits  # noqa: E402
+from grader.sandbox.jobs import JobLimits  # noqa: E402
 
 # Modules a submission may import. Loaded here once: children start with them in memory, and
 # when the child runs as `nobody` it may not be able to read the interpreter's files at all
@@ -90,7 +90,7 @@ def _read_to_eof(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _child(fds: tuple[int, int, int], limits: Limits, minimum: str, ctx: dict) -> None:
+def _child(fds: tuple[int, int, int], limits: JobLimits, minimum: str, ctx: dict) -> None:
     """Runs in the forked child: read the payload, confine, refuse or run. Never returns."""
     try:
         payload_r, result_w, out_w = fds
@@ -189,7 +189,7 @@ def _wait(pid: int, deadline: float, control: socket.socket | None, job_id: int)
     return status, st
 
 
-def run_job(fds: tuple[int, int, int], limits: Limits, minimum: str, ctx: dict,
+def run_job(fds: tuple[int, int, int], limits: JobLimits, minimum: str, ctx: dict,
             control: socket.socket | None = None, job_id: int = 0) -> dict:
     """Fork a child on the given pipe ends, wait for it within the wall limit, say how it ended."""
     start = time.monotonic()
@@ -210,7 +210,7 @@ def probe(ctx: dict) -> dict:
     r_r, r_w = os.pipe()
     o_r, o_w = os.pipe()
     os.close(p_w)  # empty payload: the child only confines and reports
-    run_job((p_r, r_w, o_w), Limits(wall_s=10.0), sandbox.LEVELS[0], ctx)
+    run_job((p_r, r_w, o_w), JobLimits(wall_s=10.0), sandbox.LEVELS[0], ctx)
     raw = _read_to_eof(r_r)
     os.close(r_r)
     os.close(o_r)
@@ -236,7 +236,7 @@ def _serve_one(control: socket.socket, ctx: dict) -> bool:
         for fd in fds:
             os.close(fd)
         return True  # e.g. a late kill for a job that already ended
-    job = (tuple(fds), Limits.from_dict(msg.get("limits")), str(msg["minimum"]))
+    job = (tuple(fds), JobLimits.from_dict(msg.get("limits")), str(msg["minimum"]))
     job_id = int(msg["id"])  # random per job (pool.py): says nothing about other jobs
     del data, fds, msg
     control.sendall(json.dumps(run_job(*job, ctx, control, job_id)).encode())

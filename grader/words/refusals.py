@@ -1,6 +1,6 @@
 """Refusals of what a learner sent, before anything is graded or stored: a notebook the grader
 cannot read (grader/submission.py), code or a file too large or not text, a name it will not
-store (gradebook/limits.py, identity.py), an exercise it does not know."""
+store (gradebook/input_checks.py, identity.py), an exercise it does not know."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ EN: dict[str, str] = {
     "notebook.unreadable": "This notebook cannot be read as a Jupyter notebook ({detail}).",
     "notebook.bad_json": "This notebook is damaged and cannot be read (invalid JSON: {error}). "
                          "Open it in Jupyter, save it again, and re-upload it.",
-    # code and files (gradebook/limits.py)
+    # code and files (gradebook/input_checks.py)
     "input.code_too_large": "The code is {size}; the limit is {cap}. A solution to these exercises "
                             "fits in a few kB.",
     "input.file_too_large": "The file is {size}; the limit is {cap}.",
@@ -24,7 +24,7 @@ EN: dict[str, str] = {
     "input.nul": "The code contains a NUL character, so it is not Python source.",
     "input.empty": "There is no code to grade. Write your solution in the editor first.",
     "input.unknown_exercise": "There is no exercise {shown}. Known exercises: {listed}.",
-    # names (gradebook/limits.py, identity.py)
+    # names (gradebook/input_checks.py, identity.py)
     "name.too_long": "The name is {length} characters long; use at most {limit}.",
     "name.bad_char": "The name contains {shown}, which is not allowed. Use letters, digits, spaces "
                      "and . _ - ' @ ( ) only.",

@@ -36,8 +36,8 @@ def test_columns_follow_the_exercise_order_and_empty_means_not_tried():
 
 
 def test_the_tag_is_the_class_views():
-    from webapp.services.class_view import Learner
-    from webapp.views.class_view import clash_tags
+    from webapp.services.class_summary import Learner
+    from webapp.views.class_grid import clash_tags
 
     twins = [Learner("id:g:a", "ada (guest)", "g:a"), Learner("id:g:a2", "ada (guest)", "g:a2")]
     assert clash_tags(twins) == {"id:g:a": name_tag("id:g:a"), "id:g:a2": name_tag("id:g:a2")}

@@ -12,9 +12,9 @@ import torch
 from grader import bundle
 from grader.exercises import get
 from grader.feedback.judge import judge_case
-from grader.model import Record
 from grader.paths import deployment_seed, hidden_root
 from grader.sandbox import codec
+from grader.typed import Record
 
 EX = "masked-softmax"
 

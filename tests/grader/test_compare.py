@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from grader.feedback.compare import as_float_array, compare, select
-from grader.model import Check
 from grader.sandbox.codec import Opaque
+from grader.typed import Check
 
 W = Check(kind="allclose", label="weights")
 

@@ -385,7 +385,7 @@ def test_the_placeholder_is_named_only_while_the_starters_placeholder_is_there()
 
 def test_a_mask_hint_needs_a_case_that_hides_keys():
     from grader.feedback.raised import error_text
-    from grader.model import ErrorInfo
+    from grader.typed import ErrorInfo
 
     err = ErrorInfo("RuntimeError", ("RuntimeError",), "The size of tensor a (5) must match the size "
                     "of tensor b (3) at non-singleton dimension 1", "")
@@ -459,7 +459,7 @@ def test_a_broadcast_error_on_a_line_without_a_mask_speaks_of_no_mask():
     """Blind set 4: `Q @ K.T` on batched input (K.T reverses every axis) raised a broadcast
     error and was told "a mask or a length may need an axis of size 1"; the line has neither."""
     from grader.feedback.raised import error_text
-    from grader.model import ErrorInfo
+    from grader.typed import ErrorInfo
 
     source = "import torch\n\ndef attention(Q, K, V, mask=None):\n    s = Q @ K.T\n    return s\n"
     trace = 'Traceback (most recent call last):\n  File "submission.py", line 4, in attention\n'

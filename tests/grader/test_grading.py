@@ -8,10 +8,10 @@ import torch
 
 from grader import grading
 from grader.bundle import Bundle
-from grader.model import Mistake, Record, TestCase
-from grader.spec import Case, Limits, call, check
+from grader.spec import Case, JobLimits, call, check
+from grader.typed import Mistake, Record, TestCase
 
-LIMITS = Limits(wall_s=5.0, cpu_s=5)
+LIMITS = JobLimits(wall_s=5.0, cpu_s=5)
 X0 = torch.tensor([[1.0, -2.0], [0.5, 4.0]], dtype=torch.float64)
 X1 = torch.tensor([3.0, 0.25, -1.0], dtype=torch.float64)
 TYPE_ERROR = ("TypeError", "Exception", "BaseException", "object")
@@ -46,7 +46,7 @@ def _bundle(mistakes=None, diagnose=None) -> Bundle:
                   "hand-built", diagnose)
 
 
-def _grade(grader, source: str, bundle: Bundle | None = None, limits: Limits = LIMITS):
+def _grade(grader, source: str, bundle: Bundle | None = None, limits: JobLimits = LIMITS):
     return grading.grade(bundle or _bundle(), source, grader.pool, limits)
 
 
@@ -90,7 +90,7 @@ def test_a_diagnoser_names_what_mutant_matching_cannot(grader):
     seen = []
 
     def diagnose(case, records):
-        seen.append((case, records))  # the typed case and records (grader/model.py)
+        seen.append((case, records))  # the typed case and records (grader/typed.py)
         x = case.steps[0].args[0].numpy()
         return "adds" if np.allclose(records[0].value - x, 1.0) else None
 
@@ -141,7 +141,7 @@ def test_code_that_does_not_load_runs_no_case(grader):
 
 
 def test_a_run_past_the_wall_clock_scores_nothing(grader):
-    report = _grade(grader, "def double(x):\n    while True:\n        pass\n", limits=Limits(wall_s=1.0, cpu_s=5))
+    report = _grade(grader, "def double(x):\n    while True:\n        pass\n", limits=JobLimits(wall_s=1.0, cpu_s=5))
     assert report.status == "timeout" and report.score == 0
     assert report.tests[0].message["en"].startswith("Time limit reached (1 s wall clock, 5 s CPU)")
     assert report.summary["en"].endswith("look for an infinite loop or very slow code.")
@@ -150,7 +150,7 @@ def test_a_run_past_the_wall_clock_scores_nothing(grader):
 def test_the_cpu_limit_is_a_timeout_too_not_a_crash(grader):
     """CPU limit (1 s) before the wall clock (10 s): SIGXCPU kills the child. Status and message
     name one cause (a full run once saw status 'crashed' beside a 'Time limit reached' message)."""
-    report = _grade(grader, "def double(x):\n    while True:\n        pass\n", limits=Limits(wall_s=10.0, cpu_s=1))
+    report = _grade(grader, "def double(x):\n    while True:\n        pass\n", limits=JobLimits(wall_s=10.0, cpu_s=1))
     assert report.status == "timeout" and report.score == 0
     assert report.tests[0].message["en"].startswith("Time limit reached (10 s wall clock, 1 s CPU)")
 

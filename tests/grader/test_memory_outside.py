@@ -17,7 +17,7 @@ import time
 
 from grader.exercises import get
 from grader.sandbox import confine as sandbox
-from grader.spec import Limits
+from grader.spec import JobLimits
 
 EX = get("manual-attention")
 MiB = 1 << 20
@@ -154,7 +154,7 @@ def test_tmpfs_is_taken_off_the_address_space_budget():
     if pid == 0:  # pragma: no cover - the child
         try:
             vm = sandbox.vm_size_bytes()
-            sandbox.apply_rlimits(Limits(), as_root=False, held_outside=sandbox.TMPFS_BYTES)
+            sandbox.apply_rlimits(JobLimits(), as_root=False, held_outside=sandbox.TMPFS_BYTES)
             os.write(w, str(resource.getrlimit(resource.RLIMIT_AS)[0] - vm).encode())
         finally:
             os._exit(0)
@@ -162,4 +162,4 @@ def test_tmpfs_is_taken_off_the_address_space_budget():
     got = os.read(r, 64)
     os.close(r)
     os.waitpid(pid, 0)
-    assert int(got) == Limits().memory_mib * MiB - sandbox.TMPFS_BYTES
+    assert int(got) == JobLimits().memory_mib * MiB - sandbox.TMPFS_BYTES

@@ -67,8 +67,8 @@ def test_a_factor_of_one_over_an_input_length_is_told_as_such():
     import torch
 
     from grader.feedback.observe_values import values_finding
-    from grader.model import TestCase
     from grader.spec import Case, call, check
+    from grader.typed import TestCase
 
     x = torch.zeros(12)
     case = TestCase.of(Case("t", 1.0, [call("nw_predict", torch.zeros(6), x, x, check=check(label="pred"))]))

@@ -7,13 +7,13 @@ import signal
 import numpy as np
 import torch
 
-from grader.model import TestCase
-from grader.spec import Case, Job, Limits, call, check
+from grader.spec import Case, Job, JobLimits, call, check
+from grader.typed import TestCase
 
-LIMITS = Limits(wall_s=5.0, cpu_s=5)
+LIMITS = JobLimits(wall_s=5.0, cpu_s=5)
 
 
-def _job(source: str, limits: Limits = LIMITS, calls: int = 1) -> Job:
+def _job(source: str, limits: JobLimits = LIMITS, calls: int = 1) -> Job:
     case = Case("f", 1.0, [call("f", torch.arange(3.0), check=check("allclose", expected=[0, 2, 4]))
                            for _ in range(calls)])
     return Job(source=source, cases=[TestCase.of(case).to_wire()], limits=limits)
@@ -45,20 +45,20 @@ def test_the_sandbox_never_receives_expected_values(grader):
 
 
 def test_output_is_capped_but_counted(grader):
-    limits = Limits(wall_s=5.0, cpu_s=5, output_bytes=1000)
+    limits = JobLimits(wall_s=5.0, cpu_s=5, output_bytes=1000)
     raw = grader.pool.run(_job('print("x" * 5000)\ndef f(x):\n    return x * 2\n', limits))
     assert raw.status == "ok" and len(raw.output) == 1000 and raw.output_bytes == 5001
 
 
 def test_too_much_output_stops_the_run(grader):
-    limits = Limits(wall_s=5.0, cpu_s=5, output_hard_bytes=1 << 20)
+    limits = JobLimits(wall_s=5.0, cpu_s=5, output_hard_bytes=1 << 20)
     raw = grader.pool.run(_job('import sys\nfor _ in range(64):\n    sys.stdout.write("y" * 65536)\n'
                                'def f(x):\n    return x\n', limits))
     assert raw.status == "output_limit" and raw.output_bytes > 1 << 20
 
 
 def test_a_busy_loop_ends_at_the_wall_clock(grader):
-    limits = Limits(wall_s=1.0, cpu_s=5)
+    limits = JobLimits(wall_s=1.0, cpu_s=5)
     raw = grader.pool.run(_job("def f(x):\n    while True:\n        pass\n", limits))
     assert raw.status == "timeout" and 1.0 <= raw.wall_s < 4.0
     assert [m["kind"] for m in raw.messages] == ["sandbox", "loaded"]
@@ -73,7 +73,7 @@ def test_exit_codes_and_signals_are_reported_and_the_worker_carries_on(grader):
 
 
 def test_a_result_over_the_budget_is_not_sent(grader):
-    limits = Limits(wall_s=5.0, cpu_s=5, result_bytes=10_000)
+    limits = JobLimits(wall_s=5.0, cpu_s=5, result_bytes=10_000)
     raw = grader.pool.run(_job("import torch\ndef f(x):\n    return torch.zeros(100_000)\n", limits))
     assert raw.status == "ok" and [m["kind"] for m in raw.messages][-1] == "too_large"
     assert all(m.get("kind") != "case" for m in raw.messages)

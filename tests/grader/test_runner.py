@@ -100,8 +100,8 @@ _FAIL = {"en": "in place", "zh": "原地", "mistake": "changes-input"}
 
 
 def _again_case(name: str):
-    from grader.model import TestCase
     from grader.spec import Case, again, inputs
+    from grader.typed import TestCase
 
     x = torch.arange(1.0, 4.0)
     return TestCase.of(Case("again", 1, again(name, inputs(x), inputs(x), check=check(label="y"),
@@ -110,7 +110,7 @@ def _again_case(name: str):
 
 def _judged(name: str):
     from grader.feedback.judge import judge_case
-    from grader.model import Run
+    from grader.typed import Run
 
     case = _again_case(name)
     got = Run.of(runner.run_trusted(AGAIN, [case.to_wire()])).cases[0]

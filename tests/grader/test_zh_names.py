@@ -10,9 +10,9 @@ import pytest
 
 from grader.exercises import all_exercises
 from grader.feedback import compare, judge
-from grader.model import Check, Record
 from grader.paths import deployment_seed
 from grader.spec import Case, call, check, zh_names
+from grader.typed import Check, Record
 from webapp.views.report_view import results_frame
 
 CJK = re.compile("[\u4e00-\u9fff]")

@@ -173,7 +173,7 @@ EN: dict[str, str] = {
     "gb.starter.valid_lens": " with valid_lens",
     "gb.starter.numbers": " (d_k = {d_k}, scale {scale})",
     "gb.trace.line": "`{file}` line {line}, in `{fn}`",
-    # The class view (webapp/views/class_view.py, webapp/pages/class_view.py)
+    # The class view (webapp/views/class_grid.py, webapp/pages/class_view.py)
     "cv.title": "Class view",
     "cv.since": "Lesson started at (HH:MM, your time; empty: every submission)",
     "cv.since_now": "This lesson starts now",

@@ -1,6 +1,6 @@
 """The class list on the page: the teacher's paste box and join links (inside the Instructor
 page, checked like its every other action), and a learner joining by opening their link
-(identity.py calls :func:`join_from_link` on load). The rules are webapp.services.class_list's
+(sign_in.py calls :func:`join_from_link` on load). The rules are webapp.services.class_list's
 and gradebook.roster's."""
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from datetime import datetime, timezone
 import gradio as gr
 
 from webapp.pages.common import t, tr
-from webapp.services import class_view as data
+from webapp.services import class_summary as data
 from webapp.services import submissions
-from webapp.views import class_view as view
+from webapp.views import class_grid as view
 from webapp.views import learner_page as page
 
 REFRESH_S = 30.0

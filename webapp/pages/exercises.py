@@ -14,9 +14,9 @@ import gradio as gr
 from grader.api import Report, render
 from transformer_lab.message import Refusal
 from webapp.i18n import LANGUAGES, tr
-from webapp.pages import identity
+from webapp.pages import sign_in
 from webapp.pages.common import friendly, lang_of, t, warn
-from webapp.pages.identity import client_of
+from webapp.pages.sign_in import client_of
 from webapp.services import quickcheck, submissions
 from webapp.serving.turns import grading_message, queue_message
 from webapp.views.exercise_list import (
@@ -44,7 +44,7 @@ def your_numbers(exercise_id: str, learner: str | None = None,
     from grader import api
 
     try:
-        who = submissions.resolve_learner(identity.claim(learner, None, profile, via_api=True))
+        who = submissions.resolve_learner(sign_in.claim(learner, None, profile, via_api=True))
     except submissions.Refused as err:
         raise gr.Error(str(err)) from None
     try:
@@ -70,7 +70,7 @@ def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.R
     `learner` (optional): a label, stored as an API submission "name (api)" with an opaque id;
     it never opens anyone's history or code. A signed-in Hugging Face user is stored under their
     username; no name means "anonymous"."""
-    who = identity.claim(learner, None, profile, via_api=True)
+    who = sign_in.claim(learner, None, profile, via_api=True)
     outcome = submissions.submit(exercise_id, code, who, getattr(request, "session_hash", None),
                                  client=client_of(request))
     if isinstance(outcome, Refusal):  # nothing graded or stored; the reason leads
@@ -87,7 +87,7 @@ def last_submission(exercise_id: str | None, key: str | None,
     if not exercise_id or not (key or profile):
         return None
     try:
-        who = identity.learner(None, key, profile, session)
+        who = sign_in.learner(None, key, profile, session)
         rows = submissions.gradebook().history(learner_id=who.id, exercise=exercise_id, limit=1)
     except Exception:  # noqa: BLE001 - the page opens without it
         log.exception("reading the last submission failed")
@@ -197,7 +197,7 @@ class Editor:
     exercise: gr.Dropdown
     code: gr.Code
     shown: gr.State  # the exercise whose code the editor holds
-    drafts: gr.BrowserState | gr.State  # exercise id -> unsaved code (identity.Identity.drafts)
+    drafts: gr.BrowserState | gr.State  # exercise id -> unsaved code (sign_in.Identity.drafts)
     score: gr.Markdown
     tests: gr.Dataframe
 
@@ -211,7 +211,7 @@ def keep_draft(drafts: dict | None, exercise_id: str | None, code: str | None) -
     return out
 
 
-def build(learner: identity.Identity) -> Editor:
+def build(learner: sign_in.Identity) -> Editor:
     """Lay out the page inside the current gr.Tab and wire its events."""
     choices = exercise_choices()
     first = choices[0][1] if choices else None
@@ -248,7 +248,7 @@ def build(learner: identity.Identity) -> Editor:
         """The key this page's learner's own numbers are drawn from (an exercise with variants),
         or None when the page does not know the learner yet."""
         try:
-            return submissions.numbers_key(identity.learner(None, key, profile, session=request.session_hash).id)
+            return submissions.numbers_key(sign_in.learner(None, key, profile, session=request.session_hash).id)
         except ValueError:
             return None
 
@@ -315,7 +315,7 @@ def build(learner: identity.Identity) -> Editor:
             # page session is no new fair share: red team, issue 17), and the same bound on the
             # learners an address may start; examples store nothing, so no submission limit.
             report = submissions.default().practice(
-                identity.claim(typed, key, profile, session=request.session_hash),
+                sign_in.claim(typed, key, profile, session=request.session_hash),
                 request.session_hash, client_of(request), lambda: fn(ex_id, code))
             if isinstance(report, Refusal):  # keep the last result; say why not (nothing kept)
                 warn(report.text(lang), lang)
@@ -335,7 +335,7 @@ def build(learner: identity.Identity) -> Editor:
     def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
         # The browser's key (or the one its first page load is making), not the typed label.
-        claim = identity.claim(typed, key, profile, session=request.session_hash)
+        claim = sign_in.claim(typed, key, profile, session=request.session_hash)
         for outcome in stream_grading(submissions.submit, lang, exercise_id=ex_id, code=code,
                                       learner=claim, session_key=request.session_hash,
                                       client=client_of(request)):

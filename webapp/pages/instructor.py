@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, timezone
 
 import gradio as gr
 
-from webapp.pages import class_list, class_view, identity, teacher_actions
+from webapp.pages import class_list, class_view, sign_in, teacher_actions
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.pages.instructor_auth import authorize, check_password, mode, tries  # noqa: F401
 from webapp.services import (
@@ -113,7 +113,7 @@ def clean_gradio_copies() -> None:
     exports.also_clean(upload_folder)
 
 
-def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
+def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
     """Lay out the page inside the current gr.Tab: a sign-in or password form, or "disabled".
 
     The events are wired in every mode and every request re-checks mode(), so the page only
@@ -164,7 +164,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
     def on_show(pw, browser_key=None, request: gr.Request = None,
                 profile: gr.OAuthProfile | None = None):
         """The API's answer (scripts): plain values, (table, csv, log, status)."""
-        frame, log_frame, text = scores(pw, profile, identity.address_of(request), lang_of(request),
+        frame, log_frame, text = scores(pw, profile, sign_in.address_of(request), lang_of(request),
                                         browser_key)
         if frame is None:
             warn(text, lang_of(request))
@@ -173,7 +173,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
 
     def on_export(pw, with_code, browser_key=None, request: gr.Request = None,
                   profile: gr.OAuthProfile | None = None, per_learner: bool = False):
-        path, text = export(pw, with_code, profile, identity.address_of(request), lang_of(request),
+        path, text = export(pw, with_code, profile, sign_in.address_of(request), lang_of(request),
                             browser_key, per_learner)
         if path is None:
             warn(text, lang_of(request))
@@ -204,7 +204,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         if not seen:  # everything kept as drawn, the timer stopped
             kept = [gr.Timer(active=False) if c is cv.timer else gr.skip() for c in cv.outputs]
             return (*kept, gr.skip(), True)
-        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+        who, refusal = authorize(pw, profile, sign_in.address_of(request), lang, browser_key,
                                  remember=False)
         if who is None:
             warn(refusal, lang)
@@ -250,7 +250,7 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> None:
         lang = lang_of(request)
         if not is_signed or (periodic and not learner_key):
             return gr.skip() if periodic else learner_page_view.page_html(None, lang)
-        who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+        who, refusal = authorize(pw, profile, sign_in.address_of(request), lang, browser_key,
                                  remember=False)
         if who is None:
             if not periodic:

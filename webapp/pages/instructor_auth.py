@@ -8,7 +8,7 @@ import logging
 
 import gradio as gr
 
-from webapp.pages import identity
+from webapp.pages import sign_in
 from webapp.pages.common import tr
 from webapp.services import instructor_access, key_stamps, submissions
 from webapp.serving.ratelimit import FailureLimiter, locked_message
@@ -25,7 +25,7 @@ def tries() -> FailureLimiter:
 def mode() -> str:
     """'allow_list' (Space sign-in + LAB_INSTRUCTORS), 'password', or 'disabled' (no password,
     or one shorter than instructor_access.MIN_PASSWORD_CHARS)."""
-    if instructor_access.instructors() and identity.oauth_available():
+    if instructor_access.instructors() and sign_in.oauth_available():
         return "allow_list"
     if instructor_access.password_set() and not instructor_access.password_weak():
         return "password"
@@ -38,7 +38,7 @@ def check_password() -> None:
     weak = instructor_access.password_weak()
     if not weak:
         return
-    if instructor_access.instructors() and identity.oauth_available():
+    if instructor_access.instructors() and sign_in.oauth_available():
         log.warning("ignoring the instructor password (Space sign-in opens the view): %s", weak)
         return
     log.error("refusing to start: %s", weak)
@@ -56,14 +56,14 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     ``remember=False`` (the class view's redraws, every 30 s): a success does not write the
     client's trust again; the sign-in that opened the view just did.
 
-    ``browser_key``: the browser's own key (identity.py); a browser that logged in before is
+    ``browser_key``: the browser's own key (sign_in.py); a browser that logged in before is
     counted by that key, not by an address it may share with a classroom."""
     how = mode()
     book = submissions.gradebook()
     if how == "disabled":
         return None, _refuse("instructor.off", lang)
     if how == "allow_list":
-        user = identity.username(profile)
+        user = sign_in.username(profile)
         if user is None:
             return None, _refuse("instructor.sign_in", lang)
         if not instructor_access.is_instructor(user):

@@ -1,5 +1,5 @@
 """Lesson links in the page: each playground tab registers its controls, gets a "Copy link to
-this setup" row, and app.py applies an opened link once on load (webapp.services.links checks it)."""
+this setup" row, and app.py applies an opened link once on load (webapp.services.link_query checks it)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import gradio as gr
 
 from webapp.i18n import error_text
 from webapp.pages.common import lang_of, t, tr
-from webapp.services.links import (
+from webapp.services.link_query import (
     Choice,
     Field,
     Flag,

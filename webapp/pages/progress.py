@@ -16,7 +16,7 @@ from gradebook import Learner
 from gradebook import identity as ids
 from gradebook.csv_export import number
 from webapp.i18n import input_error, tr
-from webapp.pages import identity
+from webapp.pages import sign_in
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions
 from webapp.serving.ratelimit import locked_message
@@ -38,7 +38,7 @@ class ProgressPage:
 def owner(key: str | None, profile: gr.OAuthProfile | None, session: str | None = None) -> Learner:
     """Whose history this browser may open: the label plays no part (it cannot be refused).
     ``session``: the page session, for a click that races the first page load's key."""
-    return identity.learner(None, key, profile, session)
+    return sign_in.learner(None, key, profile, session)
 
 
 def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
@@ -156,7 +156,7 @@ def _guest_asking(key: str | None, profile: gr.OAuthProfile | None, lang: str,
         raise ValueError(tr("recovery.member", lang))
     if who.kind != "guest":
         raise ValueError(tr("recovery.signed_in", lang))
-    return who, ids.key_hash(str(identity.key_for(key, session)))
+    return who, ids.key_hash(str(sign_in.key_for(key, session)))
 
 
 def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
@@ -183,7 +183,7 @@ def sign_out_others(key: str | None, profile: gr.OAuthProfile | None, lang: str 
 def use_recovery_code(code: str | None, key: str | None, address: str, lang: str = "en",
                       session: str | None = None) -> str:
     """Link this browser's key to the learner whose recovery code this is; the message to show."""
-    key = identity.key_for(key, session)
+    key = sign_in.key_for(key, session)
     if not ids.valid_browser_key(key):
         raise ValueError(tr("recovery.no_key", lang))
     book = submissions.gradebook()
@@ -218,7 +218,7 @@ def recovered_name(key: str | None, session: str | None = None) -> str | None:
     " (guest)"), for the label box after a recovery code linked it: the label used to stay
     empty and the learner's next rows read "anonymous" beside their named ones. None when they
     never gave one."""
-    who = identity.learner(None, key, None, session)
+    who = sign_in.learner(None, key, None, session)
     rows = submissions.gradebook().history(learner_id=who.id, limit=1)
     label = rows[0].learner if rows else ""
     if not label.endswith(ids.GUEST_SUFFIX):
@@ -226,7 +226,7 @@ def recovered_name(key: str | None, session: str | None = None) -> str | None:
     return label[: -len(ids.GUEST_SUFFIX)].strip() or None
 
 
-def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage:
+def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> ProgressPage:
     """Lay out the page inside the current gr.Tab; connect_editor() wires the reload button.
     With its ``tab``, the tables refresh themselves whenever the learner opens the page."""
     who = learner.inputs()  # the label box and browser key above the tabs
@@ -288,12 +288,12 @@ def build(learner: identity.Identity, tab: gr.Tab | None = None) -> ProgressPage
     @friendly(6)
     def on_use(_typed, key, code, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        text = use_recovery_code(code, key, identity.address_of(request), lang, request.session_hash)
+        text = use_recovery_code(code, key, sign_in.address_of(request), lang, request.session_hash)
         name = recovered_name(key, request.session_hash)  # the learner's label comes along
         if name is None:
             label = (gr.skip(), gr.skip(), gr.skip())
         else:
-            label = (name, name, identity.describe(name, profile, lang))
+            label = (name, name, sign_in.describe(name, profile, lang))
         return (*label, *tables(key, profile, lang, request.session_hash), text)
 
     # Private events are still reachable over raw HTTP: what protects them is the browser key.

@@ -12,7 +12,7 @@ import gradio as gr
 
 from gradebook.csv_export import number
 from gradebook.overrides import MAX_NOTE
-from webapp.pages import class_view, identity
+from webapp.pages import class_view, sign_in
 from webapp.pages.common import lang_of, tr, warn
 from webapp.pages.instructor_auth import authorize
 from webapp.services import learner_page, regrade, submissions
@@ -28,7 +28,7 @@ def _teacher(pw, browser_key, is_signed, request: gr.Request,
     lang = lang_of(request)
     if not is_signed:
         return lang, None
-    who, refusal = authorize(pw, profile, identity.address_of(request), lang, browser_key,
+    who, refusal = authorize(pw, profile, sign_in.address_of(request), lang, browser_key,
                              remember=False)
     if who is None:
         warn(refusal, lang)

@@ -7,7 +7,7 @@ import os
 import gradio as gr
 
 from transformer_lab.message import Refused
-from webapp.pages.identity import client_of
+from webapp.pages.sign_in import client_of
 from webapp.train.train_config import API_STEPS, CHOICES, start_values, typed
 
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.train.training keeps runs inside

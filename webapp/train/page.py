@@ -8,7 +8,7 @@ from transformer_lab.message import Refused
 from webapp.i18n import Term, input_error
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
-from webapp.pages.identity import client_of
+from webapp.pages.sign_in import client_of
 from webapp.pages.viewport import head_grid, width_input, with_width
 from webapp.train.api import devices, run_training, tatoeba_offered, train
 from webapp.train.sessions import TrainSessions

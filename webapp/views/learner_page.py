@@ -9,9 +9,9 @@ from html import escape
 
 from gradebook.csv_export import number
 from webapp.i18n import tr
-from webapp.services.class_view import local_clock
+from webapp.services.class_summary import local_clock
 from webapp.services.learner_page import LearnerPage
-from webapp.views.class_view import mistake_text
+from webapp.views.class_grid import mistake_text
 from webapp.views.exercise_list import exercise_title
 from webapp.views.gradebook_lang import show_label
 

@@ -25,7 +25,7 @@ def page_app(tmp_path_factory):
     import gradio as gr
 
     from gradebook import open_gradebook
-    from webapp.pages import identity, instructor
+    from webapp.pages import instructor, sign_in
     from webapp.pages.common import I18N, t
     from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
@@ -40,7 +40,7 @@ def page_app(tmp_path_factory):
                    FailureLimiter(per_client=500, client_window_s=600))
         with gr.Blocks() as demo:
             notice = gr.Markdown(elem_id="link-notice")
-            who = identity.build(notice)
+            who = sign_in.build(notice)
             with gr.Tabs():
                 with gr.Tab(t("tab.progress"), id="progress"):
                     gr.Markdown("elsewhere")

@@ -38,7 +38,7 @@ def page_app(tmp_path_factory):
     import gradio as gr
 
     from gradebook import open_gradebook
-    from webapp.pages import identity, instructor
+    from webapp.pages import instructor, sign_in
     from webapp.pages.common import I18N, t
     from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
@@ -52,7 +52,7 @@ def page_app(tmp_path_factory):
         mp.setattr(submissions.default().serving, "password_tries",
                    FailureLimiter(per_client=500, client_window_s=600))
         with gr.Blocks() as demo:
-            who = identity.build()
+            who = sign_in.build()
             with gr.Tabs():
                 with gr.Tab(t("tab.progress"), id="progress"):
                     gr.Markdown("elsewhere")
@@ -151,7 +151,7 @@ def sign_in(page, tab: str) -> None:
 
 @pytest.mark.parametrize("locale,width,tab", [("en-US", 1280, "Instructor"), ("zh-CN", 390, "教师")])
 def test_the_class_view_matches_the_gradebook(browser, page_app, locale, width, tab):
-    from webapp.views.class_view import mistake_text
+    from webapp.views.class_grid import mistake_text
     from webapp.views.gradebook_lang import show_label
 
     url, book, path = page_app

@@ -9,7 +9,7 @@ import sys
 
 from grader import report
 from grader.feedback import raised as feedback
-from grader.model import ErrorInfo
+from grader.typed import ErrorInfo
 from transformer_lab import tables, words
 from transformer_lab.message import Message
 from webapp import i18n

@@ -24,7 +24,7 @@ def _request(lang: str = "en-US", query: bytes = b"", session: str = "teacher"):
 
 @pytest.fixture
 def app(monkeypatch, tmp_path):
-    from webapp.pages import identity, instructor
+    from webapp.pages import instructor, sign_in
     from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
@@ -38,7 +38,7 @@ def app(monkeypatch, tmp_path):
     monkeypatch.setattr(serving, "recovery_tries", FailureLimiter(per_client=5, client_window_s=600))
     with gr.Blocks() as blocks:
         notice = gr.Markdown()
-        instructor.build(identity.build(notice))
+        instructor.build(sign_in.build(notice))
     fns = {f.name: f for f in blocks.fns.values()}
     yield fns, book
     submissions.default().use_gradebook(old_book)
@@ -115,8 +115,8 @@ def test_a_stale_or_forged_link_says_so_and_joins_nobody(app):
 def test_the_class_view_shows_who_on_the_list_has_not_started(app):
     fns, book = app
     from webapp.services import class_list
-    from webapp.services import class_view as data
-    from webapp.views import class_view as view
+    from webapp.services import class_summary as data
+    from webapp.views import class_grid as view
 
     issued, _ = class_list.add(book, ["Ada", "Bo", "Cy"])
     ada = issued[0].member

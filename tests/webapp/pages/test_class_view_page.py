@@ -27,7 +27,7 @@ def _request(lang: str = "en-US"):
 
 @pytest.fixture
 def page(monkeypatch, tmp_path):
-    from webapp.pages import identity, instructor
+    from webapp.pages import instructor, sign_in
     from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
@@ -41,7 +41,7 @@ def page(monkeypatch, tmp_path):
     monkeypatch.setattr(submissions.default().serving, "password_tries",
                         FailureLimiter(per_client=50, client_window_s=600))
     with gr.Blocks() as blocks:
-        instructor.build(identity.build())
+        instructor.build(sign_in.build())
     fns = {f.name: f.fn for f in blocks.fns.values()}
     yield fns, book
     submissions.default().use_gradebook(old_book)

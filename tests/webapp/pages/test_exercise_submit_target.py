@@ -9,10 +9,10 @@ import gradio as gr
 
 
 def test_submit_and_run_grade_the_exercise_whose_code_is_on_screen():
-    from webapp.pages import exercises, identity
+    from webapp.pages import exercises, sign_in
 
     with gr.Blocks() as blocks:
-        who = identity.build()
+        who = sign_in.build()
         editor = exercises.build(who)
     by_name = {}
     for fn in blocks.fns.values():

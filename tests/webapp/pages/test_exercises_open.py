@@ -31,13 +31,13 @@ def test_odd_stored_rows_are_left_out_and_the_rest_shown(lang):
 
 @pytest.fixture
 def page(tmp_path, monkeypatch):
-    from webapp.pages import exercises, identity
+    from webapp.pages import exercises, sign_in
     from webapp.services import submissions
 
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
     old = submissions.default().use_gradebook(book)
     with gr.Blocks() as blocks:
-        exercises.build(identity.build())
+        exercises.build(sign_in.build())
     opens = [f.fn for f in blocks.fns.values() if f.name == "on_open"]
     yield opens[0], book
     submissions.default().use_gradebook(old)

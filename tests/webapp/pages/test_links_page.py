@@ -39,7 +39,7 @@ def _page(links, tab):
 
 
 def test_a_copied_link_decodes_to_the_values_it_was_made_from(links):
-    from webapp.services.links import decode
+    from webapp.services.link_query import decode
 
     page = _page(links, "pooling")
     values = {"n": 80, "noise": 0.35000000000000003, "w": 2.5, "steps": 12, "lr": 0.5, "seed": 3}
@@ -126,7 +126,7 @@ HOSTILE = ([{"tab": "basics", key: "1"} for key in EVIL]  # keys the tab does no
 
 
 def _said(links, params: dict, lang: str) -> str:
-    from webapp.services.links import LinkError, decode
+    from webapp.services.link_query import LinkError, decode
 
     with pytest.raises(LinkError) as caught:
         decode(params, links.specs())

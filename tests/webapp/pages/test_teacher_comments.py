@@ -23,7 +23,7 @@ def _request(lang: str = "en-US", session: str = "teacher"):
 
 @pytest.fixture
 def app(monkeypatch, tmp_path):
-    from webapp.pages import identity, instructor, progress
+    from webapp.pages import instructor, progress, sign_in
     from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
@@ -35,7 +35,7 @@ def app(monkeypatch, tmp_path):
     monkeypatch.setattr(submissions.default().serving, "password_tries",
                         FailureLimiter(per_client=50, client_window_s=600))
     with gr.Blocks() as blocks:
-        who = identity.build()
+        who = sign_in.build()
         with gr.Tabs():
             with gr.Tab("progress"):
                 progress.build(who)

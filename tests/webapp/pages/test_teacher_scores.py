@@ -26,8 +26,8 @@ def _learner(book, score=6.0):
                                                  ("zh-CN", "老师设定的分数", "自动评分：6")])
 def test_a_teachers_score_reaches_the_grid_the_learner_page_and_my_progress(app, lang, heading,
                                                                             graded):
-    from webapp.services import class_view as data
-    from webapp.views import class_view as view
+    from webapp.services import class_summary as data
+    from webapp.views import class_grid as view
 
     fns, book = app
     key, me = _learner(book)
@@ -80,7 +80,7 @@ def test_a_teachers_score_at_full_marks_counts_as_full_and_leaves_needs_help():
     from datetime import datetime, timedelta, timezone
 
     from gradebook.model import Attempt
-    from webapp.services.class_view import FULL, summarise
+    from webapp.services.class_summary import FULL, summarise
 
     now = datetime(2026, 9, 1, 10, tzinfo=timezone.utc)
     rows = [Attempt(i, "Ada (guest)", "g:ada", "causal-mask", 3.0, 12.0, "graded",

@@ -82,26 +82,26 @@ def test_anonymous_learners_are_keyed_by_session(book):
 
 
 def test_profile_wins_over_a_typed_name(book):
-    from webapp.pages import identity
+    from webapp.pages import sign_in
 
     key = idm.new_browser_key()
-    me = identity.learner("Mallory", key, profile_of("ada"))
+    me = sign_in.learner("Mallory", key, profile_of("ada"))
     assert (me.id, me.label, me.kind) == ("hf:ada", "ada", "signed_in")
-    guest = identity.learner("Mallory", key, None)
+    guest = sign_in.learner("Mallory", key, None)
     assert (guest.id, guest.label) == (idm.guest_id(key), "Mallory (guest)")
 
 
 def test_a_guest_cannot_take_a_signed_in_learners_name(book):
-    from webapp.pages import identity
+    from webapp.pages import sign_in
 
     book.record(row("ada", "causal-mask", 3, learner_id="hf:ada"))  # ada has signed in before
     for lookalike in ("ada", "ADA", "ａｄａ", "аda", "Adá"):  # Cyrillic а, full width, accent
         with pytest.raises(ValueError, match="signed-in learner"):
-            identity.learner(lookalike, idm.new_browser_key(), None)
+            sign_in.learner(lookalike, idm.new_browser_key(), None)
         out = glue.grade_and_record("causal-mask", "x = 1", lookalike, "s")  # the API too
         assert out["refused"] and out["reason"] == "bad_name"
-        assert "⚠️" in identity.describe(lookalike, None, "en")
-    assert identity.learner("ada", idm.new_browser_key(), profile_of("ada")).id == "hf:ada"
+        assert "⚠️" in sign_in.describe(lookalike, None, "en")
+    assert sign_in.learner("ada", idm.new_browser_key(), profile_of("ada")).id == "hf:ada"
     assert book.count() == 1
 
 
@@ -235,7 +235,7 @@ def _password_checks(book, monkeypatch, instructor) -> None:
 
 
 def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypatch):
-    from webapp.pages import identity, instructor
+    from webapp.pages import instructor, sign_in
 
     book.record(row("Ada (guest)", "causal-mask", 9))
     monkeypatch.setenv("SPACE_ID", "course/lab")  # a Space with hf_oauth: true
@@ -258,7 +258,7 @@ def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypa
         ("hf:mallory", "refused", "not on LAB_INSTRUCTORS"),
         ("hf:mallory", "refused", "not on LAB_INSTRUCTORS")]
     with gr.Blocks() as demo:  # identity parts without a login button (that needs an HF token)
-        instructor.build(identity.Identity(stored=gr.State(""), key=gr.State(""), name=gr.Textbox(),
+        instructor.build(sign_in.Identity(stored=gr.State(""), key=gr.State(""), name=gr.Textbox(),
                                            status=gr.Markdown(), login=None))
     props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
     assert props["instructor-password"]["visible"] is False  # no shared password on the page
@@ -288,12 +288,12 @@ def test_recovery_code_carries_a_guest_to_another_browser(book):
 
 
 def test_pages_build_without_a_password_or_oauth(monkeypatch):
-    from webapp.pages import exercises, identity, instructor, progress
+    from webapp.pages import exercises, instructor, progress, sign_in
 
     monkeypatch.delenv(access.PASSWORD_ENV, raising=False)
     monkeypatch.delenv("OAUTH_CLIENT_ID", raising=False)
     with gr.Blocks() as demo:
-        who = identity.build()
+        who = sign_in.build()
         with gr.Tab("p"):
             page = progress.build(who)
         with gr.Tab("i"):
@@ -330,44 +330,44 @@ def test_uploads_are_checked_before_they_reach_the_editor(tmp_path):
 def test_a_click_racing_the_first_page_load_gets_the_same_key():
     """Submit within a second of a first visit reaches the server before the load event has
     given the browser its key: both must settle on one key, or the submission is orphaned."""
-    from webapp.pages import identity
+    from webapp.pages import sign_in
 
-    first = identity.claim("alice", "", None, session="sess-1")  # Submit: no key in the browser yet
+    first = sign_in.claim("alice", "", None, session="sess-1")  # Submit: no key in the browser yet
     assert idm.valid_browser_key(first.browser_key)
-    assert identity.key_for(None, "sess-1") == first.browser_key  # the load event hands this one out
-    assert identity.key_for(None, "sess-2") != first.browser_key  # another page, another key
+    assert sign_in.key_for(None, "sess-1") == first.browser_key  # the load event hands this one out
+    assert sign_in.key_for(None, "sess-2") != first.browser_key  # another page, another key
     own = idm.new_browser_key()
-    assert identity.key_for(own, "sess-1") == own  # a browser that has a key keeps it
-    assert identity.claim("alice", "", None, via_api=True).browser_key is None  # API: no key
-    assert identity.key_for("", None) is None
+    assert sign_in.key_for(own, "sess-1") == own  # a browser that has a key keeps it
+    assert sign_in.claim("alice", "", None, via_api=True).browser_key is None  # API: no key
+    assert sign_in.key_for("", None) is None
 
 
 def test_a_flood_of_fresh_page_sessions_keeps_the_minted_keys_bounded(monkeypatch):
     """Every new page session without a key mints one; a client making sessions faster than the
     10-minute TTL must not grow the table without bound. The newest sessions keep their keys."""
-    from webapp.pages import identity
+    from webapp.pages import sign_in
 
-    monkeypatch.setattr(identity, "_MINTED", {})
-    monkeypatch.setattr(identity, "MINTED_MAX", 50)
+    monkeypatch.setattr(sign_in, "_MINTED", {})
+    monkeypatch.setattr(sign_in, "MINTED_MAX", 50)
     for i in range(500):
-        identity.key_for(None, f"flood-{i}")
-    assert len(identity._MINTED) <= 50
-    latest = identity.key_for(None, "flood-499")
-    assert identity.key_for(None, "flood-499") == latest  # still the same key for the racer
+        sign_in.key_for(None, f"flood-{i}")
+    assert len(sign_in._MINTED) <= 50
+    latest = sign_in.key_for(None, "flood-499")
+    assert sign_in.key_for(None, "flood-499") == latest  # still the same key for the racer
 
 
 def test_the_browser_key_outlives_a_restart_of_the_app():
     """gr.BrowserState encrypts with a secret sent to the page; Gradio's default is random per
     process, which would make every browser forget its key (and its history) on a restart."""
-    from webapp.pages import identity
+    from webapp.pages import sign_in
 
     secrets_seen = set()
     for _ in range(2):  # two builds stand for two processes: nothing random may differ
         with gr.Blocks():
-            built = identity.build()
+            built = sign_in.build()
         secrets_seen.add((built.key.secret, built.key.storage_key, built.stored.secret))
-    assert secrets_seen == {(identity.BROWSER_STATE_SECRET, identity.KEY_STORAGE_KEY,
-                             identity.BROWSER_STATE_SECRET)}
+    assert secrets_seen == {(sign_in.BROWSER_STATE_SECRET, sign_in.KEY_STORAGE_KEY,
+                             sign_in.BROWSER_STATE_SECRET)}
 
 
 def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from gradebook.model import Attempt
-from webapp.services.class_view import summarise
+from webapp.services.class_summary import summarise
 
 START = datetime(2026, 9, 1, 9, 0, tzinfo=timezone.utc)
 EX = "causal-mask"

@@ -30,7 +30,7 @@ META = ("tab", "hide", "lock")
 TRUE_WORDS = ("1", "true", "yes", "on")  # lock=... meaning every shown control
 FALSE_WORDS = ("", "0", "false", "no", "off")  # lock=... meaning none
 # Keys that never make a lesson link: Gradio's (?__theme=dark, ?view=api), Spaces', and a
-# class list's join link (?join=..., read by webapp.pages.identity on load).
+# class list's join link (?join=..., read by webapp.pages.sign_in on load).
 FOREIGN_PREFIX = "_"
 FOREIGN = frozenset({"view", "logs", "join"})
 

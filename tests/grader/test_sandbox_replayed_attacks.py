@@ -19,9 +19,9 @@ import pytest
 from grader import grading
 from grader.exercises import get
 from grader.feedback import judge
-from grader.model import Check, Record
 from grader.paths import REPO_ROOT
 from grader.sandbox import codec, messages
+from grader.typed import Check, Record
 
 EX = get("manual-attention")
 REF = EX.reference_source()
@@ -175,11 +175,11 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from grader.api import protected_paths
 from grader.sandbox.pool import WorkerPool
-from grader.spec import Job, Limits
+from grader.spec import Job, JobLimits
 pool = WorkerPool(protected=protected_paths())
 pool.start()
 print(pool.workers[0].proc.pid, flush=True)
-pool.run(Job(source="import time\nprint('running', flush=True)\ntime.sleep(60)\n", cases=[], limits=Limits(wall_s=60, cpu_s=60)))
+pool.run(Job(source="import time\nprint('running', flush=True)\ntime.sleep(60)\n", cases=[], limits=JobLimits(wall_s=60, cpu_s=60)))
 '''
 
 

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from gradebook.csv_export import mistake_name, name_tag, number
 from webapp.i18n import tr
-from webapp.services.class_view import (
+from webapp.services.class_summary import (
     FULL,
     SAME_MISTAKE,
     SILENT,

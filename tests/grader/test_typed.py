@@ -1,10 +1,10 @@
-"""model.py: typed steps, checks and cases built from the dicts spec.py writes, labelled in the
+"""typed.py: typed steps, checks and cases built from the dicts spec.py writes, labelled in the
 learner's own names, and sent to the sandbox without anything the judge keeps."""
 
 import torch
 
-from grader.model import Check, Step, TestCase
 from grader.spec import Case, call, check, describe, fixture, get, new, probe, ref, set_params
+from grader.typed import Check, Step, TestCase
 
 
 def _mha_case() -> Case:

@@ -1,4 +1,4 @@
-"""Input limits: turn what a learner sent into clean text, or refuse it with a bilingual message."""
+"""Input checks: turn what a learner sent into clean text, or refuse it with a bilingual message."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from webapp.services.links import (
+from webapp.services.link_query import (
     MAX_QUERY_CHARS,
     Choice,
     Flag,

@@ -12,8 +12,8 @@ import pytest
 from perf_support import within
 
 from gradebook.model import Attempt
-from webapp.services.class_view import FULL, TRYING, lesson_start, local_clock, summarise
-from webapp.views import class_view as view
+from webapp.services.class_summary import FULL, TRYING, lesson_start, local_clock, summarise
+from webapp.views import class_grid as view
 
 NOW = datetime(2026, 8, 1, 12, 0, tzinfo=timezone.utc)
 EXERCISES = ["manual-attention", "causal-mask", "multi-head-attention"]
@@ -212,7 +212,7 @@ def test_300_learners_by_8_exercises_summarise_and_draw_quickly():
 
 def test_who_made_it_puts_those_still_trying_first_and_marks_who_fixed_it():
     """Issue 25, item 4: 9 names for one mistake, 6 of them since at full marks, read alike."""
-    from webapp.services.class_view import Learner, MistakeCount
+    from webapp.services.class_summary import Learner, MistakeCount
 
     people = tuple(Learner(f"k{i}", f"learner{i} (guest)", f"g:{i}") for i in range(4))
     html = view.who_made(MistakeCount("manual-attention", "no-scale", people, 5), "en",
