@@ -163,6 +163,21 @@ class Settings:
         """Every field from the environment (``env`` defaults to ``os.environ``)."""
         return cls(**{name: cls.read(name, env) for name in cls.variables()})
 
+    @classmethod
+    def chosen(cls, field_name: str, env: Env | None = None) -> str | None:
+        """The text a deployment set for one field's variable, None when it is unset or blank
+        (for code that must tell a chosen value from the default)."""
+        var = cls.variables()[field_name]
+        raw = (os.environ if env is None else env).get(var.name, "")
+        return (raw if raw.strip() else None) if var.parse.strip else (raw or None)
+
+    @classmethod
+    def write(cls, field_name: str, value: Any) -> None:
+        """Set one field's variable in this process's environment, so later reads and the
+        processes it starts see it (webapp.services.hidden_tests points LAB_HIDDEN_DIR at the
+        hidden tests it fetched): the one way product code writes a ``LAB_*`` variable."""
+        os.environ[cls.variables()[field_name].name] = str(value)
+
 
 # --- the library's own variables -----------------------------------------------------------------
 

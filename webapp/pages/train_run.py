@@ -8,6 +8,7 @@ import gradio as gr
 
 from webapp.pages.identity import client_of
 from webapp.services.train_config import API_STEPS, CHOICES, start_values, typed
+from webapp.settings import WebSettings
 
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.services.training keeps runs inside
 
@@ -31,7 +32,7 @@ def devices() -> list[str]:
 
 def tatoeba_offered() -> bool:
     """Offer D2L's Tatoeba corpus where the host likely has internet: a Space, or LAB_TATOEBA=1."""
-    return bool(os.environ.get("SPACE_ID") or os.environ.get("LAB_TATOEBA") == "1")
+    return bool(os.environ.get("SPACE_ID")) or WebSettings.read("tatoeba")
 
 
 @_gpu
