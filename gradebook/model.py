@@ -9,15 +9,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from gradebook.settings import GradebookSettings
-from grader.paths import GraderSettings
+from grader.paths import REPO_ROOT, GraderSettings
 
 PROJECT_VERSION = "0.1.0"
 MAX_STORED_CODE_CHARS = 1_000_000  # a hard backstop; limits.py refuses far smaller code first
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class GradebookError(RuntimeError):
