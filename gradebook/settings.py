@@ -20,7 +20,8 @@ def _whole(raw: str) -> int:
 
 @dataclass(frozen=True)
 class GradebookSettings(Settings):
-    """Where the app's data lives, how much code the gradebook keeps, which grader it records."""
+    """The gradebook's: where the app's data lives, how much code it keeps, which grader it
+    records."""
 
     data_dir: Path = setting("LAB_DATA_DIR", Path("data"),
                              "where the SQLite gradebook, limits and run cache live (0700/0600)",

@@ -24,7 +24,7 @@ SANDBOX_LEVELS = ("basic", "isolated", "full", "strict")  # weakest first (grade
 
 @dataclass(frozen=True)
 class GraderSettings(Settings):
-    """What the grader reads: its hidden tests, their seed, its workers, its weakest sandbox."""
+    """The grader's: its hidden tests, their seed, its workers, its weakest sandbox."""
 
     hidden_dir: Path = setting("LAB_HIDDEN_DIR", REPO_ROOT / "hidden", "where the hidden tests are",
                                PATH, shown="`hidden/`")

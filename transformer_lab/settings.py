@@ -86,7 +86,7 @@ def choice(options: tuple[str, ...]) -> Parser:
             raise ValueError(f"{name} must be one of {', '.join(options)}; got {text.lower()!r}")
         return text.lower()
 
-    return Parser(convert, " or ".join(f"`{o}`" for o in options))
+    return Parser(convert, "one of " + ", ".join(f"`{o}`" for o in options))
 
 
 def text(accepts: str = "text", *, strip: bool = True) -> Parser:
@@ -187,7 +187,7 @@ D2L_FRA_ENG_SHA1 = "94646ad1522d915e7b0f9296181140edcf86a4f5"
 
 @dataclass(frozen=True)
 class LibrarySettings(Settings):
-    """What ``transformer_lab`` reads: where downloads go, where Tatoeba comes from, threads."""
+    """The library's: where downloads go, where Tatoeba comes from, how many torch threads."""
 
     # None here: the home folder is looked up when the variable is read (HOME may change)
     cache_dir: Path | None = setting(

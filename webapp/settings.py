@@ -30,15 +30,16 @@ RUN_CACHE_OFF = ("off", "0", "false", "no")
 
 @dataclass(frozen=True)
 class WebSettings(Settings):
-    """The web app's own: the instructor view, exports, the run cache, the Train page's corpus,
-    the browser's stored keys and where a Space fetches its hidden tests."""
+    """The web app's own: the instructor view, exports, the run cache and the Train page.
+
+    Also the browser's stored keys and where a Space fetches its hidden tests."""
 
     hidden_repo: str = setting(
         "LAB_HIDDEN_REPO", "", "a private Hugging Face dataset holding the hidden tests (a Space; "
         "token `HF_TOKEN`)", text("a dataset id, `owner/name`", strip=False), shown="unset")
     instructor_password: str = setting(
         "LAB_INSTRUCTOR_PASSWORD", "", "the instructor password, at least 12 characters",
-        text("text of 12 characters or more", strip=False), shown="unset (view off)")
+        text("text (12 characters or more to open the view)", strip=False), shown="unset (view off)")
     instructors: str = setting(
         "LAB_INSTRUCTORS", "", "Hugging Face usernames allowed to the instructor view (a Space "
         "with sign-in)", text("usernames separated by commas or spaces"), shown="unset")

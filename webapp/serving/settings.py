@@ -30,8 +30,10 @@ def _proxies(name: str, raw: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class ServingSettings(Settings):
-    """How many people share the machine and how far each may go: each field declares its
-    ``LAB_*`` variable (transformer_lab/settings.py); :meth:`from_env` reads them all."""
+    """The serving wing's: how many people share the machine and how far each may go.
+
+    Each field declares its ``LAB_*`` variable (transformer_lab/settings.py); :meth:`from_env`
+    reads them all."""
 
     # The grader's own count (LAB_GRADER_WORKERS, grader.api.GraderSettings): one count
     grading_slots: int = 2
