@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
 
 import gradio as gr
@@ -25,6 +24,7 @@ from webapp.pages.common import I18N, t, tr
 from webapp.pages.style import CSS
 from webapp.services import submissions
 from webapp.serving import gradio_patch, wing
+from webapp.settings import AppSettings
 from webapp.train import page as train
 from webapp.train.sessions import TrainSessions
 
@@ -37,8 +37,11 @@ log = logging.getLogger("transformer_lab.app")
 # by address and learner; a narrower pool left the rest in Gradio's own first-come queue.
 # "measure" (the complexity benchmark) takes the CPU for seconds: one at a time.
 # A waiting event costs one thread blocked on an event; the line refuses before the pool fills.
-# The settings alone: `import app` opens no database (the wing's limits open on first use).
-SETTINGS = wing.default_settings()
+# Every LAB_* variable, read once here (webapp/settings.py) and handed to its consumers; a bad
+# value stops the app with the variable's name. Reading opens nothing: `import app` opens no
+# database (the wing's limits open on first use).
+APP_SETTINGS = AppSettings.from_env()
+SETTINGS = wing.default_settings(APP_SETTINGS.serving)  # the serving wing's part
 POOLS = SETTINGS.pools()
 
 
@@ -131,7 +134,7 @@ def warm_up() -> None:
 
     # The thread policy (transformer_lab/threads.py): 1 on a 2-vCPU Space, so the other core
     # stays free for grading, and a single-threaded parent forks the grader's workers safely.
-    torch.set_num_threads(default_threads())
+    torch.set_num_threads(APP_SETTINGS.library.torch_threads or default_threads({}))
     import webapp.compute.basics  # noqa: F401
     import webapp.compute.explore  # noqa: F401
     from webapp.services.run_cache import library_version
@@ -145,7 +148,7 @@ def warm_up() -> None:
     from webapp.serving.memory import freeze_startup_objects
 
     freeze_startup_objects()  # a full collection of start-up's objects held the event loop 210 ms
-    if os.environ.get("LAB_WARM_RUN_CACHE", "").strip() == "1":  # presets as cache hits (issue 12)
+    if APP_SETTINGS.web.warm_run_cache:  # presets as cache hits (issue 12)
         from webapp.train.train_queue import warm_presets
 
         threading.Thread(target=warm_presets, name="warm-run-cache", daemon=True).start()

@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gradebook.settings import GradebookSettings
 from gradebook.store import DEFAULT_FILENAME, Gradebook
 
 
 def default_sqlite_path() -> Path:
     """``$LAB_DATA_DIR/gradebook.sqlite3``, with ``./data`` when the variable is unset."""
-    return Path(os.environ.get("LAB_DATA_DIR") or "data") / DEFAULT_FILENAME
+    return GradebookSettings.read("data_dir") / DEFAULT_FILENAME
 
 
 def open_gradebook(url: str | None = None, *, pool_size: int = 4,

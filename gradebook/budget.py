@@ -19,11 +19,11 @@ under the budget, pruning a little more than needed at worst.
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Protocol
 
 from gradebook.model import Submission
+from gradebook.settings import GradebookSettings
 
 
 class Book(Protocol):
@@ -36,8 +36,9 @@ class Book(Protocol):
 
     def _execute(self, sql: str, params: tuple = ()) -> None: ...
 
-BUDGET_ENV = "LAB_GRADEBOOK_CHARS"
-DEFAULT_CHARS = 2_000_000_000
+
+BUDGET_ENV = GradebookSettings.variables()["storage_chars"].name  # LAB_GRADEBOOK_CHARS
+DEFAULT_CHARS = GradebookSettings.storage_chars  # its default, declared in gradebook/settings.py
 KEEP_FRACTION = 0.9  # a prune goes down to this share of the budget: one prune per flood burst
 BATCH = 500  # rows pruned per statement
 NOT_KEPT = ""  # the code of a row whose code was not kept (no graded row has empty code)
@@ -46,16 +47,7 @@ FLOOR = 2  # what a pruned row still holds: "" and "[]"
 
 def budget_from_env() -> int | None:
     """The budget in characters from ``LAB_GRADEBOOK_CHARS`` (None: no budget)."""
-    text = os.environ.get(BUDGET_ENV, "").strip()
-    if not text:
-        return DEFAULT_CHARS
-    try:
-        chars = int(float(text))
-    except ValueError:
-        raise ValueError(f"{BUDGET_ENV} must be a whole number of characters, got {text!r}") from None
-    if chars < 0:
-        raise ValueError(f"{BUDGET_ENV} must be 0 (no budget) or more, got {chars}")
-    return chars or None
+    return GradebookSettings.read("storage_chars") or None
 
 
 class StorageBudget:

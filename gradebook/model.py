@@ -5,17 +5,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
+
+from gradebook.settings import GradebookSettings
+from grader.paths import REPO_ROOT, GraderSettings
 
 PROJECT_VERSION = "0.1.0"
 MAX_STORED_CODE_CHARS = 1_000_000  # a hard backstop; input_checks.py refuses far smaller code first
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class GradebookError(RuntimeError):
@@ -48,11 +48,11 @@ def grader_version() -> str:
     The hash changes whenever grading could change, so an instructor can tell scores from
     different test sets apart.
     """
-    env = os.environ.get("LAB_GRADER_VERSION", "").strip()
-    if env:
-        return env
+    pinned = GradebookSettings.read("grader_version")
+    if pinned:
+        return pinned
     digest = hashlib.sha256()
-    hidden = Path(os.environ.get("LAB_HIDDEN_DIR") or REPO_ROOT / "hidden")
+    hidden = GraderSettings.read("hidden_dir")
     engine = sorted(p for p in (REPO_ROOT / "grader").rglob("*.py") if "__pycache__" not in p.parts)
     files = engine + sorted(hidden.glob("**/*.py"))
     for path in files:

@@ -11,7 +11,7 @@ from pathlib import Path
 from grader import exercises as _ex
 from grader import variants
 from grader.exercises import Exercise, UnknownExercise
-from grader.paths import REPO_ROOT, deployment_seed, grader_workers, hidden_root
+from grader.paths import REPO_ROOT, GraderSettings, deployment_seed, grader_workers, hidden_root
 from grader.report import Report, TestResult, render
 from grader.sandbox.pool import SandboxUnavailable, WorkerError, WorkerPool
 from grader.spec import Case
@@ -19,7 +19,8 @@ from grader.submission import SubmissionError, read_submission
 
 # What the app and the command line use of the grader: nothing else is imported from outside
 # (tests/webapp/test_structure.py checks the web app).
-__all__ = ["Exercise", "ExerciseInfo", "Grader", "Report", "SandboxUnavailable", "SubmissionError",
+__all__ = ["Exercise", "ExerciseInfo", "Grader", "GraderSettings", "Report", "SandboxUnavailable",
+           "SubmissionError",
            "check_exercise", "check_submission",
            "TestResult", "UnknownExercise", "WorkerError", "YOUR_NUMBERS", "all_exercises",
            "default_grader", "get_exercise", "grade", "grader_workers", "list_exercises", "render",

@@ -3,10 +3,11 @@
     python scripts/house_numbers.py
 
 Prints: product lines per package; lines of webapp/serving/; how often ``heads`` is written
-between the Train page and the model; ``LAB_*`` variables read outside the settings objects
-and those the README's Settings table lacks; module-level singletons (private module names
-bound to an empty list, dict or None that code fills later); the longest functions. Static
-reading (ast and text), nothing of the app is started.
+between the Train page and the model; ``LAB_*`` variables read outside the settings modules
+(those tests/test_settings_documented.py lists) and those the README's Settings tables lack;
+module-level singletons (private module names bound to an empty list, dict or None that code
+fills later); the longest functions. Static reading (ast and text), nothing of the app is
+started.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ PACKAGES = ("app.py", "transformer_lab", "grader", "gradebook", "webapp", "exerc
 PRODUCT = ("app.py", "transformer_lab", "grader", "gradebook", "webapp")
 TRAIN_PATH = ("webapp/train/page.py", "webapp/train/api.py",
               "webapp/train/train_config.py", "transformer_lab/experiments.py")
-SETTINGS_FILES = {"webapp/serving/settings.py"}
-ENV_READ = re.compile(r"(environ(\.get)?\s*[\[(]|getenv\s*\()\s*['\"](LAB_[A-Z0-9_]+)")
 SINGLETON = re.compile(r"^(_[A-Z][A-Z0-9_]*)\s*(:[^=]+)?=\s*(\[\]|\{\}|None)\s*(#.*)?$")
 
 
@@ -60,15 +59,13 @@ def heads_lines() -> dict[str, int]:
 
 
 def env_reads_outside_settings() -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for top in PRODUCT:
-        for path in files(top):
-            rel = str(path.relative_to(ROOT))
-            if rel in SETTINGS_FILES:
-                continue
-            for m in ENV_READ.finditer(path.read_text(encoding="utf-8")):
-                found.setdefault(m.group(3), []).append(rel)
-    return found
+    """Variable -> files that read or write it in the environment outside the settings modules
+    (the AST scan of tests/test_settings_documented.py: literal names and module constants)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_settings_documented import reads_outside_settings
+
+    return {name: [site.rsplit(":", 1)[0] for site in sites]
+            for name, sites in reads_outside_settings().items()}
 
 
 def undocumented() -> list[str]:
@@ -109,7 +106,7 @@ def main() -> int:
     each = ", ".join(f"{Path(k).name} {v}" for k, v in heads.items())
     print(f"'heads' written between the Train page and the model: {sum(heads.values())} lines ({each})")
     reads = env_reads_outside_settings()
-    print(f"LAB_* variables read outside the settings object: {len(reads)} "
+    print(f"LAB_* variables read outside the settings modules: {len(reads)} "
           f"({sum(len(v) for v in reads.values())} sites in {len({f for v in reads.values() for f in v})} files)")
     print(f"LAB_* variables read but undocumented: {len(undocumented())}")
     single = singletons()

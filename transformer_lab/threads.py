@@ -22,6 +22,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from transformer_lab.settings import LibrarySettings
+
 CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
 
 
@@ -54,11 +56,8 @@ def available_cores(cpu_max: Path = CGROUP_CPU_MAX) -> int:
 def default_threads(environ: Mapping[str, str] | None = None, cores: int | None = None) -> int:
     """Torch threads for this process under the policy (see the module); ValueError naming
     LAB_TORCH_THREADS when it is set to anything but a positive whole number."""
-    env = os.environ if environ is None else environ
-    raw = (env.get("LAB_TORCH_THREADS") or "").strip()
-    if raw:
-        if not raw.isdigit() or int(raw) < 1:
-            raise ValueError(f"LAB_TORCH_THREADS must be a positive whole number, got {raw!r}")
-        return int(raw)
+    chosen = LibrarySettings.read("torch_threads", environ)
+    if chosen is not None:
+        return chosen
     cores = available_cores() if cores is None else cores
     return 1 if cores <= 2 else cores // 2

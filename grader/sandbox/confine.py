@@ -10,6 +10,7 @@ import signal
 import struct
 import sys
 
+from grader.paths import SANDBOX_LEVELS, GraderSettings
 from grader.sandbox import seccomp
 from grader.sandbox.jobs import JobLimits
 
@@ -206,7 +207,7 @@ def set_undumpable() -> None:
 # the job. "full" adds a non-root uid; "strict" adds private namespaces (capped tmpfs workdir)
 # and Landlock's signal scoping (ABI 6, kernel 6.12): below it only seccomp keeps signals in,
 # and the log must not say "strict" there (issue 19, F3).
-LEVELS = ("basic", "isolated", "full", "strict")
+LEVELS = SANDBOX_LEVELS
 FLOOR = "isolated"
 # Layers switched off on purpose (``--without`` on the worker): to test that the grader refuses,
 # and to mimic hosts that lack them. Never set in production.
@@ -242,11 +243,9 @@ def at_least(name: str, minimum: str) -> bool:
 def required_level(offered: str) -> str:
     """LAB_SANDBOX_MIN if set (a deliberate choice, may be weaker), else what the host offers
     but never below FLOOR."""
-    raw = os.environ.get("LAB_SANDBOX_MIN", "").strip().lower()
-    if raw:
-        if raw not in LEVELS:
-            raise ValueError(f"LAB_SANDBOX_MIN must be one of {', '.join(LEVELS)}; got {raw!r}")
-        return raw
+    chosen = GraderSettings.read("sandbox_min")  # ValueError naming it for a bad word
+    if chosen:
+        return chosen
     return offered if at_least(offered, FLOOR) else FLOOR
 
 

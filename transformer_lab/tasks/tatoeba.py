@@ -12,9 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import lab_error
+from ..settings import D2L_FRA_ENG_SHA1, D2L_FRA_ENG_URL, LibrarySettings
 
-D2L_FRA_ENG_URL = "http://d2l-data.s3-accelerate.amazonaws.com/fra-eng.zip"
-D2L_FRA_ENG_SHA1 = "94646ad1522d915e7b0f9296181140edcf86a4f5"
 MEMBER = "fra-eng/fra.txt"  # the one file we need inside the zip
 
 Fetch = Callable[[str, Path], None]
@@ -53,8 +52,7 @@ def read_pairs(path: str | os.PathLike, max_pairs: int | None = None) -> list[tu
 
 def cache_dir() -> Path:
     """Where downloads are kept: $LAB_CACHE_DIR, else ~/.cache/transformer_lab."""
-    env = os.environ.get("LAB_CACHE_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "transformer_lab"
+    return LibrarySettings.read("cache_dir")
 
 
 def sha1_of(path: Path) -> str:
@@ -154,8 +152,8 @@ def corpus_pairs(corpus: str = "bundled", max_pairs: int | None = None,
     local = bundled or BUNDLED_CORPUS
     if corpus == "bundled":
         return read_pairs(local, max_pairs=max_pairs), "bundled"
-    download_kwargs.setdefault("url", os.environ.get("LAB_TATOEBA_URL", D2L_FRA_ENG_URL))
-    download_kwargs.setdefault("sha1", os.environ.get("LAB_TATOEBA_SHA1", D2L_FRA_ENG_SHA1))
+    download_kwargs.setdefault("url", LibrarySettings.read("tatoeba_url"))
+    download_kwargs.setdefault("sha1", LibrarySettings.read("tatoeba_sha1"))
     try:
         return load_tatoeba(max_pairs=max_pairs or TATOEBA_PAIRS, **download_kwargs), "tatoeba"
     except (ConnectionError, ValueError, OSError) as err:

@@ -20,13 +20,14 @@ from webapp.i18n import tr
 from webapp.pages.common import lang_of, t
 from webapp.services import key_stamps, submissions
 from webapp.serving.who import ClientKey
+from webapp.settings import WebSettings
 
 STORAGE_KEY = "transformer-lab-learner"  # the typed label
 KEY_STORAGE_KEY = "transformer-lab-key"  # the browser's learner key
 # gr.BrowserState encrypts in the browser with a key it sends to every page, so it hides
 # nothing from the page's user; but a random one per process (Gradio's default) would make
 # every browser forget its learner key whenever the app restarts. Hence a fixed one.
-BROWSER_STATE_SECRET = os.environ.get("LAB_BROWSER_STATE_SECRET") or "transformer-lab-browser-v1"
+BROWSER_STATE_SECRET = WebSettings.read("browser_state_secret")
 
 
 def oauth_available() -> bool:

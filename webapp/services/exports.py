@@ -15,9 +15,10 @@ from pathlib import Path
 
 from gradebook import Gradebook
 from gradebook.csv_export import BOM, learners_to_csv
+from webapp.settings import WebSettings
 
 EXPORT_PREFIX = "lab-gradebook-export-"  # every export file's name starts so (and Gradio's copy)
-EXPORT_TTL_S = float(os.environ.get("LAB_EXPORT_TTL_S", "300"))  # an export lives 5 minutes
+EXPORT_TTL_S = WebSettings.read("export_ttl_s")  # an export lives 5 minutes (LAB_EXPORT_TTL_S)
 _EXPORTS: dict[str, Path] = {}  # the one private folder of this process
 _EXPORTS_LOCK = threading.Lock()
 _SERVED: dict[str, Callable[[], str | Path]] = {}  # where the web framework keeps its copies

@@ -6,6 +6,9 @@ import os
 import tempfile
 import threading
 
+from grader.api import GraderSettings
+from webapp.settings import WebSettings
+
 _LOCK = threading.Lock()
 _DONE = False
 
@@ -19,15 +22,16 @@ def ensure_hidden_tests() -> str | None:
     """
     global _DONE
     with _LOCK:
-        repo = os.environ.get("LAB_HIDDEN_REPO")
-        if _DONE or not repo or os.environ.get("LAB_HIDDEN_DIR"):
+        repo = WebSettings.read("hidden_repo")
+        chosen = GraderSettings.chosen("hidden_dir")  # a deployment's own folder wins
+        if _DONE or not repo or chosen:
             _DONE = True
-            return os.environ.get("LAB_HIDDEN_DIR")
+            return chosen
         from huggingface_hub import snapshot_download
 
         target = tempfile.mkdtemp(prefix="lab-hidden-")
         snapshot_download(repo_id=repo, repo_type="dataset", local_dir=target,
                           token=os.environ.get("HF_TOKEN"))
-        os.environ["LAB_HIDDEN_DIR"] = target
+        GraderSettings.write("hidden_dir", target)  # the grader reads it from here on
         _DONE = True
         return target

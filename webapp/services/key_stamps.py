@@ -25,21 +25,20 @@ import base64
 import functools
 import hashlib
 import hmac
-import os
 import secrets
 import struct
 import time
 from typing import Any
 
 from gradebook import identity as ids
-from webapp.services.instructor_access import PASSWORD_ENV
+from webapp.settings import WebSettings
 
 AGED_S = 3600.0  # a stamp at least this old: the browser was here before any spray began
 _RANDOM, _MAC = 18, 10  # bytes: 18 random + 4 (the minute) + 10 (the HMAC) = 32
 
 
 def _secret() -> bytes | None:
-    password = os.environ.get(PASSWORD_ENV, "")
+    password = WebSettings.read("instructor_password")
     if not password:
         return None
     from webapp.services import submissions

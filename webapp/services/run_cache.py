@@ -31,6 +31,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from webapp.settings import WebSettings
+
 if TYPE_CHECKING:  # the config module imports torch; this one loads it only when needed
     from transformer_lab.experiments import ExperimentConfig
 
@@ -38,7 +40,7 @@ log = logging.getLogger("transformer_lab.app")
 
 FORMAT = 1  # bump when the stored layout changes: older entries then simply miss
 EARLY_STOPS = ("stop_flag", "callback")  # stopped by someone: depends on timing, never stored
-DEFAULT_MAX_MB = 256.0  # LAB_RUN_CACHE_MB
+DEFAULT_MAX_MB = WebSettings.run_cache_mb  # LAB_RUN_CACHE_MB, declared in webapp/settings.py
 MEMO_MAX_BYTES = 64 * 2**20  # decoded entries kept in this process (LRU)
 TOUCH_EVERY_S = 30.0  # a run replayed from memory is marked as used in the store this often
 REPLAY_CHUNKS = 3  # messages a hit is replayed in (each redraws the curves: ~0.1-0.3 s)
@@ -52,7 +54,7 @@ def library_version() -> str:
     Computed once per process (app.warm_up does it at start, so it describes the code that was
     loaded). ``LAB_RUN_CACHE_VERSION`` replaces it, e.g. with the deployed commit, when replicas
     must agree whatever happens to their files later."""
-    pinned = os.environ.get("LAB_RUN_CACHE_VERSION", "").strip()
+    pinned = WebSettings.read("run_cache_version")
     if pinned:
         return pinned
     import torch

@@ -11,17 +11,15 @@ import os
 import threading
 from pathlib import Path
 
-from webapp.services.run_cache import DEFAULT_MAX_MB, FileRunCache, RunCache
+from gradebook.settings import GradebookSettings
+from webapp.services.run_cache import FileRunCache, RunCache
+from webapp.settings import WebSettings
 
 log = logging.getLogger("transformer_lab.app")
 
 
 def _max_bytes() -> int:
-    raw = os.environ.get("LAB_RUN_CACHE_MB", "").strip()
-    mb = float(raw) if raw else DEFAULT_MAX_MB
-    if not mb > 0:
-        raise ValueError(f"LAB_RUN_CACHE_MB must be a positive number, got {raw!r}")
-    return int(mb * 1024 * 1024)
+    return int(WebSettings.read("run_cache_mb") * 1024 * 1024)  # ValueError naming LAB_RUN_CACHE_MB
 
 
 def open_run_cache(url: str | None = None, folder: str | Path | None = None,
@@ -34,7 +32,7 @@ def open_run_cache(url: str | None = None, folder: str | Path | None = None,
         from webapp.services.run_cache_pg import PostgresRunCache
 
         return PostgresRunCache(url, size)
-    base = Path(os.environ.get("LAB_DATA_DIR") or "data")
+    base = GradebookSettings.read("data_dir")  # the app's one data folder
     return FileRunCache(folder if folder is not None else base / "run_cache", size)
 
 
@@ -45,7 +43,7 @@ _DEFAULT: RunCache | None = None
 def default_cache() -> RunCache | None:
     """The app's cache (opened on first use); None when LAB_RUN_CACHE=off or it cannot open."""
     global _DEFAULT
-    if os.environ.get("LAB_RUN_CACHE", "").strip().lower() in ("off", "0", "false", "no"):
+    if not WebSettings.read("run_cache"):
         return None
     with _LOCK:
         if _DEFAULT is None:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gradebook.settings import GradebookSettings
 from transformer_lab.message import Refusal
 from webapp.i18n import both
 from webapp.serving.ratelimit import RateLimiter, wait_message
@@ -65,7 +66,7 @@ def open_limiter(per_key: int, window_s: float, scope: str, url: str | None = No
         return PostgresRateLimiter(url, per_key, window_s, scope)
     from webapp.serving.sqlite_ratelimit import SQLiteRateLimiter
 
-    folder = Path(data_dir or os.environ.get("LAB_DATA_DIR") or "data")
+    folder = Path(data_dir or GradebookSettings.read("data_dir"))
     return SQLiteRateLimiter(folder / LIMITS_FILENAME, per_key, window_s, scope)
 
 

@@ -192,13 +192,13 @@ _DEFAULT: list[Serving] = []
 _SETTINGS: list[ServingSettings] = []
 
 
-def default_settings() -> ServingSettings:
-    """The process's serving settings, read from the environment once. Reading them opens
-    nothing: ``import app`` sizes its pools from them and leaves the limits' database to the
-    first request (or launch)."""
+def default_settings(given: ServingSettings | None = None) -> ServingSettings:
+    """The process's serving settings: ``given`` (app.py hands over its AppSettings.serving)
+    the first time, else read from the environment once. Reading them opens nothing: ``import
+    app`` sizes its pools from them and leaves the limits' database to the first request."""
     with _LOCK:
         if not _SETTINGS:
-            _SETTINGS.append(ServingSettings.from_env())
+            _SETTINGS.append(given if given is not None else ServingSettings.from_env())
         return _SETTINGS[0]
 
 

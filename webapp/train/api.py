@@ -8,6 +8,7 @@ import gradio as gr
 
 from transformer_lab.message import Refused
 from webapp.pages.sign_in import client_of
+from webapp.settings import WebSettings
 from webapp.train.train_config import API_STEPS, CHOICES, start_values, typed
 
 GPU_SECONDS = 120  # one ZeroGPU call; the step ceiling in webapp.train.training keeps runs inside
@@ -32,7 +33,7 @@ def devices() -> list[str]:
 
 def tatoeba_offered() -> bool:
     """Offer D2L's Tatoeba corpus where the host likely has internet: a Space, or LAB_TATOEBA=1."""
-    return bool(os.environ.get("SPACE_ID") or os.environ.get("LAB_TATOEBA") == "1")
+    return bool(os.environ.get("SPACE_ID")) or WebSettings.read("tatoeba")
 
 
 @_gpu

@@ -8,7 +8,6 @@ torch, so the page can lay out its controls from it before the first run.
 
 from __future__ import annotations
 
-import os
 from dataclasses import fields
 
 from transformer_lab.errors import lab_error
@@ -21,6 +20,7 @@ from transformer_lab.experiments import (
     check_settings,
 )
 from webapp.i18n import Term, input_error
+from webapp.settings import WebSettings
 
 TASKS = SEQ2SEQ_TASKS  # the Train page's tasks and attention kinds (its encodings: OFFERED)
 KINDS = ATTENTION_KINDS
@@ -60,7 +60,7 @@ def page_config(task: str = "reverse", **choices) -> ExperimentConfig:
     check_limits(c)
     # A host with internet (a Space) may set LAB_CORPUS=tatoeba: D2L's Tatoeba fra-eng is then
     # downloaded once (checksum verified, cached), with the bundled corpus as the fallback.
-    corpus = corpus or os.environ.get("LAB_CORPUS", "bundled")
+    corpus = corpus or WebSettings.read("corpus")
     if corpus not in ("bundled", "tatoeba"):
         raise input_error("unknown_pick", what="corpus", value=corpus, choices="bundled or tatoeba")
     c = c.replace(eval_every=max(1, min(c.eval_every, c.steps // 4 or 1)),  # a few points on short runs
