@@ -8,9 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from webapp.serving.counters import PostgresRateLimiter, SQLiteRateLimiter
 from webapp.serving.limits import open_limiter
-from webapp.serving.pg_ratelimit import PostgresRateLimiter
-from webapp.serving.sqlite_ratelimit import SQLiteRateLimiter
 
 REPO = Path(__file__).resolve().parents[2]
 

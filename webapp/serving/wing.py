@@ -15,8 +15,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.serving.counters import shared_failure_limiter
 from webapp.serving.limits import Limits, database_url, is_postgres
-from webapp.serving.pg_failures import shared_failure_limiter
 from webapp.serving.ratelimit import FailureLimiter, RateLimiter
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import Refused, Ticket, TurnQueue
