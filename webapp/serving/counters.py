@@ -36,29 +36,17 @@ from webapp.serving.ratelimit import FailureLimiter, Gate, RateLimiter
 
 log = logging.getLogger("transformer_lab.app")
 
-# The one table in each dialect, and what else differs between them.
+# The one table; the words its two dialects spell differently stand side by side below.
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS lab_rate_hits (scope TEXT NOT NULL, key TEXT NOT NULL, at {real} NOT NULL);
+CREATE INDEX IF NOT EXISTS lab_rate_hits_key ON lab_rate_hits (scope, key, at);
+"""
 DIALECTS: dict[str, dict[str, Any]] = {
-    "sqlite": {
-        "schema": """
-CREATE TABLE IF NOT EXISTS lab_rate_hits (scope TEXT NOT NULL, key TEXT NOT NULL, at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS lab_rate_hits_key ON lab_rate_hits (scope, key, at);
-""",
-        "row": "rowid",  # names one row, for a refund of the latest
-        "errors": (sqlite3.Error,),  # what falls back to counting in this process
-    },
-    "postgresql": {
-        "schema": """
-CREATE TABLE IF NOT EXISTS lab_rate_hits (
-    scope TEXT             NOT NULL,
-    key   TEXT             NOT NULL,
-    at    DOUBLE PRECISION NOT NULL
-);
-CREATE INDEX IF NOT EXISTS lab_rate_hits_key ON lab_rate_hits (scope, key, at);
-""",
-        "row": "ctid",
-        "errors": (Exception,),  # a pool timeout or a lost server, as well as SQL errors
-        "now": "SELECT EXTRACT(EPOCH FROM clock_timestamp())::double precision",
-    },
+    "sqlite": {"real": "REAL", "row": "rowid",  # "row": names one row, to refund the latest
+               "errors": (sqlite3.Error,)},  # what falls back to counting in this process
+    "postgresql": {"real": "DOUBLE PRECISION", "row": "ctid",
+                   "errors": (Exception,),  # a pool timeout or a lost server as well
+                   "now": "SELECT EXTRACT(EPOCH FROM clock_timestamp())::double precision"},
 }
 _SCHEMA_LOCK_KEY = 0x7A_1AB_0014  # replicas starting together take turns creating the table
 SWEEP_EVERY = 500  # checks between sweeps of every key's expired rows
@@ -80,7 +68,7 @@ def private_connect(path: Path) -> sqlite3.Connection:
     # A lost hit after a power cut costs one extra allowed try; an fsync per check cost a class
     # under a flood more than its gradings (three checks per submission, one lock).
     conn.execute("PRAGMA synchronous=NORMAL")
-    conn.executescript(DIALECTS["sqlite"]["schema"])
+    conn.executescript(SCHEMA.format(**DIALECTS["sqlite"]))
     return conn
 
 
@@ -100,8 +88,8 @@ class HitsTable:
     @classmethod
     def postgres(cls, url: str, name: str, pool_size: int = 2,
                  connect_timeout_s: float = 10.0) -> HitsTable:
-        pool = open_pool(url, name, _SCHEMA_LOCK_KEY, DIALECTS["postgresql"]["schema"], pool_size,
-                         connect_timeout_s)
+        pool = open_pool(url, name, _SCHEMA_LOCK_KEY, SCHEMA.format(**DIALECTS["postgresql"]),
+                         pool_size, connect_timeout_s)
         return cls("postgresql", pool)
 
     @contextmanager
