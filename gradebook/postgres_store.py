@@ -6,98 +6,12 @@ import re
 
 from gradebook.model import GradebookError, Submission
 from gradebook.pg_pool import open_pool
+from gradebook.schema import DIAGNOSIS_COLUMNS, INDEXES, schema
 from gradebook.store import Gradebook, diagnosis_updates, legacy_ids
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS submissions (
-    id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    learner        TEXT             NOT NULL,
-    exercise       TEXT             NOT NULL,
-    code           TEXT             NOT NULL,
-    score          DOUBLE PRECISION NOT NULL,
-    max_score      DOUBLE PRECISION NOT NULL,
-    tests          JSONB            NOT NULL,
-    status         TEXT             NOT NULL,
-    submitted_at   TIMESTAMPTZ      NOT NULL,
-    grader_version TEXT             NOT NULL,
-    learner_id     TEXT,
-    mistakes       TEXT             NOT NULL DEFAULT '',
-    stage          TEXT             NOT NULL DEFAULT '',
-    stage_zh       TEXT             NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS submissions_learner ON submissions (learner, exercise);
-CREATE TABLE IF NOT EXISTS browser_keys (
-    key_hash   TEXT PRIMARY KEY,
-    learner_id TEXT NOT NULL,
-    linked_at  TIMESTAMPTZ NOT NULL
-);
-CREATE TABLE IF NOT EXISTS recovery_codes (
-    learner_id TEXT PRIMARY KEY,
-    code_hash  TEXT NOT NULL UNIQUE,
-    created_at TIMESTAMPTZ NOT NULL
-);
-CREATE TABLE IF NOT EXISTS instructor_trust (
-    client_hash TEXT PRIMARY KEY,
-    last_at     TIMESTAMPTZ NOT NULL
-);
-CREATE TABLE IF NOT EXISTS comments (
-    id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    learner_id TEXT NOT NULL,
-    exercise   TEXT NOT NULL,
-    text       TEXT NOT NULL,
-    by_whom    TEXT NOT NULL,
-    at         TIMESTAMPTZ NOT NULL
-);
-CREATE INDEX IF NOT EXISTS comments_learner ON comments (learner_id, id);
-CREATE TABLE IF NOT EXISTS score_overrides (
-    learner_id TEXT NOT NULL,
-    exercise   TEXT NOT NULL,
-    score      DOUBLE PRECISION NOT NULL,
-    max_score  DOUBLE PRECISION NOT NULL,
-    note       TEXT NOT NULL,
-    by_whom    TEXT NOT NULL,
-    at         TIMESTAMPTZ NOT NULL,
-    PRIMARY KEY (learner_id, exercise)
-);
-CREATE TABLE IF NOT EXISTS regrades (
-    id            BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    submission_id BIGINT NOT NULL,
-    exercise      TEXT NOT NULL,
-    learner_id    TEXT,
-    old_score     DOUBLE PRECISION NOT NULL,
-    old_max       DOUBLE PRECISION NOT NULL,
-    old_version   TEXT NOT NULL,
-    new_score     DOUBLE PRECISION NOT NULL,
-    new_max       DOUBLE PRECISION NOT NULL,
-    new_version   TEXT NOT NULL,
-    by_whom       TEXT NOT NULL,
-    at            TIMESTAMPTZ NOT NULL
-);
-CREATE INDEX IF NOT EXISTS regrades_learner ON regrades (learner_id, id);
-CREATE TABLE IF NOT EXISTS server_secrets (
-    name  TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS roster (
-    learner_id TEXT PRIMARY KEY,
-    name       TEXT NOT NULL,
-    folded     TEXT NOT NULL UNIQUE,
-    join_code  TEXT NOT NULL,
-    added_at   TIMESTAMPTZ NOT NULL
-);
-CREATE TABLE IF NOT EXISTS access_log (
-    id     BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    at     TIMESTAMPTZ NOT NULL,
-    who    TEXT NOT NULL,
-    action TEXT NOT NULL,
-    detail TEXT NOT NULL
-);
-"""
-# A gradebook made before learner ids: add the column (old rows keep working), then index it.
+# A gradebook made before learner ids: add the column (old rows keep working).
 HAS_LEARNER_ID = ("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
                   "AND table_name = 'submissions' AND column_name = 'learner_id'")
-INDEXES = ("CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise); "
-           "CREATE INDEX IF NOT EXISTS submissions_at ON submissions (submitted_at)")
 # A gradebook made before the class view: add the diagnosis columns, filled from the tests.
 HAS_DIAGNOSIS = ("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
                  "AND table_name = 'submissions' AND column_name = 'stage_zh'")
@@ -119,7 +33,7 @@ def _migrate(conn) -> None:
 def _migrate_diagnosis(conn) -> None:
     """Add mistakes, stage and stage_zh inside the caller's locked transaction; old rows get
     them from the per-test results they hold."""
-    for name in ("mistakes", "stage", "stage_zh"):
+    for name in DIAGNOSIS_COLUMNS:
         conn.execute(f"ALTER TABLE submissions ADD COLUMN IF NOT EXISTS {name} TEXT NOT NULL "
                      "DEFAULT ''")
     old = conn.execute("SELECT id, tests, status FROM submissions").fetchall()
@@ -165,7 +79,7 @@ class PostgresGradebook(Gradebook):
         self.borrow_timeout_s = min(3.0, connect_timeout_s)
 
         def setup(conn) -> None:
-            conn.execute(SCHEMA)
+            conn.execute(schema("postgresql"))
             if not conn.execute(HAS_LEARNER_ID).fetchall():
                 _migrate(conn)
             if not conn.execute(HAS_DIAGNOSIS).fetchall():

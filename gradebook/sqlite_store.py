@@ -8,99 +8,8 @@ import threading
 from pathlib import Path
 
 from gradebook.model import GradebookError, Submission
+from gradebook.schema import DIAGNOSIS_COLUMNS, INDEXES, schema
 from gradebook.store import Gradebook, diagnosis_updates, legacy_ids
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS submissions (
-    id             INTEGER PRIMARY KEY AUTOINCREMENT,
-    learner        TEXT    NOT NULL,
-    exercise       TEXT    NOT NULL,
-    code           TEXT    NOT NULL,
-    score          REAL    NOT NULL,
-    max_score      REAL    NOT NULL,
-    tests          TEXT    NOT NULL,
-    status         TEXT    NOT NULL,
-    submitted_at   TEXT    NOT NULL,
-    grader_version TEXT    NOT NULL,
-    learner_id     TEXT,
-    mistakes       TEXT    NOT NULL DEFAULT '',
-    stage          TEXT    NOT NULL DEFAULT '',
-    stage_zh       TEXT    NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS submissions_learner ON submissions (learner, exercise);
-CREATE TABLE IF NOT EXISTS browser_keys (
-    key_hash   TEXT PRIMARY KEY,
-    learner_id TEXT NOT NULL,
-    linked_at  TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS recovery_codes (
-    learner_id TEXT PRIMARY KEY,
-    code_hash  TEXT NOT NULL UNIQUE,
-    created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS instructor_trust (
-    client_hash TEXT PRIMARY KEY,
-    last_at     TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS comments (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
-    learner_id TEXT NOT NULL,
-    exercise   TEXT NOT NULL,
-    text       TEXT NOT NULL,
-    by_whom    TEXT NOT NULL,
-    at         TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS comments_learner ON comments (learner_id, id);
-CREATE TABLE IF NOT EXISTS score_overrides (
-    learner_id TEXT NOT NULL,
-    exercise   TEXT NOT NULL,
-    score      REAL NOT NULL,
-    max_score  REAL NOT NULL,
-    note       TEXT NOT NULL,
-    by_whom    TEXT NOT NULL,
-    at         TEXT NOT NULL,
-    PRIMARY KEY (learner_id, exercise)
-);
-CREATE TABLE IF NOT EXISTS regrades (
-    id            INTEGER PRIMARY KEY AUTOINCREMENT,
-    submission_id BIGINT NOT NULL,
-    exercise      TEXT NOT NULL,
-    learner_id    TEXT,
-    old_score     REAL NOT NULL,
-    old_max       REAL NOT NULL,
-    old_version   TEXT NOT NULL,
-    new_score     REAL NOT NULL,
-    new_max       REAL NOT NULL,
-    new_version   TEXT NOT NULL,
-    by_whom       TEXT NOT NULL,
-    at            TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS regrades_learner ON regrades (learner_id, id);
-CREATE TABLE IF NOT EXISTS server_secrets (
-    name  TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS roster (
-    learner_id TEXT PRIMARY KEY,
-    name       TEXT NOT NULL,
-    folded     TEXT NOT NULL UNIQUE,
-    join_code  TEXT NOT NULL,
-    added_at   TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS access_log (
-    id     INTEGER PRIMARY KEY AUTOINCREMENT,
-    at     TEXT NOT NULL,
-    who    TEXT NOT NULL,
-    action TEXT NOT NULL,
-    detail TEXT NOT NULL
-);
-"""
-# After the columns exist (a database from before learner ids gets them in _migrate()).
-INDEXES = ("CREATE INDEX IF NOT EXISTS submissions_learner_id ON submissions (learner_id, exercise);\n"
-           "CREATE INDEX IF NOT EXISTS submissions_at ON submissions (submitted_at);")
-# Added after learner ids (the class view): a gradebook made before gets them in _migrate().
-DIAGNOSIS_COLUMNS = ("mistakes", "stage", "stage_zh")
-
 
 PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
 SIDE_FILES = ("-wal", "-shm", "-journal")
@@ -158,7 +67,7 @@ class SQLiteGradebook(Gradebook):
                 raise GradebookError(f"SQLite refused WAL mode for {self.path} (got {mode!r}); "
                                      "is it on a network file system?")
             self._conn.execute("PRAGMA synchronous=FULL")
-            self._conn.executescript(SCHEMA)
+            self._conn.executescript(schema("sqlite"))
             self._migrate()
             self._conn.executescript(INDEXES)
         except sqlite3.Error as exc:

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from webapp.serving.pg_failures import PostgresFailureLimiter, shared_failure_limiter
+from webapp.serving.counters import PostgresFailureLimiter, shared_failure_limiter
 from webapp.serving.ratelimit import FailureLimiter
 
 

@@ -8,9 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from webapp.serving.counters import PostgresRateLimiter, SQLiteRateLimiter
 from webapp.serving.limits import open_limiter
-from webapp.serving.pg_ratelimit import PostgresRateLimiter
-from webapp.serving.sqlite_ratelimit import SQLiteRateLimiter
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -94,44 +93,3 @@ def test_an_outage_falls_back_to_a_local_limit(pg_url):
     lim._pool.close()  # the database is gone for this replica
     assert lim.check("a")[0] and lim.check("a")[0]
     assert not lim.check("a")[0]  # still limited, in this process
-
-
-def test_an_address_holds_its_places_across_replicas(pg_url):
-    """Two replicas' grading lines: an address holding its 2 places on replica A is refused a
-    third on replica B; releasing one on A frees one for B; expired leases free themselves."""
-    from transformer_lab.message import Refusal
-    from webapp.serving.pg_places import PostgresPlaces
-    from webapp.serving.turns import TurnQueue
-    from webapp.serving.who import ClientKey
-
-    a = TurnQueue(slots=1, per_address=2, places=PostgresPlaces(pg_url, 2))
-    b = TurnQueue(slots=1, per_address=2, places=PostgresPlaces(pg_url, 2))
-    try:
-        t1 = a.admit(ClientKey("s1", "203.0.113.7"))
-        t2 = a.admit(ClientKey("s2", "203.0.113.7"))
-        assert not isinstance(t1, Refusal) and not isinstance(t2, Refusal)
-        third = b.admit(ClientKey("s3", "203.0.113.7"))
-        # Policy change: the reason is the line's per-address bound, "address_full"
-        # (there is no "already_grading": an address may grade many at once).
-        assert isinstance(third, Refusal) and third.reason == "address_full"
-        assert third.retry_after_s and third.retry_after_s > 0
-        other = b.admit(ClientKey("s4", "198.51.100.1"))  # another address is not affected
-        assert not isinstance(other, Refusal)
-        t1.release()
-        t4 = b.admit(ClientKey("s3", "203.0.113.7"))
-        assert not isinstance(t4, Refusal)
-        for t in (t2, t4, other):
-            t.release()
-        t5 = b.admit(ClientKey("s5", "203.0.113.7"))  # the released leases are free again
-        t6 = a.admit(ClientKey("s6", "203.0.113.7"))
-        assert not isinstance(t5, Refusal) and not isinstance(t6, Refusal)
-        t5.release()
-        t6.release()
-        short = PostgresPlaces(pg_url, 1, scope="expiry", lease_s=0.5)
-        assert short.acquire("k") and short.acquire("k") is None
-        time.sleep(0.7)
-        assert short.acquire("k")  # a dead replica's lease ran out
-        short.close()
-    finally:
-        a.places.close()
-        b.places.close()

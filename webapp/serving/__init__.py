@@ -4,10 +4,9 @@
 - ``who.py``       who is asking: session, client address behind trusted proxies, learner
 - ``turns.py``     the one scheduler of turns, for grading and training (fair by address, then
                    by learner; queue, don't refuse)
-- ``limits.py``    the limits policy (per learner, per address, new learners per address), in
-                   SQLite (``sqlite_ratelimit.py``) or PostgreSQL (``pg_ratelimit.py``);
-                   ``ratelimit.py`` the in-process limiters, ``pg_failures.py`` password tries,
-                   ``pg_places.py`` an address's places in line across replicas
+- ``limits.py``    the limits policy (per learner, per address, new learners per address);
+                   ``ratelimit.py`` the counters in this process, ``counters.py`` the same
+                   counts (tries, wrong passwords) in SQLite or PostgreSQL, one table
 - ``wing.py``      ``Serving``: settings, lines and limits built together, and the one
                    admission desk (``Serving.admit(kind, client)``) every door goes through
 - ``twins.py``     waits for a run being trained, counted beside the training line

@@ -39,6 +39,7 @@ from typing import Any
 from gradebook.settings import GradebookSettings
 from transformer_lab.message import Refusal
 from webapp.i18n import both
+from webapp.serving.counters import PostgresRateLimiter, SQLiteRateLimiter
 from webapp.serving.ratelimit import RateLimiter, wait_message
 from webapp.serving.settings import ServingSettings
 from webapp.serving.who import ClientKey
@@ -61,11 +62,7 @@ def open_limiter(per_key: int, window_s: float, scope: str, url: str | None = No
     ``./data``). All have ``check``, ``refund``, ``reset``, ``per_learner`` and ``window_s``."""
     url = database_url(url)
     if is_postgres(url):
-        from webapp.serving.pg_ratelimit import PostgresRateLimiter
-
         return PostgresRateLimiter(url, per_key, window_s, scope)
-    from webapp.serving.sqlite_ratelimit import SQLiteRateLimiter
-
     folder = Path(data_dir or GradebookSettings.read("data_dir"))
     return SQLiteRateLimiter(folder / LIMITS_FILENAME, per_key, window_s, scope)
 

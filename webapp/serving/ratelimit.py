@@ -1,6 +1,6 @@
 """Sliding-window limits kept in this process: accepted tries per key, failed tries per client,
-and their messages (no gradio). Shared backends: webapp.serving.sqlite_ratelimit (the default
-for the app), webapp.serving.pg_ratelimit and pg_failures (PostgreSQL, every replica)."""
+and their messages (no gradio). The same counts kept in SQLite or PostgreSQL, shared by
+processes and replicas: webapp.serving.counters."""
 
 from __future__ import annotations
 

@@ -78,7 +78,6 @@ class Ticket:
     pushed_why: str = "queue.pushed_out"  # the catalogue key that says who took the place
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
-    lease: str | None = field(default=None, repr=False)  # its place across replicas, if any
     # What the admission desk counted for it (webapp.serving.wing.Serving.admit), given back
     # by refund() when it ends without being used (a rejected file, a cancelled Submit).
     give_back: Callable[[], None] | None = field(default=None, repr=False)
@@ -135,12 +134,11 @@ class TurnQueue:
 
     def __init__(self, slots: int = 2, per_address: int = 200, per_learner: int = 3,
                  max_waiting: int = 2000, typical_s: float = 0.5, unit_s: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic, places: Any = None) -> None:
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if min(slots, per_address, per_learner, max_waiting) < 1 or unit_s <= 0 or typical_s <= 0:
             raise ValueError("slots and the bounds must be >= 1, unit_s and typical_s > 0")
         self.slots, self.per_address, self.per_learner = slots, per_address, per_learner
         self.max_waiting, self.unit_s = max_waiting, float(unit_s)
-        self.places = places  # webapp.serving.pg_places: one address's places on every replica
         self._clock = clock
         self._lock = threading.RLock()
         self._live: list[Ticket] = []  # waiting or running, in arrival order
@@ -178,16 +176,9 @@ class TurnQueue:
                 wait = self.eta_s(waiting)
                 return Refusal("queue_full", both("queue.full", n=waiting,
                                                   wait=max(1, math.ceil(wait))), wait)
-            lease = None
-            if self.places is not None and client.address:
-                lease = self.places.acquire(f"addr:{client.address}")
-                if lease is None:  # its places are taken on other replicas
-                    return Refusal("address_full", both("queue.address_full", n=self.per_address,
-                                                        wait=max(1, math.ceil(self.typical_s))),
-                                   self.typical_s)
             self._see(group, unit)
             self._join(group, unit)
-            ticket = Ticket(self, client, self._seq, group, unit, lease=lease)
+            ticket = Ticket(self, client, self._seq, group, unit)
             self._live.append(ticket)
             self._changed()
             self._schedule()
@@ -295,9 +286,6 @@ class TurnQueue:
     def _evict(self, victim: Ticket, why: str = "queue.pushed_out") -> None:
         """Take a waiting ticket out of the line (lock held); its waiter is told (Refused)."""
         victim.state, victim.pushed_why = "pushed", why
-        if victim.lease is not None and self.places is not None:
-            self.places.release(victim.lease)
-            victim.lease = None
         self._live.remove(victim)
         victim.moved.set()
         self._changed()
@@ -326,7 +314,7 @@ class TurnQueue:
         """Give the ticket back (its turn too); a used turn's time refines the ETA and costs its
         group and learner that many units."""
         with self._lock:
-            if ticket.state == "pushed":  # already out of the line, its lease given back
+            if ticket.state == "pushed":  # already out of the line
                 ticket.state = "done"
                 return
             if ticket.state == "done":
@@ -344,8 +332,6 @@ class TurnQueue:
                     self._recent.append(elapsed)
             ticket.state = "done"
             ticket.moved.set()
-            if ticket.lease is not None and self.places is not None:
-                self.places.release(ticket.lease)
             self._live.remove(ticket)
             self._forget()
             self._changed()

@@ -3,7 +3,7 @@ together from one frozen settings object (no gradio).
 
 Many people share a small machine: this is the one place that decides who goes next and who
 is refused. ``Serving.build(settings)`` makes a deployment's wing (limits in SQLite, or
-PostgreSQL with ``DATABASE_URL``, with each address's places leased across replicas);
+PostgreSQL with ``DATABASE_URL``; each replica's lines are its own);
 ``Serving.local(settings)`` the same policy counted in this process (tests). The app builds one
 (:func:`default`) and hands it to the pages that grade or train; nothing else holds state.
 """
@@ -17,8 +17,8 @@ from typing import Any
 
 from transformer_lab.message import Refusal
 from webapp.i18n import both
-from webapp.serving.limits import Limits, database_url, is_postgres
-from webapp.serving.pg_failures import shared_failure_limiter
+from webapp.serving.counters import shared_failure_limiter
+from webapp.serving.limits import Limits, database_url
 from webapp.serving.ratelimit import FailureLimiter, RateLimiter
 from webapp.serving.settings import ServingSettings
 from webapp.serving.turns import Ticket, TurnQueue
@@ -83,17 +83,12 @@ class Serving:
 
     @classmethod
     def build(cls, s: ServingSettings, url: str | None = None) -> Serving:
-        """A deployment's wing: limits in SQLite or PostgreSQL; with PostgreSQL each address's
-        places in line are also counted across replicas (webapp.serving.pg_places)."""
+        """A deployment's wing: limits in SQLite or PostgreSQL (shared by the replicas); the
+        grading and training lines schedule this replica's CPUs, each address bounded in them."""
         url = database_url(url)
-        places = None
-        if is_postgres(url):
-            from webapp.serving.pg_places import PostgresPlaces
-
-            places = PostgresPlaces(url, s.per_address_waiting, "grading")
         limits = Limits.build(s, url)
         practice = Limits.build(s, url, scope="practice-", new_learners=limits.new_learners)
-        wing = cls(s, grading_line(s, places=places), training_line(s), limits, practice,
+        wing = cls(s, grading_line(s), training_line(s), limits, practice,
                    password_limiter(s, url), recovery_limiter(url))
         log.info("serving: %d grading turns at once, %d in line per address (%d in all), "
                  "%d per learner; client address = %s", s.grading_slots, s.per_address_waiting,

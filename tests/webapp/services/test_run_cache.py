@@ -36,7 +36,7 @@ def make_cache(request, tmp_path):
         if request.param == "files":
             cache = FileRunCache(tmp_path / f"cache{len(made)}", max_bytes)
         else:
-            from webapp.services.run_cache_pg import PostgresRunCache
+            from webapp.services.run_cache_backends import PostgresRunCache
 
             cache = PostgresRunCache(request.getfixturevalue("pg_url"), max_bytes)
         made.append(cache)
@@ -213,7 +213,7 @@ def test_a_damaged_entry_is_a_miss_and_is_dropped(tmp_path):
 
 def test_replicas_share_the_postgres_cache(pg_url, finished):
     """A run stored through one replica's cache is a hit through another's."""
-    from webapp.services.run_cache_pg import PostgresRunCache
+    from webapp.services.run_cache_backends import PostgresRunCache
 
     a, b = PostgresRunCache(pg_url, 2**24), PostgresRunCache(pg_url, 2**24)
     try:

@@ -140,7 +140,7 @@ def test_a_learner_refusal_leaves_the_addresss_quota(submit_path):
 def test_the_shared_limit_gives_a_refund_back_in_its_own_scope_only():
     """G1 across replicas: PostgresRateLimiter.refund frees the latest place of one key in one
     scope (against a real server: TEST_DATABASE_URL, as .ci/run sets it)."""
-    from webapp.serving.pg_ratelimit import PostgresRateLimiter
+    from webapp.serving.counters import PostgresRateLimiter
 
     with fresh_schema("refund_test") as scoped:
         learners, addresses = (PostgresRateLimiter(scoped, 2, 60.0, s)

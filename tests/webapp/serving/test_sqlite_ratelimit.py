@@ -1,4 +1,4 @@
-"""webapp.serving.sqlite_ratelimit: the app's default limiter, a sliding window kept in one
+"""webapp.serving.counters in SQLite: the app's default limiter, a sliding window kept in one
 private SQLite file that every limiter object (and process) on it counts against. Hand clock."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import threading
 
 import pytest
 
+from webapp.serving.counters import SQLiteRateLimiter
 from webapp.serving.limits import LIMITS_FILENAME, open_limiter
 from webapp.serving.ratelimit import RateLimiter
-from webapp.serving.sqlite_ratelimit import SQLiteRateLimiter
 
 
 class Clock:
