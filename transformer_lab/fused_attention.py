@@ -35,17 +35,24 @@ def project_qkv(mha: MultiHeadAttention, queries: Tensor, keys: Tensor,
     """W_q queries, W_k keys, W_v values: (B, n, H), (B, m, H), (B, m, H).
 
     For self-attention (one input, equal sizes) the three matmuls become one packed matmul,
-    which saves two kernel launches and their Python overhead per layer.
+    which saves two kernel launches and their Python overhead per layer; for cross-attention
+    (keys and values both the encoder's output) the key and value matmuls become one.
     """
     same_size = mha.W_q.in_features == mha.W_k.in_features == mha.W_v.in_features
+    if keys is values and mha.W_k.in_features == mha.W_v.in_features and queries is not keys:
+        k, v = _packed(keys, (mha.W_k, mha.W_v)).chunk(2, dim=-1)  # 2 × (B, m, H)
+        return mha.W_q(queries), k, v
     if not (queries is keys and keys is values and same_size):
         return mha.W_q(queries), mha.W_k(keys), mha.W_v(values)
-    weight = torch.cat([mha.W_q.weight, mha.W_k.weight, mha.W_v.weight])  # (3H, q)
-    bias = None
-    if mha.W_q.bias is not None:
-        bias = torch.cat([mha.W_q.bias, mha.W_k.bias, mha.W_v.bias])  # (3H,)
-    q, k, v = F.linear(queries, weight, bias).chunk(3, dim=-1)  # 3 × (B, n, H)
+    q, k, v = _packed(queries, (mha.W_q, mha.W_k, mha.W_v)).chunk(3, dim=-1)  # 3 × (B, n, H)
     return q, k, v
+
+
+def _packed(x: Tensor, layers: tuple[nn.Linear, ...]) -> Tensor:
+    """``x`` through several linear layers at once: (B, n, in) → (B, n, sum of outs)."""
+    weight = torch.cat([lin.weight for lin in layers])
+    bias = None if layers[0].bias is None else torch.cat([lin.bias for lin in layers])
+    return F.linear(x, weight, bias)
 
 
 def sdpa(q: Tensor, k: Tensor, v: Tensor, keep: Tensor | None, dropout_p: float) -> Tensor:
