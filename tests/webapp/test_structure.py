@@ -6,7 +6,7 @@ from __future__ import annotations
 from import_graph import ROOT, find_cycle, gradio_after_importing, graph, imports, modules
 
 # Pages are the modules that build UI with gradio: the pages layer, and a room's page and API.
-PAGES = ("webapp.pages", "webapp.train.page", "webapp.train.api")
+PAGES = ("webapp.pages", "webapp.train.page", "webapp.train.events", "webapp.train.api")
 # Everything else is plain: the layers, and a room's other parts (issue 28: the Train room).
 PLAIN = ("webapp.services", "webapp.views", "webapp.compute", "webapp.i18n",
          "webapp.train.training", "webapp.train.train_queue", "webapp.train.train_config",

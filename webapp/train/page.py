@@ -1,16 +1,31 @@
-"""Train page: settings, live curves with step/ETA and Stop, then attention, snapshots and translation."""
+"""Train page: settings, live curves with step/ETA and Stop, then attention, snapshots and
+translation. This module lays the page out and wires it; what each event does is in events.py."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import gradio as gr
 
-from transformer_lab.message import Refused
-from webapp.i18n import Term, input_error
 from webapp.pages import links
-from webapp.pages.common import friendly, lang_of, message, t, tr, warn
-from webapp.pages.sign_in import client_of
-from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.train.api import devices, run_training, tatoeba_offered, train
+from webapp.pages.common import t
+from webapp.pages.viewport import width_input, with_width
+from webapp.train.api import devices, tatoeba_offered, train
+from webapp.train.events import (
+    after_train,
+    cached_hint,
+    keep_handler,
+    mark_stale,
+    on_load,
+    on_model,
+    on_show,
+    on_task,
+    on_translate,
+    options,
+    stop_handler,
+    train_handler,
+)
 from webapp.train.sessions import TrainSessions
 from webapp.train.train_config import (
     CHOICES,
@@ -21,101 +36,9 @@ from webapp.train.train_config import (
     PAGE_FIELDS,
     TASKS,
     start_values,
-    typed,
-)
-from webapp.train.view import (
-    accuracy_gap_text,
-    caption,
-    check_name,
-    compare_table,
-    done_status,
-    empty_predictions,
-    kept_name,
-    kinds_for,
-    localise_predictions,
-    loss_gap_text,
-    loss_names,
-    snapshot_caption,
-    translation_text,
 )
 
 DEFAULT_SENTENCE = "tom is calm ."  # a held-out sentence whose words are all in the vocabulary
-ALL_METRICS = ("loss", "token_accuracy", "exact_match")
-
-
-def live_curves(run, lang: str) -> tuple:
-    """The run's curves and the hint above them: until the first evaluation has measured the
-    accuracies, only the loss panel, and a sentence saying when the accuracy panels come."""
-    from transformer_lab.figures import training_curves
-    from transformer_lab.tables import word
-
-    h = run.history
-    evaluated = "phase" in h.columns and bool((h["phase"] == "eval").any())
-    fig = training_curves(h, metrics=ALL_METRICS if evaluated else ALL_METRICS[:1], lang=lang,
-                          stack=True)
-    # The legend says what each loss line is measured on and how (translate checks on training
-    # pairs, in eval mode): not a bare "eval loss", which read as held-out validation.
-    for column, name in loss_names(run.config, lang).items():
-        fig.update_traces(name=name, selector={"name": word(column, lang)})
-    if run.config.task == "translate":  # its checks run on training pairs: say so on the panels
-        for title in fig.layout.annotations:
-            if title.text in (word("token_accuracy", lang), word("exact_match", lang)):
-                title.text = tr("curve.on_training_pairs", lang, metric=title.text)
-    hint = gr.update(visible=False) if evaluated else gr.update(
-        value=tr("train.acc_wait", lang, every=run.config.eval_every), visible=True)
-    return fig, hint
-
-
-def snapshot_maps(run, index: int, kind: str, snap_index: int, lang: str,
-                  width: int | None = None) -> tuple:
-    """The head grid at slider position ``snap_index`` (earlier snapshots: held-out example 0;
-    the last: the trained model on example ``index``) and its caption, which names the
-    snapshot's training step: the slider counts snapshots, not steps."""
-    from webapp.train.training import attention_for
-
-    if run is None:
-        raise input_error("train_first")
-    snaps = run.snapshots
-    if snaps and 0 <= int(snap_index) < len(snaps) - 1:  # an earlier snapshot of example 0
-        shot = snaps[int(snap_index)]
-        if kind not in shot["maps"]:
-            raise input_error("no_attention", model=run.model_name.capitalize(), kind=Term(kind))
-        layer_maps, (q, k) = shot["maps"][kind], shot["labels"][kind]
-    else:  # the trained model, on the chosen example
-        layer_maps, q, k = attention_for(run, int(index), kind)
-    note = snapshot_caption(run, int(snap_index), lang) if snaps and run.summary else ""
-    fig = head_grid(layer_maps, q, k, lang, width)
-    return fig, "\n\n".join(x for x in (note, caption(run, kind, lang)) if x)
-
-
-def compare_curves(kept: dict, lang: str):
-    """The kept runs' curves on shared axes; each dashed loss line is named for what it is
-    measured on (translate: training pairs), as on a single run's curves."""
-    from transformer_lab.figures import training_curves
-    from transformer_lab.tables import word
-
-    title = " vs ".join(kept)  # one run's legend names metrics, so the title names the runs
-    fig = training_curves(None, compare={k: v["history"] for k, v in kept.items()}, title=title,
-                          lang=lang, stack=True)
-    for name, item in kept.items():
-        fig.update_traces(name=f"{name} · {check_name(item['run'].config, lang)}",
-                          selector={"name": f"{name} · {word('eval_loss', lang)}"})
-    return fig
-
-
-def cached_hint(values: dict, lang: str) -> str:
-    """When a lesson link's settings are a run the cache holds: say that Train replays it at
-    once (the link itself starts nothing)."""
-    from webapp.services import run_cache, run_cache_backends
-    from webapp.train.training import page_config
-
-    try:
-        config = page_config(values["task"], **{k: values[k] for k in CHOICES})
-        cache = run_cache_backends.default_cache()
-        hit = cache is not None and cache.contains(run_cache.run_key(config))
-    except Exception:  # noqa: BLE001 - a hint only: an odd setting or a broken cache shows none
-        return ""
-    return tr("link.cached", lang) if hit else ""
 
 
 def _link_fields(controls: dict) -> dict:
@@ -124,12 +47,8 @@ def _link_fields(controls: dict) -> dict:
     return {**controls, **ranged}
 
 
-def _options(prefix: str, values: tuple[str, ...]) -> list[tuple]:
-    return [(t(f"{prefix}.{v}"), v) for v in values]
-
-
 def _radio(name: str, values: tuple[str, ...], value: str) -> gr.Radio:
-    return gr.Radio(_options(name, values), value=value, label=t(f"train.{name}"),
+    return gr.Radio(options(name, values), value=value, label=t(f"train.{name}"),
                     elem_id=f"train-{name}")
 
 
@@ -152,7 +71,7 @@ def _setting_controls(first) -> dict:
             if "choices" in offer:  # the positional encoding
                 controls[name] = _radio(name, offer["choices"], getattr(first, name))
         controls["device"] = gr.Dropdown(devices(), value="cpu", label=t("train.device"))
-        controls["corpus"] = gr.Radio(_options("corpus", ("bundled", "tatoeba")), value="bundled",
+        controls["corpus"] = gr.Radio(options("corpus", ("bundled", "tatoeba")), value="bundled",
                                       label=t("corpus"), visible=tatoeba_offered(),
                                       elem_id="train-corpus")
     with gr.Row():
@@ -163,17 +82,64 @@ def _setting_controls(first) -> dict:
     return controls
 
 
+@dataclass
+class TrainPage:
+    """The page's components, by what they show (built by :func:`_layout`, wired by
+    :func:`_wire`)."""
+
+    settings: dict  # name -> control, as the page lays them out
+    share: Any
+    start: Any
+    stop: Any
+    keep: Any
+    clear: Any
+    status: Any
+    curves_hint: Any
+    curves: Any
+    gap: Any
+    index: Any
+    kind: Any
+    show: Any
+    snap: Any
+    maps: Any
+    maps_caption: Any
+    preds_hint: Any
+    preds: Any
+    translate_box: Any
+    sentence: Any
+    translate: Any
+    translation: Any
+    alignment: Any
+    vocab: Any
+    compare: Any
+    compare_runs: Any
+    run_state: Any
+    kept: Any
+    width: Any
+
+
 def build(sessions: TrainSessions) -> None:
     """Lay out the page inside the current gr.Tab and wire its events; ``sessions`` holds each
     browser's stop flag and last run (the app's one store, shared with the multi-head explorer)."""
-    from transformer_lab.attention_plot import alignment_heatmap
-
     first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
     gr.Markdown(t("train.intro"))
-    settings = _setting_controls(first)  # name -> control, as the page lays them out
-    task, model = settings["task"], settings["model"]
-    # The Train click hands the settings over in page_config's order (scripts post them so)
-    given = ("task", *CHOICES)
+    page = _layout(first, sessions)
+    # A link names the settings as page_config does, then the views of a finished run.
+    links.register("train", _link_fields({
+        **page.settings, "seed": (page.settings["seed"], links.Range(0, 10**6, integer=True)),
+        "index": (page.index, links.Range(0, 255, integer=True)), "kind": page.kind,
+        "sentence": (page.sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), page.share,
+        note=cached_hint,
+        # a Transformer splits d_model over its heads (the GRU model and the kernel task have none)
+        check=links.divisible("d_model", "heads",
+                              when=lambda v: v.get("model") == "transformer" and v.get("task") != "kernel"))
+    _wire(page, sessions)
+
+
+def _layout(first, sessions: TrainSessions) -> TrainPage:
+    """The components, top to bottom: settings, buttons, status and curves, the attention
+    view, predictions, translation, and the kept runs' comparison."""
+    settings = _setting_controls(first)
     share = links.copy_row("train")
     with gr.Row():
         start = gr.Button(t("train.start"), variant="primary", elem_id="train-start")
@@ -189,7 +155,7 @@ def build(sessions: TrainSessions) -> None:
     gap = gr.Markdown(elem_id="train-gap")
     with gr.Row():
         index = gr.Number(0, precision=0, label=t("train.example"), min_width=120)
-        kind = gr.Radio(_options("kind", KINDS), value="cross", label=t("train.kind"),
+        kind = gr.Radio(options("kind", KINDS), value="cross", label=t("train.kind"),
                         elem_id="train-kind")
         show = gr.Button(t("train.show"), elem_id="train-show")
     # Before any run the page shows the untrained model: the slider reads 0 (it read 16 / 16).
@@ -214,212 +180,70 @@ def build(sessions: TrainSessions) -> None:
     compare = gr.Plot(label=t("train.compare_plot"), elem_id="train-compare", visible=False)
     compare_runs = gr.Dataframe(label=t("train.compare_table"), interactive=False, visible=False,
                                 elem_id="train-compare-table")
-    from webapp.train.sessions import cap_kept, light_run
-
     # Idle sessions give their model and kept runs back (issue 12: bounded memory per session).
     run_state = gr.State(None, time_to_live=sessions.ttl_s)
     kept = gr.State({}, time_to_live=sessions.ttl_s)
     width = width_input()  # the browser's width (with_width): a phone gets two heads per row
+    return TrainPage(settings, share, start, stop, keep, clear, status, curves_hint, curves, gap,
+                     index, kind, show, snap, maps, maps_caption, preds_hint, preds, translate_box,
+                     sentence, translate, translation, alignment, vocab, compare, compare_runs,
+                     run_state, kept, width)
 
-    # A link names the settings as page_config does, then the views of a finished run.
-    links.register("train", _link_fields({
-        **settings, "seed": (settings["seed"], links.Range(0, 10**6, integer=True)),
-        "index": (index, links.Range(0, 255, integer=True)), "kind": kind,
-        "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share, note=cached_hint,
-        # a Transformer splits d_model over its heads (the GRU model and the kernel task have none)
-        check=links.divisible("d_model", "heads",
-                              when=lambda v: v.get("model") == "transformer" and v.get("task") != "kernel"))
-    shown = [maps, preds, maps_caption, translation, alignment, vocab, gap]
 
-    def on_train(request: gr.Request, *values):  # gradio puts the request first, then settings
-        lang, session = lang_of(request), request.session_hash
-        flag = sessions.start(session)  # the Stop click (another request) sets it
-        blank = (None, None, "", "", None, "", "")  # a new run clears the previous run's outputs
-        keep = [gr.skip()] * 8  # the shown outputs and the curves' hint stay as they are
-        from webapp.train.train_queue import cached_note
-        from webapp.train.training import page_config
-
-        try:
-            yield None, tr("training", lang) + " …", None, *blank, gr.skip()
-            run, cached = None, False
-            config = page_config(**typed(dict(zip(given, values, strict=True))))
-            for msg, run in run_training(config, stop=flag, client=client_of(request)):
-                if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
-                    yield gr.skip(), msg["message"][lang], gr.skip(), *keep
-                    continue
-                cached = bool(msg.get("cached"))
-                step, total, elapsed = msg["step"], msg["total"], msg["elapsed"]
-                eta = elapsed / max(step, 1) * (total - step)
-                text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
-                fig, hint = live_curves(run, lang)
-                yield fig, text, run, *keep[:7], hint
-            sessions.put(session, run, address=client_of(request).address)  # for the explorer
-            fig, hint = live_curves(run, lang)
-            yield (fig, done_status(run, lang) + (cached_note(lang) if cached else ""), run,
-                   *keep[:7], hint)
-        except Refused as err:  # one run per browser; Stop pressed while it waited
-            yield gr.skip(), err.message[lang], gr.skip(), *keep
-        except (ValueError, TypeError) as err:
-            warn(message(err, lang), lang)
-            yield gr.skip(), message(err, lang), gr.skip(), *keep
-        finally:
-            sessions.finish(session, flag)  # only this run's own flag
-
-    def on_stop(request: gr.Request):
-        sessions.stop(request.session_hash)
-
-    @friendly(4)
-    def on_show(run, index, kind, snap_index, current="", width=None, request: gr.Request = None):
-        from webapp.train.training import predictions
-
-        lang = lang_of(request)
-        fig, cap = snapshot_maps(run, index, kind, snap_index, lang, width)
-        # Clear only an earlier warning: the status may hold the run's Done line, and moving the
-        # snapshot slider (which after_train does) must not wipe it.
-        keep = gr.skip() if not str(current or "").startswith("⚠️") else ""
-        return fig, localise_predictions(predictions(run), lang), cap, keep
-
-    def after_train(run, index, kind, width, request: gr.Request):
-        from webapp.train.training import predictions, vocabulary
-
-        if run is None or not run.summary:  # training failed: its message stays in the status
-            return (gr.skip(),) * 10
-        lang = lang_of(request)
-        last = len(run.snapshots) - 1
-        kinds = kinds_for(run.model_name)  # Bahdanau: cross-attention only
-        kind = kind if kind in kinds else "cross"
-        grid, table, cap, problem = on_show(run, index, kind, last, "", width, request)
-        if isinstance(problem, str) and problem:  # the table is shown next: headers, not "1 2 3"
-            table = empty_predictions(lang)
-        words = vocabulary(run)
-        vocab_text = f"{len(words)}: " + " · ".join(f"`{w}`" for w in words) if words else ""
-        gap_text = ""
-        s = run.summary
-        if run.task_name == "translate":  # its validation pairs are training pairs: show held-out
-            gap_text = translation_text(run, lang, predictions(run))
-        elif "train_token_acc" in s and "token_acc" in s:
-            gap_text = accuracy_gap_text(s["train_token_acc"], s["token_acc"], lang)
-        gap_text = "\n\n".join(x for x in (gap_text, loss_gap_text(run, lang)) if x)
-        slider = gr.update(maximum=max(last, 1), value=last)
-        kind_box = gr.update(choices=_options("kind", kinds), value=kind)
-        return (grid, table, cap, vocab_text, gap_text, slider, problem or gr.skip(), gr.skip(),
-                gr.skip(), kind_box)
-
-    @friendly(3)
-    def on_translate(run, text, request: gr.Request):
-        from webapp.train.training import translate as translate_one
-
-        lang = lang_of(request)
-        if run is None or run.task_name != "translate":
-            raise input_error("train_translate_first")
-        r = translate_one(run, text)
-        lines = [f"**{r['translation']}**", tr(f"train.seen.{r['seen']}", lang)]
-        if r["normalised"]:  # the model reads sentences as the corpus writes them
-            lines.append(tr("train.read_as", lang, sentence=r["read_as"]))
-        if r["reference"] is not None:
-            lines.append(tr("train.reference_line", lang, reference=r["reference"], bleu=r["bleu"]))
-        if r["unknown"]:
-            lines.append(tr("train.unknown_line", lang, words=", ".join(r["unknown"])))
-        fig = alignment_heatmap(r["cross"], r["source_tokens"], r["output_tokens"], lang=lang)
-        return "\n\n".join(lines), gr.update(value=fig, visible=True), ""
-
-    @friendly(4)
-    def on_keep(run, kept, request: gr.Request):
-        lang = lang_of(request)
-        if run is None or not run.summary:
-            raise input_error("train_first")
-        name = kept_name(run, len(kept) + 1, lang)
-        # Kept runs are drawn from their history and summary only; at most a few per session.
-        kept = cap_kept({**kept, name: {"history": run.history, "run": light_run(run)}},
-                        sessions.max_kept_runs)
-        # The status keeps its "Done: …" line (it was wiped).
-        return (kept, gr.update(value=compare_curves(kept, lang), visible=True),
-                gr.update(value=compare_table(kept, lang), visible=True), gr.skip())
-
-    def on_task(task):
-        from webapp.train.training import page_preset
-
-        p = page_preset(task)
-        return tuple(getattr(p, name) for name in PAGE_FIELDS)
-
-    def on_load(width, request: gr.Request):
-        from webapp.train.train_config import CHOICES, PAGE_START, page_config
-        from webapp.train.training import first_view, preview
-
-        lang = lang_of(request)
-        c = first_view()
-        linked = links.opened_values(request, "train")  # a lesson link's settings, if any
-        if linked:
-            try:
-                c = page_config(linked.get("task", PAGE_START["task"]),
-                                **{"steps": PAGE_START["steps"],
-                                   **{k: v for k, v in linked.items() if k in CHOICES}})
-            except (ValueError, TypeError):  # what the link's notice says; the usual preview
-                c = first_view()
-        try:
-            maps_, labels = preview(c)
-        except Exception:  # noqa: BLE001 - a link's setup that cannot preview: the usual one
-            c = first_view()
-            maps_, labels = preview(c)
-        q, k = labels["cross"]
-        said = (tr("cap.untrained", lang) if c.task == "reverse" else
-                tr("cap.untrained_task", lang, task=tr(f"task.{c.task}", lang)))
-        return head_grid(maps_["cross"], q, k, lang, width), said
-
-    def on_model(model, kind):
-        kinds = kinds_for(model)
-        return gr.update(choices=_options("kind", kinds), value=kind if kind in kinds else "cross")
-
-    def mark_stale(run, request: gr.Request):
-        return tr("stale", lang_of(request)) if run is not None else gr.skip()
-
-    outs = [curves, status, run_state, *shown, curves_hint]
+def _wire(p: TrainPage, sessions: TrainSessions) -> None:
+    """Connect the components to the events (webapp.train.events)."""
+    # The Train click hands the settings over in page_config's order (scripts post them so)
+    given = ("task", *CHOICES)
+    shown = [p.maps, p.preds, p.maps_caption, p.translation, p.alignment, p.vocab, p.gap]
+    outs = [p.curves, p.status, p.run_state, *shown, p.curves_hint]
     # A run shows its curves at once; its predictions and alignment wait for the end of the run.
-    start.click(lambda: (gr.update(visible=True), gr.update(visible=False), gr.update(visible="hidden"),
-                         gr.update(visible=True), gr.update(visible=False),
-                         gr.update(interactive=True)), None,
-                [curves, curves_hint, preds, preds_hint, alignment, stop], queue=False,
-                api_visibility="private")
+    p.start.click(lambda: (gr.update(visible=True), gr.update(visible=False),
+                           gr.update(visible="hidden"), gr.update(visible=True),
+                           gr.update(visible=False), gr.update(interactive=True)), None,
+                  [p.curves, p.curves_hint, p.preds, p.preds_hint, p.alignment, p.stop],
+                  queue=False, api_visibility="private")
     # The status line says step, time and ETA in the page's language; Gradio's own progress
     # ("0.2s Training: step 167 / 1500 … 11.1%") beside it went to the hidden sink.
-    event = start.click(on_train, [settings[name] for name in given], outs, concurrency_id="train",
-                        api_visibility="private", show_progress="hidden")
-    event.then(lambda: gr.update(interactive=False), None, [stop], queue=False,
+    event = p.start.click(train_handler(sessions, given), [p.settings[name] for name in given],
+                          outs, concurrency_id="train", api_visibility="private",
+                          show_progress="hidden")
+    event.then(lambda: gr.update(interactive=False), None, [p.stop], queue=False,
                api_visibility="private")  # the run ended (done, stopped or refused)
-    event.then(after_train, [run_state, index, kind, width],
-               [maps, preds, maps_caption, vocab, gap, snap, status, translation, alignment, kind],
+    event.then(after_train, [p.run_state, p.index, p.kind, p.width],
+               [p.maps, p.preds, p.maps_caption, p.vocab, p.gap, p.snap, p.status,
+                p.translation, p.alignment, p.kind],
                api_visibility="private", js=with_width(4)).then(
         lambda run: (gr.update(visible=True), gr.update(visible=False)) if run is not None
-        and run.summary else (gr.skip(), gr.skip()), [run_state], [preds, preds_hint],
+        and run.summary else (gr.skip(), gr.skip()), [p.run_state], [p.preds, p.preds_hint],
         api_visibility="private", queue=False)
-    stop.click(on_stop, None, None, queue=False, api_visibility="private")
-    view = dict(fn=on_show, inputs=[run_state, index, kind, snap, status, width],
-                outputs=[maps, preds, maps_caption, status], api_visibility="private",
+    p.stop.click(stop_handler(sessions), None, None, queue=False, api_visibility="private")
+    view = dict(fn=on_show, inputs=[p.run_state, p.index, p.kind, p.snap, p.status, p.width],
+                outputs=[p.maps, p.preds, p.maps_caption, p.status], api_visibility="private",
                 show_progress="hidden", js=with_width(6))
-    show.click(**view)
-    redraw = gr.on([kind.change, index.submit, snap.change], **view)
-    translate.click(on_translate, [run_state, sentence], [translation, alignment, status],
-                    api_visibility="private")
-    sentence.submit(on_translate, [run_state, sentence], [translation, alignment, status],
-                    api_visibility="private")
-    keep.click(on_keep, [run_state, kept], [kept, compare, compare_runs, status],
-               api_visibility="private")
-    gone = gr.update(value=None, visible=False)
-    clear.click(lambda: ({}, gone, gone), None, [kept, compare, compare_runs],
+    p.show.click(**view)
+    redraw = gr.on([p.kind.change, p.index.submit, p.snap.change], **view)
+    for trigger in (p.translate.click, p.sentence.submit):
+        trigger(on_translate, [p.run_state, p.sentence], [p.translation, p.alignment, p.status],
                 api_visibility="private")
-    task.input(on_task, [task], [settings[name] for name in PAGE_FIELDS],
+    p.keep.click(keep_handler(sessions.max_kept_runs), [p.run_state, p.kept],
+                 [p.kept, p.compare, p.compare_runs, p.status], api_visibility="private")
+    gone = gr.update(value=None, visible=False)
+    p.clear.click(lambda: ({}, gone, gone), None, [p.kept, p.compare, p.compare_runs],
+                  api_visibility="private")
+    task, model = p.settings["task"], p.settings["model"]
+    task.input(on_task, [task], [p.settings[name] for name in PAGE_FIELDS],
                api_visibility="private")
-    task.change(lambda task: gr.update(visible=task == "translate"), [task], [translate_box],
+    task.change(lambda task: gr.update(visible=task == "translate"), [task], [p.translate_box],
                 queue=False, api_visibility="private")
     # Bahdanau's GRU seq2seq has cross-attention only: offer only that, as the explorer does
     # A redraw still queued from before the switch carries a kind the new choices lack (say
     # encoder_self for Bahdanau), which Gradio's Radio refuses with an error toast (a flake of
     # the zh Bahdanau browser test under load): the switch cancels it; kind.change redraws.
-    model.change(on_model, [model, kind], [kind], queue=False, api_visibility="private",
+    model.change(on_model, [model, p.kind], [p.kind], queue=False, api_visibility="private",
                  cancels=[redraw])
-    gr.on([settings[name].input for name in given if name not in ("device", "corpus")],
-          mark_stale, [run_state], [status], api_visibility="private", queue=False)
+    gr.on([p.settings[name].input for name in given if name not in ("device", "corpus")],
+          mark_stale, [p.run_state], [p.status], api_visibility="private", queue=False)
     # First load: the untrained model's attention, so the page shows what training will change.
-    gr.on(None, on_load, [width], [maps, maps_caption], api_visibility="private",
+    gr.on(None, on_load, [p.width], [p.maps, p.maps_caption], api_visibility="private",
           concurrency_id="play", show_progress="hidden", js=with_width(1))
     gr.api(train, api_name="train", concurrency_id="train")

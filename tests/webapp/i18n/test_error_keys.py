@@ -35,7 +35,7 @@ from webapp.i18n import Term, input_error, text_errors
 from webapp.pages import basics, multihead, pooling, positional, progress
 from webapp.pages.common import message
 from webapp.train import train_config, training
-from webapp.train.page import snapshot_maps
+from webapp.train.events import snapshot_maps
 from webapp.views import gradebook_tables
 
 L3 = "1 0 1 0\n0 1 0 1\n1 1 1 1"

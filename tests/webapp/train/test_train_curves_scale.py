@@ -20,7 +20,7 @@ def test_accuracy_panels_keep_their_whole_scale():
 
 def test_translate_panels_say_they_are_measured_on_training_pairs():
     from webapp.train import training
-    from webapp.train.page import live_curves
+    from webapp.train.events import live_curves
 
     s = training.page_config("translate", heads=2, d_model=16, layers=1, d_ff=32, steps=4)
     run = training.new_run(s)

@@ -16,7 +16,7 @@ def _panels(fig) -> list[str]:
 
 def test_accuracy_panels_wait_for_the_first_evaluation_and_say_so():
     from webapp.train import training
-    from webapp.train.page import live_curves
+    from webapp.train.events import live_curves
 
     config = training.page_config("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=12)
     run = training.new_run(config)
@@ -59,7 +59,7 @@ def test_the_dashed_loss_line_is_named_for_what_it_measures_and_the_gap_is_expla
     import torch
     import torch.nn.functional as F  # noqa: N812 - torch's own name
 
-    from webapp.train.page import live_curves
+    from webapp.train.events import live_curves
     from webapp.train.view import loss_gap_text
 
     run = _trained("translate", steps=30)
@@ -106,7 +106,7 @@ def test_the_dashed_loss_line_is_named_for_what_it_measures_and_the_gap_is_expla
 
 
 def test_a_toy_run_without_dropout_has_no_gap_to_explain_and_its_check_is_validation():
-    from webapp.train.page import live_curves
+    from webapp.train.events import live_curves
     from webapp.train.view import loss_gap_text
 
     run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=30, dropout=0.0)
@@ -117,7 +117,7 @@ def test_a_toy_run_without_dropout_has_no_gap_to_explain_and_its_check_is_valida
 
 
 def test_the_snapshot_caption_names_the_training_step_not_the_slider_position():
-    from webapp.train.page import snapshot_maps
+    from webapp.train.events import snapshot_maps
 
     run = _trained("reverse", heads=2, d_model=16, layers=1, d_ff=32, steps=45)
     steps = int((run.history["phase"] == "train").sum())  # the run's real training steps
@@ -138,7 +138,7 @@ def test_the_snapshot_caption_names_the_training_step_not_the_slider_position():
 
 
 def test_kept_runs_name_each_dashed_line_for_what_it_measures():
-    from webapp.train.page import compare_curves
+    from webapp.train.events import compare_curves
     from webapp.train.sessions import light_run
     from webapp.train.view import kept_name
 
