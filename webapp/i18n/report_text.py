@@ -35,6 +35,9 @@ EN: dict[str, str] = {
     "limit.wait": "You have sent {n} submissions in the last {window} s. Please try again in "
                   "{wait} s; use the time to read the hints of your last result.",
     "queue.grading": "◷ Grading your submission…",
+    "queue.new_learners_tab": "This browser tab has started {n} new learners in the last {window} "
+                              "min, the most one tab may. Reload the page or retry in {wait} s; "
+                              "nothing was stored.",
     "queue.new_learners": "Too many new learners have started from your network address in the "
                           "last {window} min ({n}). Please retry in {wait} s; nothing was stored.",
     # Quick checks
@@ -96,6 +99,8 @@ ZH: dict[str, str] = {
     "queue.address_full": "你所在的网络地址已有 {n} 份提交在排队，这是同一地址同时排队的上限（足够容纳整个阶梯教室）。"
                           "请在 {wait} 秒后重试；本次提交未被保存。",
     "queue.full": "评分队列已满（{n} 份提交在等候）。请在 {wait} 秒后重试；本次提交未被保存。",
+    "queue.new_learners_tab": "这个浏览器标签页最近 {window} 分钟内已新开始了 {n} 位学习者，这是一个标签页的上限。"
+                              "请刷新页面，或在 {wait} 秒后重试；本次提交未被保存。",
     "queue.new_learners": "最近 {window} 分钟内从你所在的网络地址新开始的学习者过多（{n} 位）。请在 {wait} 秒后重试；"
                           "本次提交未被保存。",
     "queue.position": "◷ 正在排队等待评分：第 {position} 位，预计约 {eta} 秒。",

@@ -110,31 +110,32 @@ class NewLearners:
         return f"new:{address}" if origin == "page" else f"new-{origin}:{address}"
 
     def enter(self, address: str, learner: str,
-              session: str | None = None) -> tuple[bool, float, bool]:
-        """``(ok, wait_s, counted)``: a pair seen before, or one its address may still add
-        (``counted``: this call counted it). Checking and counting hold one lock, so parallel
-        first submissions of one learner count once."""
+              session: str | None = None) -> tuple[bool, float, bool, bool]:
+        """``(ok, wait_s, counted, by_tab)``: a pair seen before, or one its address may still
+        add (``counted``: this call counted it); ``by_tab``: refused by the page session's own
+        allowance, not the address's. Checking and counting hold one lock, so parallel first
+        submissions of one learner count once."""
         pair = (address, learner)
         key = self._key(address, learner)
         with self._lock:
             if pair in self._seen:
                 self._seen.move_to_end(pair)
-                return True, 0.0, False
+                return True, 0.0, False, False
             if key is None:  # signed in or a member: no allowance to spend
                 self._remember(pair)
-                return True, 0.0, False
+                return True, 0.0, False, False
             by_session = session and origin_of(learner) == "page"
             if by_session:  # a page session's own excess never reaches the address
                 ok, wait = self.per_session.check(f"{address}|{session}")
                 if not ok:
-                    return False, wait, False
+                    return False, wait, False, True
             ok, wait = self.limiter.check(key)
             if not ok:
                 if by_session:
                     self.per_session.refund(f"{address}|{session}")
-                return False, wait, False
+                return False, wait, False, False
             self._remember(pair)
-            return True, 0.0, True
+            return True, 0.0, True, False
 
     def _remember(self, pair: tuple[str, str]) -> None:
         self._seen[pair] = None
@@ -143,15 +144,19 @@ class NewLearners:
 
     def check(self, address: str, learner: str) -> tuple[bool, float]:
         """``(True, 0.0)`` for a pair seen before or one the address may still add (counted)."""
-        ok, wait, _ = self.enter(address, learner)
+        ok, wait, _, _ = self.enter(address, learner)
         return ok, wait
 
-    def forget(self, address: str, learner: str) -> None:
-        """Undo a first sighting counted by :meth:`enter` (a later limit refused it)."""
+    def forget(self, address: str, learner: str, session: str | None = None) -> None:
+        """Undo a first sighting counted by :meth:`enter` (a later limit, the line or a Stop
+        refused it): the address's count and the page session's own (red team, issue 28: four
+        Submits stopped while they waited locked the tab out for 10 minutes)."""
         key = self._key(address, learner)
         with self._lock:
             if self._seen.pop((address, learner), 1) is None and key is not None:
                 self.limiter.refund(key)
+                if session and origin_of(learner) == "page":
+                    self.per_session.refund(f"{address}|{session}")
 
 
 @dataclass(frozen=True)
@@ -206,12 +211,13 @@ class Limits:
         learner, address = client.unit, client.address
         new = False
         if address:
-            ok, wait, new = self.new_learners.enter(address, learner, client.session)
-            if not ok:
-                n, window = self.new_learners.limiter.per_learner, self.new_learners.limiter.window_s
-                return Refusal("new_learners", both("queue.new_learners", n=n,
-                                                    window=max(1, round(window / 60)),
-                                                    wait=max(1, math.ceil(wait))), wait)
+            ok, wait, new, by_tab = self.new_learners.enter(address, learner, client.session)
+            if not ok:  # the tab's own allowance, or its address's: each says which
+                lim = self.new_learners.per_session if by_tab else self.new_learners.limiter
+                return Refusal("new_learners", both(
+                    "queue.new_learners_tab" if by_tab else "queue.new_learners",
+                    n=lim.per_learner, window=max(1, round(lim.window_s / 60)),
+                    wait=max(1, math.ceil(wait))), wait)
         ok, wait = self.learner.check(learner)
         if not ok:
             self._undo(client, new, learner_too=False)
@@ -242,10 +248,10 @@ class Limits:
         if client.address:
             self.address.refund(f"addr:{client.address}")
         if new and client.address:
-            self.new_learners.forget(client.address, client.unit)
+            self.new_learners.forget(client.address, client.unit, client.session)
 
     def _undo(self, client: ClientKey, new: bool, learner_too: bool) -> None:
         if learner_too:
             self.learner.refund(client.unit)
         if new and client.address:
-            self.new_learners.forget(client.address, client.unit)
+            self.new_learners.forget(client.address, client.unit, client.session)

@@ -76,6 +76,7 @@ class Ticket:
     unit: str  # the learner within it
     state: str = "waiting"  # waiting -> running -> done; waiting -> pushed (-> done)
     pushed_why: str = "queue.pushed_out"  # the catalogue key that says who took the place
+    yields: bool = False  # starts only while no other ticket waits (a teacher's regrade)
     started: float | None = field(default=None, repr=False)
     used: bool = False  # its turn was taken (wait_turn returned): only then it is timed
     # What the admission desk counted for it (webapp.serving.wing.Serving.admit), given back
@@ -134,12 +135,13 @@ class TurnQueue:
 
     def __init__(self, slots: int = 2, per_address: int = 200, per_learner: int = 3,
                  max_waiting: int = 2000, typical_s: float = 0.5, unit_s: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, words: str = "queue") -> None:
         if min(slots, per_address, per_learner, max_waiting) < 1 or unit_s <= 0 or typical_s <= 0:
             raise ValueError("slots and the bounds must be >= 1, unit_s and typical_s > 0")
         self.slots, self.per_address, self.per_learner = slots, per_address, per_learner
         self.max_waiting, self.unit_s = max_waiting, float(unit_s)
         self._clock = clock
+        self.words = words  # the catalogue's prefix of its refusals: "queue" (grading), "trainq"
         self._lock = threading.RLock()
         self._live: list[Ticket] = []  # waiting or running, in arrival order
         self._group_served: dict[str, float] = {}
@@ -158,27 +160,31 @@ class TurnQueue:
         return statistics.median(self._recent)
 
     # --- joining and leaving -------------------------------------------------------------
-    def admit(self, client: ClientKey | None) -> Ticket | Refusal:
-        """A place in the line, or why not (nothing held when refused)."""
+    def admit(self, client: ClientKey | None, yields: bool = False) -> Ticket | Refusal:
+        """A place in the line, or why not (nothing held when refused). A ticket that
+        ``yields`` (a teacher's regrade) starts only while no other ticket waits: it never takes
+        a learner's turn, even one who arrived after it (red team, issue 28)."""
         client = client or ClientKey()
         with self._lock:
             self._seq += 1
             group, unit = self._group_of(client), client.unit
             mine = [t for t in self._live if t.group == group]
-            waiting = sum(1 for t in self._live if t.state == "waiting")
             if sum(1 for t in self._live if t.unit == unit) >= self.per_learner:
                 return Refusal("learner_waiting", both("queue.learner_full", n=self.per_learner))
             if len(mine) >= self.per_address and not self._push_out_within(group, unit):
                 wait = self.eta_s(len(mine))
-                return Refusal("address_full", both("queue.address_full", n=len(mine),
+                return Refusal("address_full", both(f"{self.words}.address_full", n=len(mine),
                                                     wait=max(1, math.ceil(wait))), wait)
+            # counted after any push-out above (red team, issue 28: a stale count refused a
+            # classmate after a place had been made for them)
+            waiting = sum(1 for t in self._live if t.state == "waiting")
             if waiting >= self.max_waiting and not self._push_out(group):
                 wait = self.eta_s(waiting)
-                return Refusal("queue_full", both("queue.full", n=waiting,
+                return Refusal("queue_full", both(f"{self.words}.full", n=waiting,
                                                   wait=max(1, math.ceil(wait))), wait)
             self._see(group, unit)
             self._join(group, unit)
-            ticket = Ticket(self, client, self._seq, group, unit)
+            ticket = Ticket(self, client, self._seq, group, unit, yields=yields)
             self._live.append(ticket)
             self._changed()
             self._schedule()
@@ -222,7 +228,7 @@ class TurnQueue:
                 return False
         victim = max((t for t in self._live if t.group == group and t.unit == heaviest
                       and t.state == "waiting"), key=lambda t: t.seq)
-        self._evict(victim, "queue.pushed_out_class")
+        self._evict(victim, f"{self.words}.pushed_out_class")
         return True
 
     def see(self, client: ClientKey) -> None:
@@ -283,9 +289,9 @@ class TurnQueue:
                                                                         self._seq + 1), level)
         return key
 
-    def _evict(self, victim: Ticket, why: str = "queue.pushed_out") -> None:
+    def _evict(self, victim: Ticket, why: str | None = None) -> None:
         """Take a waiting ticket out of the line (lock held); its waiter is told (Refused)."""
-        victim.state, victim.pushed_why = "pushed", why
+        victim.state, victim.pushed_why = "pushed", why or f"{self.words}.pushed_out"
         self._live.remove(victim)
         victim.moved.set()
         self._changed()
@@ -410,7 +416,8 @@ class TurnQueue:
         while sum(1 for t in self._live if t.state == "running") < self.slots:
             busy = {t.unit for t in self._live if t.state == "running"}
             order = self._order()
-            nxt = min((t for t in order if t.unit not in busy), key=order.get, default=None)
+            nxt = min((t for t in order if t.unit not in busy),
+                      key=lambda t: (t.yields, order[t]), default=None)
             if nxt is None:
                 return
             nxt.state, nxt.started = "running", self._clock()

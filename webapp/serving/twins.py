@@ -48,6 +48,7 @@ class Twins:
         self.by_group: Counter[str] = Counter()  # waiting twins per address (else session)
         self.by_unit: Counter[str] = Counter()  # ... and per learner
         self.waits: dict[int, tuple[ClientKey, threading.Event]] = {}  # id -> client, told-to-go
+        self.why: dict[int, str] = {}  # id -> the catalogue key its waiter is told when sent away
 
     # --- the desk's side ---------------------------------------------------------------------
     def room(self, client: ClientKey, twin: bool = False) -> tuple[Refusal | None, int | None]:
@@ -71,14 +72,37 @@ class Twins:
             here -= leaving is not None
         if here >= line.per_address:
             wait = line.eta_s(here)
-            return Refusal("address_full", both("queue.address_full", n=here,
+            return Refusal("address_full", both("trainq.address_full", n=here,
                                                 wait=max(1, math.ceil(wait))), wait), None
         waiting = line.snapshot()["waiting"] + self.by_group.total() - (leaving is not None)
+        if waiting >= line.max_waiting and leaving is None:
+            # As a full line pushes out the heaviest address's newest ticket (turns.py), the
+            # twins of an address holding at least two places more than this one's give one
+            # up (red team, issue 28: 150 twins of three addresses refused a fourth's run).
+            leaving = self._twin_of_heaviest(client)
+            waiting -= leaving is not None
         if waiting >= line.max_waiting:
             wait = line.eta_s(waiting)
-            return Refusal("queue_full", both("queue.full", n=waiting,
+            return Refusal("queue_full", both("trainq.full", n=waiting,
                                               wait=max(1, math.ceil(wait))), wait), None
         return None, leaving
+
+    def _places(self, group: str) -> int:
+        """Places ``group`` holds waiting: its twins and its tickets waiting in the line."""
+        address = None if group.startswith("session:") else group
+        return self.by_group[group] + (self.line.snapshot(address)["waiting"] if address else 0)
+
+    def _twin_of_heaviest(self, client: ClientKey) -> int | None:
+        """The newest twin of the address holding the most waiting places, when it holds at
+        least two more than ``client``'s (lock held); None when no address is that heavy."""
+        mine = self._places(group_of(client))
+        heavy = max((g for g in self.by_group if g != group_of(client)), key=self._places,
+                    default=None)
+        if heavy is None or self._places(heavy) < mine + 2:
+            return None
+        newest = [i for i, (c, _) in self.waits.items() if group_of(c) == heavy][-1]
+        self.why[newest] = "trainq.twin_pushed"
+        return newest
 
     def _twin_to_leave(self, client: ClientKey) -> int | None:
         """The waiting twin of ``client``'s full address that comes after it in place order
@@ -128,7 +152,7 @@ class Twins:
             run = self.runs.get(key)
             if run is None:
                 return
-            refused = self.room(client, twin=True)[0]
+            refused, leaving = self.room(client, twin=True)
             if refused is not None:
                 raise Refused(refused)
             moved = threading.Event()
@@ -136,14 +160,19 @@ class Twins:
             self.by_unit[client.unit] += 1
             self.waits[id(moved)] = (client, moved)
             self.line.see(client)
+            if leaving is not None:  # a heavier address's twin gave this one its place
+                self.send_away(leaving)
         try:
             yield None
             while not run.wait(POLL_S):
                 if stopped():
                     raise Refused(Refusal("stopped", both("trainq.stopped")))
-                if moved.is_set():  # a classmate's own run took this place
-                    raise Refused(Refusal("twin_moved", both("trainq.twin_moved")))
+                if moved.is_set():  # a classmate's own run, or a lighter address, took it
+                    with self.lock:
+                        why = self.why.pop(id(moved), "trainq.twin_moved")
+                    raise Refused(Refusal("twin_moved", both(why)))
         finally:
             with self.lock:
+                self.why.pop(id(moved), None)
                 if self.waits.pop(id(moved), None) is not None:  # else already given back
                     self._forget(client)

@@ -108,8 +108,9 @@ class Serving:
           the bound on the learners an address starts, then the grading line;
         - ``"train"``: the training line, with the places of the twins waiting beside it
           (webapp.serving.twins): one run per session; a class waits;
-        - ``"regrade"``: the grading line, only while nobody waits in it (a regrade never
-          takes a learner's place).
+        - ``"regrade"``: the grading line, only while nobody waits in it, and its ticket
+          yields its turn to any learner who comes after it: a regrade never takes a
+          learner's place.
 
         A refusal at any step gives back everything counted before it (practice runs leaked the
         new-learner places of refused clicks: issue 29, item 3); the ticket's ``refund()`` gives
@@ -126,7 +127,7 @@ class Serving:
         taken = limits.take(client) if limits is not None else None
         if isinstance(taken, Refusal):
             return taken
-        ticket = line.admit(client)
+        ticket = line.admit(client, yields=kind == "regrade")
         if isinstance(ticket, Refusal):
             if limits is not None:
                 limits.give_back(taken)
@@ -179,7 +180,7 @@ def training_line(s: ServingSettings, **kw: Any) -> TurnQueue:
     says to wait or press Stop); a whole class from one address waits."""
     kw = {k: v for k, v in kw.items() if v is not None}
     return TurnQueue(s.train_slots, s.train_per_address, 1, s.train_max_waiting,
-                     typical_s=TRAIN_TYPICAL_S, **kw)
+                     typical_s=TRAIN_TYPICAL_S, words="trainq", **kw)
 
 
 _LOCK = threading.Lock()
