@@ -12,4 +12,10 @@
 - ``twins.py``     waits for a run being trained, counted beside the training line
 - ``memory.py``    the process's memory: the collector's pause, malloc arenas, freed pages
 - ``gradio_patch.py``  the one module that touches Gradio's internals, with a loud check
+
+One scheduler: Gradio's queue pools for grading and training have a thread for every place the
+lines can hold (``ServingSettings.pools``), so such an event never waits in Gradio's queue; it
+waits in its line, and turns.py alone decides who goes next. gradio_patch's fair order by
+address sorts only the narrow playground pools ("play", "measure"), where Gradio's queue is the
+only line there is.
 """

@@ -134,3 +134,16 @@ def test_train_refusals_speak_of_training_not_of_submissions():
     assert isinstance(full, Refusal) and full.reason == "address_full"
     assert "training runs" in full.message["en"] and "submission" not in full.message["en"]
     assert "训练" in full.message["zh"]
+
+
+@pytest.mark.parametrize("settings", [ServingSettings(), ServingSettings(
+    max_waiting=5, grading_slots=1, train_max_waiting=3, train_slots=2)])
+def test_one_scheduler_orders_grading_and_training(settings):
+    """Gradio's queue never holds a grading or training event back: their pools have a thread
+    for every place the lines (and the twins beside the training line) can hold, plus those
+    refused, so the order is turns.py's alone; gradio_patch's fair order sorts only the narrow
+    playground pools."""
+    pools = settings.pools()
+    assert pools["submit"] > settings.max_waiting + settings.grading_slots
+    assert pools["train"] > settings.train_max_waiting + settings.train_slots
+    assert pools["play"] < settings.max_waiting and pools["measure"] == 1
