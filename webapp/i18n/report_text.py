@@ -32,6 +32,8 @@ EN: dict[str, str] = {
     "limit.uploads": "Your network address has uploaded {mb} MB in the last {minutes} min, the "
                      "most it may. Please retry in {wait} s.",
     "limit.locked": "Too many wrong tries. Try again in {wait} s ({minutes} min).",
+    "limit.wait_practice": "You have run the public examples {n} times in the last {window} s. "
+                           "Please try again in {wait} s; your submissions are not affected.",
     "limit.wait": "You have sent {n} submissions in the last {window} s. Please try again in "
                   "{wait} s; use the time to read the hints of your last result.",
     "queue.grading": "◷ Grading your submission…",
@@ -107,6 +109,7 @@ ZH: dict[str, str] = {
     "limit.body": "该请求超过 {mb} MB；答案只需几 kB。未保存任何内容。",
     "limit.uploads": "你的网络地址在最近 {minutes} 分钟内已上传 {mb} MB，已达上限。请在 {wait} 秒后再试。",
     "limit.locked": "错误尝试次数过多。请在 {wait} 秒（约 {minutes} 分钟）后再试。",
+    "limit.wait_practice": "你在最近 {window} 秒内已运行公开示例 {n} 次。请在 {wait} 秒后再试；这不影响你的提交。",
     "limit.wait": "你在最近 {window} 秒内已提交 {n} 次。请在 {wait} 秒后再试，这段时间可以先看看上一次结果中的提示。",
     "queue.grading": "◷ 正在评分你的提交……",
     "quick.head": "快速检查",

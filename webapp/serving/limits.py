@@ -174,6 +174,10 @@ class Limits:
     learner: Any
     address: Any
     new_learners: NewLearners
+    # What its rate refusals say: submissions ("limit.wait"), or practice runs, counted apart
+    # ("limit.wait_practice": the chromium walk's learner was told of 10 "submissions" after
+    # running the public examples, which the page says are not recorded)
+    wait_key: str = "limit.wait"
 
     @classmethod
     def build(cls, s: ServingSettings, url: str | None = None,
@@ -222,14 +226,15 @@ class Limits:
         if not ok:
             self._undo(client, new, learner_too=False)
             lim = self.learner
-            return Refusal("rate_limited", wait_message(wait, lim.per_learner, lim.window_s), wait)
+            return Refusal("rate_limited", wait_message(wait, lim.per_learner, lim.window_s,
+                                                        self.wait_key), wait)
         if address:
             ok, wait = self.address.check(f"addr:{address}")
             if not ok:
                 self._undo(client, new, learner_too=True)
                 lim = self.address
-                return Refusal("rate_limited", wait_message(wait, lim.per_learner, lim.window_s),
-                               wait)
+                return Refusal("rate_limited", wait_message(wait, lim.per_learner, lim.window_s,
+                                                            self.wait_key), wait)
         return Taken(client, new)
 
     def give_back(self, taken: Taken) -> None:

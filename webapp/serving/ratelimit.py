@@ -169,7 +169,9 @@ def locked_message(retry_after_s: float) -> dict[str, str]:
     return both("limit.locked", wait=wait, minutes=math.ceil(wait / 60))
 
 
-def wait_message(retry_after_s: float, per_learner: int, window_s: float) -> dict[str, str]:
-    """What to tell a learner who is over the limit, in English and Simplified Chinese."""
-    return both("limit.wait", wait=max(1, math.ceil(retry_after_s)), n=per_learner,
+def wait_message(retry_after_s: float, per_learner: int, window_s: float,
+                 key: str = "limit.wait") -> dict[str, str]:
+    """What to tell a learner who is over the limit, in English and Simplified Chinese
+    (``key``: the submissions' sentence, or the practice runs' "limit.wait_practice")."""
+    return both(key, wait=max(1, math.ceil(retry_after_s)), n=per_learner,
                 window=f"{window_s:g}")

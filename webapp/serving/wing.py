@@ -65,6 +65,7 @@ class Serving:
         if self.practice is None:  # a test's own limits: practice counted in this process
             self.practice = Limits.in_memory(self.settings,
                                              new_learners=self.limits.new_learners)
+        self.practice.wait_key = "limit.wait_practice"  # its refusals speak of practice runs
         if self.password_tries is None:
             self.password_tries = password_limiter(self.settings, url="")
         if self.recovery_tries is None:

@@ -147,3 +147,19 @@ def test_one_scheduler_orders_grading_and_training(settings):
     assert pools["submit"] > settings.max_waiting + settings.grading_slots
     assert pools["train"] > settings.train_max_waiting + settings.train_slots
     assert pools["play"] < settings.max_waiting and pools["measure"] == 1
+
+
+def test_practice_runs_past_their_limit_are_told_so_not_of_submissions():
+    """The chromium walk: twelve "Run public examples" clicks answered "You have sent 10
+    submissions", on a page that says practice runs are not recorded (they are counted apart)."""
+    serving = Serving.local()
+    ana = ClientKey("tab", "10.4.0.1", "bk:ana")
+    for _ in range(serving.settings.rate_limit):
+        ticket = serving.admit("practice", ana)
+        assert isinstance(ticket, Ticket)
+        ticket.release()
+    refused = serving.admit("practice", ana)
+    assert isinstance(refused, Refusal) and refused.reason == "rate_limited"
+    assert "public examples" in refused.message["en"] and "submission" not in refused.message["en"].split(";")[0]
+    assert "公开示例" in refused.message["zh"]
+    assert isinstance(serving.admit("submit", ana), Ticket)  # her submissions are untouched
