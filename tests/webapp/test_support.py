@@ -86,6 +86,11 @@ def test_parse_sizes():
     for bad, msg in (("64", "at least two"), ("64, x", "whole numbers"), ("64, 4096", "between")):
         with pytest.raises(ValueError, match=msg):
             parse_sizes(bad)
+    # the cause a learner can act on first (the chromium walk): not a number, too large, the same
+    # length twice
+    for bad, msg in (("abc", "whole numbers"), ("100000000", "between"), ("64, 64", "at least two")):
+        with pytest.raises(ValueError, match=msg):
+            parse_sizes(bad)
 
 
 def test_exercise_list_and_report_view():
