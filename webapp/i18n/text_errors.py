@@ -61,6 +61,8 @@ EN_APP = {
     "error.example_index": "the example index must lie between 0 and {top}",
     "error.translate_needs_task": "translation needs a model trained on the 'translate' task",
     "error.translate_sentence_empty": "the sentence is empty: type an English sentence to translate",
+    "error.translate_sentence_long": "the sentence has {got} characters; type one sentence of at most "
+                                     "{most} (the model was trained on short sentences)",
     # My progress: reloading one of your submissions
     "error.history_none": "this browser has no history yet: reload the page, or sign in",
     "error.submission_choose": "choose a submission: click its row in your history, or type its "
@@ -132,6 +134,7 @@ ZH = {
     "error.example_index": "样例序号必须在 0 到 {top} 之间。",
     "error.translate_needs_task": "翻译需要一个在“英译法”任务上训练的模型。",
     "error.translate_sentence_empty": "句子为空：请输入一个英文句子。",
+    "error.translate_sentence_long": "句子有 {got} 个字符；请输入一个不超过 {most} 个字符的句子（模型是在短句上训练的）。",
     "error.history_none": "这个浏览器还没有历史记录：请刷新页面，或登录。",
     "error.submission_choose": "请选择一个提交：点击历史记录中的那一行，或输入它的编号。",
     "error.submission_not_number_text": "请从你的历史记录中选择一个提交编号，而不是“{text}”。",

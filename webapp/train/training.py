@@ -33,6 +33,7 @@ from webapp.train.train_config import (  # noqa: F401 - the page's choices, re-e
 # thread as training, so a redraw every 0.5 s cost up to a quarter of a translate run.
 STREAM_EVERY_S = 1.0
 SNAPSHOTS = 16  # attention snapshots kept per run, evenly spaced in steps
+MAX_SENTENCE_CHARS = 200  # a sentence to translate (as a lesson link's sentence field)
 PREDICTION_COLUMNS = ["#", "source", "target", "prediction", "ok"]
 
 
@@ -390,6 +391,8 @@ def translate(run: Run, sentence: str) -> dict:
         raise input_error("translate_needs_task")
     if not isinstance(sentence, str) or not sentence.strip():
         raise input_error("translate_sentence_empty")
+    if len(sentence) > MAX_SENTENCE_CHARS:  # a pasted page was translated and echoed whole
+        raise input_error("translate_sentence_long", got=len(sentence), most=MAX_SENTENCE_CHARS)
     src, lens = run.task.encode_source(sentence)
     limit = run.task.cfg.num_steps  # one limit: the alignment shows the translation's words
     maps, out_tok, src_tok = attention_of_source(run, src, lens, "cross", max_len=limit)

@@ -47,3 +47,17 @@ def test_the_page_says_how_it_read_the_sentence_in_both_languages():
 
     assert "`i love you .`" in tr("train.read_as", "en", sentence="i love you .")
     assert "按训练句子的写法读入" in tr("train.read_as", "zh", sentence="i love you .")
+
+
+def test_a_pasted_page_is_refused_with_its_length_not_translated_and_echoed(run):
+    """The chromium walk: 5,000 characters were translated ("bonjour .") and echoed back whole."""
+    from transformer_lab.errors import LabError
+    from webapp.i18n import error_text
+    from webapp.train import training
+
+    with pytest.raises(LabError) as err:
+        training.translate(run, "tom is calm . " * 400)
+    assert err.value.key == "translate_sentence_long" and err.value.fields["got"] == 5600
+    assert "200" in error_text(err.value.key, "en", err.value.fields)
+    assert "200" in error_text(err.value.key, "zh", err.value.fields)
+    assert training.translate(run, "tom is calm .")["translation"]  # a sentence still is
