@@ -6,12 +6,12 @@ import gradio as gr
 
 from transformer_lab.message import Refused
 from webapp.i18n import Term, input_error
+from webapp.lab import Lab
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, message, t, tr, warn
 from webapp.pages.sign_in import client_of
 from webapp.pages.viewport import head_grid, width_input, with_width
-from webapp.train.api import devices, run_training, tatoeba_offered, train
-from webapp.train.sessions import TrainSessions
+from webapp.train.api import devices, run_training, tatoeba_offered, train_api
 from webapp.train.train_config import (
     CHOICES,
     KINDS,
@@ -103,15 +103,15 @@ def compare_curves(kept: dict, lang: str):
     return fig
 
 
-def cached_hint(values: dict, lang: str) -> str:
-    """When a lesson link's settings are a run the cache holds: say that Train replays it at
-    once (the link itself starts nothing)."""
-    from webapp.services import run_cache, run_cache_backends
+def cached_hint(lab: Lab, values: dict, lang: str) -> str:
+    """When a lesson link's settings are a run the app's cache holds: say that Train replays it
+    at once (the link itself starts nothing)."""
+    from webapp.services import run_cache
     from webapp.train.training import page_config
 
     try:
         config = page_config(values["task"], **{k: values[k] for k in CHOICES})
-        cache = run_cache_backends.default_cache()
+        cache = lab.run_cache()
         hit = cache is not None and cache.contains(run_cache.run_key(config))
     except Exception:  # noqa: BLE001 - a hint only: an odd setting or a broken cache shows none
         return ""
@@ -163,9 +163,11 @@ def _setting_controls(first) -> dict:
     return controls
 
 
-def build(sessions: TrainSessions) -> None:
-    """Lay out the page inside the current gr.Tab and wire its events; ``sessions`` holds each
-    browser's stop flag and last run (the app's one store, shared with the multi-head explorer)."""
+def build(lab: Lab) -> None:
+    """Lay out the page inside the current gr.Tab and wire its events; the app's ``lab`` holds
+    each browser's stop flag and last run (``lab.sessions``, shared with the multi-head
+    explorer), the run cache and the training line."""
+    sessions = lab.sessions
     from transformer_lab.attention_plot import alignment_heatmap
 
     first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
@@ -225,7 +227,8 @@ def build(sessions: TrainSessions) -> None:
     links.register("train", _link_fields({
         **settings, "seed": (settings["seed"], links.Range(0, 10**6, integer=True)),
         "index": (index, links.Range(0, 255, integer=True)), "kind": kind,
-        "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share, note=cached_hint,
+        "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share,
+        note=lambda values, lang: cached_hint(lab, values, lang),
         # a Transformer splits d_model over its heads (the GRU model and the kernel task have none)
         check=links.divisible("d_model", "heads",
                               when=lambda v: v.get("model") == "transformer" and v.get("task") != "kernel"))
@@ -243,7 +246,7 @@ def build(sessions: TrainSessions) -> None:
             yield None, tr("training", lang) + " …", None, *blank, gr.skip()
             run, cached = None, False
             config = page_config(**typed(dict(zip(given, values, strict=True))))
-            for msg, run in run_training(config, stop=flag, client=client_of(request)):
+            for msg, run in run_training(lab, config, stop=flag, client=client_of(lab, request)):
                 if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
                     yield gr.skip(), msg["message"][lang], gr.skip(), *keep
                     continue
@@ -253,7 +256,7 @@ def build(sessions: TrainSessions) -> None:
                 text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
                 fig, hint = live_curves(run, lang)
                 yield fig, text, run, *keep[:7], hint
-            sessions.put(session, run, address=client_of(request).address)  # for the explorer
+            sessions.put(session, run, address=client_of(lab, request).address)  # for the explorer
             fig, hint = live_curves(run, lang)
             yield (fig, done_status(run, lang) + (cached_note(lang) if cached else ""), run,
                    *keep[:7], hint)
@@ -422,4 +425,4 @@ def build(sessions: TrainSessions) -> None:
     # First load: the untrained model's attention, so the page shows what training will change.
     gr.on(None, on_load, [width], [maps, maps_caption], api_visibility="private",
           concurrency_id="play", show_progress="hidden", js=with_width(1))
-    gr.api(train, api_name="train", concurrency_id="train")
+    gr.api(train_api(lab), api_name="train", concurrency_id="train")

@@ -193,9 +193,8 @@ def test_the_apps_load_event_puts_only_our_words_in_the_notice(links, lang, monk
 
     import app
     from webapp.i18n import tr
-    from webapp.services import run_cache_backends
 
-    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    monkeypatch.setattr(app.LAB, "run_cache", lambda: None)
 
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     notice = next(b for b in app.demo.blocks.values() if getattr(b, "elem_id", None) == "link-notice")
@@ -222,9 +221,8 @@ def test_a_locked_link_whose_values_cannot_run_together_is_refused(links, lang, 
 
     import app
     from webapp.i18n import error_text, tr
-    from webapp.services import run_cache_backends
 
-    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    monkeypatch.setattr(app.LAB, "run_cache", lambda: None)
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     short = "zh" if lang.startswith("zh") else "en"
     why = error_text("heads_not_divisor", short, {"d_model": 10, "heads": 3}).rstrip("。. ")
@@ -252,9 +250,8 @@ def test_the_train_pages_locked_link_must_be_able_to_train(links, monkeypatch):
 
     import app
     from webapp.i18n import error_text, tr
-    from webapp.services import run_cache_backends
 
-    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    monkeypatch.setattr(app.LAB, "run_cache", lambda: None)
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     why = error_text("heads_not_divisor", "en", {"d_model": 32, "heads": 3}).rstrip("。. ")
     out = apply.fn(SimpleNamespace(query_params={"tab": "train", "heads": "3", "d_model": "32",
