@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from gradebook import Gradebook
 from grader.api import Report
@@ -22,7 +23,9 @@ from webapp.services.submissions import Submitter
 from webapp.serving.wing import Serving
 from webapp.settings import AppSettings
 from webapp.train.sessions import TrainSessions
-from webapp.train.training import SharedRuns
+
+if TYPE_CHECKING:  # webapp.train.training imports torch: `import app` stays light
+    from webapp.train.training import SharedRuns
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -49,7 +52,7 @@ class Lab:
         self._submitter: Submitter | None = None
         self._cache, self._cache_open = (None, True) if cache is True else (cache, False)
         self.sessions = TrainSessions(ttl_s=s.session_ttl_s, max_kept_runs=s.max_kept_runs)
-        self.shared = SharedRuns()
+        self._shared: SharedRuns | None = None
         self.exports = Exports(self.settings.web.export_ttl_s)
         self.session_keys = SessionKeys()  # keys made for page sessions (webapp.pages.sign_in)
 
@@ -69,10 +72,15 @@ class Lab:
                 self._submitter = Submitter(self.serving, self._book, self._grade)
             return self._submitter
 
-    def built(self) -> bool:
-        """Whether anything that opens a database was made yet (``import app`` makes none)."""
-        return self._serving is not None or self._submitter is not None \
-            or self._cache is not None
+    @property
+    def shared(self) -> SharedRuns:
+        """The replayed runs every session shares (webapp.train.training), made on first use."""
+        with self._lock:
+            if self._shared is None:
+                from webapp.train.training import SharedRuns
+
+                self._shared = SharedRuns()
+            return self._shared
 
     def run_cache(self) -> RunCache | None:
         """The run cache (opened on first use); None when LAB_RUN_CACHE=off or it cannot open."""
