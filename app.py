@@ -44,6 +44,7 @@ SETTINGS = APP_SETTINGS.serving  # the serving wing's part
 # The app's parts, made here once and handed to the pages (webapp/lab.py): the serving wing,
 # the submitter and gradebook, the run cache, the Train sessions, the exports. Nothing opens yet.
 LAB = Lab(APP_SETTINGS)
+LINKS = links.LessonLinks()  # the playground tabs' lesson links (webapp/pages/links.py)
 POOLS = SETTINGS.pools()
 
 
@@ -101,11 +102,11 @@ def build_demo() -> gr.Blocks:
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]) as tab:
                     if page is multihead:  # it shows the Train page's last run; reads its tab
-                        page.build(sessions, tab)
+                        page.build(LINKS, sessions, tab)
                     elif page is train:
-                        page.build(LAB)
+                        page.build(LAB, LINKS)
                     else:
-                        page.build()
+                        page.build(LINKS)
             with gr.Tab(t("tab.exercises"), id="exercises"):
                 editor = exercises.build(LAB, who)
             with gr.Tab(t("tab.progress"), id="progress") as progress_tab:
@@ -113,7 +114,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab(t("tab.instructor"), id="instructor") as instructor_tab:
                 instructor.build(LAB, who, instructor_tab)  # opening it redraws the class view
         progress.connect_editor(LAB, mine, editor, tabs=tabs)
-        links.connect(blocks, tabs, link_notice)  # a lesson link's tab and settings, on load
+        LINKS.connect(blocks, tabs, link_notice)  # a lesson link's tab and settings, on load
     # Every event names its pool; the limit is the pool's, whatever event comes first.
     gradio_patch.assign_pools(blocks, POOLS, sink, default="play")
     blocks.queue(max_size=s.queue_max, default_concurrency_limit=POOLS["play"])

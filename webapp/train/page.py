@@ -163,7 +163,7 @@ def _setting_controls(first) -> dict:
     return controls
 
 
-def build(lab: Lab) -> None:
+def build(lab: Lab, lesson_links: links.LessonLinks) -> None:
     """Lay out the page inside the current gr.Tab and wire its events; the app's ``lab`` holds
     each browser's stop flag and last run (``lab.sessions``, shared with the multi-head
     explorer), the run cache and the training line."""
@@ -224,7 +224,7 @@ def build(lab: Lab) -> None:
     width = width_input()  # the browser's width (with_width): a phone gets two heads per row
 
     # A link names the settings as page_config does, then the views of a finished run.
-    links.register("train", _link_fields({
+    lesson_links.register("train", _link_fields({
         **settings, "seed": (settings["seed"], links.Range(0, 10**6, integer=True)),
         "index": (index, links.Range(0, 255, integer=True)), "kind": kind,
         "sentence": (sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), share,
@@ -351,7 +351,7 @@ def build(lab: Lab) -> None:
 
         lang = lang_of(request)
         c = first_view()
-        linked = links.opened_values(request, "train")  # a lesson link's settings, if any
+        linked = lesson_links.opened_values(request, "train")  # a lesson link's settings, if any
         if linked:
             try:
                 c = page_config(linked.get("task", PAGE_START["task"]),
