@@ -227,12 +227,13 @@ def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
 
     monkeypatch.setattr(train, "run_training", replay)
     from webapp.lab import Lab
+    from webapp.pages.links import LessonLinks
     from webapp.serving.wing import Serving
 
     lab = Lab(serving=Serving.local())  # the page's parts, as app.py hands them over
     store = lab.sessions
     with gr.Blocks() as blocks:
-        train.build(lab)
+        train.build(lab, LessonLinks())
     on_train = next(f.fn for f in blocks.fns.values() if f.name == "on_train")
     settings = ("reverse", 2, 16, 1, 32, 0.0, "sinusoidal", 4, "cpu", 0, "transformer", "bundled")
 
