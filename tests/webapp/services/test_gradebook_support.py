@@ -45,7 +45,7 @@ def profile_of(username: str) -> gr.OAuthProfile:
 
 @pytest.fixture
 def book(tmp_path):
-    """A fresh gradebook in the app's submitter (what the pages read through
+    """A fresh gradebook in the tests' Lab (lab_support: what the pages read through
     LAB.submitter.book); the submitter's own book is put back afterwards (the tests share it)."""
     submitter = LAB.submitter
     with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as b:

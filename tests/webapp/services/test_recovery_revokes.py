@@ -14,7 +14,7 @@ from webapp.i18n import tr
 
 @pytest.fixture
 def book(tmp_path):
-    """A fresh gradebook in the app's submitter, put back afterwards (the app shares it)."""
+    """A fresh gradebook in the tests' Lab (lab_support), put back afterwards (the tests share it)."""
     submitter = LAB.submitter
     with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as b:
         saved = submitter.use_gradebook(b)
