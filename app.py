@@ -7,6 +7,7 @@ import threading
 
 import gradio as gr
 
+from webapp.lab import Lab
 from webapp.pages import (
     basics,
     complexity,
@@ -22,11 +23,9 @@ from webapp.pages import (
 )
 from webapp.pages.common import I18N, t, tr
 from webapp.pages.style import CSS
-from webapp.services import submissions
-from webapp.serving import gradio_patch, wing
+from webapp.serving import gradio_patch
 from webapp.settings import AppSettings
 from webapp.train import page as train
-from webapp.train.sessions import TrainSessions
 
 log = logging.getLogger("transformer_lab.app")
 
@@ -41,7 +40,11 @@ log = logging.getLogger("transformer_lab.app")
 # value stops the app with the variable's name. Reading opens nothing: `import app` opens no
 # database (the wing's limits open on first use).
 APP_SETTINGS = AppSettings.from_env()
-SETTINGS = wing.default_settings(APP_SETTINGS.serving)  # the serving wing's part
+SETTINGS = APP_SETTINGS.serving  # the serving wing's part
+# The app's parts, made here once and handed to the pages (webapp/lab.py): the serving wing,
+# the submitter and gradebook, the run cache, the Train sessions, the exports. Nothing opens yet.
+LAB = Lab(APP_SETTINGS)
+LINKS = links.LessonLinks()  # the playground tabs' lesson links (webapp/pages/links.py)
 POOLS = SETTINGS.pools()
 
 
@@ -89,37 +92,36 @@ def build_demo() -> gr.Blocks:
         # events show it on this hidden input instead (below).
         sink = gr.Number(0, visible=False, elem_id="tl-progress-sink")
         # who is submitting: handed to Exercises, Progress, Instructor (a class link joins here)
-        who = sign_in.build(link_notice)
+        who = sign_in.build(LAB, link_notice)
         # Train writes each browser's last run and stop flag, Multi-head reads them, unload drops them
         s = SETTINGS  # every serving setting, read once
-        blocks.train_sessions = sessions = TrainSessions(ttl_s=s.session_ttl_s,
-                                                         max_kept_runs=s.max_kept_runs)
+        blocks.train_sessions = sessions = LAB.sessions
         gradio_patch.attach(blocks, sessions, s)  # a closed tab gives its models and runs back at once
         gradio_patch.clamp_sliders()  # a typed number past a slider's end is that end
         with gr.Tabs(overflow_behavior="wrap") as tabs:  # a phone shows every tab, on rows
             for key, page in PLAYGROUND:
                 with gr.Tab(t(key), id=key.split(".")[1]) as tab:
                     if page is multihead:  # it shows the Train page's last run; reads its tab
-                        page.build(sessions, tab)
+                        page.build(LINKS, sessions, tab)
                     elif page is train:
-                        page.build(sessions)
+                        page.build(LAB, LINKS)
                     else:
-                        page.build()
+                        page.build(LINKS)
             with gr.Tab(t("tab.exercises"), id="exercises"):
-                editor = exercises.build(who)
+                editor = exercises.build(LAB, who)
             with gr.Tab(t("tab.progress"), id="progress") as progress_tab:
-                mine = progress.build(who, progress_tab)  # fresh tables each time it is opened
+                mine = progress.build(LAB, who, progress_tab)  # fresh tables each time it is opened
             with gr.Tab(t("tab.instructor"), id="instructor") as instructor_tab:
-                instructor.build(who, instructor_tab)  # opening it redraws the class view
-        progress.connect_editor(mine, editor, tabs=tabs)
-        links.connect(blocks, tabs, link_notice)  # a lesson link's tab and settings, on load
+                instructor.build(LAB, who, instructor_tab)  # opening it redraws the class view
+        progress.connect_editor(LAB, mine, editor, tabs=tabs)
+        LINKS.connect(blocks, tabs, link_notice)  # a lesson link's tab and settings, on load
     # Every event names its pool; the limit is the pool's, whatever event comes first.
     gradio_patch.assign_pools(blocks, POOLS, sink, default="play")
     blocks.queue(max_size=s.queue_max, default_concurrency_limit=POOLS["play"])
     # One client cannot fill the queue for everyone (red team N5); a lecture hall still fits.
     # The wing is looked up per request: building the page opens none of its databases.
     gradio_patch.guard_blocks(blocks, s.queue_per_address, s.queue_per_session,
-                              lambda request: submissions.default().serving.client_of(request).address)
+                              lambda request: LAB.serving.client_of(request).address)
     return blocks
 
 
@@ -151,7 +153,8 @@ def warm_up() -> None:
     if APP_SETTINGS.web.warm_run_cache:  # presets as cache hits (issue 12)
         from webapp.train.train_queue import warm_presets
 
-        threading.Thread(target=warm_presets, name="warm-run-cache", daemon=True).start()
+        threading.Thread(target=warm_presets, name="warm-run-cache", daemon=True,
+                         kwargs={"cache": LAB.run_cache(), "serving": LAB.serving}).start()
 
 
 def launch(**kwargs) -> tuple:
@@ -176,7 +179,7 @@ def launch(**kwargs) -> tuple:
 
     from webapp.serving.body_limit import ENVELOPE, BodyLimit, UploadBudget
 
-    serving = submissions.default().serving
+    serving = LAB.serving
     s = serving.settings
     kwargs.setdefault("max_file_size", s.max_upload_bytes)  # Gradio's own check, per file
     # Gradio deletes uploaded files (and its copies of served ones) once this old (a

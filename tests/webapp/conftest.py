@@ -38,12 +38,11 @@ def app_url(tmp_path_factory):
 def app_gradebook(tmp_path_factory, app_url):
     """A fresh SQLite gradebook swapped into the running app for one test module, then restored
     (with generous limits counted in this process, so tests are not refused by each other)."""
+    import app
     from gradebook import open_gradebook
-    from webapp.services import submissions
     from webapp.serving.limits import Limits
     from webapp.serving.settings import ServingSettings
-
-    submitter = submissions.default()
+    submitter = app.LAB.submitter
     fresh = open_gradebook(f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gb.sqlite3'}")
     saved = (submitter.use_gradebook(fresh), submitter.serving.limits)
     submitter.serving.limits = Limits.in_memory(ServingSettings(rate_limit=100))

@@ -10,7 +10,7 @@ PAGES = ("webapp.pages", "webapp.train.page", "webapp.train.events", "webapp.tra
 # Everything else is plain: the layers, and a room's other parts (issue 28: the Train room).
 PLAIN = ("webapp.services", "webapp.views", "webapp.compute", "webapp.i18n",
          "webapp.train.training", "webapp.train.train_queue", "webapp.train.train_config",
-         "webapp.train.sessions", "webapp.train.view", "webapp.settings")
+         "webapp.train.sessions", "webapp.train.view", "webapp.settings", "webapp.lab")
 
 
 def test_no_import_cycles_in_the_web_app():

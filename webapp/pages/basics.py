@@ -145,7 +145,7 @@ def render_steps(q, k, v, scoring, scale, mask, valid_len, lang="en"):
     return [stage_figure(s, title(s.key)) for s in stages]
 
 
-def build() -> None:
+def build(lesson_links: links.LessonLinks) -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     intro = gr.Markdown(t("basics.intro"), elem_id="basics-intro")
     with gr.Row():
@@ -167,11 +167,11 @@ def build() -> None:
         randomise = gr.Button(t("randomise"))
         lesson = gr.Button(t("lesson"))
     matrix = links.Text(2000)  # parse_matrix's 16 × 16 numbers, written out
-    links.register("basics", {"q": (q, matrix), "k": (k, matrix), "v": (v, matrix),
-                              "scoring": scoring, "scale": scale, "mask": mask,
-                              "valid": (valid_len, links.Range(1, 16, integer=True)),
-                              "seed": (seed, links.Range(0, 10**6, integer=True))},
-                   changers={randomise: ("q", "k", "v"), lesson: ("q", "k", "v")})
+    lesson_links.register("basics", {"q": (q, matrix), "k": (k, matrix), "v": (v, matrix),
+                                     "scoring": scoring, "scale": scale, "mask": mask,
+                                     "valid": (valid_len, links.Range(1, 16, integer=True)),
+                                     "seed": (seed, links.Range(0, 10**6, integer=True))},
+                          changers={randomise: ("q", "k", "v"), lesson: ("q", "k", "v")})
     status = gr.Markdown(elem_id="basics-status")
     # Hidden until the first computation fills them: an empty Dataframe is headed "1 2 3", the
     # placeholder a learner met first (issue 26, item 2).
@@ -236,7 +236,8 @@ def build() -> None:
     def on_scoring(scoring, request: gr.Request):
         """Additive scoring has no √d to divide by: the tickbox is greyed out (the caption says
         so); dot-product scoring makes it live again, unless a lesson link locks it."""
-        return gr.update(interactive=scoring == "dot" and not links.locked(request, "basics", "scale"))
+        locked = lesson_links.locked(request, "basics", "scale")
+        return gr.update(interactive=scoring == "dot" and not locked)
 
     compute.click(on_compute, inputs, outputs, api_name="attention_basics", concurrency_id="play")
     # Live: on first load and on every change (the whole computation takes a few ms).

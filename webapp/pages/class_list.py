@@ -12,8 +12,9 @@ import gradio as gr
 import pandas as pd
 
 from gradebook import identity as ids
+from webapp.lab import Lab
 from webapp.pages.common import lang_of, t, tr, warn
-from webapp.services import class_list, submissions
+from webapp.services import class_list
 from webapp.serving.ratelimit import locked_message
 from webapp.views import gradebook_lang
 from webapp.views.markdown import md_literal
@@ -24,7 +25,7 @@ WITH_URL = "(...a) => { a[a.length - 1] = window.location.href; return a; }"
 Authorize = Callable[..., tuple[str | None, str]]  # instructor.authorize
 
 
-def join_from_link(key: str | None, query: Any, lang: str) -> tuple[str | None, str | None]:
+def join_from_link(lab: Lab, key: str | None, query: Any, lang: str) -> tuple[str | None, str | None]:
     """On load: ``(member name, notice)`` when the page was opened with ``?join=<code>``,
     ``(None, notice)`` for a code that is not (or no longer) a member's, ``(None, None)`` for
     no join link. Wrong codes are counted per browser like recovery codes."""
@@ -33,16 +34,16 @@ def join_from_link(key: str | None, query: Any, lang: str) -> tuple[str | None, 
         return None, None
     if not ids.valid_browser_key(key):
         return None, tr("recovery.no_key", lang)
-    book = submissions.gradebook()
+    book = lab.submitter.book
     found: list[str] = []
-    before = member_name(key)  # this browser's name on the list until now, if any
+    before = member_name(lab, key)  # this browser's name on the list until now, if any
 
     def verify() -> bool:
         member = class_list.join(book, str(key), str(code)[:100])
         found.extend([member.name] if member else [])
         return member is not None
 
-    ok, wait = submissions.default().serving.recovery_tries.attempt(
+    ok, wait = lab.serving.recovery_tries.attempt(
         f"recovery:{ids.key_hash(str(key))[:24]}", verify)
     if ok:
         if before and before != found[0]:  # a shared computer, or a classmate's link: say so
@@ -56,11 +57,11 @@ def join_from_link(key: str | None, query: Any, lang: str) -> tuple[str | None, 
     return None, tr("join.bad", lang)
 
 
-def member_name(key: str | None) -> str | None:
+def member_name(lab: Lab, key: str | None) -> str | None:
     """The class-list name this browser joined as, or None."""
     if not ids.valid_browser_key(key):
         return None
-    book = submissions.gradebook()
+    book = lab.submitter.book
     return book.member_name(book.linked_learner(ids.key_hash(str(key))))
 
 
@@ -81,7 +82,7 @@ def roster_frame(members: list, page_url: str | None, lang: str) -> pd.DataFrame
                                        "roster.col.link")])
 
 
-def build(authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> Any:
+def build(lab: Lab, authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> Any:
     """The class list's part of the Instructor page (an accordion, folded); returns the add
     event, after which the page redraws its class view (the new names' rows)."""
     with gr.Accordion(t("roster.title"), open=False, elem_id="roster-box"):
@@ -101,12 +102,12 @@ def build(authorize: Authorize, password: gr.Textbox, key: gr.BrowserState) -> A
 
     def answer(pw, browser_key, request, profile, page_url, text=None, renew_them=False):
         lang = lang_of(request)
-        address = submissions.default().serving.client_of(request).address or "unknown"
+        address = lab.serving.client_of(request).address or "unknown"
         who, refusal = authorize(pw, profile, address, lang, browser_key)
         if who is None:
             warn(refusal, lang)
             return gr.update(value="", visible=False), gr.update(value=None, visible=False), refusal
-        book = submissions.gradebook()
+        book = lab.submitter.book
         lines: list[str] = []
         if text is not None:
             names_in, problems = class_list.parse_names(text)

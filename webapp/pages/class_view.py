@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 
 import gradio as gr
 
+from gradebook import Gradebook
 from webapp.pages.common import t, tr
 from webapp.services import class_summary as data
 from webapp.services import submissions
@@ -157,9 +158,9 @@ def hidden() -> tuple:
             "", None, None, [], gr.Timer(active=False), gr.update(choices=[], value=None))
 
 
-def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False,
-         only: list | None = None) -> tuple:
-    """The class view's outputs for rows since the teacher's start time (one query).
+def draw(book: Gradebook, since_text: str | None, tz: float | None, lang: str,
+         echo: bool = False, only: list | None = None) -> tuple:
+    """The class view's outputs for rows of ``book`` since the teacher's start time (one query).
     ``echo``: write the start time back into its box (a button set it; a timer tick must not
     overwrite what the teacher is typing). ``only``: the exercises chosen (none: all)."""
     everything = submissions.exercise_ids()
@@ -170,7 +171,7 @@ def draw(since_text: str | None, tz: float | None, lang: str, echo: bool = False
         return (gr.update(visible=True), gr.skip(), "⚠️ " + warning, *(gr.skip(),) * 7,
                 gr.Timer(active=True), gr.skip())
     chosen = [ex for ex in everything if ex in set(only or ())] or None
-    summary = data.load(submissions.gradebook(), everything, since, only=chosen)
+    summary = data.load(book, everything, since, only=chosen)
     clock = data.local_clock(since, tz)
     drawn = datetime.now(timezone.utc).isoformat()
     updated = data.local_clock(drawn, tz)

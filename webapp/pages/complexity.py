@@ -14,8 +14,6 @@ DEFAULT_SIZES, DEFAULT_D = "128, 256, 512, 1024", 64
 REPEATS = 7  # interleaved runs per cell; the median resists a busy machine's outliers
 THEORY = {"self-attention": 2.0}  # log-log slope in n; the others (GRU, convolution) are 1
 NEAR = 0.35  # a slope this close to the theory "agrees" with it
-_FIRST: dict = {}  # the default benchmark, measured once per process (shown on first load)
-_FIRST_LOCK = threading.Lock()
 
 
 def _measured_table(df, lang):
@@ -77,16 +75,23 @@ def _shown(df, lang):
     return complexity_figure(df, lang=lang), _measured_table(df, lang)
 
 
-def first_result(lang="en"):
-    """The default benchmark, measured on the first visit and then reused (it takes seconds)."""
-    from transformer_lab.tables import complexity_table
+class FirstResult:
+    """The default benchmark of one page, measured on its first visit and then reused (it takes
+    seconds): the app builds the page once, so it is measured once per server."""
 
-    with _FIRST_LOCK:
-        if "df" not in _FIRST:
-            _FIRST["df"] = _measure(DEFAULT_SIZES, DEFAULT_D)
-    df = _FIRST["df"]
-    return (complexity_table(lang), *_shown(df, lang), tr("cx.first", lang),
-            measured_caption(df, lang))
+    def __init__(self) -> None:
+        self._df = None
+        self._lock = threading.Lock()
+
+    def __call__(self, lang="en"):
+        from transformer_lab.tables import complexity_table
+
+        with self._lock:
+            if self._df is None:
+                self._df = _measure(DEFAULT_SIZES, DEFAULT_D)
+        df = self._df
+        return (complexity_table(lang), *_shown(df, lang), tr("cx.first", lang),
+                measured_caption(df, lang))
 
 
 def link_note(values: dict, lang: str) -> str:
@@ -96,7 +101,7 @@ def link_note(values: dict, lang: str) -> str:
     return "" if same else tr("link.cx_stale", lang)
 
 
-def build() -> None:
+def build(lesson_links: links.LessonLinks) -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("cx.intro"))
     from transformer_lab.tables import complexity_table  # pandas only: no torch at start-up
@@ -107,14 +112,15 @@ def build() -> None:
         sizes = gr.Textbox(DEFAULT_SIZES, label=t("cx.sizes"), min_width=160)
         d = gr.Number(DEFAULT_D, precision=0, label=t("cx.d"), min_width=100)
         run = gr.Button(t("cx.run"), variant="primary", elem_id="cx-run")
-    links.register("complexity", {"sizes": (sizes, links.Text(100, r"[0-9,\s]")),  # parse_sizes
-                                  "d": (d, links.Range(8, 256, integer=True))}, note=link_note)
+    lesson_links.register("complexity", {"sizes": (sizes, links.Text(100, r"[0-9,\s]")),  # parse_sizes
+                                         "d": (d, links.Range(8, 256, integer=True))}, note=link_note)
     status = gr.Markdown(elem_id="cx-status")
     plot = gr.Plot(label=t("cx.plot"), elem_id="cx-plot")
     # Says what was measured and follows the figure: a busy machine can bend the slopes.
     caption = gr.Markdown(elem_id="cx-caption")
     measured = gr.Dataframe(label=t("cx.measured"), interactive=False, elem_id="cx-measured")
     last = gr.State(None)  # the run's table, for its caption (a State stays out of the API)
+    first_result = FirstResult()  # this page's first measurement, shown on every first load
 
     @friendly(4)
     def on_run(sizes, d, request: gr.Request):

@@ -14,6 +14,7 @@ import gradio as gr
 from grader.api import Report, render
 from transformer_lab.message import Refusal
 from webapp.i18n import LANGUAGES, tr
+from webapp.lab import Lab
 from webapp.pages import sign_in
 from webapp.pages.common import friendly, lang_of, t, warn
 from webapp.pages.sign_in import client_of
@@ -36,21 +37,27 @@ from webapp.views.report_view import (
 log = logging.getLogger("transformer_lab.app")
 MAX_DRAFT_CHARS = 100_000  # the submit path's own cap on code (grader DEFAULT_LIMITS)
 
-def your_numbers(exercise_id: str, learner: str | None = None,
-                 profile: gr.OAuthProfile | None = None) -> str:
-    """Your own numbers for an exercise that gives each learner theirs (exercise 1's Part A is
-    graded on them), as /grade grades them for the same `learner` label; "" for an exercise
-    without. Nothing is stored."""
-    from grader import api
+def your_numbers_api(lab: Lab) -> Callable[..., str]:
+    """The ``your_numbers`` API of the app ``lab``."""
 
-    try:
-        who = submissions.resolve_learner(sign_in.claim(learner, None, profile, via_api=True))
-    except submissions.Refused as err:
-        raise gr.Error(str(err)) from None
-    try:
-        return api.your_numbers(exercise_id, submissions.numbers_key(who.id)) or ""
-    except api.UnknownExercise as err:
-        raise gr.Error(str(err)) from None
+    def your_numbers(exercise_id: str, learner: str | None = None,
+                     profile: gr.OAuthProfile | None = None) -> str:
+        """Your own numbers for an exercise that gives each learner theirs (exercise 1's Part A
+        is graded on them), as /grade grades them for the same `learner` label; "" for an
+        exercise without. Nothing is stored."""
+        from grader import api
+
+        try:
+            who = lab.submitter.resolve_learner(sign_in.claim(lab, learner, None, profile,
+                                                              via_api=True))
+        except submissions.Refused as err:
+            raise gr.Error(str(err)) from None
+        try:
+            return api.your_numbers(exercise_id, lab.submitter.numbers_key(who.id)) or ""
+        except api.UnknownExercise as err:
+            raise gr.Error(str(err)) from None
+
+    return your_numbers
 
 
 def examples_report(exercise_id: str, code: str) -> Report:
@@ -62,23 +69,29 @@ def examples_report(exercise_id: str, code: str) -> Report:
     return api.run_examples(exercise_id, clean_code(code))
 
 
-def grade(exercise_id: str, code: str, learner: str | None = None, request: gr.Request = None,
-          profile: gr.OAuthProfile | None = None) -> dict:
-    """Grade `code` for `exercise_id` against the hidden tests, store it in the gradebook, and
-    return the Gradescope JSON (its extra_data names the stored submission).
+def grade_api(lab: Lab) -> Callable[..., dict]:
+    """The ``grade`` API of the app ``lab``."""
 
-    `learner` (optional): a label, stored as an API submission "name (api)" with an opaque id;
-    it never opens anyone's history or code. A signed-in Hugging Face user is stored under their
-    username; no name means "anonymous"."""
-    who = sign_in.claim(learner, None, profile, via_api=True)
-    outcome = submissions.submit(exercise_id, code, who, getattr(request, "session_hash", None),
-                                 client=client_of(request))
-    if isinstance(outcome, Refusal):  # nothing graded or stored; the reason leads
-        raise gr.Error(f"{outcome.reason}: {outcome.text()}")
-    return submissions.to_gradescope(outcome)  # the API's shape, made here only
+    def grade(exercise_id: str, code: str, learner: str | None = None,
+              request: gr.Request = None, profile: gr.OAuthProfile | None = None) -> dict:
+        """Grade `code` for `exercise_id` against the hidden tests, store it in the gradebook,
+        and return the Gradescope JSON (its extra_data names the stored submission).
+
+        `learner` (optional): a label, stored as an API submission "name (api)" with an opaque
+        id; it never opens anyone's history or code. A signed-in Hugging Face user is stored
+        under their username; no name means "anonymous"."""
+        who = sign_in.claim(lab, learner, None, profile, via_api=True)
+        outcome = lab.submitter.submit(exercise_id, code, who,
+                                       getattr(request, "session_hash", None),
+                                       client=client_of(lab, request))
+        if isinstance(outcome, Refusal):  # nothing graded or stored; the reason leads
+            raise gr.Error(f"{outcome.reason}: {outcome.text()}")
+        return submissions.to_gradescope(outcome)  # the API's shape, made here only
+
+    return grade
 
 
-def last_submission(exercise_id: str | None, key: str | None,
+def last_submission(lab: Lab, exercise_id: str | None, key: str | None,
                     profile: gr.OAuthProfile | None,
                     session: str | None) -> tuple[Report, str] | None:
     """This browser's (or account's) newest submission to ``exercise_id``: (its report, when it
@@ -87,8 +100,8 @@ def last_submission(exercise_id: str | None, key: str | None,
     if not exercise_id or not (key or profile):
         return None
     try:
-        who = sign_in.learner(None, key, profile, session)
-        rows = submissions.gradebook().history(learner_id=who.id, exercise=exercise_id, limit=1)
+        who = sign_in.learner(lab, None, key, profile, session)
+        rows = lab.submitter.book.history(learner_id=who.id, exercise=exercise_id, limit=1)
     except Exception:  # noqa: BLE001 - the page opens without it
         log.exception("reading the last submission failed")
         return None
@@ -211,7 +224,7 @@ def keep_draft(drafts: dict | None, exercise_id: str | None, code: str | None) -
     return out
 
 
-def build(learner: sign_in.Identity) -> Editor:
+def build(lab: Lab, learner: sign_in.Identity) -> Editor:
     """Lay out the page inside the current gr.Tab and wire its events."""
     choices = exercise_choices()
     first = choices[0][1] if choices else None
@@ -248,7 +261,8 @@ def build(learner: sign_in.Identity) -> Editor:
         """The key this page's learner's own numbers are drawn from (an exercise with variants),
         or None when the page does not know the learner yet."""
         try:
-            return submissions.numbers_key(sign_in.learner(None, key, profile, session=request.session_hash).id)
+            return lab.submitter.numbers_key(sign_in.learner(lab, None, key, profile,
+                                                             session=request.session_hash).id)
         except ValueError:
             return None
 
@@ -271,7 +285,7 @@ def build(learner: sign_in.Identity) -> Editor:
             # language and, for an exercise with variants, the learner's own numbers
             text = starter_text(ex, page, mine) if ex else gr.skip()
         tests, score = empty_results(page), ""
-        last = last_submission(ex, key, profile, request.session_hash)
+        last = last_submission(lab, ex, key, profile, request.session_hash)
         if last is not None and last[0].tests:
             try:
                 tests, score = results_frame(last[0], page), last_result_markdown(*last, page)
@@ -314,9 +328,9 @@ def build(learner: sign_in.Identity) -> Editor:
             # The same line as Submit, as the same learner (one turn at a time, and a fresh
             # page session is no new fair share: red team, issue 17), and the same bound on the
             # learners an address may start; examples store nothing, so no submission limit.
-            report = submissions.default().practice(
-                sign_in.claim(typed, key, profile, session=request.session_hash),
-                request.session_hash, client_of(request), lambda: fn(ex_id, code))
+            report = lab.submitter.practice(
+                sign_in.claim(lab, typed, key, profile, session=request.session_hash),
+                request.session_hash, client_of(lab, request), lambda: fn(ex_id, code))
             if isinstance(report, Refusal):  # keep the last result; say why not (nothing kept)
                 warn(report.text(lang), lang)
                 return gr.skip(), "⚠️ " + report.text(lang)
@@ -335,10 +349,10 @@ def build(learner: sign_in.Identity) -> Editor:
     def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
         # The browser's key (or the one its first page load is making), not the typed label.
-        claim = sign_in.claim(typed, key, profile, session=request.session_hash)
-        for outcome in stream_grading(submissions.submit, lang, exercise_id=ex_id, code=code,
+        claim = sign_in.claim(lab, typed, key, profile, session=request.session_hash)
+        for outcome in stream_grading(lab.submitter.submit, lang, exercise_id=ex_id, code=code,
                                       learner=claim, session_key=request.session_hash,
-                                      client=client_of(request)):
+                                      client=client_of(lab, request)):
             if isinstance(outcome, str):  # queue position / "grading" while it waits
                 yield None, outcome
         if isinstance(outcome, Refusal):  # keep the last result; say why not graded
@@ -408,6 +422,6 @@ def build(learner: sign_in.Identity) -> Editor:
         # then finds it already shown and keeps the restored code (two events raced before).
         root.load(on_open, [exercise, drafts, place, learner.key],
                   [exercise, lang, code, shown, tests, score, statement], **ui)
-    gr.api(grade, api_name="grade", concurrency_id="submit")
-    gr.api(your_numbers, api_name="your_numbers")
+    gr.api(grade_api(lab), api_name="grade", concurrency_id="submit")
+    gr.api(your_numbers_api(lab), api_name="your_numbers")
     return Editor(exercise, code, shown, drafts, score, tests)  # for Progress's "load"

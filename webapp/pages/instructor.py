@@ -17,33 +17,31 @@ only for a session whose sign-in succeeded, and every draw checks the sign-in ag
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import datetime, timedelta, timezone
 
 import gradio as gr
 
+from webapp.lab import Lab
 from webapp.pages import class_list, class_view, sign_in, teacher_actions
 from webapp.pages.common import lang_of, t, tr, warn
 from webapp.pages.instructor_auth import authorize, check_password, mode, tries  # noqa: F401
-from webapp.services import (
-    exports,
-    instructor_access,
-    learner_page,
-    submissions,
-)
+from webapp.services import instructor_access, learner_page, submissions
+from webapp.services.exports import Exports
 from webapp.views import gradebook_lang, gradebook_tables
 from webapp.views import learner_page as learner_page_view
 
 log = logging.getLogger("transformer_lab.app")
 
 
-def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
+def scores(lab: Lab, password: str | None, profile: gr.OAuthProfile | None, address: str,
            lang: str = "en", browser_key: str | None = None):
     """(everyone's best-score frame, access-log frame, message) or (None, None, refusal)."""
-    who, refusal = authorize(password, profile, address, lang, browser_key)
+    who, refusal = authorize(lab, password, profile, address, lang, browser_key)
     if who is None:
         return None, None, refusal
-    book = submissions.gradebook()
+    book = lab.submitter.book
     book.log_access(who, "view", "best scores")
     frame = gradebook_tables.everyone_frame(book)
     learners, rows = len({(b.learner_id or b.learner) for b in book.best_scores()}), book.count()
@@ -52,20 +50,20 @@ def scores(password: str | None, profile: gr.OAuthProfile | None, address: str,
             gradebook_lang.access_frame(gradebook_tables.access_frame(book), lang), text)
 
 
-def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | None,
+def export(lab: Lab, password: str | None, include_code: bool, profile: gr.OAuthProfile | None,
            address: str, lang: str = "en", browser_key: str | None = None,
            per_learner: bool = False):
     """(CSV path, message) or (None, refusal): every submission, with the code if asked; or,
     ``per_learner``, one line per learner with a column per exercise (best scores)."""
-    who, refusal = authorize(password, profile, address, lang, browser_key)
+    who, refusal = authorize(lab, password, profile, address, lang, browser_key)
     if who is None:
         return None, refusal
-    book = submissions.gradebook()
+    book = lab.submitter.book
     detail = "csv per learner" if per_learner else "csv with code" if include_code else "csv"
     book.log_access(who, "export", detail)
-    path = exports.csv_file(book, include_code=bool(include_code) and not per_learner,
-                            per_learner=per_learner, exercises=submissions.exercise_ids())
-    minutes = max(1, round(exports.EXPORT_TTL_S / 60))
+    path = lab.exports.csv_file(book, include_code=bool(include_code) and not per_learner,
+                                per_learner=per_learner, exercises=submissions.exercise_ids())
+    minutes = max(1, round(lab.exports.ttl_s / 60))
     done = "instructor.exported_learners_for" if per_learner else "instructor.exported_for"
     return path, tr(done, lang, minutes=minutes)
 
@@ -73,10 +71,10 @@ def export(password: str | None, include_code: bool, profile: gr.OAuthProfile | 
 REFRESH_LOG_S = 600  # a timer's redraws are logged once per 10 minutes per instructor
 
 
-def log_class_view(who: str, periodic: bool) -> None:
+def log_class_view(lab: Lab, who: str, periodic: bool) -> None:
     """Log a class-view draw: every one a teacher asked for; a timer's at most once per
     REFRESH_LOG_S, so a lesson's refreshes do not push everything else off the access log."""
-    book = submissions.gradebook()
+    book = lab.submitter.book
     if periodic and _logged_lately(book, who, "class view (refreshed)"):
         return
     book.log_access(who, "view", "class view (refreshed)" if periodic else "class view")
@@ -91,29 +89,29 @@ def _logged_lately(book, who: str, detail: str) -> bool:
     return datetime.now(timezone.utc) - at < timedelta(seconds=REFRESH_LOG_S)
 
 
-def log_learner_page(who: str, learner: str) -> None:
+def log_learner_page(lab: Lab, who: str, learner: str) -> None:
     """Log a learner page's view, unless the access log's newest entry is this very view
     within REFRESH_LOG_S (the picker fired twice per pick, and the page follows the view's
     redraws)."""
-    book = submissions.gradebook()
+    book = lab.submitter.book
     detail = gradebook_lang.access_text("gb.detail.learner_page", learner)[:200]
     if not _logged_lately(book, who, detail):
         book.log_access(who, "view", detail)
 
 
-def log_frame(lang: str):
+def log_frame(lab: Lab, lang: str):
     """The access log as the page shows it, fresh after each action."""
-    return gradebook_lang.access_frame(gradebook_tables.access_frame(submissions.gradebook()), lang)
+    return gradebook_lang.access_frame(gradebook_tables.access_frame(lab.submitter.book), lang)
 
 
-def clean_gradio_copies() -> None:
+def clean_gradio_copies(exports: Exports) -> None:
     """Exports expire together with Gradio's copies of them (it copies every file it serves)."""
     from webapp.serving.gradio_patch import upload_folder
 
     exports.also_clean(upload_folder)
 
 
-def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
+def build(lab: Lab, learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
     """Lay out the page inside the current gr.Tab: a sign-in or password form, or "disabled".
 
     The events are wired in every mode and every request re-checks mode(), so the page only
@@ -121,7 +119,7 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
     ``tab``, opening the tab redraws the class view and restarts its timer.
     """
     check_password()
-    clean_gradio_copies()
+    clean_gradio_copies(lab.exports)
     how = mode()
     if instructor_access.password_set() and how == "allow_list":
         log.warning("LAB_INSTRUCTORS is set on a Space with sign-in: LAB_INSTRUCTOR_PASSWORD is ignored")
@@ -141,7 +139,8 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
         # it was 2,500 px down the page (chromium walk, 2026-12-07).
         csv = gr.File(label=t("instructor.csv"), interactive=False, visible=False,
                       elem_id="instructor-csv")
-        roster_added = class_list.build(authorize, password, learner.key)  # folded
+        roster_added = class_list.build(lab, functools.partial(authorize, lab), password,
+                                        learner.key)  # folded
         cv = class_view.build()  # who is stuck on what, first; the long table below, folded
         with gr.Accordion(t("instructor.table"), open=False, elem_id="instructor-table-box"):
             # Hidden until they hold something: an empty Dataframe is headed "1 2 3".
@@ -151,7 +150,7 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
                               elem_id="instructor-log")
         # The export's file is deleted after LAB_EXPORT_TTL_S: its link goes with it (it stayed
         # on the page and answered a raw 403 JSON).
-        expiry = gr.Timer(exports.EXPORT_TTL_S, active=False)
+        expiry = gr.Timer(lab.exports.ttl_s, active=False)
     signed = gr.State(False)  # this session's sign-in succeeded (server-side, never the page's)
 
     key = learner.key  # this browser's key: a browser that logged in before is known
@@ -164,8 +163,8 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
     def on_show(pw, browser_key=None, request: gr.Request = None,
                 profile: gr.OAuthProfile | None = None):
         """The API's answer (scripts): plain values, (table, csv, log, status)."""
-        frame, log_frame, text = scores(pw, profile, sign_in.address_of(request), lang_of(request),
-                                        browser_key)
+        frame, log_frame, text = scores(lab, pw, profile, sign_in.address_of(lab, request),
+                                        lang_of(request), browser_key)
         if frame is None:
             warn(text, lang_of(request))
             return None, None, None, text  # a refusal also hides an earlier table and download
@@ -173,12 +172,12 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
 
     def on_export(pw, with_code, browser_key=None, request: gr.Request = None,
                   profile: gr.OAuthProfile | None = None, per_learner: bool = False):
-        path, text = export(pw, with_code, profile, sign_in.address_of(request), lang_of(request),
-                            browser_key, per_learner)
+        path, text = export(lab, pw, with_code, profile, sign_in.address_of(lab, request),
+                            lang_of(request), browser_key, per_learner)
         if path is None:
             warn(text, lang_of(request))
             return None, None, None, text
-        return gr.skip(), path, log_frame(lang_of(request)), text  # the log shows the export
+        return gr.skip(), path, log_frame(lab, lang_of(request)), text  # the log shows the export
 
     def shown(values: tuple, timer) -> tuple:
         """The page's answer: what holds something is shown, what is None is hidden (an empty
@@ -204,14 +203,14 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
         if not seen:  # everything kept as drawn, the timer stopped
             kept = [gr.Timer(active=False) if c is cv.timer else gr.skip() for c in cv.outputs]
             return (*kept, gr.skip(), True)
-        who, refusal = authorize(pw, profile, sign_in.address_of(request), lang, browser_key,
+        who, refusal = authorize(lab, pw, profile, sign_in.address_of(lab, request), lang, browser_key,
                                  remember=False)
         if who is None:
             warn(refusal, lang)
             return (*class_view.hidden(), gr.update(value=None, visible=False), False)
-        log_class_view(who, periodic)
-        return (*class_view.draw(since, tz, lang, echo, shown),
-                gr.update(value=log_frame(lang), visible=True), True)
+        log_class_view(lab, who, periodic)
+        return (*class_view.draw(lab.submitter.book, since, tz, lang, echo, shown),
+                gr.update(value=log_frame(lab, lang), visible=True), True)
 
     def on_class_tick(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
                       profile: gr.OAuthProfile | None, shown: list | None = None):
@@ -250,15 +249,15 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
         lang = lang_of(request)
         if not is_signed or (periodic and not learner_key):
             return gr.skip() if periodic else learner_page_view.page_html(None, lang)
-        who, refusal = authorize(pw, profile, sign_in.address_of(request), lang, browser_key,
+        who, refusal = authorize(lab, pw, profile, sign_in.address_of(lab, request), lang, browser_key,
                                  remember=False)
         if who is None:
             if not periodic:
                 warn(refusal, lang)
             return learner_page_view.page_html(None, lang)
-        found = learner_page.load(submissions.gradebook(), str(learner_key or ""))
+        found = learner_page.load(lab.submitter.book, str(learner_key or ""))
         if found is not None:
-            log_learner_page(who, found.learner_id or found.label)
+            log_learner_page(lab, who, found.learner_id or found.label)
         return learner_page_view.page_html(found, lang, tz)
 
     def on_learner_redraw(pw, learner_key, browser_key, is_signed, tz, request: gr.Request,
@@ -326,7 +325,7 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
                           api_name="instructor_learner", **ui)
     cv.grid.change(on_learner_redraw, learner_in, cv.learner_page, js=tz_js,
                    show_progress="hidden", api_visibility="private")
-    acts = teacher_actions  # under the learner's page: a comment, a score, a regrade
+    acts = teacher_actions.TeacherActions(lab)  # under the learner's page: a comment, a score, a regrade
     cv.comment_send.click(acts.on_comment, [password, cv.learner_pick, cv.comment_exercise,
                                             cv.comment, key, signed, cv.tz],
                           [cv.learner_page, cv.comment], js=tz_js, api_name="instructor_comment",

@@ -8,18 +8,19 @@ import logging
 
 import gradio as gr
 
+from webapp.lab import Lab
 from webapp.pages import sign_in
 from webapp.pages.common import tr
-from webapp.services import instructor_access, key_stamps, submissions
+from webapp.services import instructor_access, key_stamps
 from webapp.serving.ratelimit import FailureLimiter, locked_message
 from webapp.views import gradebook_lang
 
 log = logging.getLogger("transformer_lab.app")
 
 
-def tries() -> FailureLimiter:
+def tries(lab: Lab) -> FailureLimiter:
     """The wrong-password limiter (the serving wing's: per address, shared by the replicas)."""
-    return submissions.default().serving.password_tries
+    return lab.serving.password_tries
 
 
 def mode() -> str:
@@ -49,7 +50,7 @@ def _refuse(key: str, lang: str, **fields: object) -> str:
     return "⚠️ " + tr(key, lang, **fields)
 
 
-def authorize(password: str | None, profile: gr.OAuthProfile | None, address: str,
+def authorize(lab: Lab, password: str | None, profile: gr.OAuthProfile | None, address: str,
               lang: str = "en", browser_key: str | None = None,
               remember: bool = True) -> tuple[str | None, str]:
     """(who, "") for an instructor, else (None, the refusal to show). Checked refusals are logged.
@@ -59,7 +60,7 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     ``browser_key``: the browser's own key (sign_in.py); a browser that logged in before is
     counted by that key, not by an address it may share with a classroom."""
     how = mode()
-    book = submissions.gradebook()
+    book = lab.submitter.book
     if how == "disabled":
         return None, _refuse("instructor.off", lang)
     if how == "allow_list":
@@ -82,8 +83,8 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     # address's trust covered every browser behind it, so a student at the school where the
     # teacher once logged in sprayed at ~40 compares a second (fourth red team).
     trusted = "browser" in known if browser else "address" in known
-    ok, wait = tries().attempt(client, lambda: instructor_access.password_ok(password),
-                               trusted=trusted, over_cap_gate=_spray_gate(browser_key, address)
+    ok, wait = tries(lab).attempt(client, lambda: instructor_access.password_ok(password),
+                               trusted=trusted, over_cap_gate=_spray_gate(lab, browser_key, address)
                                if browser else None)
     if ok:
         for h in hashes.values() if remember else ():
@@ -95,14 +96,14 @@ def authorize(password: str | None, profile: gr.OAuthProfile | None, address: st
     return None, _refuse("instructor.wrong", lang)
 
 
-def _spray_gate(browser_key: str | None, address: str):
+def _spray_gate(lab: Lab, browser_key: str | None, address: str):
     """What an untrusted browser's try must also pass once the global cap is reached: a key
     costs nothing to mint, so one per guess made each guess a fresh client (third red team:
     ~100 compares a second). Keys this server did not stamp an hour or more earlier share one
     small rate (a browser that never guessed wrong is still compared when it has room); keys
     stamped before that share a small allowance per address (a stock of aged keys grew by 300
     an hour: fourth red team). webapp.services.key_stamps."""
-    serving = submissions.default().serving
-    if key_stamps.aged(browser_key):
+    serving = lab.serving
+    if key_stamps.aged(lab.submitter.book, browser_key):
         return lambda: serving.aged_key_tries.check(f"aged:{address}")
     return lambda: serving.fresh_key_tries.check("fresh keys")

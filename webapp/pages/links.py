@@ -27,8 +27,7 @@ from webapp.services.link_query import (
 )
 from webapp.views.markdown import md_literal
 
-__all__ = ["Choice", "Flag", "Range", "Text", "connect", "copy_row", "divisible", "locked",
-           "opened_values", "refusal", "register", "specs"]
+__all__ = ["Choice", "Flag", "LessonLinks", "Range", "Text", "copy_row", "divisible", "refusal"]
 
 # The button sends the page's own address as its last input: the link keeps the host and path
 # the learner sees (a Space's iframe, a proxy's prefix) and this page's hide/lock.
@@ -63,8 +62,6 @@ class Page:
 # key "[Sign in](//ev.il/)" was a phishing link in the notice).
 SAFE_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 LINK_ICON = Path(__file__).resolve().parent / "icons" / "link.svg"
-_PENDING: list[Page] = []  # registered while the app is built; connect() takes them
-_SPECS: dict[str, dict[str, Field]] = {}  # the connected app's tabs, for locked()
 
 
 def field_of(component: Any) -> Field:
@@ -101,43 +98,6 @@ def copy_row(tab: str) -> CopyRow:
         box = gr.Textbox(label=t("link.box"), elem_id=f"link-box-{tab}", interactive=False,
                          buttons=["copy"], max_lines=2, scale=4, visible=False)
     return CopyRow(button, box)
-
-
-def register(tab: str, controls: Mapping[str, Any], row: CopyRow | None = None,
-             changers: Mapping[Any, tuple[str, ...]] | None = None,
-             note: Callable[[dict, str], str] | None = None,
-             adjust: Callable[[dict], dict[str, dict]] | None = None,
-             check: Callable[[dict, str], str | None] | None = None) -> None:
-    """Make ``controls`` (link name → component, or (component, field) where the component has
-    no choices or range of its own: a number box, a text box) the state of ``tab``'s links, and
-    wire its copy ``row`` (laid out here when not given). ``changers``: buttons that rewrite some
-    controls (locked with them); ``note(values, lang)``: a line to show when a link opens this
-    tab; ``adjust(values)``: more update fields per control (a radio whose choices follow another);
-    ``check(values, lang)``: why the values cannot run together (d_model not divisible by
-    heads), or None. A link whose values fail it is refused when it locks any control (the
-    learner could not fix it: like an unreadable link, the tab opens with its defaults and
-    one sentence); an unlocked one opens with a note saying what to change."""
-    comps, fields = {}, {}
-    for name, item in controls.items():
-        comp, fld = item if isinstance(item, tuple) else (item, field_of(item))
-        comps[name], fields[name] = comp, fld
-        if comp.elem_id is None:  # every linked control findable as #tab-name (tests, teachers' css)
-            comp.elem_id = f"{tab}-{name}"
-    page = Page(tab, comps, fields, {n: c.value for n, c in comps.items()}, dict(changers or {}),
-                note, adjust, check)
-    row = row or copy_row(tab)
-    here = gr.Textbox(visible=False)  # the page's address (WITH_URL)
-
-    def on_copy(request: gr.Request, *args):  # gradio puts the request first, then the inputs
-        *values, url = args
-        link = make_link(page, dict(zip(comps, values, strict=True)), url, lang_of(request))
-        return gr.update(value=link, visible=True)
-
-    row.button.click(on_copy, [*comps.values(), here], [row.box], js=WITH_URL,
-                     api_visibility="private", queue=False, show_progress="hidden").then(
-        None, [row.box], None, js=TO_CLIPBOARD, api_visibility="private", queue=False)
-    page.root = gr.context.Context.root_block
-    _PENDING.append(page)
 
 
 def divisible(width: str, heads: str, when: Callable[[dict], bool] | None = None,
@@ -180,33 +140,6 @@ def make_link(page: Page, values: dict, url: str, lang: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return "?" + query
     return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}?{query}"
-
-
-def specs() -> dict[str, dict[str, Field]]:
-    """The connected app's tabs and their controls' link fields (link name → field)."""
-    return {tab: dict(fields) for tab, fields in _SPECS.items()}
-
-
-def locked(request: gr.Request | None, tab: str, name: str) -> bool:
-    """Whether the page's link locks control ``name`` of ``tab`` (for an event that would make it
-    live again, e.g. basics' √d tickbox when the scoring changes)."""
-    try:
-        link = decode(dict(getattr(request, "query_params", None) or {}), _SPECS)
-    except LinkError:
-        return False
-    return link is not None and link.tab == tab and name in link.lock
-
-
-def opened_values(request: gr.Request | None, tab: str) -> dict[str, Any]:
-    """The values the page's link gives ``tab`` (empty when it has no link there, or one that
-    cannot be read): for a tab's first computation, which runs beside the link's own update
-    and so cannot read the controls it sets (the Train page's untrained preview showed 4
-    heads for a link of 2)."""
-    try:
-        link = decode(dict(getattr(request, "query_params", None) or {}), _SPECS)
-    except LinkError:
-        return {}
-    return dict(link.values) if link is not None and link.tab == tab else {}
 
 
 def _own(spec: Mapping[str, Field], names: Any) -> list[str]:
@@ -255,55 +188,126 @@ def _updates(page: Page, link: Link | None) -> list:
     return out
 
 
-def connect(blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
-    """Apply an opened link once on load: select its tab, set, hide and lock its controls, and
-    say in ``notice`` when a link could not be read (the page then opens as usual)."""
-    # Only this app's tabs: a Blocks built before (a test's own page) and never connected must
-    # not lend its components to this one's load event (they are not in its config).
-    pages = [p for p in _PENDING if p.root is blocks]
-    _PENDING.clear()
-    specs = {p.tab: p.fields for p in pages}
-    _SPECS.clear()
-    _SPECS.update(specs)
-    outputs = [tabs, notice]
-    for p in pages:
-        outputs += [*p.controls.values(), *p.changers]
+class LessonLinks:
+    """One app's lesson links: the tabs register their controls while the app is built
+    (``register``), app.py connects them to its Blocks once (``connect``), and the tabs' events
+    read the opened link through it (``locked``, ``opened_values``). app.py makes one and hands
+    it to each playground tab's build()."""
 
-    def apply(request: gr.Request):
-        lang = lang_of(request)
+    def __init__(self) -> None:
+        self._pending: list[Page] = []  # registered while the app is built; connect() takes them
+        self._specs: dict[str, dict[str, Field]] = {}  # the connected app's tabs
+
+    def register(self, tab: str, controls: Mapping[str, Any], row: CopyRow | None = None,
+                 changers: Mapping[Any, tuple[str, ...]] | None = None,
+                 note: Callable[[dict, str], str] | None = None,
+                 adjust: Callable[[dict], dict[str, dict]] | None = None,
+                 check: Callable[[dict, str], str | None] | None = None) -> None:
+        """Make ``controls`` (link name → component, or (component, field) where the component has
+        no choices or range of its own: a number box, a text box) the state of ``tab``'s links, and
+        wire its copy ``row`` (laid out here when not given). ``changers``: buttons that rewrite some
+        controls (locked with them); ``note(values, lang)``: a line to show when a link opens this
+        tab; ``adjust(values)``: more update fields per control (a radio whose choices follow another);
+        ``check(values, lang)``: why the values cannot run together (d_model not divisible by
+        heads), or None. A link whose values fail it is refused when it locks any control (the
+        learner could not fix it: like an unreadable link, the tab opens with its defaults and
+        one sentence); an unlocked one opens with a note saying what to change."""
+        comps, fields = {}, {}
+        for name, item in controls.items():
+            comp, fld = item if isinstance(item, tuple) else (item, field_of(item))
+            comps[name], fields[name] = comp, fld
+            if comp.elem_id is None:  # every linked control findable as #tab-name (tests, teachers' css)
+                comp.elem_id = f"{tab}-{name}"
+        page = Page(tab, comps, fields, {n: c.value for n, c in comps.items()}, dict(changers or {}),
+                    note, adjust, check)
+        row = row or copy_row(tab)
+        here = gr.Textbox(visible=False)  # the page's address (WITH_URL)
+
+        def on_copy(request: gr.Request, *args):  # gradio puts the request first, then the inputs
+            *values, url = args
+            link = make_link(page, dict(zip(comps, values, strict=True)), url, lang_of(request))
+            return gr.update(value=link, visible=True)
+
+        row.button.click(on_copy, [*comps.values(), here], [row.box], js=WITH_URL,
+                         api_visibility="private", queue=False, show_progress="hidden").then(
+            None, [row.box], None, js=TO_CLIPBOARD, api_visibility="private", queue=False)
+        page.root = gr.context.Context.root_block
+        self._pending.append(page)
+
+    def specs(self) -> dict[str, dict[str, Field]]:
+        """The connected app's tabs and their controls' link fields (link name → field)."""
+        return {tab: dict(fields) for tab, fields in self._specs.items()}
+
+
+    def locked(self, request: gr.Request | None, tab: str, name: str) -> bool:
+        """Whether the page's link locks control ``name`` of ``tab`` (for an event that would make it
+        live again, e.g. basics' √d tickbox when the scoring changes)."""
         try:
-            link = decode(dict(request.query_params or {}), specs)
-        except LinkError as err:  # the link's own tab (when valid), with its defaults
-            said = refusal(err, specs, lang)
-            return [gr.Tabs(selected=err.tab) if err.tab else gr.skip(),
-                    gr.update(value=said, visible=True),
-                    *[u for p in pages for u in _updates(p, None)]]
-        if link is None:
-            return [gr.skip()] * len(outputs)
-        page = next(p for p in pages if p.tab == link.tab)
-        why = page.check({**page.defaults, **link.values}, lang) if page.check else None
-        why = why.rstrip("。. ") if why else why  # a clause inside the notice's brackets
-        if why and link.lock:  # locked: the learner could not make it run
-            return [gr.Tabs(selected=link.tab),
-                    gr.update(value=tr("link.cannot_run", lang, why=why), visible=True),
-                    *[u for p in pages for u in _updates(p, None)]]
-        shown = [n for n in page.fields if n not in link.hide]
-        if link.lock and set(shown) <= set(link.lock):
-            lines = [tr("link.locked", lang)]
-        else:
-            names = ", ".join(_inert(n) for n in _own(page.fields, link.lock))
-            lines = [tr("link.locked_some", lang, names=names)] if names else []
-        if why:
-            lines.append(tr("link.cannot_run_open", lang, why=why))
-        if page.note is not None:
-            lines.append(page.note({**page.defaults, **link.values}, lang))
-        text = "\n\n".join(x for x in lines if x)
-        return [gr.Tabs(selected=link.tab),
-                gr.update(value=text, visible=True) if text else gr.skip(),
-                *[u for p in pages for u in _updates(p, link)]]
+            link = decode(dict(getattr(request, "query_params", None) or {}), self._specs)
+        except LinkError:
+            return False
+        return link is not None and link.tab == tab and name in link.lock
 
-    # Not queued: reading a link is cheap and bounded (decode's limits), and a page's first
-    # computations queue in the play pool on load; behind them (a class opening the same link,
-    # a loaded host) the notice and the link's values waited past 30 s in full test runs.
-    blocks.load(apply, None, outputs, api_visibility="private", show_progress="hidden",
-                queue=False)
+
+    def opened_values(self, request: gr.Request | None, tab: str) -> dict[str, Any]:
+        """The values the page's link gives ``tab`` (empty when it has no link there, or one that
+        cannot be read): for a tab's first computation, which runs beside the link's own update
+        and so cannot read the controls it sets (the Train page's untrained preview showed 4
+        heads for a link of 2)."""
+        try:
+            link = decode(dict(getattr(request, "query_params", None) or {}), self._specs)
+        except LinkError:
+            return {}
+        return dict(link.values) if link is not None and link.tab == tab else {}
+
+    def connect(self, blocks: gr.Blocks, tabs: gr.Tabs, notice: gr.Markdown) -> None:
+        """Apply an opened link once on load: select its tab, set, hide and lock its controls, and
+        say in ``notice`` when a link could not be read (the page then opens as usual)."""
+        # Only this app's tabs: a Blocks built before (a test's own page) and never connected must
+        # not lend its components to this one's load event (they are not in its config).
+        pages = [p for p in self._pending if p.root is blocks]
+        self._pending.clear()
+        specs = {p.tab: p.fields for p in pages}
+        self._specs = specs
+        outputs = [tabs, notice]
+        for p in pages:
+            outputs += [*p.controls.values(), *p.changers]
+
+        def apply(request: gr.Request):
+            lang = lang_of(request)
+            try:
+                link = decode(dict(request.query_params or {}), specs)
+            except LinkError as err:  # the link's own tab (when valid), with its defaults
+                said = refusal(err, specs, lang)
+                return [gr.Tabs(selected=err.tab) if err.tab else gr.skip(),
+                        gr.update(value=said, visible=True),
+                        *[u for p in pages for u in _updates(p, None)]]
+            if link is None:
+                return [gr.skip()] * len(outputs)
+            page = next(p for p in pages if p.tab == link.tab)
+            why = page.check({**page.defaults, **link.values}, lang) if page.check else None
+            why = why.rstrip("。. ") if why else why  # a clause inside the notice's brackets
+            if why and link.lock:  # locked: the learner could not make it run
+                return [gr.Tabs(selected=link.tab),
+                        gr.update(value=tr("link.cannot_run", lang, why=why), visible=True),
+                        *[u for p in pages for u in _updates(p, None)]]
+            shown = [n for n in page.fields if n not in link.hide]
+            if link.lock and set(shown) <= set(link.lock):
+                lines = [tr("link.locked", lang)]
+            else:
+                names = ", ".join(_inert(n) for n in _own(page.fields, link.lock))
+                lines = [tr("link.locked_some", lang, names=names)] if names else []
+            if why:
+                lines.append(tr("link.cannot_run_open", lang, why=why))
+            if page.note is not None:
+                lines.append(page.note({**page.defaults, **link.values}, lang))
+            text = "\n\n".join(x for x in lines if x)
+            return [gr.Tabs(selected=link.tab),
+                    gr.update(value=text, visible=True) if text else gr.skip(),
+                    *[u for p in pages for u in _updates(p, link)]]
+
+        # Not queued: reading a link is cheap and bounded (decode's limits), and a page's first
+        # computations queue in the play pool on load; behind them (a class opening the same link,
+        # a loaded host) the notice and the link's values waited past 30 s in full test runs.
+        blocks.load(apply, None, outputs, api_visibility="private", show_progress="hidden",
+                    queue=False)

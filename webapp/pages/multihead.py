@@ -157,7 +157,7 @@ def thumbnails(layer_maps, q, k, lang, width=None):
     return fig
 
 
-def build(sessions: Any, tab: gr.Tab | None = None) -> None:
+def build(lesson_links: links.LessonLinks, sessions: Any, tab: gr.Tab | None = None) -> None:
     """Lay out the page inside the current gr.Tab and wire its events (``sessions``: the Train
     page's last run per browser session). Opening the tab redraws it: a run may have ended on
     the Train page meanwhile."""
@@ -188,7 +188,7 @@ def build(sessions: Any, tab: gr.Tab | None = None) -> None:
     shapes = gr.Dataframe(label=t("mh.shapes"), interactive=False, visible=False)  # until filled
     width = width_input()
     whole = links.Range(0, 10**6, integer=True)
-    links.register("multihead", {
+    lesson_links.register("multihead", {
         "source": source, "kind": kind, "embed": (embed, links.Range(1, 512, integer=True)),
         "heads": (heads, links.Range(1, 8, integer=True)), "tokens": tokens, "mask": mask,
         "valid": (valid_len, links.Range(1, 24, integer=True)), "seed": (seed, whole),

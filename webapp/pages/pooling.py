@@ -70,7 +70,7 @@ def render(n_train, noise, w, steps, lr, seed, lang="en", exact: bool = False):
     )
 
 
-def build() -> None:
+def build(lesson_links: links.LessonLinks) -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("pooling.intro"))
     with gr.Row():
@@ -83,9 +83,9 @@ def build() -> None:
         lr = gr.Number(0.5, label=t("pooling.lr"), min_width=100)
         seed = gr.Number(0, precision=0, label=t("seed"), min_width=100)
     go = gr.Button(t("compute"), variant="primary", elem_id="pool-compute")
-    links.register("pooling", {"n": n_train, "noise": noise, "w": w, "steps": steps,
-                               "lr": (lr, links.Range(1e-4, 10.0)),  # render's check_float
-                               "seed": (seed, links.Range(0, 10**6, integer=True))})
+    lesson_links.register("pooling", {"n": n_train, "noise": noise, "w": w, "steps": steps,
+                                      "lr": (lr, links.Range(1e-4, 10.0)),  # render's check_float
+                                      "seed": (seed, links.Range(0, 10**6, integer=True))})
     status = gr.Markdown(elem_id="pool-status")
     with gr.Row():
         fixed = gr.Plot(label=t("pooling.fixed"), elem_id="pool-fixed", min_width=320)

@@ -81,7 +81,7 @@ def render_permutation(d_model, seed, lang="en"):
     return df.rename(columns=names), ""
 
 
-def build() -> None:
+def build(lesson_links: links.LessonLinks) -> None:
     """Lay out the page inside the current gr.Tab and wire its events."""
     gr.Markdown(t("pe.intro"))
     with gr.Row():
@@ -106,10 +106,10 @@ def build() -> None:
     perm = gr.Dataframe(label=t("pe.perm_table"), interactive=False, visible=False,
                         elem_id="pe-perm")
     whole = links.Range(0, 10**6, integer=True)
-    links.register("positional", {"length": length, "d": (d_model, links.Range(2, MAX_D, integer=True)),
-                                  "dims": (dims, links.Text(120, r"[0-9,\s-]")),  # split_dims' list
-                                  "perm_d": (perm_d, links.Range(2, 64, integer=True)),
-                                  "perm_seed": (perm_seed, whole)}, share)
+    lesson_links.register("positional", {"length": length, "d": (d_model, links.Range(2, MAX_D, integer=True)),
+                                         "dims": (dims, links.Text(120, r"[0-9,\s-]")),  # split_dims' list
+                                         "perm_d": (perm_d, links.Range(2, 64, integer=True)),
+                                         "perm_seed": (perm_seed, whole)}, share)
     perm_status = gr.Markdown()
     gr.Markdown(t("pe.perm_caption"))
 

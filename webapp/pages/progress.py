@@ -16,6 +16,7 @@ from gradebook import Learner
 from gradebook import identity as ids
 from gradebook.csv_export import number
 from webapp.i18n import input_error, tr
+from webapp.lab import Lab
 from webapp.pages import sign_in
 from webapp.pages.common import friendly, lang_of, t
 from webapp.services import submissions
@@ -35,18 +36,18 @@ class ProgressPage:
     who: list  # identity inputs: [label box, browser key]
 
 
-def owner(key: str | None, profile: gr.OAuthProfile | None, session: str | None = None) -> Learner:
+def owner(lab: Lab, key: str | None, profile: gr.OAuthProfile | None, session: str | None = None) -> Learner:
     """Whose history this browser may open: the label plays no part (it cannot be refused).
     ``session``: the page session, for a click that races the first page load's key."""
-    return sign_in.learner(None, key, profile, session)
+    return sign_in.learner(lab, None, key, profile, session)
 
 
-def tables(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
+def tables(lab: Lab, key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
            session: str | None = None):
     """(best-score frame, history frame) of this browser's (or signed-in account's) work; the
     best scores in the exercises' own order (they came alphabetically: 1, 3, 2...)."""
-    who = owner(key, profile, session)
-    book = submissions.gradebook()
+    who = owner(lab, key, profile, session)
+    book = lab.submitter.book
     best = in_exercise_order(gradebook_tables.best_frame(book, who.id, lang))
     return (readable(best, lang), readable(gradebook_tables.history_frame(book, who.id, lang), lang))
 
@@ -60,11 +61,11 @@ def in_exercise_order(best: pd.DataFrame) -> pd.DataFrame:
     return best.iloc[sorted(range(len(best)), key=lambda i: rank[i])].reset_index(drop=True)
 
 
-def comments_text(learner_id: str | None, lang: str, limit: int = 10) -> str:
+def comments_text(lab: Lab, learner_id: str | None, lang: str, limit: int = 10) -> str:
     """The teacher's newest comments to this learner, as Markdown showing their text as is."""
     from webapp.views.markdown import md_literal
 
-    book = submissions.gradebook()
+    book = lab.submitter.book
     found = book.comments(learner_id, limit=limit)
     lines = scores_lines(book, learner_id, lang)
     if not found:
@@ -121,11 +122,11 @@ def readable(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
     return frame
 
 
-def own_code(key: str | None, profile: gr.OAuthProfile | None, submission_id,
+def own_code(lab: Lab, key: str | None, profile: gr.OAuthProfile | None, submission_id,
              session: str | None = None) -> tuple[str, str]:
     """(exercise, code) of one of this visitor's own submissions; ValueError otherwise."""
-    return gradebook_tables.own_submission(submissions.gradebook(),
-                                          owner(key, profile, session).id, pick_number(submission_id))
+    return gradebook_tables.own_submission(lab.submitter.book, owner(lab, key, profile, session).id,
+                                          pick_number(submission_id))
 
 
 def clicked_submission(row_value, cell_value=None) -> int:
@@ -147,46 +148,46 @@ def pick_number(submission_id) -> str:
     return text
 
 
-def _guest_asking(key: str | None, profile: gr.OAuthProfile | None, lang: str,
+def _guest_asking(lab: Lab, key: str | None, profile: gr.OAuthProfile | None, lang: str,
                   session: str | None) -> tuple[Learner, str]:
     """(whose work, the hash of the asking browser's key) for the recovery buttons: a guest's
     only (a signed-in learner's other browsers are Hugging Face's sessions, not ours)."""
-    who = owner(key, profile, session)
+    who = owner(lab, key, profile, session)
     if who.kind == "member":  # the class link is the way back (a new code would break it)
         raise ValueError(tr("recovery.member", lang))
     if who.kind != "guest":
         raise ValueError(tr("recovery.signed_in", lang))
-    return who, ids.key_hash(str(sign_in.key_for(key, session)))
+    return who, ids.key_hash(str(sign_in.key_for(lab, key, session)))
 
 
-def new_recovery_code(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
+def new_recovery_code(lab: Lab, key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
                       session: str | None = None) -> str:
     """A fresh recovery code for this guest (only its hash is stored). The old one stops
     working, and every other browser that used a code is signed out (issue 19, F4: a leaked
     code used to stay good for any browser that had already linked with it); this browser
     stays, whether it made the work or linked to it."""
-    who, asking = _guest_asking(key, profile, lang, session)
+    who, asking = _guest_asking(lab, key, profile, lang, session)
     code = ids.new_recovery_code()
-    submissions.gradebook().renew_recovery(who.id, ids.recovery_hash(code), keep=asking)
+    lab.submitter.book.renew_recovery(who.id, ids.recovery_hash(code), keep=asking)
     return code
 
 
-def sign_out_others(key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
+def sign_out_others(lab: Lab, key: str | None, profile: gr.OAuthProfile | None, lang: str = "en",
                     session: str | None = None) -> str:
     """End every other browser's link to this guest's work (the code stays as it is); the
     message to show."""
-    who, asking = _guest_asking(key, profile, lang, session)
-    ended = submissions.gradebook().unlink_browsers(who.id, keep=asking)
+    who, asking = _guest_asking(lab, key, profile, lang, session)
+    ended = lab.submitter.book.unlink_browsers(who.id, keep=asking)
     return tr("recovery.signed_out", lang, n=ended) if ended else tr("recovery.none_out", lang)
 
 
-def use_recovery_code(code: str | None, key: str | None, address: str, lang: str = "en",
+def use_recovery_code(lab: Lab, code: str | None, key: str | None, address: str, lang: str = "en",
                       session: str | None = None) -> str:
     """Link this browser's key to the learner whose recovery code this is; the message to show."""
-    key = sign_in.key_for(key, session)
+    key = sign_in.key_for(lab, key, session)
     if not ids.valid_browser_key(key):
         raise ValueError(tr("recovery.no_key", lang))
-    book = submissions.gradebook()
+    book = lab.submitter.book
     found: list[str] = []
 
     def verify() -> bool:  # links only while the code is the learner's current one
@@ -199,7 +200,7 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     # Counted per browser (the key checked above), not per address: one learner's wrong codes
     # locked every classmate behind the school's address out of recovery (issue 29). A code
     # has 100 bits, so guessing stays hopeless however many keys a guesser mints.
-    ok, wait = submissions.default().serving.recovery_tries.attempt(
+    ok, wait = lab.serving.recovery_tries.attempt(
         f"recovery:{ids.key_hash(str(key))[:24]}", verify)
     if not ok:
         raise ValueError(locked_message(wait)[lang] if wait > 0 else tr("recovery.wrong", lang))
@@ -213,20 +214,20 @@ def use_recovery_code(code: str | None, key: str | None, address: str, lang: str
     return tr("recovery.used", lang, name=name)
 
 
-def recovered_name(key: str | None, session: str | None = None) -> str | None:
+def recovered_name(lab: Lab, key: str | None, session: str | None = None) -> str | None:
     """The name this browser's learner last submitted under (a guest label without its
     " (guest)"), for the label box after a recovery code linked it: the label used to stay
     empty and the learner's next rows read "anonymous" beside their named ones. None when they
     never gave one."""
-    who = sign_in.learner(None, key, None, session)
-    rows = submissions.gradebook().history(learner_id=who.id, limit=1)
+    who = sign_in.learner(lab, None, key, None, session)
+    rows = lab.submitter.book.history(learner_id=who.id, limit=1)
     label = rows[0].learner if rows else ""
     if not label.endswith(ids.GUEST_SUFFIX):
         return None
     return label[: -len(ids.GUEST_SUFFIX)].strip() or None
 
 
-def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> ProgressPage:
+def build(lab: Lab, learner: sign_in.Identity, tab: gr.Tab | None = None) -> ProgressPage:
     """Lay out the page inside the current gr.Tab; connect_editor() wires the reload button.
     With its ``tab``, the tables refresh themselves whenever the learner opens the page."""
     who = learner.inputs()  # the label box and browser key above the tabs
@@ -259,42 +260,43 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> ProgressPage:
     @friendly(3)
     def on_refresh(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        best, history = tables(key, profile, lang, request.session_hash)
-        said = comments_text(owner(key, profile, request.session_hash).id, lang)
+        best, history = tables(lab, key, profile, lang, request.session_hash)
+        said = comments_text(lab, owner(lab, key, profile, request.session_hash).id, lang)
         return best, history, "\n\n".join(x for x in (total_line(best, lang), said) if x)
 
     @friendly(2)
     def on_pick(_typed, key, sub_id, request: gr.Request, profile: gr.OAuthProfile | None):
-        return own_code(key, profile, sub_id, request.session_hash)[1], ""
+        return own_code(lab, key, profile, sub_id, request.session_hash)[1], ""
 
     @friendly(3)
     def on_row(_typed, key, evt: gr.SelectData, request: gr.Request,
                profile: gr.OAuthProfile | None):
         lang = lang_of(request)
         sub_id = clicked_submission(evt.row_value, evt.value)
-        ex_id, code = own_code(key, profile, sub_id, request.session_hash)
+        ex_id, code = own_code(lab, key, profile, sub_id, request.session_hash)
         return str(sub_id), code, tr("progress.row_picked", lang, id=sub_id,
                                      exercise=exercise_title(ex_id, lang))
 
     @friendly(2)
     def on_new(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        return new_recovery_code(key, profile, lang, request.session_hash), tr("recovery.shown", lang)
+        return new_recovery_code(lab, key, profile, lang, request.session_hash), tr("recovery.shown", lang)
 
     @friendly(1)
     def on_sign_out(_typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
-        return sign_out_others(key, profile, lang_of(request), request.session_hash)
+        return sign_out_others(lab, key, profile, lang_of(request), request.session_hash)
 
     @friendly(6)
     def on_use(_typed, key, code, request: gr.Request, profile: gr.OAuthProfile | None):
         lang = lang_of(request)
-        text = use_recovery_code(code, key, sign_in.address_of(request), lang, request.session_hash)
-        name = recovered_name(key, request.session_hash)  # the learner's label comes along
+        text = use_recovery_code(lab, code, key, sign_in.address_of(lab, request), lang,
+                                 request.session_hash)
+        name = recovered_name(lab, key, request.session_hash)  # the learner's label comes along
         if name is None:
             label = (gr.skip(), gr.skip(), gr.skip())
         else:
-            label = (name, name, sign_in.describe(name, profile, lang))
-        return (*label, *tables(key, profile, lang, request.session_hash), text)
+            label = (name, name, sign_in.describe(lab, name, profile, lang))
+        return (*label, *tables(lab, key, profile, lang, request.session_hash), text)
 
     # Private events are still reachable over raw HTTP: what protects them is the browser key.
     ui = dict(api_visibility="private")
@@ -310,7 +312,7 @@ def build(learner: sign_in.Identity, tab: gr.Tab | None = None) -> ProgressPage:
     return ProgressPage(pick=pick, load=load, status=status, who=who)
 
 
-def connect_editor(page: ProgressPage, editor, tabs: gr.Tabs | None = None,
+def connect_editor(lab: Lab, page: ProgressPage, editor, tabs: gr.Tabs | None = None,
                    tab_id: str = "exercises") -> None:
     """Wire "Load into the exercise editor": it keeps the editor's unsaved code as a draft, sets
     the Exercises page's dropdown and code, clears the verdict of other code (and switches to
@@ -326,7 +328,7 @@ def connect_editor(page: ProgressPage, editor, tabs: gr.Tabs | None = None,
     @friendly(n_out)
     def on_load(_typed, key, sub_id, was, code, kept, request: gr.Request,
                 profile: gr.OAuthProfile | None):
-        ex_id, text = own_code(key, profile, sub_id, request.session_hash)
+        ex_id, text = own_code(lab, key, profile, sub_id, request.session_hash)
         kept = keep_draft(kept, was, code)  # the learner's unsaved work stays one choice away
         switch = (gr.Tabs(selected=tab_id),) if tabs is not None else ()
         # the table keeps its headers, in the page's language (None drew "1 2 3")

@@ -8,8 +8,6 @@ to the typed name, which is only a label. See gradebook/identity.py for the rule
 from __future__ import annotations
 
 import os
-import threading
-import time
 from dataclasses import dataclass
 
 import gradio as gr
@@ -17,8 +15,9 @@ import gradio as gr
 from gradebook import ANONYMOUS, Claim, Learner, Refused
 from gradebook import identity as ids
 from webapp.i18n import tr
+from webapp.lab import Lab
 from webapp.pages.common import lang_of, t
-from webapp.services import key_stamps, submissions
+from webapp.services import key_stamps
 from webapp.serving.who import ClientKey
 from webapp.settings import WebSettings
 
@@ -59,12 +58,6 @@ class Identity:
         return [self.name, self.key]
 
 
-# Keys made for a page session whose browser had none yet: the page's load event and a click
-# racing it (Submit within a second of a first visit) must agree on one key. Minutes only.
-_MINTED: dict[str, tuple[float, str]] = {}
-_MINTED_LOCK = threading.Lock()
-MINTED_TTL_S = 600.0
-MINTED_MAX = 10_000  # a flood of fresh page sessions must not grow it without bound
 DRAFTS_KEY = "transformer-lab-drafts"  # localStorage key of the unsaved code per exercise
 PLACE_KEY = "transformer-lab-place"  # localStorage key of the exercise last open
 
@@ -75,57 +68,47 @@ def username(profile: gr.OAuthProfile | None) -> str | None:
     return str(name) if name else None
 
 
-def key_for(key: str | None, session: str | None, address: str | None = None) -> str | None:
+def key_for(lab: Lab, key: str | None, session: str | None,
+            address: str | None = None) -> str | None:
     """This browser's key: the one it sent, else the one made for its page session (made now
     if needed, stamped for ``address``: webapp.services.key_stamps; the load event hands the
-    same one to the browser to keep)."""
+    same one to the browser to keep). The app's ``lab`` keeps the keys made per session."""
     if ids.valid_browser_key(key) or not session:
         return key if ids.valid_browser_key(key) else None
-    now = time.monotonic()
-    with _MINTED_LOCK:
-        if len(_MINTED) >= MINTED_MAX:
-            for old in [s for s, (at, _) in _MINTED.items() if now - at > MINTED_TTL_S]:
-                del _MINTED[old]
-            while len(_MINTED) >= MINTED_MAX:  # a flood of fresh sessions: the oldest go first
-                del _MINTED[next(iter(_MINTED))]
-        at, made = _MINTED.get(session, (0.0, ""))
-        if not made or now - at > MINTED_TTL_S:
-            made = key_stamps.new_key(allowance=submissions.default().serving.key_stamps,
-                                      address=address)
-            _MINTED[session] = (now, made)
-        return made
+    return lab.session_keys.key(session, lambda: key_stamps.new_key(
+        lab.submitter.book, allowance=lab.serving.key_stamps, address=address))
 
 
-def claim(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
+def claim(lab: Lab, typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
           via_api: bool = False, session: str | None = None) -> Claim:
-    """What this request says about its sender; submissions.resolve_learner checks it.
+    """What this request says about its sender; Submitter.resolve_learner checks it.
     ``session``: the page session, so a click racing the first page load still gets a key."""
     if not via_api:
-        key = key_for(key, session)
+        key = key_for(lab, key, session)
     return Claim(typed=typed, browser_key=key or None, username=username(profile), via_api=via_api)
 
 
-def learner(typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
+def learner(lab: Lab, typed: str | None, key: str | None, profile: gr.OAuthProfile | None,
             session: str | None = None) -> Learner:
     """The learner a browser event acts for; ValueError (English, then Chinese) when none."""
     try:
-        return submissions.resolve_learner(claim(typed, key, profile, session=session))
+        return lab.submitter.resolve_learner(claim(lab, typed, key, profile, session=session))
     except Refused as err:
         raise ValueError(str(err)) from None
 
 
-def client_of(request: gr.Request | None) -> ClientKey:
+def client_of(lab: Lab, request: gr.Request | None) -> ClientKey:
     """Session and address of a request, as the serving wing reads them (only the
     X-Forwarded-For entry our own proxy appended is trusted: webapp.serving.who)."""
-    return submissions.default().serving.client_of(request)
+    return lab.serving.client_of(request)
 
 
-def address_of(request: gr.Request | None) -> str:
+def address_of(lab: Lab, request: gr.Request | None) -> str:
     """The client's address, for the per-address limits of passwords and recovery codes."""
-    return client_of(request).address or "unknown"
+    return client_of(lab, request).address or "unknown"
 
 
-def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str,
+def describe(lab: Lab, typed: str | None, profile: gr.OAuthProfile | None, lang: str,
              key: str | None = None) -> str:
     """One line saying where this visitor's work is kept and under which label.
 
@@ -138,13 +121,13 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str,
         return tr("who.signed_in", lang, name=user)
     from webapp.pages import class_list
 
-    member = class_list.member_name(key)
+    member = class_list.member_name(lab, key)
     if member:
         from webapp.views.markdown import md_literal
 
         return tr("who.member", lang, name=md_literal(member))
     try:
-        label = ids.label_for(typed, ids.GUEST_SUFFIX, submissions.signed_in_folds())
+        label = ids.label_for(typed, ids.GUEST_SUFFIX, lab.submitter.signed_in_folds())
     except Refused as err:
         return "⚠️ " + err.message["zh" if lang == "zh" else "en"]
     if label == ANONYMOUS:
@@ -154,7 +137,7 @@ def describe(typed: str | None, profile: gr.OAuthProfile | None, lang: str,
     return tr("who.guest", lang, name=show_label(label, lang))  # Chinese guest suffix in zh
 
 
-def build(notice: gr.Markdown | None = None) -> Identity:
+def build(lab: Lab, notice: gr.Markdown | None = None) -> Identity:
     """A row with the sign-in button (Spaces with OAuth) and the label box; the browser key.
     The returned handle goes to the pages that submit or show a learner's work. ``notice``:
     where a class list's join link (``?join=``) says whether the browser joined."""
@@ -168,12 +151,12 @@ def build(notice: gr.Markdown | None = None) -> Identity:
 
     def on_load(saved, key_now, typed, request: gr.Request):
         # First visit (or a key that is not ours): make one; the browser keeps it from now on.
-        key_now = key_for(key_now, getattr(request, "session_hash", None),
-                          address_of(request)) or ids.new_browser_key()
+        key_now = key_for(lab, key_now, getattr(request, "session_hash", None),
+                          address_of(lab, request)) or ids.new_browser_key()
         # A class link joins this browser to its name on the class list, which is its label.
         from webapp.pages import class_list
 
-        member, said = class_list.join_from_link(key_now, getattr(request, "query_params", None),
+        member, said = class_list.join_from_link(lab, key_now, getattr(request, "query_params", None),
                                                  lang_of(request))
         # Restore the saved label only into an empty box: never clobber what is being typed.
         name_now = member or (saved if saved and not typed else gr.skip())
@@ -183,13 +166,13 @@ def build(notice: gr.Markdown | None = None) -> Identity:
     def on_status(typed, key_now, request: gr.Request, profile: gr.OAuthProfile | None):
         # A name typed while the page loaded is kept too: its own blur/Enter event may not
         # have reached the browser yet when the page is closed or reloaded.
-        key_now = key_for(key_now, getattr(request, "session_hash", None))
-        return (typed if typed else gr.skip()), describe(typed, profile, lang_of(request), key_now)
+        key_now = key_for(lab, key_now, getattr(request, "session_hash", None))
+        return (typed if typed else gr.skip()), describe(lab, typed, profile, lang_of(request), key_now)
 
     def on_name(typed, key_now, request: gr.Request, profile: gr.OAuthProfile | None):
         # Keep what was typed even when refused: the status line says what to change.
-        key_now = key_for(key_now, getattr(request, "session_hash", None))
-        return typed, describe(typed, profile, lang_of(request), key_now)
+        key_now = key_for(lab, key_now, getattr(request, "session_hash", None))
+        return typed, describe(lab, typed, profile, lang_of(request), key_now)
 
     ui = dict(api_visibility="private")
     root = gr.context.Context.root_block

@@ -27,9 +27,12 @@ import hashlib
 import hmac
 import secrets
 import struct
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
+from gradebook import Gradebook
 from gradebook import identity as ids
 from webapp.settings import WebSettings
 
@@ -37,13 +40,11 @@ AGED_S = 3600.0  # a stamp at least this old: the browser was here before any sp
 _RANDOM, _MAC = 18, 10  # bytes: 18 random + 4 (the minute) + 10 (the HMAC) = 32
 
 
-def _secret() -> bytes | None:
+def _secret(book: Gradebook) -> bytes | None:
     password = WebSettings.read("instructor_password")
     if not password:
         return None
-    from webapp.services import submissions
-
-    return secret_for(submissions.gradebook().server_secret("key stamps"), password)
+    return secret_for(book.server_secret("key stamps"), password)
 
 
 @functools.lru_cache(maxsize=4)
@@ -54,12 +55,13 @@ def secret_for(server_secret: bytes, password: str) -> bytes:
                           + password.encode("utf-8", "replace")).digest()
 
 
-def new_key(now: float | None = None, allowance: Any = None, address: str | None = None) -> str:
+def new_key(book: Gradebook, now: float | None = None, allowance: Any = None,
+            address: str | None = None) -> str:
     """A fresh browser key, stamped with this minute when an instructor password is set and
     ``address`` is still within its ``allowance`` of stamps (a RateLimiter: the serving wing's
     ``key_stamps``); unstamped otherwise (it works the same for everything but password tries
-    past the global cap)."""
-    secret = _secret()
+    past the global cap). ``book``: the gradebook that keeps the deployment's secret."""
+    secret = _secret(book)
     if secret is None or address is None or allowance is None \
             or not allowance.check(f"stamp:{address}")[0]:
         return ids.new_browser_key()
@@ -68,10 +70,10 @@ def new_key(now: float | None = None, allowance: Any = None, address: str | None
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def made_at(key: str | None) -> float | None:
+def made_at(book: Gradebook, key: str | None) -> float | None:
     """When this server stamped ``key`` (seconds since the epoch, to the minute), or None for a
     key it did not make (or made under another password, or no key at all)."""
-    secret = _secret()
+    secret = _secret(book)
     if secret is None or not ids.valid_browser_key(key):
         return None
     try:
@@ -84,7 +86,37 @@ def made_at(key: str | None) -> float | None:
     return float(struct.unpack(">I", body[_RANDOM:])[0] * 60)
 
 
-def aged(key: str | None, now: float | None = None) -> bool:
+def aged(book: Gradebook, key: str | None, now: float | None = None) -> bool:
     """Whether ``key`` was stamped by this server at least AGED_S ago."""
-    at = made_at(key)
+    at = made_at(book, key)
     return at is not None and (now or time.time()) - at >= AGED_S
+
+
+class SessionKeys:
+    """Keys made for page sessions whose browser had none yet: the page's load event and a
+    click racing it (Submit within a second of a first visit) must agree on one key. Each
+    lives ``ttl_s``; at most ``max_sessions`` (a flood of fresh page sessions must not grow it
+    without bound: the oldest go first)."""
+
+    def __init__(self, ttl_s: float = 600.0, max_sessions: int = 10_000) -> None:
+        self.ttl_s, self.max_sessions = ttl_s, max_sessions
+        self._made: dict[str, tuple[float, str]] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def key(self, session: str, make: Callable[[], str]) -> str:
+        """The key made for ``session`` (``make()`` now if none, or if it is too old)."""
+        now = time.monotonic()
+        with self._lock:
+            if len(self._made) >= self.max_sessions:
+                for old in [s for s, (at, _) in self._made.items() if now - at > self.ttl_s]:
+                    del self._made[old]
+                while len(self._made) >= self.max_sessions:
+                    del self._made[next(iter(self._made))]
+            at, made = self._made.get(session, (0.0, ""))
+            if not made or now - at > self.ttl_s:
+                made = make()
+                self._made[session] = (now, made)
+            return made

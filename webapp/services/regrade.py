@@ -83,7 +83,7 @@ def _turn(sub: submissions.Submitter, stopped: Callable[[], bool]):
     return None
 
 
-def regrade(exercise_id: str, by: str, submitter: submissions.Submitter | None = None,
+def regrade(exercise_id: str, by: str, submitter: submissions.Submitter,
             progress: Callable[[int, int], None] | None = None, limit: int = MAX_ROWS,
             max_seconds: float = MAX_SECONDS, clock: Callable[[], float] = time.monotonic,
             ) -> Summary:
@@ -93,7 +93,7 @@ def regrade(exercise_id: str, by: str, submitter: submissions.Submitter | None =
         raise Busy(exercise_id)
     _STOP.clear()
     try:
-        sub = submitter or submissions.default()
+        sub = submitter
         book = sub.book
         rows = book.regradable(exercise_id, grader_version(), limit)
         summary = Summary(exercise_id, rows=len(rows))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 from pathlib import Path
 
 from gradebook.pg_pool import open_pool
@@ -104,23 +103,3 @@ class PostgresRunCache(RunCache):
 
     def close(self) -> None:
         self._pool.close()
-
-
-_LOCK = threading.Lock()
-_DEFAULT: RunCache | None = None
-
-
-def default_cache() -> RunCache | None:
-    """The app's cache (opened on first use); None when LAB_RUN_CACHE=off or it cannot open."""
-    global _DEFAULT
-    if not WebSettings.read("run_cache"):
-        return None
-    with _LOCK:
-        if _DEFAULT is None:
-            try:
-                _DEFAULT = open_run_cache()
-            except Exception:  # noqa: BLE001 - no cache is slower, never broken
-                log.exception("run cache unavailable: every run trains")
-                return None
-        return _DEFAULT
-

@@ -113,22 +113,17 @@ def _default_grade(exercise_id: str, code: str, label: str, learner_id: str | No
 
 
 class Submitter:
-    """Grades and stores submissions for one app: a gradebook (opened on first use), the
-    serving wing that gives turns and counts limits, and the grading function (the warm
-    grader; a test passes a fake)."""
+    """Grades and stores submissions for one app: the ``serving`` wing that gives turns and
+    counts limits, a gradebook (``book``; opened on first use when not given), and the
+    grading function (the warm grader; a test passes a fake). The app's own is made by
+    webapp.lab.Lab."""
 
-    def __init__(self, serving: wing.Serving | None = None, book: Gradebook | None = None,
+    def __init__(self, serving: wing.Serving, book: Gradebook | None = None,
                  grade: Callable[[str, str, str, str], Report] | None = None) -> None:
-        self._serving, self._book = serving, book
+        self.serving, self._book = serving, book
         self.grade = grade or _default_grade
         self._lock = threading.Lock()
         self._signed_in: tuple[float, frozenset[str]] = (-1e9, frozenset())  # (when, folds)
-
-    @property
-    def serving(self) -> wing.Serving:
-        if self._serving is None:
-            self._serving = wing.default()
-        return self._serving
 
     @property
     def book(self) -> Gradebook:
@@ -286,43 +281,6 @@ class Submitter:
         return Stored(report, sub, sub_id, who)
 
 
-_DEFAULT: list[Submitter] = []
-_DEFAULT_LOCK = threading.Lock()
-
-
-def default() -> Submitter:
-    """The app's submitter (the process's serving wing and gradebook), made on first use."""
-    with _DEFAULT_LOCK:
-        if not _DEFAULT:
-            _DEFAULT.append(Submitter())
-        return _DEFAULT[0]
-
-
-def gradebook() -> Gradebook:
-    """The app's gradebook (opened on first use)."""
-    return default().book
-
-
-def numbers_key(learner_id: str) -> str:
-    """:meth:`Submitter.numbers_key` of the app's submitter."""
-    return default().numbers_key(learner_id)
-
-
-def signed_in_folds() -> frozenset[str]:
-    return default().signed_in_folds()
-
-
-def resolve_learner(learner: str | Claim | Learner | None, signed_in: bool = False) -> Learner:
-    """:meth:`Submitter.resolve_learner` of the app's submitter."""
-    return default().resolve_learner(learner, signed_in)
-
-
-def submit(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
-           session_key: str | None, **kwargs: Any) -> Outcome:
-    """:meth:`Submitter.submit` of the app's submitter."""
-    return default().submit(exercise_id, code, learner, session_key, **kwargs)
-
-
 def to_gradescope(outcome: Outcome, lang: str = "both") -> dict:
     """The API edge: an outcome as Gradescope's results.json (a refusal has ``refused: True``,
     its ``reason``, ``message`` in en/zh and ``retry_after_s``, and no score)."""
@@ -342,11 +300,11 @@ def to_gradescope(outcome: Outcome, lang: str = "both") -> dict:
 
 
 def grade_and_record(exercise_id: str, code: str | bytes, learner: str | Claim | Learner | None,
-                     session_key: str | None, *, lang: str = "both",
-                     submitter: Submitter | None = None, **kwargs: Any) -> dict:
-    """:meth:`Submitter.submit`, answered as Gradescope JSON (the ``grade`` API and scripts)."""
-    return to_gradescope((submitter or default()).submit(exercise_id, code, learner,
-                                                         session_key, **kwargs), lang)
+                     session_key: str | None, *, submitter: Submitter, lang: str = "both",
+                     **kwargs: Any) -> dict:
+    """``submitter``'s :meth:`Submitter.submit`, answered as Gradescope JSON (scripts, tests)."""
+    return to_gradescope(submitter.submit(exercise_id, code, learner, session_key, **kwargs),
+                         lang)
 
 
 def refusal_text(result: dict, lang: str = "both") -> str | None:

@@ -131,6 +131,10 @@ def release(blocks: gr.Blocks, session: str | None, sessions: TrainSessions) -> 
     return held
 
 
+# Module-level on purpose (issue 28): malloc_trim returns the *process's* freed heap to the
+# system, so its throttle is one per process, like the heap it trims (apps built in one process
+# share it). It is not an app's state: the unload handler (attach) and the results dropped inside
+# Gradio's patched queue (drop_unread) both ask it.
 _TRIM_LOCK = threading.Lock()
 _LAST_TRIM = [0.0]
 _TRIM_PENDING: list[threading.Timer] = []

@@ -11,7 +11,6 @@ PostgreSQL with ``DATABASE_URL``; each replica's lines are its own);
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,27 +181,3 @@ def training_line(s: ServingSettings, **kw: Any) -> TurnQueue:
     kw = {k: v for k, v in kw.items() if v is not None}
     return TurnQueue(s.train_slots, s.train_per_address, 1, s.train_max_waiting,
                      typical_s=TRAIN_TYPICAL_S, words="trainq", **kw)
-
-
-_LOCK = threading.Lock()
-_DEFAULT: list[Serving] = []
-_SETTINGS: list[ServingSettings] = []
-
-
-def default_settings(given: ServingSettings | None = None) -> ServingSettings:
-    """The process's serving settings: ``given`` (app.py hands over its AppSettings.serving)
-    the first time, else read from the environment once. Reading them opens nothing: ``import
-    app`` sizes its pools from them and leaves the limits' database to the first request."""
-    with _LOCK:
-        if not _SETTINGS:
-            _SETTINGS.append(given if given is not None else ServingSettings.from_env())
-        return _SETTINGS[0]
-
-
-def default() -> Serving:
-    """The process's wing, built once from :func:`default_settings` on first use."""
-    settings = default_settings()
-    with _LOCK:
-        if not _DEFAULT:
-            _DEFAULT.append(Serving.build(settings))
-        return _DEFAULT[0]

@@ -11,6 +11,7 @@ import gradio as gr
 
 from transformer_lab.message import Refused
 from webapp.i18n import Term, input_error
+from webapp.lab import Lab
 from webapp.pages import links
 from webapp.pages.common import friendly, lang_of, message, tr, warn
 from webapp.pages.sign_in import client_of
@@ -104,15 +105,15 @@ def compare_curves(kept: dict, lang: str):
     return fig
 
 
-def cached_hint(values: dict, lang: str) -> str:
-    """When a lesson link's settings are a run the cache holds: say that Train replays it at
-    once (the link itself starts nothing)."""
-    from webapp.services import run_cache, run_cache_backends
+def cached_hint(lab: Lab, values: dict, lang: str) -> str:
+    """When a lesson link's settings are a run the app's cache holds: say that Train replays it
+    at once (the link itself starts nothing)."""
+    from webapp.services import run_cache
     from webapp.train.training import page_config
 
     try:
         config = page_config(values["task"], **{k: values[k] for k in CHOICES})
-        cache = run_cache_backends.default_cache()
+        cache = lab.run_cache()
         hit = cache is not None and cache.contains(run_cache.run_key(config))
     except Exception:  # noqa: BLE001 - a hint only: an odd setting or a broken cache shows none
         return ""
@@ -121,8 +122,10 @@ def cached_hint(values: dict, lang: str) -> str:
 
 # --- events ----------------------------------------------------------------------------------
 
-def train_handler(sessions: TrainSessions, given: tuple[str, ...]) -> Callable[..., Iterator]:
-    """The Train click: ``given`` names the settings in the order the click hands them over."""
+def train_handler(lab: Lab, given: tuple[str, ...]) -> Callable[..., Iterator]:
+    """The Train click: ``given`` names the settings in the order the click hands them over;
+    ``lab`` the app's parts (its sessions, run cache and training line)."""
+    sessions = lab.sessions
 
     def on_train(request: gr.Request, *values):  # gradio puts the request first, then settings
         lang, session = lang_of(request), request.session_hash
@@ -136,7 +139,7 @@ def train_handler(sessions: TrainSessions, given: tuple[str, ...]) -> Callable[.
             yield None, tr("training", lang) + " …", None, *blank, gr.skip()
             run, cached = None, False
             config = page_config(**typed(dict(zip(given, values, strict=True))))
-            for msg, run in run_training(config, stop=flag, client=client_of(request)):
+            for msg, run in run_training(lab, config, stop=flag, client=client_of(lab, request)):
                 if "queued" in msg:  # waiting for a training turn: place, ETA, a cached offer
                     yield gr.skip(), msg["message"][lang], gr.skip(), *keep
                     continue
@@ -146,7 +149,7 @@ def train_handler(sessions: TrainSessions, given: tuple[str, ...]) -> Callable[.
                 text = tr("status.training", lang, step=step, total=total, elapsed=elapsed, eta=eta)
                 fig, hint = live_curves(run, lang)
                 yield fig, text, run, *keep[:7], hint
-            sessions.put(session, run, address=client_of(request).address)  # for the explorer
+            sessions.put(session, run, address=client_of(lab, request).address)  # for the explorer
             fig, hint = live_curves(run, lang)
             yield (fig, done_status(run, lang) + (cached_note(lang) if cached else ""), run,
                    *keep[:7], hint)
@@ -255,29 +258,34 @@ def on_task(task):
     return tuple(getattr(p, name) for name in PAGE_FIELDS)
 
 
-def on_load(width, request: gr.Request):
-    from webapp.train.train_config import CHOICES, PAGE_START, page_config
-    from webapp.train.training import first_view, preview
+def load_handler(lesson_links: links.LessonLinks) -> Callable:
+    """The first load: the untrained model's attention (or a lesson link's setup)."""
 
-    lang = lang_of(request)
-    c = first_view()
-    linked = links.opened_values(request, "train")  # a lesson link's settings, if any
-    if linked:
-        try:
-            c = page_config(linked.get("task", PAGE_START["task"]),
-                            **{"steps": PAGE_START["steps"],
-                               **{k: v for k, v in linked.items() if k in CHOICES}})
-        except (ValueError, TypeError):  # what the link's notice says; the usual preview
-            c = first_view()
-    try:
-        maps_, labels = preview(c)
-    except Exception:  # noqa: BLE001 - a link's setup that cannot preview: the usual one
+    def on_load(width, request: gr.Request):
+        from webapp.train.train_config import CHOICES, PAGE_START, page_config
+        from webapp.train.training import first_view, preview
+
+        lang = lang_of(request)
         c = first_view()
-        maps_, labels = preview(c)
-    q, k = labels["cross"]
-    said = (tr("cap.untrained", lang) if c.task == "reverse" else
-            tr("cap.untrained_task", lang, task=tr(f"task.{c.task}", lang)))
-    return head_grid(maps_["cross"], q, k, lang, width), said
+        linked = lesson_links.opened_values(request, "train")  # a lesson link's settings, if any
+        if linked:
+            try:
+                c = page_config(linked.get("task", PAGE_START["task"]),
+                                **{"steps": PAGE_START["steps"],
+                                   **{k: v for k, v in linked.items() if k in CHOICES}})
+            except (ValueError, TypeError):  # what the link's notice says; the usual preview
+                c = first_view()
+        try:
+            maps_, labels = preview(c)
+        except Exception:  # noqa: BLE001 - a link's setup that cannot preview: the usual one
+            c = first_view()
+            maps_, labels = preview(c)
+        q, k = labels["cross"]
+        said = (tr("cap.untrained", lang) if c.task == "reverse" else
+                tr("cap.untrained_task", lang, task=tr(f"task.{c.task}", lang)))
+        return head_grid(maps_["cross"], q, k, lang, width), said
+
+    return on_load
 
 
 def on_model(model, kind):

@@ -8,16 +8,17 @@ from typing import Any
 
 import gradio as gr
 
+from webapp.lab import Lab
 from webapp.pages import links
 from webapp.pages.common import t
 from webapp.pages.viewport import width_input, with_width
-from webapp.train.api import devices, tatoeba_offered, train
+from webapp.train.api import devices, tatoeba_offered, train_api
 from webapp.train.events import (
     after_train,
     cached_hint,
     keep_handler,
+    load_handler,
     mark_stale,
-    on_load,
     on_model,
     on_show,
     on_task,
@@ -118,22 +119,24 @@ class TrainPage:
     width: Any
 
 
-def build(sessions: TrainSessions) -> None:
-    """Lay out the page inside the current gr.Tab and wire its events; ``sessions`` holds each
-    browser's stop flag and last run (the app's one store, shared with the multi-head explorer)."""
+def build(lab: Lab, lesson_links: links.LessonLinks) -> None:
+    """Lay out the page inside the current gr.Tab and wire its events; the app's ``lab`` holds
+    each browser's stop flag and last run (``lab.sessions``, shared with the multi-head
+    explorer), the run cache and the training line; ``lesson_links`` the app's links."""
+    sessions = lab.sessions
     first = start_values()  # the page as it opens: the library's preset, PAGE_START's steps
     gr.Markdown(t("train.intro"))
     page = _layout(first, sessions)
     # A link names the settings as page_config does, then the views of a finished run.
-    links.register("train", _link_fields({
+    lesson_links.register("train", _link_fields({
         **page.settings, "seed": (page.settings["seed"], links.Range(0, 10**6, integer=True)),
         "index": (page.index, links.Range(0, 255, integer=True)), "kind": page.kind,
         "sentence": (page.sentence, links.Text(200, r"[\w\s.,;:!?'’-]"))}), page.share,
-        note=cached_hint,
+        note=lambda values, lang: cached_hint(lab, values, lang),
         # a Transformer splits d_model over its heads (the GRU model and the kernel task have none)
         check=links.divisible("d_model", "heads",
                               when=lambda v: v.get("model") == "transformer" and v.get("task") != "kernel"))
-    _wire(page, sessions)
+    _wire(page, lab, lesson_links)
 
 
 def _layout(first, sessions: TrainSessions) -> TrainPage:
@@ -190,8 +193,9 @@ def _layout(first, sessions: TrainSessions) -> TrainPage:
                      run_state, kept, width)
 
 
-def _wire(p: TrainPage, sessions: TrainSessions) -> None:
+def _wire(p: TrainPage, lab: Lab, lesson_links: links.LessonLinks) -> None:
     """Connect the components to the events (webapp.train.events)."""
+    sessions = lab.sessions
     # The Train click hands the settings over in page_config's order (scripts post them so)
     given = ("task", *CHOICES)
     shown = [p.maps, p.preds, p.maps_caption, p.translation, p.alignment, p.vocab, p.gap]
@@ -204,7 +208,7 @@ def _wire(p: TrainPage, sessions: TrainSessions) -> None:
                   queue=False, api_visibility="private")
     # The status line says step, time and ETA in the page's language; Gradio's own progress
     # ("0.2s Training: step 167 / 1500 … 11.1%") beside it went to the hidden sink.
-    event = p.start.click(train_handler(sessions, given), [p.settings[name] for name in given],
+    event = p.start.click(train_handler(lab, given), [p.settings[name] for name in given],
                           outs, concurrency_id="train", api_visibility="private",
                           show_progress="hidden")
     event.then(lambda: gr.update(interactive=False), None, [p.stop], queue=False,
@@ -244,6 +248,6 @@ def _wire(p: TrainPage, sessions: TrainSessions) -> None:
     gr.on([p.settings[name].input for name in given if name not in ("device", "corpus")],
           mark_stale, [p.run_state], [p.status], api_visibility="private", queue=False)
     # First load: the untrained model's attention, so the page shows what training will change.
-    gr.on(None, on_load, [p.width], [p.maps, p.maps_caption], api_visibility="private",
+    gr.on(None, load_handler(lesson_links), [p.width], [p.maps, p.maps_caption], api_visibility="private",
           concurrency_id="play", show_progress="hidden", js=with_width(1))
-    gr.api(train, api_name="train", concurrency_id="train")
+    gr.api(train_api(lab), api_name="train", concurrency_id="train")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from transformer_lab.message import Refusal, Refused
 from webapp.i18n import both, tr
-from webapp.services import run_cache, run_cache_backends
+from webapp.services import run_cache
 from webapp.serving import wing
 from webapp.serving.turns import Ticket
 from webapp.serving.who import ClientKey
@@ -81,7 +81,7 @@ def cached_shorter(config: ExperimentConfig, cache: run_cache.RunCache | None) -
 
 def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
                   client: ClientKey | None = None,
-                  cache: run_cache.RunCache | None | bool = True,
+                  cache: run_cache.RunCache | None = None,
                   serving: wing.Serving | None = None,
                   looked_up: bool = False) -> Iterator[dict]:
     """stream()'s messages for ``run`` (an webapp.train.training.Run, nothing trained yet).
@@ -90,10 +90,12 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
     for its turn, yielding ``{"queued": position, "eta_s": s, "message": {en, zh}}`` whenever
     its place changes, then trains through ``stream(run)``; a run that finishes (not stopped)
     is stored. Raises Refused (a second run from the same session; Stop while waiting).
-    ``serving``: whose training line (default: the app's, webapp.serving.wing.default()).
+    ``cache``: the app's run cache (None: none); ``serving``: whose training line (the app's,
+    webapp.lab.Lab.serving; required).
     ``looked_up``: the caller has just missed in ``cache`` (it is not asked twice).
     """
-    cache = run_cache_backends.default_cache() if cache is True else (cache or None)
+    if serving is None:
+        raise TypeError("run_or_replay needs serving= (the app's wing: webapp.lab.Lab.serving)")
     key = run_cache.run_key(run.config)
     total = run.trainer.cfg.steps
     entry = None
@@ -103,12 +105,10 @@ def run_or_replay(run: Any, stream: Callable[[Any], Iterator[dict]],
         except Exception:  # noqa: BLE001 - a broken cache only costs the training time
             log.exception("run cache lookup failed")
     if entry is None and cache is not None:
-        serving = serving or wing.default()
         entry = yield from _join_same_run(key, run, cache, client, serving)
     if entry is not None:
         yield from run_cache.replay(entry, total)
         return
-    serving = serving or wing.default()
     ticket = serving.admit("train", client or ClientKey())  # one run per session; else a flood
     if isinstance(ticket, Refusal):
         raise Refused(ticket)
@@ -169,20 +169,21 @@ def _join_same_run(key: str, run: Any, cache: run_cache.RunCache, client: Client
 
 def train_or_replay(config: ExperimentConfig, stream: Callable[[Any], Iterator[dict]],
                     client: ClientKey | None = None, stop: threading.Event | None = None,
-                    cache: run_cache.RunCache | None | bool = True,
+                    cache: run_cache.RunCache | None = None,
                     serving: wing.Serving | None = None,
                     shared: Any = None) -> Iterator[tuple[dict, Any]]:
     """(message, run) as the Train page shows them, for the run ``config`` describes.
 
     A cached run (found now, or stored while this request waited: a twin, another replica)
     replays into the one read-only Run that every session replaying it shares (``shared``:
-    a training.SharedRuns, default the process's); nothing is built for the session. Any other
+    a training.SharedRuns: the app's, webapp.lab.Lab.shared); nothing is built for the session.
+    ``cache`` (None: none), ``serving`` and ``shared`` are the app's (webapp.lab.Lab). Any other
     run is built and goes through run_or_replay (its turn, training), each message applied to it.
     """
     from webapp.train import training
 
-    cache = run_cache_backends.default_cache() if cache is True else (cache or None)
-    shared = shared or training.shared_runs()
+    if shared is None:
+        raise TypeError("train_or_replay needs shared= (the app's: webapp.lab.Lab.shared)")
     key = run_cache.run_key(config)
     entry = _lookup(cache, key)
     if entry is not None:
@@ -245,7 +246,7 @@ def cached_note(lang: str) -> str:
 
 def warm_presets(tasks: tuple[str, ...] = ("reverse", "sort", "translate"),
                  pes: tuple[str, ...] = ("sinusoidal", "none"),
-                 cache: run_cache.RunCache | None | bool = True,
+                 cache: run_cache.RunCache | None = None,
                  serving: wing.Serving | None = None) -> list[tuple[str, str, int, bool]]:
     """Train (or find) each task's preset with and without positional encoding, and the page's
     first view, so the first learners get cache hits. Runs one at a time through the training

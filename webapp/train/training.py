@@ -242,14 +242,6 @@ def shared_bytes(run: Run) -> int:
     return run_bytes(run, shared_too=True)
 
 
-_SHARED = SharedRuns()
-
-
-def shared_runs() -> SharedRuns:
-    """The process's shared replayed runs."""
-    return _SHARED
-
-
 def replay_view(base: Run) -> Run:
     """A replay in progress: ``base``'s model and task, with the records replayed so far (a list of
     references to the shared records)."""

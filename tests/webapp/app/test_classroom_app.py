@@ -15,10 +15,10 @@ from pathlib import Path
 
 import httpx
 
+import app
 from gradebook.identity import guest_id, new_browser_key
 from grader import variants
 from grader.exercises import get
-from webapp.services import submissions
 
 REPO = Path(__file__).resolve().parents[3]
 EXERCISE = "manual-attention"
@@ -65,7 +65,7 @@ def test_thirty_page_sessions_behind_one_address_are_all_graded(app_url, app_gra
         key = new_browser_key()
         # Part A is graded on each learner's own numbers (grader/variants.py): the reference
         # as this learner (their browser key's guest id) would write it.
-        own = get(EXERCISE).variant_values(submissions.numbers_key(guest_id(key)))
+        own = get(EXERCISE).variant_values(app.LAB.submitter.numbers_key(guest_id(key)))
         text = page_event(app_url, events, "on_submit",
                           [EXERCISE, variants.render(code, own), f"room-{tag}-{k:02d}", key],
                           uuid.uuid4().hex[:11])

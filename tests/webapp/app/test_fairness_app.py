@@ -42,11 +42,11 @@ def app(app_url, tmp_path_factory):
     serving wing, which the pages were handed)."""
     import dataclasses
 
+    import app
     from gradebook import open_gradebook
     from grader import api
-    from webapp.services import submissions
 
-    submitter = submissions.default()
+    submitter = app.LAB.submitter
     serving = submitter.serving
     saved = (serving.settings, serving.grading, serving.limits)
     grader = api.default_grader()
@@ -65,12 +65,12 @@ def app(app_url, tmp_path_factory):
 @pytest.fixture
 def queue(app):
     """A fresh grading line and limits for one test (``slots`` as the grader's two workers)."""
-    from webapp.services import submissions
+    import app
     from webapp.serving.limits import Limits
     from webapp.serving.settings import ServingSettings
     from webapp.serving.turns import TurnQueue
 
-    serving = submissions.default().serving
+    serving = app.LAB.serving
 
     def make(slots: int = 2, per_address: int = 200, per_minute: int = 1000):
         serving.limits = Limits.in_memory(ServingSettings(rate_limit=1000,

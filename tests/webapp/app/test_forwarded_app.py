@@ -22,12 +22,12 @@ def line(app_url, tmp_path):
     """The running app with a line of three workers and two places per address, two of them
     held (running) by the loopback address itself: its address is full, another is graded at
     once; a fresh gradebook; everything restored afterwards."""
+    import app
     from gradebook import open_gradebook
-    from webapp.services import submissions
     from webapp.serving.limits import Limits
     from webapp.serving.settings import ServingSettings
 
-    submitter = submissions.default()
+    submitter = app.LAB.submitter
     serving = submitter.serving
     saved = (serving.settings, serving.grading, serving.limits)
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")

@@ -38,9 +38,9 @@ def book(app_gradebook):
 def serving(book):
     """The running app's serving wing; its limits, grading line and settings as they were come
     back after the test (the module's generous limits: conftest.app_gradebook)."""
-    from webapp.services import submissions
 
-    wing = submissions.default().serving
+    import app
+    wing = app.LAB.serving
     saved = (wing.limits, wing.grading, wing.settings)
     yield wing
     wing.limits, wing.grading, wing.settings = saved
@@ -225,10 +225,12 @@ def _raw_call(app_url: str, fn_name: str, data: list) -> dict:
 def test_an_api_learner_name_opens_nobodys_history(app_url, client, book):
     """alice submits from her browser; a script sends grade(..., learner="alice") and then asks
     the Progress page's own events, by index, for history and code with the name "alice"."""
+    import app
     from webapp.services import submissions as glue
 
     alice_key = idm.new_browser_key()
-    mine = glue.grade_and_record(EXERCISE, reference(), idm.Claim("alice", alice_key), "s-alice")
+    mine = glue.grade_and_record(EXERCISE, reference(), idm.Claim("alice", alice_key), "s-alice",
+                                 submitter=app.LAB.submitter)
     assert mine["extra_data"]["learner"] == "alice (guest)"
     alice_id, secret_id = mine["extra_data"]["learner_id"], mine["extra_data"]["submission_id"]
     out = client.predict(EXERCISE, "x = 1", "alice", api_name="/grade")
@@ -268,13 +270,13 @@ def _try_password(app_url: str, password: str, forwarded_for: str | None = None,
 
 @pytest.fixture
 def instructor_password(book, monkeypatch):
-    from webapp.services import submissions
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", "correct horse battery staple")
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
                            exercise=EXERCISE, code="x = 1\n", score=1, max_score=2, tests=[]))
-    monkeypatch.setattr(submissions.default().serving, "password_tries",
+    import app
+    monkeypatch.setattr(app.LAB.serving, "password_tries",
                         FailureLimiter(per_client=5, client_window_s=600, overall=20,
                                        overall_window_s=3600))
     yield "correct horse battery staple"

@@ -16,11 +16,9 @@ def test_import_app_writes_no_file_and_opens_no_database(tmp_path):
     # A PostgreSQL URL nobody listens on: opening it at import would raise or hang.
     env = {**os.environ, "LAB_DATA_DIR": str(data), "DATABASE_URL": "postgresql://lab@127.0.0.1:9/none"}
     code = ("import app, sys\n"
-            "from webapp.serving import wing\n"
-            "from webapp.services import submissions\n"
             "assert app.POOLS['submit'] > 0 and app.demo is not None\n"
-            "assert not wing._DEFAULT, 'the serving wing was built at import'\n"
-            "assert not submissions._DEFAULT or submissions._DEFAULT[0]._book is None\n")
+            "assert app.LAB._serving is None, 'the serving wing was built at import'\n"
+            "assert app.LAB._submitter is None or app.LAB._submitter._book is None\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]

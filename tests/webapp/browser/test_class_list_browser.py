@@ -24,10 +24,10 @@ WAIT = 20_000
 def page_app(tmp_path_factory):
     import gradio as gr
 
+    import app
     from gradebook import open_gradebook
     from webapp.pages import instructor, sign_in
     from webapp.pages.common import I18N, t
-    from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
     path = tmp_path_factory.mktemp("roster") / "gb.sqlite3"
@@ -35,23 +35,23 @@ def page_app(tmp_path_factory):
         mp.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
         mp.delenv("LAB_INSTRUCTORS", raising=False)
         book = open_gradebook(f"sqlite:///{path}")
-        old_book = submissions.default().use_gradebook(book)
-        mp.setattr(submissions.default().serving, "password_tries",
+        old_book = app.LAB.submitter.use_gradebook(book)
+        mp.setattr(app.LAB.serving, "password_tries",
                    FailureLimiter(per_client=500, client_window_s=600))
         with gr.Blocks() as demo:
             notice = gr.Markdown(elem_id="link-notice")
-            who = sign_in.build(notice)
+            who = sign_in.build(app.LAB, notice)
             with gr.Tabs():
                 with gr.Tab(t("tab.progress"), id="progress"):
                     gr.Markdown("elsewhere")
                 with gr.Tab(t("tab.instructor"), id="instructor") as tab:
-                    instructor.build(who, tab)
+                    instructor.build(app.LAB, who, tab)
         demo.queue()
         demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=free_port(),
                     quiet=True, i18n=I18N)
         yield demo.local_url, book
         demo.close()
-        submissions.default().use_gradebook(old_book)
+        app.LAB.submitter.use_gradebook(old_book)
         book.close()
 
 

@@ -37,10 +37,10 @@ def page_app(tmp_path_factory):
     """The Instructor page (and a second tab) on a free port, with a fresh gradebook."""
     import gradio as gr
 
+    import app
     from gradebook import open_gradebook
     from webapp.pages import instructor, sign_in
     from webapp.pages.common import I18N, t
-    from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
     path = tmp_path_factory.mktemp("class") / "gb.sqlite3"
@@ -48,16 +48,16 @@ def page_app(tmp_path_factory):
         mp.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
         mp.delenv("LAB_INSTRUCTORS", raising=False)
         book = open_gradebook(f"sqlite:///{path}")
-        old_book = submissions.default().use_gradebook(book)
-        mp.setattr(submissions.default().serving, "password_tries",
+        old_book = app.LAB.submitter.use_gradebook(book)
+        mp.setattr(app.LAB.serving, "password_tries",
                    FailureLimiter(per_client=500, client_window_s=600))
         with gr.Blocks() as demo:
-            who = sign_in.build()
+            who = sign_in.build(app.LAB)
             with gr.Tabs():
                 with gr.Tab(t("tab.progress"), id="progress"):
                     gr.Markdown("elsewhere")
                 with gr.Tab(t("tab.instructor"), id="instructor") as tab:
-                    instructor.build(who, tab)
+                    instructor.build(app.LAB, who, tab)
         demo.queue()
         from webapp.pages.style import CSS  # the app's phone rules
 
@@ -65,7 +65,7 @@ def page_app(tmp_path_factory):
                     quiet=True, i18n=I18N, css=CSS)
         yield demo.local_url, book, path
         demo.close()
-        submissions.default().use_gradebook(old_book)
+        app.LAB.submitter.use_gradebook(old_book)
         book.close()
 
 

@@ -22,11 +22,11 @@ SLEEPER = "import time\ntime.sleep(30)\n"
 @pytest.fixture
 def one_slot(app_url):
     """One grading at a time, one trusted proxy hop and a WALL_S wall limit, restored afterwards."""
+    import app
     from grader import api
-    from webapp.services import submissions
     from webapp.serving.turns import TurnQueue
 
-    serving = submissions.default().serving
+    serving = app.LAB.serving
     saved = (serving.grading, serving.settings)
     grader = api.default_grader()
     saved_wall = grader.max_wall_s

@@ -24,12 +24,12 @@ SHOWN = "1. Attention by hand"  # how My progress names it (titles, not ids)
 @pytest.fixture
 def book(app_url, tmp_path):
     """A fresh gradebook swapped into the running app for one test (with generous limits)."""
+    import app
     from gradebook import open_gradebook
-    from webapp.services import submissions
     from webapp.serving.limits import Limits
     from webapp.serving.settings import ServingSettings
 
-    submitter = submissions.default()
+    submitter = app.LAB.submitter
     fresh = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
     saved = (submitter.use_gradebook(fresh), submitter.serving.limits)
     submitter.serving.limits = Limits.in_memory(ServingSettings(rate_limit=100))

@@ -46,9 +46,9 @@ def new_page(browser, locale: str, viewport: dict, url: str):
 
 def ids(tab: str) -> list[str]:
     """The elem_ids of the tab's linked controls, read from the app's link registry."""
-    from webapp.pages import links
+    import app
 
-    return [ELEM_IDS.get((tab, name), f"{tab}-{name}") for name in links.specs()[tab]]
+    return [ELEM_IDS.get((tab, name), f"{tab}-{name}") for name in app.LINKS.specs()[tab]]
 
 
 # Controls that had an elem_id of their own before lesson links

@@ -144,7 +144,8 @@ def test_a_forged_row_click_opens_nobody_elses_code(app_url):
     from webapp.services import submissions as glue
 
     alice_key = idm.new_browser_key()
-    sub = glue.grade_and_record("causal-mask", "x = 1\n", idm.Claim("alice", alice_key), "s-a")
+    sub = glue.grade_and_record("causal-mask", "x = 1\n", idm.Claim("alice", alice_key), "s-a",
+                                submitter=app.LAB.submitter)
     sub_id = sub["extra_data"]["submission_id"]
     index = next(i for i, fn in app.demo.fns.items() if getattr(fn.fn, "__name__", "") == "on_row")
     base = app_url.rstrip("/")

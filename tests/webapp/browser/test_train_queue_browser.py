@@ -23,6 +23,7 @@ pytestmark = needs_chromium
 
 def _other_learner_trains(stop: threading.Event, training: threading.Event, seed: int) -> None:
     """Another learner's real run (not in the cache: its own seed), through the page's path."""
+    import app
     from webapp.serving.who import ClientKey
     from webapp.train.api import run_training
     from webapp.train.training import page_config
@@ -30,15 +31,15 @@ def _other_learner_trains(stop: threading.Event, training: threading.Event, seed
     # No positions: reversal never reaches the early-stop target, so it trains until stopped.
     config = page_config("reverse", heads=4, d_model=32, layers=1, d_ff=64, dropout=0.0, pe="none",
                          steps=5000, seed=seed)
-    for msg, _ in run_training(config, stop=stop, client=ClientKey("other-learner", "10.9.9.9")):
+    for msg, _ in run_training(app.LAB, config, stop=stop, client=ClientKey("other-learner", "10.9.9.9")):
         if "queued" not in msg:  # a streamed training update: it holds the training slot
             training.set()
 
 
 def test_custom_run_sees_its_queue_position_within_1s_while_another_trains(client, page):
-    from webapp.serving import wing
+    import app
 
-    train_queue = wing.default().training  # the running app's training line
+    train_queue = app.LAB.serving.training  # the running app's training line
     rng = random.Random()
     stop, training = threading.Event(), threading.Event()
     other = threading.Thread(target=_other_learner_trains,

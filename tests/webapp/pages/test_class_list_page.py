@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gradio as gr
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission, open_gradebook
 from gradebook import identity as ids
@@ -25,23 +26,22 @@ def _request(lang: str = "en-US", query: bytes = b"", session: str = "teacher"):
 @pytest.fixture
 def app(monkeypatch, tmp_path):
     from webapp.pages import instructor, sign_in
-    from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     monkeypatch.setenv("LAB_DATA_DIR", str(tmp_path))
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    old_book = submissions.default().use_gradebook(book)
-    serving = submissions.default().serving
+    old_book = LAB.submitter.use_gradebook(book)
+    serving = LAB.serving
     monkeypatch.setattr(serving, "password_tries", FailureLimiter(per_client=50, client_window_s=600))
     monkeypatch.setattr(serving, "recovery_tries", FailureLimiter(per_client=5, client_window_s=600))
     with gr.Blocks() as blocks:
         notice = gr.Markdown()
-        instructor.build(sign_in.build(notice))
+        instructor.build(LAB, sign_in.build(LAB, notice))
     fns = {f.name: f for f in blocks.fns.values()}
     yield fns, book
-    submissions.default().use_gradebook(old_book)
+    LAB.submitter.use_gradebook(old_book)
     book.close()
 
 
@@ -95,7 +95,7 @@ def test_a_learner_opening_their_link_is_on_the_class_list(app, lang, word):
     from webapp.pages import progress
 
     with pytest.raises(ValueError, match="class"):
-        progress.new_recovery_code(key, None, "en", "learner")
+        progress.new_recovery_code(LAB, key, None, "en", "learner")
 
 
 def test_a_stale_or_forged_link_says_so_and_joins_nobody(app):

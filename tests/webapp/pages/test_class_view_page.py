@@ -9,6 +9,7 @@ import io
 
 import gradio as gr
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission, open_gradebook
 
@@ -28,7 +29,6 @@ def _request(lang: str = "en-US"):
 @pytest.fixture
 def page(monkeypatch, tmp_path):
     from webapp.pages import instructor, sign_in
-    from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
@@ -37,14 +37,14 @@ def page(monkeypatch, tmp_path):
     book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
                            exercise="causal-mask", code="x = 1\n", score=0, max_score=1,
                            tests=[NAMED]))
-    old_book = submissions.default().use_gradebook(book)
-    monkeypatch.setattr(submissions.default().serving, "password_tries",
+    old_book = LAB.submitter.use_gradebook(book)
+    monkeypatch.setattr(LAB.serving, "password_tries",
                         FailureLimiter(per_client=50, client_window_s=600))
     with gr.Blocks() as blocks:
-        instructor.build(sign_in.build())
+        instructor.build(LAB, sign_in.build(LAB))
     fns = {f.name: f.fn for f in blocks.fns.values()}
     yield fns, book
-    submissions.default().use_gradebook(old_book)
+    LAB.submitter.use_gradebook(old_book)
     book.close()
 
 

@@ -6,14 +6,15 @@ on screen (the page's ``shown`` state, set together with the code), never the dr
 from __future__ import annotations
 
 import gradio as gr
+from lab_support import LAB
 
 
 def test_submit_and_run_grade_the_exercise_whose_code_is_on_screen():
     from webapp.pages import exercises, sign_in
 
     with gr.Blocks() as blocks:
-        who = sign_in.build()
-        editor = exercises.build(who)
+        who = sign_in.build(LAB)
+        editor = exercises.build(LAB, who)
     by_name = {}
     for fn in blocks.fns.values():
         by_name.setdefault(fn.name, []).append(fn)

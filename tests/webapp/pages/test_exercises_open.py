@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gradio as gr
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission, open_gradebook
 from gradebook import identity as ids
@@ -32,15 +33,14 @@ def test_odd_stored_rows_are_left_out_and_the_rest_shown(lang):
 @pytest.fixture
 def page(tmp_path, monkeypatch):
     from webapp.pages import exercises, sign_in
-    from webapp.services import submissions
 
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    old = submissions.default().use_gradebook(book)
+    old = LAB.submitter.use_gradebook(book)
     with gr.Blocks() as blocks:
-        exercises.build(sign_in.build())
+        exercises.build(LAB, sign_in.build(LAB))
     opens = [f.fn for f in blocks.fns.values() if f.name == "on_open"]
     yield opens[0], book
-    submissions.default().use_gradebook(old)
+    LAB.submitter.use_gradebook(old)
     book.close()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gradio as gr
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission, open_gradebook
 
@@ -23,7 +24,6 @@ def _request(lang: str = "en-US"):
 @pytest.fixture
 def page(monkeypatch, tmp_path):
     from webapp.pages import instructor, sign_in
-    from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
@@ -32,15 +32,15 @@ def page(monkeypatch, tmp_path):
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
     book.record(Submission(learner="alice (guest)", learner_id="g:" + "a" * 20,
                            exercise="causal-mask", code="x = 1\n", score=1, max_score=2, tests=[]))
-    old_book = submissions.default().use_gradebook(book)
-    monkeypatch.setattr(submissions.default().serving, "password_tries",
+    old_book = LAB.submitter.use_gradebook(book)
+    monkeypatch.setattr(LAB.serving, "password_tries",
                         FailureLimiter(per_client=50, client_window_s=600))
     with gr.Blocks() as blocks:
-        instructor.build(sign_in.build())
+        instructor.build(LAB, sign_in.build(LAB))
     fns = {f.name: f for f in blocks.fns.values()}
     table = next(b for b in blocks.blocks.values() if getattr(b, "elem_id", None) == "instructor-table")
     yield fns, table
-    submissions.default().use_gradebook(old_book)
+    LAB.submitter.use_gradebook(old_book)
     book.close()
 
 

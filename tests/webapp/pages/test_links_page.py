@@ -11,6 +11,13 @@ import pytest
 pytest.importorskip("gradio")
 
 
+def _app_links():
+    """The app's own lesson links (app.py makes them and builds the tabs with them)."""
+    import app
+
+    return app.LINKS
+
+
 @pytest.fixture(scope="module")
 def links():
     import app  # noqa: F401 - building the app registers and connects every tab's controls
@@ -20,7 +27,7 @@ def links():
 
 
 def test_every_playground_tab_is_linked_with_its_controls(links):
-    specs = links.specs()
+    specs = _app_links().specs()
     assert list(specs) == ["basics", "pooling", "multihead", "positional", "train", "complexity"]
     assert {"task", "heads", "d_model", "pe", "steps", "seed", "dropout"} <= set(specs["train"])
     from webapp.train.train_config import TASKS
@@ -34,7 +41,7 @@ def test_every_playground_tab_is_linked_with_its_controls(links):
 def _page(links, tab):
     from webapp.pages.links import Page
 
-    fields = links.specs()[tab]
+    fields = _app_links().specs()[tab]
     return Page(tab, dict.fromkeys(fields), fields, {})
 
 
@@ -47,7 +54,7 @@ def test_a_copied_link_decodes_to_the_values_it_was_made_from(links):
     parts = urlsplit(url)
     assert url.startswith("https://x.hf.space/app/?tab=pooling&")  # the address the page is on
     assert "lock" not in parts.query  # another tab's lock is not this tab's
-    link = decode(dict(parse_qsl(parts.query)), links.specs())
+    link = decode(dict(parse_qsl(parts.query)), _app_links().specs())
     assert link.values == {**values, "noise": 0.35}
 
 
@@ -74,11 +81,11 @@ def test_locked_reads_the_pages_own_link(links):
     def request(query):
         return SimpleNamespace(query_params=dict(parse_qsl(query)))
 
-    assert links.locked(request("tab=basics&lock=1"), "basics", "scale")
-    assert links.locked(request("tab=basics&lock=scale"), "basics", "scale")
-    assert not links.locked(request("tab=basics&lock=q"), "basics", "scale")
-    assert not links.locked(request("tab=basics&seed=x&lock=1"), "basics", "scale")  # invalid
-    assert not links.locked(request(""), "basics", "scale") and not links.locked(None, "basics", "q")
+    assert _app_links().locked(request("tab=basics&lock=1"), "basics", "scale")
+    assert _app_links().locked(request("tab=basics&lock=scale"), "basics", "scale")
+    assert not _app_links().locked(request("tab=basics&lock=q"), "basics", "scale")
+    assert not _app_links().locked(request("tab=basics&seed=x&lock=1"), "basics", "scale")  # invalid
+    assert not _app_links().locked(request(""), "basics", "scale") and not _app_links().locked(None, "basics", "q")
 
 
 def test_a_tab_built_for_another_blocks_never_joins_this_apps_load(links, monkeypatch):
@@ -87,19 +94,17 @@ def test_a_tab_built_for_another_blocks_never_joins_this_apps_load(links, monkey
     app's config, and gradio_client failed on every call of that app: a test-order failure)."""
     import gradio as gr
 
-    # this page's connect() takes over the registry that specs() reads: the app's comes back after
-    monkeypatch.setattr(links, "_SPECS", dict(links._SPECS))
-
     from webapp.pages import pooling
 
+    own = links.LessonLinks()  # this page's own registry, as app.py makes the app's
     with gr.Blocks() as stray:
-        pooling.build()
+        pooling.build(own)
     with gr.Blocks() as page:
         tabs = gr.Tabs()
         with tabs, gr.Tab("Attention pooling", id="pooling"):
-            pooling.build()
+            pooling.build(own)
         notice = gr.Markdown()
-        links.connect(page, tabs, notice)
+        own.connect(page, tabs, notice)
     (apply,) = [f for f in page.fns.values() if f.name == "apply"]
     stray_ids = {b._id for b in stray.blocks.values()}
     assert apply.outputs and not {c._id for c in apply.outputs} & stray_ids
@@ -129,8 +134,8 @@ def _said(links, params: dict, lang: str) -> str:
     from webapp.services.link_query import LinkError, decode
 
     with pytest.raises(LinkError) as caught:
-        decode(params, links.specs())
-    return links.refusal(caught.value, links.specs(), lang)
+        decode(params, _app_links().specs())
+    return links.refusal(caught.value, _app_links().specs(), lang)
 
 
 def _ours(links, lang: str) -> set[str]:
@@ -138,7 +143,7 @@ def _ours(links, lang: str) -> set[str]:
     controls only."""
     from webapp.i18n import tr
 
-    names = {n for spec in links.specs().values() for n in spec} | {"hide", "lock"}
+    names = {n for spec in _app_links().specs().values() for n in spec} | {"hide", "lock"}
     return ({tr("link.invalid", lang), tr("link.invalid_unknown", lang)}
             | {tr("link.invalid_key", lang, name=n.replace("_", "\\_")) for n in names})
 
@@ -180,7 +185,7 @@ def test_a_refused_link_still_names_our_own_key_and_nothing_else(links):
 
 def test_every_name_the_notice_may_show_is_in_the_safe_alphabet(links):
     """A name outside it would be left out of the notice, silently: none is."""
-    names = [n for spec in links.specs().values() for n in spec]
+    names = [n for spec in _app_links().specs().values() for n in spec]
     assert names and all(links.SAFE_NAME.fullmatch(n) for n in names), names
 
 
@@ -193,9 +198,8 @@ def test_the_apps_load_event_puts_only_our_words_in_the_notice(links, lang, monk
 
     import app
     from webapp.i18n import tr
-    from webapp.services import run_cache_backends
 
-    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    monkeypatch.setattr(app.LAB, "run_cache", lambda: None)
 
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     notice = next(b for b in app.demo.blocks.values() if getattr(b, "elem_id", None) == "link-notice")
@@ -222,9 +226,8 @@ def test_a_locked_link_whose_values_cannot_run_together_is_refused(links, lang, 
 
     import app
     from webapp.i18n import error_text, tr
-    from webapp.services import run_cache_backends
 
-    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    monkeypatch.setattr(app.LAB, "run_cache", lambda: None)
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     short = "zh" if lang.startswith("zh") else "en"
     why = error_text("heads_not_divisor", short, {"d_model": 10, "heads": 3}).rstrip("。. ")
@@ -252,9 +255,8 @@ def test_the_train_pages_locked_link_must_be_able_to_train(links, monkeypatch):
 
     import app
     from webapp.i18n import error_text, tr
-    from webapp.services import run_cache_backends
 
-    monkeypatch.setattr(run_cache_backends, "default_cache", lambda: None)
+    monkeypatch.setattr(app.LAB, "run_cache", lambda: None)
     (apply,) = [f for f in app.demo.fns.values() if f.name == "apply"]
     why = error_text("heads_not_divisor", "en", {"d_model": 32, "heads": 3}).rstrip("。. ")
     out = apply.fn(SimpleNamespace(query_params={"tab": "train", "heads": "3", "d_model": "32",

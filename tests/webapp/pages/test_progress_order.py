@@ -4,6 +4,7 @@ with no overall total. Now they come in the exercises' order, and the status say
 from __future__ import annotations
 
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission, open_gradebook
 from gradebook import identity as ids
@@ -12,12 +13,11 @@ from grader.exercises import all_exercises
 
 @pytest.fixture
 def book(tmp_path):
-    from webapp.services import submissions
 
     gb = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    old = submissions.default().use_gradebook(gb)
+    old = LAB.submitter.use_gradebook(gb)
     yield gb
-    submissions.default().use_gradebook(old)
+    LAB.submitter.use_gradebook(old)
     gb.close()
 
 
@@ -31,7 +31,7 @@ def test_best_scores_in_exercise_order_with_a_total(book, lang, total):
                       ("causal-mask", 0)):
         book.record(Submission(learner="Ada (guest)", learner_id=me, exercise=ex,
                                code="x = 1\n", score=score, max_score=12, tests=[]))
-    best, _history = progress.tables(key, None, lang)
+    best, _history = progress.tables(LAB, key, None, lang)
     titles = list(best.iloc[:, 0])
     assert titles[0].startswith("1.") and titles[1].startswith("2.") and titles[2].startswith("5.")
     line = progress.total_line(best, lang)

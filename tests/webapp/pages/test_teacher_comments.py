@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gradio as gr
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission, open_gradebook
 from gradebook import identity as ids
@@ -24,26 +25,25 @@ def _request(lang: str = "en-US", session: str = "teacher"):
 @pytest.fixture
 def app(monkeypatch, tmp_path):
     from webapp.pages import instructor, progress, sign_in
-    from webapp.services import submissions
     from webapp.serving.ratelimit import FailureLimiter
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     monkeypatch.setenv("LAB_DATA_DIR", str(tmp_path))
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    old = submissions.default().use_gradebook(book)
-    monkeypatch.setattr(submissions.default().serving, "password_tries",
+    old = LAB.submitter.use_gradebook(book)
+    monkeypatch.setattr(LAB.serving, "password_tries",
                         FailureLimiter(per_client=50, client_window_s=600))
     with gr.Blocks() as blocks:
-        who = sign_in.build()
+        who = sign_in.build(LAB)
         with gr.Tabs():
             with gr.Tab("progress"):
-                progress.build(who)
+                progress.build(LAB, who)
             with gr.Tab("instructor"):
-                instructor.build(who)
+                instructor.build(LAB, who)
     fns = {f.name: f for f in blocks.fns.values()}
     yield fns, book
-    submissions.default().use_gradebook(old)
+    LAB.submitter.use_gradebook(old)
     book.close()
 
 

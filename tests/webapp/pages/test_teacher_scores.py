@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gradio as gr
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission
 from gradebook import identity as ids
@@ -98,11 +99,10 @@ def test_a_teachers_score_at_full_marks_counts_as_full_and_leaves_needs_help():
 def test_a_regrade_from_the_page_is_checked_logged_and_reported(app, monkeypatch, lang, said):
     from grader.report import Report
     from grader.report import TestResult as Result
-    from webapp.services import submissions
 
     fns, book = app
     _, me = _learner(book)
-    monkeypatch.setattr(submissions.default(), "grade", lambda ex, code, label, key=None: Report(
+    monkeypatch.setattr(LAB.submitter, "grade", lambda ex, code, label, key=None: Report(
         ex, [Result("weights", 12.0, 12.0, True, {"en": "", "zh": ""})]))
     run = fns["on_regrade"].fn
     assert list(run(PASSWORD, "manual-attention", None, False, _request(lang), None)) == [gr.skip()]

@@ -14,6 +14,7 @@ from gradebook import Submission, open_gradebook
 from webapp.pages import instructor
 from webapp.services import exports
 
+EXPORTS = exports.Exports()  # one app's exports, as webapp.lab.Lab makes them
 SECRET_CODE = "def attention(q, k, v):  # alice's secret solution\n    return v\n"
 
 
@@ -29,7 +30,7 @@ def book(tmp_path):
 def gradio_cache(tmp_path, monkeypatch):
     cache = tmp_path / "gradio-cache"
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(cache))
-    instructor.clean_gradio_copies()  # what the instructor page does when it is built
+    instructor.clean_gradio_copies(EXPORTS)  # what the instructor page does when it is built
     return cache
 
 
@@ -50,9 +51,9 @@ def _leftovers(cache: Path, since: float) -> list[Path]:
 
 
 def test_exports_are_private_reuse_one_folder_and_expire(book, gradio_cache, monkeypatch):
-    monkeypatch.setattr(exports, "EXPORT_TTL_S", 1.0)
+    monkeypatch.setattr(EXPORTS, "ttl_s", 1.0)
     start = time.time() - 1
-    first = Path(exports.csv_file(book, include_code=True))
+    first = Path(EXPORTS.csv_file(book, include_code=True))
     assert SECRET_CODE.splitlines()[0] in first.read_text(encoding="utf-8")
     assert stat.S_IMODE(first.stat().st_mode) == 0o600
     assert stat.S_IMODE(first.parent.stat().st_mode) == 0o700
@@ -61,7 +62,7 @@ def test_exports_are_private_reuse_one_folder_and_expire(book, gradio_cache, mon
 
     copy = Path(processing_utils.save_file_to_cache(first, str(gradio_cache)))
     assert copy.exists() and copy.name == first.name
-    second = Path(exports.csv_file(book, include_code=True))
+    second = Path(EXPORTS.csv_file(book, include_code=True))
     assert second.parent == first.parent and second != first  # one folder, fresh names
     time.sleep(2.5)  # past the time-to-live: the timers have removed both exports
     assert not first.exists() and not second.exists() and not copy.exists()
@@ -70,9 +71,9 @@ def test_exports_are_private_reuse_one_folder_and_expire(book, gradio_cache, mon
 
 
 def test_an_old_export_is_removed_by_the_next_one(book, gradio_cache, monkeypatch):
-    old = Path(exports.csv_file(book, include_code=True))
-    past = time.time() - exports.EXPORT_TTL_S - 5
+    old = Path(EXPORTS.csv_file(book, include_code=True))
+    past = time.time() - EXPORTS.ttl_s - 5
     os.utime(old, (past, past))
-    new = Path(exports.csv_file(book, include_code=True))
+    new = Path(EXPORTS.csv_file(book, include_code=True))
     assert not old.exists() and new.exists()
-    assert exports.remove_exports(0.0) >= 1 and not new.exists()  # what exit does
+    assert EXPORTS.remove(0.0) >= 1 and not new.exists()  # what exit does

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import gradio as gr
 import pytest
+from lab_support import LAB
 
 from gradebook import Submission, open_gradebook
 from gradebook import identity as idm
@@ -44,9 +45,9 @@ def profile_of(username: str) -> gr.OAuthProfile:
 
 @pytest.fixture
 def book(tmp_path):
-    """A fresh gradebook in the app's submitter (what the pages read through
-    submissions.gradebook()); the submitter's own book is put back afterwards (the app shares it)."""
-    submitter = glue.default()
+    """A fresh gradebook in the tests' Lab (lab_support: what the pages read through
+    LAB.submitter.book); the submitter's own book is put back afterwards (the tests share it)."""
+    submitter = LAB.submitter
     with open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}") as b:
         saved = submitter.use_gradebook(b)
         try:
@@ -75,9 +76,9 @@ def test_learner_name_refuses_odd_names_and_a_suffix_past_the_cap():
 def test_anonymous_learners_are_keyed_by_session(book):
     assert glue.rate_key("anonymous", "s1") != glue.rate_key("anonymous", "s2")
     assert glue.rate_key("Ada (guest)", "s1") == glue.rate_key("Ada (guest)", "s2")
-    anon = glue.resolve_learner(None)  # an API caller without a name
+    anon = LAB.submitter.resolve_learner(None)  # an API caller without a name
     assert glue.rate_key(anon, "s1") != glue.rate_key(anon, "s2")
-    guest = glue.resolve_learner(idm.Claim("Ada", idm.new_browser_key()))
+    guest = LAB.submitter.resolve_learner(idm.Claim("Ada", idm.new_browser_key()))
     assert glue.rate_key(guest, "s1") == glue.rate_key(guest, "s2") == f"id:{guest.id}"
 
 
@@ -85,9 +86,9 @@ def test_profile_wins_over_a_typed_name(book):
     from webapp.pages import sign_in
 
     key = idm.new_browser_key()
-    me = sign_in.learner("Mallory", key, profile_of("ada"))
+    me = sign_in.learner(LAB, "Mallory", key, profile_of("ada"))
     assert (me.id, me.label, me.kind) == ("hf:ada", "ada", "signed_in")
-    guest = sign_in.learner("Mallory", key, None)
+    guest = sign_in.learner(LAB, "Mallory", key, None)
     assert (guest.id, guest.label) == (idm.guest_id(key), "Mallory (guest)")
 
 
@@ -97,11 +98,12 @@ def test_a_guest_cannot_take_a_signed_in_learners_name(book):
     book.record(row("ada", "causal-mask", 3, learner_id="hf:ada"))  # ada has signed in before
     for lookalike in ("ada", "ADA", "ａｄａ", "аda", "Adá"):  # Cyrillic а, full width, accent
         with pytest.raises(ValueError, match="signed-in learner"):
-            sign_in.learner(lookalike, idm.new_browser_key(), None)
-        out = glue.grade_and_record("causal-mask", "x = 1", lookalike, "s")  # the API too
+            sign_in.learner(LAB, lookalike, idm.new_browser_key(), None)
+        out = glue.grade_and_record("causal-mask", "x = 1", lookalike, "s",  # the API too
+                                    submitter=LAB.submitter)
         assert out["refused"] and out["reason"] == "bad_name"
-        assert "⚠️" in sign_in.describe(lookalike, None, "en")
-    assert sign_in.learner("ada", idm.new_browser_key(), profile_of("ada")).id == "hf:ada"
+        assert "⚠️" in sign_in.describe(LAB, lookalike, None, "en")
+    assert sign_in.learner(LAB, "ada", idm.new_browser_key(), profile_of("ada")).id == "hf:ada"
     assert book.count() == 1
 
 
@@ -179,9 +181,8 @@ def test_only_the_owner_can_reload_a_submission(book):
 
 def test_instructor_view_needs_the_password(book, monkeypatch):
     from webapp.pages import instructor
-    from webapp.services import submissions
 
-    monkeypatch.setattr(submissions.default().serving, "password_tries",
+    monkeypatch.setattr(LAB.serving, "password_tries",
                         FailureLimiter(per_client=3, overall=20))
     _password_checks(book, monkeypatch, instructor)
 
@@ -196,13 +197,13 @@ def _password_checks(book, monkeypatch, instructor) -> None:
     book.record(row("Bob (guest)", "manual-attention", 2, top=4, learner_id="g:" + "d" * 20))
     monkeypatch.delenv(access.PASSWORD_ENV, raising=False)
     assert not access.password_set() and not access.password_ok("") and instructor.mode() == "disabled"
-    frame, log, text = instructor.scores("", None, "10.0.0.1")
+    frame, log, text = instructor.scores(LAB, "", None, "10.0.0.1")
     assert frame is None and log is None and "disabled" in text
     monkeypatch.setenv(access.PASSWORD_ENV, "s3cret-s3cret-1")
     assert instructor.mode() == "password"
-    frame, log, text = instructor.scores("wrong", None, "10.0.0.1")
+    frame, log, text = instructor.scores(LAB, "wrong", None, "10.0.0.1")
     assert frame is None and "Wrong password" in text
-    frame, log, text = instructor.scores("s3cret-s3cret-1", None, "10.0.0.1")
+    frame, log, text = instructor.scores(LAB, "s3cret-s3cret-1", None, "10.0.0.1")
     # Two "Bob (guest)" learners stay apart by id; exercises show their titles, not ids.
     causal, manual = exercise_title("causal-mask"), exercise_title("manual-attention")
     assert causal.endswith("Causal (look-ahead) mask") and "manual" not in manual
@@ -214,7 +215,7 @@ def _password_checks(book, monkeypatch, instructor) -> None:
         ["Bob (guest)", "g:" + "d" * 20, GUEST, manual, 2.0, 4.0, 1, 3,
          "2026-08-01 12:00:00 UTC", "2026-08-01 12:00:00 UTC"]]
     assert "3 submissions from 3 learners" in text
-    path, text = instructor.export("s3cret-s3cret-1", False, None, "10.0.0.1")
+    path, text = instructor.export(LAB, "s3cret-s3cret-1", False, None, "10.0.0.1")
     # a byte-order mark first, as the per-learner file (the chromium walk: Excel showed this
     # file's Chinese columns garbled); utf-8-sig reads past it
     assert Path(path).read_text(encoding="utf-8").startswith("\ufeffid,learner,")
@@ -228,10 +229,10 @@ def _password_checks(book, monkeypatch, instructor) -> None:
                        ("password from 10.0.0.1", "refused")]
     assert list(log.columns) == ["when", "who", "action", "detail"]
     for _ in range(3):  # guessing is limited per address, whatever the session
-        instructor.scores("guess", None, "10.0.0.2")
-    text = instructor.scores("s3cret-s3cret-1", None, "10.0.0.2")[2]
+        instructor.scores(LAB, "guess", None, "10.0.0.2")
+    text = instructor.scores(LAB, "s3cret-s3cret-1", None, "10.0.0.2")[2]
     assert re.search(r"Too many wrong tries. Try again in \d+ s", text)
-    assert instructor.scores("s3cret-s3cret-1", None, "10.0.0.3")[0] is not None  # others still may
+    assert instructor.scores(LAB, "s3cret-s3cret-1", None, "10.0.0.3")[0] is not None  # others still may
 
 
 def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypatch):
@@ -243,22 +244,22 @@ def test_instructor_allow_list_refuses_a_signed_in_non_instructor(book, monkeypa
     monkeypatch.setenv("LAB_INSTRUCTORS", "Teacher, second-teacher")
     monkeypatch.setenv(access.PASSWORD_ENV, "s3cret")  # ignored: the allow-list decides
     assert instructor.mode() == "allow_list"
-    frame, _, text = instructor.scores("s3cret", None, "10.0.0.1")
+    frame, _, text = instructor.scores(LAB, "s3cret", None, "10.0.0.1")
     assert frame is None and "Sign in" in text
-    frame, _, text = instructor.scores("s3cret", profile_of("mallory"), "10.0.0.1")
+    frame, _, text = instructor.scores(LAB, "s3cret", profile_of("mallory"), "10.0.0.1")
     assert frame is None and "not on this Space's instructor list" in text
-    path, text = instructor.export("s3cret", True, profile_of("mallory"), "10.0.0.1")
+    path, text = instructor.export(LAB, "s3cret", True, profile_of("mallory"), "10.0.0.1")
     assert path is None
-    frame, log, _ = instructor.scores(None, profile_of("teacher"), "10.0.0.1")  # case-insensitive
+    frame, log, _ = instructor.scores(LAB, None, profile_of("teacher"), "10.0.0.1")  # case-insensitive
     assert frame["learner"].tolist() == ["Ada (guest)"]
-    path, _ = instructor.export(None, True, profile_of("second-teacher"), "10.0.0.9")
+    path, _ = instructor.export(LAB, None, True, profile_of("second-teacher"), "10.0.0.9")
     assert "print" in Path(path).read_text(encoding="utf-8") or "x = 1" in Path(path).read_text(encoding="utf-8")
     assert [(e.who, e.action, e.detail) for e in book.access_log()] == [
         ("hf:second-teacher", "export", "csv with code"), ("hf:teacher", "view", "best scores"),
         ("hf:mallory", "refused", "not on LAB_INSTRUCTORS"),
         ("hf:mallory", "refused", "not on LAB_INSTRUCTORS")]
     with gr.Blocks() as demo:  # identity parts without a login button (that needs an HF token)
-        instructor.build(sign_in.Identity(stored=gr.State(""), key=gr.State(""), name=gr.Textbox(),
+        instructor.build(LAB, sign_in.Identity(stored=gr.State(""), key=gr.State(""), name=gr.Textbox(),
                                            status=gr.Markdown(), login=None))
     props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
     assert props["instructor-password"]["visible"] is False  # no shared password on the page
@@ -270,21 +271,21 @@ def test_recovery_code_carries_a_guest_to_another_browser(book):
     home, other, thief = (idm.new_browser_key() for _ in range(3))
     me = idm.guest_id(home)
     sub_id = book.record(row("Ada (guest)", "causal-mask", 5, code="print('mine')\n", learner_id=me))
-    assert progress.tables(other, None)[1].empty  # another browser: nothing yet
-    code = progress.new_recovery_code(home, None)
+    assert progress.tables(LAB, other, None)[1].empty  # another browser: nothing yet
+    code = progress.new_recovery_code(LAB, home, None)
     assert book.recovered_learner(idm.recovery_hash(code)) == me
     with pytest.raises(ValueError, match="not valid"):
-        progress.use_recovery_code(idm.new_recovery_code(), thief, "10.0.0.5")
-    assert "Ada (guest)" in progress.use_recovery_code(code.lower(), other, "10.0.0.6")
-    assert progress.tables(other, None)[1]["#"].tolist() == [sub_id]
-    assert progress.own_code(other, None, sub_id) == ("causal-mask", "print('mine')\n")
-    progress.new_recovery_code(other, None)  # a new code cancels the one shown before
+        progress.use_recovery_code(LAB, idm.new_recovery_code(), thief, "10.0.0.5")
+    assert "Ada (guest)" in progress.use_recovery_code(LAB, code.lower(), other, "10.0.0.6")
+    assert progress.tables(LAB, other, None)[1]["#"].tolist() == [sub_id]
+    assert progress.own_code(LAB, other, None, sub_id) == ("causal-mask", "print('mine')\n")
+    progress.new_recovery_code(LAB, other, None)  # a new code cancels the one shown before
     with pytest.raises(ValueError, match="not valid"):
-        progress.use_recovery_code(code, thief, "10.0.0.5")
+        progress.use_recovery_code(LAB, code, thief, "10.0.0.5")
     with pytest.raises(ValueError, match="not in your history"):
-        progress.own_code(thief, None, sub_id)
+        progress.own_code(LAB, thief, None, sub_id)
     with pytest.raises(ValueError, match="signed in"):
-        progress.new_recovery_code(home, profile_of("ada"))
+        progress.new_recovery_code(LAB, home, profile_of("ada"))
 
 
 def test_pages_build_without_a_password_or_oauth(monkeypatch):
@@ -293,14 +294,14 @@ def test_pages_build_without_a_password_or_oauth(monkeypatch):
     monkeypatch.delenv(access.PASSWORD_ENV, raising=False)
     monkeypatch.delenv("OAUTH_CLIENT_ID", raising=False)
     with gr.Blocks() as demo:
-        who = sign_in.build()
+        who = sign_in.build(LAB)
         with gr.Tab("p"):
-            page = progress.build(who)
+            page = progress.build(LAB, who)
         with gr.Tab("i"):
-            instructor.build(who)
+            instructor.build(LAB, who)
         editor = exercises.Editor(gr.Dropdown(["a"]), gr.Code(), gr.State("a"), gr.State({}),
                                   gr.Markdown(), gr.Dataframe())
-        progress.connect_editor(page, editor)
+        progress.connect_editor(LAB, page, editor)
     ids = {c.get("props", {}).get("elem_id") for c in demo.config["components"]}
     assert who.login is None  # no gr.LoginButton off a Space: Gradio would need an HF token
     props = {c.get("props", {}).get("elem_id"): c.get("props", {}) for c in demo.config["components"]}
@@ -332,28 +333,28 @@ def test_a_click_racing_the_first_page_load_gets_the_same_key():
     given the browser its key: both must settle on one key, or the submission is orphaned."""
     from webapp.pages import sign_in
 
-    first = sign_in.claim("alice", "", None, session="sess-1")  # Submit: no key in the browser yet
+    first = sign_in.claim(LAB, "alice", "", None, session="sess-1")  # Submit: no key in the browser yet
     assert idm.valid_browser_key(first.browser_key)
-    assert sign_in.key_for(None, "sess-1") == first.browser_key  # the load event hands this one out
-    assert sign_in.key_for(None, "sess-2") != first.browser_key  # another page, another key
+    assert sign_in.key_for(LAB, None, "sess-1") == first.browser_key  # the load event hands this one out
+    assert sign_in.key_for(LAB, None, "sess-2") != first.browser_key  # another page, another key
     own = idm.new_browser_key()
-    assert sign_in.key_for(own, "sess-1") == own  # a browser that has a key keeps it
-    assert sign_in.claim("alice", "", None, via_api=True).browser_key is None  # API: no key
-    assert sign_in.key_for("", None) is None
+    assert sign_in.key_for(LAB, own, "sess-1") == own  # a browser that has a key keeps it
+    assert sign_in.claim(LAB, "alice", "", None, via_api=True).browser_key is None  # API: no key
+    assert sign_in.key_for(LAB, "", None) is None
 
 
 def test_a_flood_of_fresh_page_sessions_keeps_the_minted_keys_bounded(monkeypatch):
     """Every new page session without a key mints one; a client making sessions faster than the
     10-minute TTL must not grow the table without bound. The newest sessions keep their keys."""
     from webapp.pages import sign_in
+    from webapp.services.key_stamps import SessionKeys
 
-    monkeypatch.setattr(sign_in, "_MINTED", {})
-    monkeypatch.setattr(sign_in, "MINTED_MAX", 50)
+    monkeypatch.setattr(LAB, "session_keys", SessionKeys(max_sessions=50))
     for i in range(500):
-        sign_in.key_for(None, f"flood-{i}")
-    assert len(sign_in._MINTED) <= 50
-    latest = sign_in.key_for(None, "flood-499")
-    assert sign_in.key_for(None, "flood-499") == latest  # still the same key for the racer
+        sign_in.key_for(LAB, None, f"flood-{i}")
+    assert len(LAB.session_keys) <= 50
+    latest = sign_in.key_for(LAB, None, "flood-499")
+    assert sign_in.key_for(LAB, None, "flood-499") == latest  # still the same key for the racer
 
 
 def test_the_browser_key_outlives_a_restart_of_the_app():
@@ -364,7 +365,7 @@ def test_the_browser_key_outlives_a_restart_of_the_app():
     secrets_seen = set()
     for _ in range(2):  # two builds stand for two processes: nothing random may differ
         with gr.Blocks():
-            built = sign_in.build()
+            built = sign_in.build(LAB)
         secrets_seen.add((built.key.secret, built.key.storage_key, built.stored.secret))
     assert secrets_seen == {(sign_in.BROWSER_STATE_SECRET, sign_in.KEY_STORAGE_KEY,
                              sign_in.BROWSER_STATE_SECRET)}
@@ -388,7 +389,7 @@ def test_a_weak_instructor_password_refuses_to_start(book, monkeypatch, caplog):
         assert "refusing to start" in caplog.text and "LAB_INSTRUCTOR_PASSWORD" in caplog.text
         # Even if it were changed after start: the view stays closed and nothing matches.
         assert instructor.mode() == "disabled" and not access.password_ok(weak)
-        assert instructor.scores(weak, None, "10.0.0.1")[0] is None
+        assert instructor.scores(LAB, weak, None, "10.0.0.1")[0] is None
     monkeypatch.setenv(access.PASSWORD_ENV, "twelve chars")
     instructor.check_password()  # 12 characters: fine
     assert instructor.mode() == "password" and access.password_ok("twelve chars")

@@ -222,13 +222,18 @@ def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
         training.apply(run, msg)
     done = {"step": 4, "total": 4, "elapsed": 0.1, "fraction": 1.0, "cached": True}
 
-    def replay(config, stop=None, client=None):  # a cached replay: the attack's cheap run
+    def replay(lab, config, stop=None, client=None):  # a cached replay: the attack's cheap run
         yield done, run
 
     monkeypatch.setattr(train, "run_training", replay)
-    store = TrainSessions()
+    from webapp.lab import Lab
+    from webapp.pages.links import LessonLinks
+    from webapp.serving.wing import Serving
+
+    lab = Lab(serving=Serving.local())  # the page's parts, as app.py hands them over
+    store = lab.sessions
     with gr.Blocks() as blocks:
-        train.build(store)
+        train.build(lab, LessonLinks())
     on_train = next(f.fn for f in blocks.fns.values() if f.name == "on_train")
     settings = ("reverse", 2, 16, 1, 32, 0.0, "sinusoidal", 4, "cpu", 0, "transformer", "bundled")
 

@@ -13,6 +13,7 @@ import re
 import time
 
 import pytest
+from lab_support import LAB
 
 from gradebook import identity as ids
 from gradebook import open_gradebook
@@ -28,17 +29,17 @@ def desk(monkeypatch, tmp_path):
     client in 10 minutes, 20 in all per hour, 1 per client past that) and a count of the
     passwords it compared."""
     from webapp.pages import instructor
-    from webapp.services import instructor_access, submissions
+    from webapp.services import instructor_access
 
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD)
     monkeypatch.delenv("LAB_INSTRUCTORS", raising=False)
     book = open_gradebook(f"sqlite:///{tmp_path / 'gb.sqlite3'}")
-    old = submissions.default().use_gradebook(book)
-    monkeypatch.setattr(submissions.default().serving, "password_tries",
+    old = LAB.submitter.use_gradebook(book)
+    monkeypatch.setattr(LAB.serving, "password_tries",
                         FailureLimiter(per_client=5, client_window_s=600, overall=20,
                                        overall_window_s=3600, over_cap_per_client=1))
     clock = [1000.0]
-    monkeypatch.setattr(submissions.default().serving, "fresh_key_tries",
+    monkeypatch.setattr(LAB.serving, "fresh_key_tries",
                         RateLimiter(5, 5.0, clock=lambda: clock[0]))
     compared = []
     real = instructor_access.password_ok
@@ -46,37 +47,37 @@ def desk(monkeypatch, tmp_path):
                         lambda typed: compared.append(typed) or real(typed))
 
     def login(password: str, address: str, key: str | None) -> bool:
-        who, _ = instructor.authorize(password, None, address, "en", key)
+        who, _ = instructor.authorize(LAB, password, None, address, "en", key)
         return who is not None
 
     login.clock = clock
     yield login, compared
-    submissions.default().use_gradebook(old)
+    LAB.submitter.use_gradebook(old)
     book.close()
 
 
 def _authorize(password: str, address: str, key: str | None):
     from webapp.pages import instructor
 
-    return instructor.authorize(password, None, address, "en", key)
+    return instructor.authorize(LAB, password, None, address, "en", key)
 
 
 def test_stamps_verify_only_for_keys_this_server_made(desk, monkeypatch):
     from webapp.services import key_stamps
 
     allowance = RateLimiter(2, 3600.0)
-    key = key_stamps.new_key(allowance=allowance, address=CLASS)
+    key = key_stamps.new_key(LAB.submitter.book, allowance=allowance, address=CLASS)
     assert ids.valid_browser_key(key)  # a browser key like any other
-    assert abs(key_stamps.made_at(key) - time.time()) < 120 and not key_stamps.aged(key)
-    old = key_stamps.new_key(now=time.time() - 7200, allowance=allowance, address=CLASS)
-    assert key_stamps.aged(old)
-    assert key_stamps.made_at(ids.new_browser_key()) is None  # shaped right, not ours
+    assert abs(key_stamps.made_at(LAB.submitter.book, key) - time.time()) < 120 and not key_stamps.aged(LAB.submitter.book, key)
+    old = key_stamps.new_key(LAB.submitter.book, now=time.time() - 7200, allowance=allowance, address=CLASS)
+    assert key_stamps.aged(LAB.submitter.book, old)
+    assert key_stamps.made_at(LAB.submitter.book, ids.new_browser_key()) is None  # shaped right, not ours
     forged = key[:20] + ("A" if key[20] != "A" else "B") + key[21:]
-    assert key_stamps.made_at(forged) is None
-    assert key_stamps.made_at(key_stamps.new_key(allowance=allowance, address=CLASS)) is None
+    assert key_stamps.made_at(LAB.submitter.book, forged) is None
+    assert key_stamps.made_at(LAB.submitter.book, key_stamps.new_key(LAB.submitter.book, allowance=allowance, address=CLASS)) is None
     # The address's allowance (2 here) is spent: the third key works but carries no stamp.
     monkeypatch.setenv("LAB_INSTRUCTOR_PASSWORD", PASSWORD + " renewed")
-    assert key_stamps.made_at(old) is None  # a new password forgets every stamp
+    assert key_stamps.made_at(LAB.submitter.book, old) is None  # a new password forgets every stamp
 
 
 def test_a_spray_with_a_fresh_key_per_guess_is_compared_once_per_address(desk):
@@ -99,13 +100,12 @@ def test_a_spray_with_a_fresh_key_per_guess_is_compared_once_per_address(desk):
 
 def test_the_teacher_still_gets_in_during_a_spray_from_the_class_address(desk):
     from webapp.services import key_stamps
-    from webapp.services.submissions import default
 
     login, compared = desk
     for i in range(20):
         login(f"guess {i}", CLASS, ids.new_browser_key())
     # Her browser from before the lesson (stamped over an hour ago) keeps its own count.
-    hers = key_stamps.new_key(now=time.time() - 7200, allowance=default().serving.key_stamps,
+    hers = key_stamps.new_key(LAB.submitter.book, now=time.time() - 7200, allowance=LAB.serving.key_stamps,
                               address=CLASS)
     compared.clear()
     assert login(PASSWORD, CLASS, hers) and compared == [PASSWORD]
@@ -144,19 +144,18 @@ def test_aged_keys_share_a_small_allowance_per_address(desk):
     so a stock minted over a day or a week restored the spray. Past the cap they now share 5
     per 10 minutes per address."""
     from webapp.services import key_stamps
-    from webapp.services.submissions import default
 
     login, compared = desk
-    stock = [key_stamps.new_key(now=time.time() - 7200, allowance=RateLimiter(1000, 3600.0),
+    stock = [key_stamps.new_key(LAB.submitter.book, now=time.time() - 7200, allowance=RateLimiter(1000, 3600.0),
                                 address=CLASS) for _ in range(50)]
-    assert all(key_stamps.aged(k) for k in stock)
+    assert all(key_stamps.aged(LAB.submitter.book, k) for k in stock)
     for i in range(20):
         login(f"guess {i}", f"192.0.2.{i}", None)
     compared.clear()
     for i, key in enumerate(stock):
         login(f"aged {i}", CLASS, key)
     assert len(compared) <= 5, len(compared)  # was 50
-    assert default().serving.aged_key_tries is not None
+    assert LAB.serving.aged_key_tries is not None
 
 
 def test_a_stamp_reveals_nothing_about_the_password(desk):
@@ -169,9 +168,9 @@ def test_a_stamp_reveals_nothing_about_the_password(desk):
 
     from webapp.services import key_stamps
 
-    key = key_stamps.new_key(allowance=RateLimiter(5, 3600.0), address=CLASS)
+    key = key_stamps.new_key(LAB.submitter.book, allowance=RateLimiter(5, 3600.0), address=CLASS)
     raw = base64.urlsafe_b64decode(key + "=")
     body, mac = raw[:-10], raw[-10:]
     old = hashlib.sha256(b"transformer-lab key stamp\x00" + PASSWORD.encode()).digest()
     assert hmac.new(old, body, hashlib.sha256).digest()[:10] != mac  # the old keying: no match
-    assert key_stamps.made_at(key) is not None  # still the server's own stamp
+    assert key_stamps.made_at(LAB.submitter.book, key) is not None  # still the server's own stamp

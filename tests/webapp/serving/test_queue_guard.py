@@ -74,9 +74,8 @@ def test_the_app_bounds_every_clients_share_of_its_queue():
 
     assert app.demo._queue.push.__name__ == "bounded_push"
     per_address, per_session = app.demo._queue.guarded
-    from webapp.services import submissions
 
-    s = submissions.default().serving.settings  # the bounds are the wing's settings, read once
+    s = app.LAB.serving.settings  # the bounds are the wing's settings, read once
     assert (per_address, per_session, app.demo._queue.max_size) == \
         (s.queue_per_address, s.queue_per_session, s.queue_max)
     # One address may hold a lecture hall's page loads (512 of 4096 by default); filling the

@@ -24,16 +24,20 @@ def _request(address: str) -> gr.Request:
 def test_train_api_passes_its_callers_client_key_to_the_training_queue(monkeypatch):
     seen = []
 
-    def fake_run_training(config, stop=None, client=None):
+    def fake_run_training(lab, config, stop=None, client=None):
         seen.append(client)
         raise ValueError("recorded")  # the API turns it into gr.Error
 
     monkeypatch.setattr(train_run, "run_training", fake_run_training)
     request = _request("203.0.113.9")
-    kwargs = {name: request for name, p in inspect.signature(train_run.train).parameters.items()
+    from webapp.lab import Lab
+    from webapp.serving.wing import Serving
+
+    train = train_run.train_api(Lab(serving=Serving.local()))  # the app's API, for its own lab
+    kwargs = {name: request for name, p in inspect.signature(train).parameters.items()
               if p.annotation in (gr.Request, "gr.Request", "gr.Request | None")}
     with pytest.raises(gr.Error):
-        train_run.train(**kwargs)
+        train(**kwargs)
     assert seen, "train() never reached run_training"
     client = seen[0]
     assert client is not None and (client.address or client.session), (

@@ -81,7 +81,10 @@ def test_importing_the_page_choices_loads_no_torch():
 def test_the_page_and_the_api_hand_their_choices_over_by_name():
     import inspect
 
-    from webapp.train.api import train
+    from webapp.lab import Lab
+    from webapp.train.api import train_api
+
+    train = train_api(Lab())  # the API as the app wires it (nothing opens until a call)
 
     with pytest.raises(TypeError, match="head"):
         train_config.page_config("reverse", head=2)  # a misspelt choice is refused, not dropped

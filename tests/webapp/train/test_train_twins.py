@@ -26,6 +26,8 @@ from webapp.serving.wing import Serving
 from webapp.train import training
 from webapp.train.train_queue import train_or_replay
 
+SHARED = training.SharedRuns()  # the shared replays of one app (webapp.lab.Lab.shared)
+
 TINY = dict(heads=2, d_model=8, layers=1, d_ff=16)
 OWNER, STRANGER = "198.51.100.1", "192.0.2.77"
 
@@ -69,7 +71,8 @@ class Pool:
 def ask(config, client, cache, serving, outcome: dict, name: str, stream=training.stream):
     t0 = time.monotonic()
     try:
-        pairs = train_or_replay(config, stream, client, cache=cache, serving=serving)
+        pairs = train_or_replay(config, stream, client, cache=cache, serving=serving,
+                                shared=SHARED)
         last = [msg for msg, _ in pairs][-1]
         outcome[name] = ("cached" if last.get("cached") else "trained", time.monotonic() - t0)
     except Refused as err:
@@ -176,7 +179,7 @@ def test_stop_while_waiting_as_a_twin_gives_the_place_back(settings, serving, ca
     def twin():
         try:
             for msg, _ in train_or_replay(config, training.stream, ClientKey("t", "203.0.113.9"),
-                                          stop, cache=cache, serving=serving):
+                                          stop, cache=cache, serving=serving, shared=SHARED):
                 msgs.append(msg)
                 stop.set()
         except Refused as err:
