@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 
@@ -224,8 +225,163 @@ def keep_draft(drafts: dict | None, exercise_id: str | None, code: str | None) -
     return out
 
 
+class ExerciseEvents:
+    """What the page's clicks, changes and first load do, for the app's ``lab``: methods, so
+    the page's layout (:func:`_layout`) and its wiring (:func:`_wire`) stay short."""
+
+    def __init__(self, lab: Lab) -> None:
+        self.lab = lab
+
+    def own_id(self, key, profile, request: gr.Request) -> str | None:
+        """The key this page's learner's own numbers are drawn from (an exercise with variants),
+        or None when the page does not know the learner yet."""
+        try:
+            return self.lab.submitter.numbers_key(sign_in.learner(self.lab, None, key, profile,
+                                                             session=request.session_hash).id)
+        except ValueError:
+            return None
+
+    @friendly(1)
+    def on_statement(self, ex_id, lang, key, request: gr.Request, profile: gr.OAuthProfile | None = None):
+        return statement_text(ex_id, lang, self.own_id(key, profile, request))
+
+    def on_open(self, ex_id, kept, was_open, key, request: gr.Request,
+                profile: gr.OAuthProfile | None = None):
+        """First load: the exercise this browser had open (else the first), with its draft;
+        the titles, the statement and the table's headers follow the browser's language; and
+        the learner's last graded submission to that exercise, shown again."""
+        page = lang_of(request)
+        chosen = was_open.get("exercise") if isinstance(was_open, dict) else None
+        known = {v for _, v in exercise_choices()}
+        ex = chosen if isinstance(chosen, str) and chosen in known else ex_id
+        text = (kept or {}).get(ex) if isinstance(kept, dict) else None
+        mine = self.own_id(key, profile, request)
+        if not isinstance(text, str):  # no draft: the starter, its comments in the page's
+            # language and, for an exercise with variants, the learner's own numbers
+            text = starter_text(ex, page, mine) if ex else gr.skip()
+        tests, score = empty_results(page), ""
+        last = last_submission(self.lab, ex, key, profile, request.session_hash)
+        if last is not None and last[0].tests:
+            try:
+                tests, score = results_frame(last[0], page), last_result_markdown(*last, page)
+            except Exception:  # noqa: BLE001 - an odd stored row: the page still opens
+                log.exception("showing the last submission again failed")
+        shown_text = statement_text(ex, page, mine) if ex else gr.skip()
+        return (gr.update(choices=exercise_choices(lang=page), value=ex), page, text, ex, tests, score,
+                shown_text)
+
+    @friendly(5)
+    def on_choose(self, ex_id, code, was, kept, key, request: gr.Request,
+                  profile: gr.OAuthProfile | None = None):
+        if ex_id == was:  # already shown (a repeated event, or Progress loaded this code)
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
+        kept = keep_draft(kept, was, code)  # the code on screen belongs to the exercise shown
+        page = lang_of(request)
+        # The last exercise's results go with it (they sat under the new editor, unheaded).
+        return (kept.get(ex_id) or starter_text(ex_id, page, self.own_id(key, profile, request)), ex_id,
+                kept, empty_results(page), "")
+
+    @friendly(5)
+    def on_reset(self, ex_id, kept, key, request: gr.Request, profile: gr.OAuthProfile | None = None):
+        kept = {k: v for k, v in (kept or {}).items() if k != ex_id}
+        page = lang_of(request)  # the last run's table goes with its code (headers kept)
+        return (starter_text(ex_id, page, self.own_id(key, profile, request)), ex_id, kept, "",
+                empty_results(page))
+
+    @staticmethod
+    def on_leave(was, code, kept):
+        return keep_draft(kept, was, code)
+
+    @staticmethod
+    @friendly(2)
+    def on_upload(path):
+        return read_upload(path), ""
+
+    def run(self, fn):
+        @friendly(2)
+        def inner(ex_id, code, typed, key, request: gr.Request,
+                  profile: gr.OAuthProfile | None = None):
+            lang = lang_of(request)
+            # The same line as Submit, as the same learner (one turn at a time, and a fresh
+            # page session is no new fair share: red team, issue 17), and the same bound on the
+            # learners an address may start; examples store nothing, so no submission limit.
+            report = self.lab.submitter.practice(
+                sign_in.claim(self.lab, typed, key, profile, session=request.session_hash),
+                request.session_hash, client_of(self.lab, request), lambda: fn(ex_id, code))
+            if isinstance(report, Refusal):  # keep the last result; say why not (nothing kept)
+                warn(report.text(lang), lang)
+                return gr.skip(), "⚠️ " + report.text(lang)
+            return results_frame(report, lang), score_markdown(report, lang, practice=True)
+
+        return inner
+
+
+    def on_submit(self, ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
+        lang = lang_of(request)
+        # The browser's key (or the one its first page load is making), not the typed label.
+        claim = sign_in.claim(self.lab, typed, key, profile, session=request.session_hash)
+        for outcome in stream_grading(self.lab.submitter.submit, lang, exercise_id=ex_id, code=code,
+                                      learner=claim, session_key=request.session_hash,
+                                      client=client_of(self.lab, request)):
+            if isinstance(outcome, str):  # queue position / "grading" while it waits
+                yield None, outcome
+        if isinstance(outcome, Refusal):  # keep the last result; say why not graded
+            warn(outcome.text(lang), lang)
+            yield None, "⚠️ " + outcome.text(lang)
+            return
+        markdown = score_markdown(outcome.report, lang)  # at once; show_graded corrects it
+        # Its number, so a second Submit of the same code reads as a new record (the same
+        # score twice looked like nothing happened: chromium walk, 2026-12-07).
+        markdown += "\n\n" + tr("ex.recorded_as", lang, id=outcome.submission_id)
+        yield (ex_id, results_frame(outcome.report, lang), outcome.report.score,
+               outcome.report.max_score), markdown
+
+    @staticmethod
+    def show_graded(result, on_screen, request: gr.Request):
+        """The submission just graded, under its own exercise; None: nothing new."""
+        if result is None:
+            return gr.skip(), gr.skip()
+        ex_id, frame, score, most = result
+        if ex_id == on_screen:
+            return frame, gr.skip()  # the score is already shown
+        lang = lang_of(request)
+        return gr.skip(), tr("ex.graded_elsewhere", lang, title=exercise_title(ex_id, lang),
+                             score=f"{score:g}", max=f"{most:g}")
+
+
+@dataclass
+class ExercisePage:
+    """The page's components (built by :func:`_layout`, wired by :func:`_wire`)."""
+
+    exercise: Any
+    lang: Any
+    statement: Any
+    slots: list
+    code: Any
+    upload: Any
+    examples: Any
+    submit: Any
+    reset: Any
+    score: Any
+    shown: Any
+    drafts: Any
+    place: Any
+    tests: Any
+    graded: Any
+
+
 def build(lab: Lab, learner: sign_in.Identity) -> Editor:
     """Lay out the page inside the current gr.Tab and wire its events."""
+    p = _layout(learner)
+    _wire(p, ExerciseEvents(lab), learner)
+    gr.api(grade_api(lab), api_name="grade", concurrency_id="submit")
+    gr.api(your_numbers_api(lab), api_name="your_numbers")
+    return Editor(p.exercise, p.code, p.shown, p.drafts, p.score, p.tests)  # for Progress's "load"
+
+
+def _layout(learner: sign_in.Identity) -> ExercisePage:
+    """The components, top to bottom: the exercise and its language, the statement, quick
+    checks, the editor, upload and buttons, the score and the tests' table."""
     choices = exercise_choices()
     first = choices[0][1] if choices else None
     gr.Markdown(t("ex.intro"))
@@ -256,88 +412,6 @@ def build(lab: Lab, learner: sign_in.Identity) -> Editor:
                          # app.py's phone CSS gives the body cells these widths of 720 px
                          column_widths=["25%", "11%", "9%", "9%", "46%"],
                          datatype=["str", "str", "number", "number", "markdown"])
-
-    def own_id(key, profile, request: gr.Request) -> str | None:
-        """The key this page's learner's own numbers are drawn from (an exercise with variants),
-        or None when the page does not know the learner yet."""
-        try:
-            return lab.submitter.numbers_key(sign_in.learner(lab, None, key, profile,
-                                                             session=request.session_hash).id)
-        except ValueError:
-            return None
-
-    @friendly(1)
-    def on_statement(ex_id, lang, key, request: gr.Request, profile: gr.OAuthProfile | None = None):
-        return statement_text(ex_id, lang, own_id(key, profile, request))
-
-    def on_open(ex_id, kept, was_open, key, request: gr.Request,
-                profile: gr.OAuthProfile | None = None):
-        """First load: the exercise this browser had open (else the first), with its draft;
-        the titles, the statement and the table's headers follow the browser's language; and
-        the learner's last graded submission to that exercise, shown again."""
-        page = lang_of(request)
-        chosen = was_open.get("exercise") if isinstance(was_open, dict) else None
-        known = {v for _, v in exercise_choices()}
-        ex = chosen if isinstance(chosen, str) and chosen in known else ex_id
-        text = (kept or {}).get(ex) if isinstance(kept, dict) else None
-        mine = own_id(key, profile, request)
-        if not isinstance(text, str):  # no draft: the starter, its comments in the page's
-            # language and, for an exercise with variants, the learner's own numbers
-            text = starter_text(ex, page, mine) if ex else gr.skip()
-        tests, score = empty_results(page), ""
-        last = last_submission(lab, ex, key, profile, request.session_hash)
-        if last is not None and last[0].tests:
-            try:
-                tests, score = results_frame(last[0], page), last_result_markdown(*last, page)
-            except Exception:  # noqa: BLE001 - an odd stored row: the page still opens
-                log.exception("showing the last submission again failed")
-        shown_text = statement_text(ex, page, mine) if ex else gr.skip()
-        return (gr.update(choices=exercise_choices(lang=page), value=ex), page, text, ex, tests, score,
-                shown_text)
-
-    @friendly(5)
-    def on_choose(ex_id, code, was, kept, key, request: gr.Request,
-                  profile: gr.OAuthProfile | None = None):
-        if ex_id == was:  # already shown (a repeated event, or Progress loaded this code)
-            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
-        kept = keep_draft(kept, was, code)  # the code on screen belongs to the exercise shown
-        page = lang_of(request)
-        # The last exercise's results go with it (they sat under the new editor, unheaded).
-        return (kept.get(ex_id) or starter_text(ex_id, page, own_id(key, profile, request)), ex_id,
-                kept, empty_results(page), "")
-
-    @friendly(5)
-    def on_reset(ex_id, kept, key, request: gr.Request, profile: gr.OAuthProfile | None = None):
-        kept = {k: v for k, v in (kept or {}).items() if k != ex_id}
-        page = lang_of(request)  # the last run's table goes with its code (headers kept)
-        return (starter_text(ex_id, page, own_id(key, profile, request)), ex_id, kept, "",
-                empty_results(page))
-
-    def on_leave(was, code, kept):
-        return keep_draft(kept, was, code)
-
-    @friendly(2)
-    def on_upload(path):
-        return read_upload(path), ""
-
-    def run(fn):
-        @friendly(2)
-        def inner(ex_id, code, typed, key, request: gr.Request,
-                  profile: gr.OAuthProfile | None = None):
-            lang = lang_of(request)
-            # The same line as Submit, as the same learner (one turn at a time, and a fresh
-            # page session is no new fair share: red team, issue 17), and the same bound on the
-            # learners an address may start; examples store nothing, so no submission limit.
-            report = lab.submitter.practice(
-                sign_in.claim(lab, typed, key, profile, session=request.session_hash),
-                request.session_hash, client_of(lab, request), lambda: fn(ex_id, code))
-            if isinstance(report, Refusal):  # keep the last result; say why not (nothing kept)
-                warn(report.text(lang), lang)
-                return gr.skip(), "⚠️ " + report.text(lang)
-            return results_frame(report, lang), score_markdown(report, lang, practice=True)
-
-        return inner
-
     # The result is shown after the stream ends (`graded` then `show_graded`): each gr.skip()
     # of a component in a stream makes Gradio build a new component instance, and a class of
     # 300 in line sent one per position change (7% of the app's CPU, py-spy, issue 17); a
@@ -345,60 +419,35 @@ def build(lab: Lab, learner: sign_in.Identity) -> Editor:
     # screen; a learner who moved on is told where it went (chromium pass: exercise 1's result
     # appeared under exercise 4). The score line itself comes with the stream's last message.
     graded = gr.State(None)
+    return ExercisePage(exercise, lang, statement, slots, code, upload, examples, submit, reset,
+                        score, shown, drafts, place, tests, graded)
 
-    def on_submit(ex_id, code, typed, key, request: gr.Request, profile: gr.OAuthProfile | None):
-        lang = lang_of(request)
-        # The browser's key (or the one its first page load is making), not the typed label.
-        claim = sign_in.claim(lab, typed, key, profile, session=request.session_hash)
-        for outcome in stream_grading(lab.submitter.submit, lang, exercise_id=ex_id, code=code,
-                                      learner=claim, session_key=request.session_hash,
-                                      client=client_of(lab, request)):
-            if isinstance(outcome, str):  # queue position / "grading" while it waits
-                yield None, outcome
-        if isinstance(outcome, Refusal):  # keep the last result; say why not graded
-            warn(outcome.text(lang), lang)
-            yield None, "⚠️ " + outcome.text(lang)
-            return
-        markdown = score_markdown(outcome.report, lang)  # at once; show_graded corrects it
-        # Its number, so a second Submit of the same code reads as a new record (the same
-        # score twice looked like nothing happened: chromium walk, 2026-12-07).
-        markdown += "\n\n" + tr("ex.recorded_as", lang, id=outcome.submission_id)
-        yield (ex_id, results_frame(outcome.report, lang), outcome.report.score,
-               outcome.report.max_score), markdown
 
-    def show_graded(result, on_screen, request: gr.Request):
-        """The submission just graded, under its own exercise; None: nothing new."""
-        if result is None:
-            return gr.skip(), gr.skip()
-        ex_id, frame, score, most = result
-        if ex_id == on_screen:
-            return frame, gr.skip()  # the score is already shown
-        lang = lang_of(request)
-        return gr.skip(), tr("ex.graded_elsewhere", lang, title=exercise_title(ex_id, lang),
-                             score=f"{score:g}", max=f"{most:g}")
-
+def _wire(p: ExercisePage, ev: ExerciseEvents, learner: sign_in.Identity) -> None:
+    """Connect the components to the events."""
     who = learner.inputs()  # [label box, browser key]
     ui = dict(api_visibility="private")
     # Gradio's progress ("queue: 1/1 | 0.1s", English) goes to the app's hidden sink, not over
     # the score box a submission is still writing into (chromium pass)
     quiet = dict(ui, show_progress="hidden")
-    quick_outputs = [c for slot in slots for c in slot]
-    exercise.change(quick_update, [exercise, lang], quick_outputs, **quiet)
-    lang.change(quick_update, [exercise, lang], quick_outputs, **quiet)
-    for i, (_q, pick, text, go, out) in enumerate(slots):
-        go.click(quick_answer(i), [exercise, lang, pick, text], [out], **ui)
-    exercise.change(on_statement, [exercise, lang, learner.key], [statement], **quiet)
+    quick_outputs = [c for slot in p.slots for c in slot]
+    p.exercise.change(quick_update, [p.exercise, p.lang], quick_outputs, **quiet)
+    p.lang.change(quick_update, [p.exercise, p.lang], quick_outputs, **quiet)
+    for i, (_q, pick, text, go, out) in enumerate(p.slots):
+        go.click(quick_answer(i), [p.exercise, p.lang, pick, text], [out], **ui)
+    p.exercise.change(ev.on_statement, [p.exercise, p.lang, learner.key], [p.statement], **quiet)
     # Any change of exercise keeps the code on screen as the draft of the exercise it belongs
     # to (`shown`); the Progress page sets dropdown, code and `shown` together, so its change
     # finds the exercise already shown and leaves the loaded code alone.
-    exercise.change(on_choose, [exercise, code, shown, drafts, learner.key],
-                    [code, shown, drafts, tests, score], **quiet)
-    lang.change(on_statement, [exercise, lang, learner.key], [statement], **quiet)
-    reset.click(on_reset, [exercise, drafts, learner.key], [code, shown, drafts, score, tests], **ui)
-    code.blur(on_leave, [shown, code, drafts], [drafts], **ui)  # kept across reloads too
-    exercise.change(lambda ex: {"exercise": ex} if isinstance(ex, str) else gr.skip(),
-                    [exercise], [place], **quiet)  # a reload comes back to this exercise
-    upload.upload(on_upload, [upload], [code, score], **ui)
+    p.exercise.change(ev.on_choose, [p.exercise, p.code, p.shown, p.drafts, learner.key],
+                      [p.code, p.shown, p.drafts, p.tests, p.score], **quiet)
+    p.lang.change(ev.on_statement, [p.exercise, p.lang, learner.key], [p.statement], **quiet)
+    p.reset.click(ev.on_reset, [p.exercise, p.drafts, learner.key],
+                  [p.code, p.shown, p.drafts, p.score, p.tests], **ui)
+    p.code.blur(ev.on_leave, [p.shown, p.code, p.drafts], [p.drafts], **ui)  # kept across reloads too
+    p.exercise.change(lambda ex: {"exercise": ex} if isinstance(ex, str) else gr.skip(),
+                      [p.exercise], [p.place], **quiet)  # a reload comes back to this exercise
+    p.upload.upload(ev.on_upload, [p.upload], [p.code, p.score], **ui)
     # "submit": a wide pool, so admission answers at once; the fair queue orders the gradings.
     # The page's own status line says where a submission is ("position 3 in the queue", then
     # "grading"): Gradio's English "queue: 1/1 | 0.3s" goes to the app's hidden sink instead.
@@ -407,21 +456,19 @@ def build(lab: Lab, learner: sign_in.Identity) -> Editor:
     # Submit and Run send `shown`, the exercise whose code is on screen, not the dropdown: under
     # load the dropdown moved to exercise 5 while exercise 1's code was still shown, and that
     # code was graded and stored as a 0/13 attempt at exercise 5 (chromium walk, 2026-12-07).
-    submit.click(on_submit, [shown, code, *who], [graded, score], concurrency_id="submit",
-                 show_progress="hidden", trigger_mode="multiple", **ui).success(
+    p.submit.click(ev.on_submit, [p.shown, p.code, *who], [p.graded, p.score],
+                   concurrency_id="submit", show_progress="hidden", trigger_mode="multiple",
+                   **ui).success(
         # in Submit's wide pool: the table follows the score at once, even when the
         # playground's narrow pool is busy; only after a stream that ended well (one that
         # raised before its first message would leave the previous result in `graded`)
-        show_graded, [graded, shown], [tests, score], concurrency_id="submit",
+        ev.show_graded, [p.graded, p.shown], [p.tests, p.score], concurrency_id="submit",
         show_progress="hidden", **ui)
-    examples.click(run(examples_report), [shown, code, *who], [tests, score],
-                   concurrency_id="submit", show_progress="minimal", **ui)
+    p.examples.click(ev.run(examples_report), [p.shown, p.code, *who], [p.tests, p.score],
+                     concurrency_id="submit", show_progress="minimal", **ui)
     root = gr.context.Context.root_block
     if root is not None:  # setting the toggle fires lang.change: statement and quick checks
         # One load event sets exercise, code and `shown` together: the exercise's own change
         # then finds it already shown and keeps the restored code (two events raced before).
-        root.load(on_open, [exercise, drafts, place, learner.key],
-                  [exercise, lang, code, shown, tests, score, statement], **ui)
-    gr.api(grade_api(lab), api_name="grade", concurrency_id="submit")
-    gr.api(your_numbers_api(lab), api_name="your_numbers")
-    return Editor(exercise, code, shown, drafts, score, tests)  # for Progress's "load"
+        root.load(ev.on_open, [p.exercise, p.drafts, p.place, learner.key],
+                  [p.exercise, p.lang, p.code, p.shown, p.tests, p.score, p.statement], **ui)
