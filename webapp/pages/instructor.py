@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import gradio as gr
 
@@ -111,6 +113,172 @@ def clean_gradio_copies(exports: Exports) -> None:
     exports.also_clean(upload_folder)
 
 
+def _visible(values: tuple, timer) -> tuple:
+    """The page's answer: what holds something is shown, what is None is hidden (an empty
+    Dataframe is headed "1 2 3"), and the export's expiry timer set."""
+    out = [v if isinstance(v, dict) else gr.update(value=v, visible=v is not None)
+           for v in values[:3]]
+    return (*out, values[3], timer)
+
+
+
+class InstructorEvents:
+    """What the Instructor page's clicks, timers and API calls do, for the app's ``lab`` and the
+    class view's components ``cv``: every one checks the sign-in again on the server."""
+
+    def __init__(self, lab: Lab, cv: class_view.ClassViewUI) -> None:
+        self.lab, self.cv = lab, cv
+
+    def on_show(self, pw, browser_key=None, request: gr.Request = None,
+                profile: gr.OAuthProfile | None = None):
+        """The API's answer (scripts): plain values, (table, csv, log, status)."""
+        frame, log_frame, text = scores(self.lab, pw, profile,
+                                        sign_in.address_of(self.lab, request),
+                                        lang_of(request), browser_key)
+        if frame is None:
+            warn(text, lang_of(request))
+            return None, None, None, text  # a refusal also hides an earlier table and download
+        return frame, gr.skip(), log_frame, text
+
+    def on_export(self, pw, with_code, browser_key=None, request: gr.Request = None,
+                  profile: gr.OAuthProfile | None = None, per_learner: bool = False):
+        path, text = export(self.lab, pw, with_code, profile, sign_in.address_of(self.lab, request),
+                            lang_of(request), browser_key, per_learner)
+        if path is None:
+            warn(text, lang_of(request))
+            return None, None, None, text
+        # the log shows the export
+        return gr.skip(), path, log_frame(self.lab, lang_of(request)), text
+
+    def on_show_page(self, pw, browser_key, request: gr.Request, profile: gr.OAuthProfile | None):
+        values = self.on_show(pw, browser_key, request, profile)
+        timer = gr.skip() if values[0] is not None else gr.Timer(active=False)
+        return (*_visible(values, timer), values[0] is not None)  # and whether this session is in
+
+    def on_class(self, pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
+                 profile: gr.OAuthProfile | None, shown: list | None = None, echo: bool = False,
+                 periodic: bool = False):
+        """The class view drawn anew: (class outputs..., access log, signed). Nothing is read
+        for a session that never signed in, nor while the view is off screen (its timer
+        stops until the tab is opened again); every draw checks the sign-in again."""
+        lang = lang_of(request)
+        if not is_signed:
+            return (*class_view.hidden(), gr.skip(), False)
+        if not seen:  # everything kept as drawn, the timer stopped
+            kept = [gr.Timer(active=False) if c is self.cv.timer else gr.skip()
+                    for c in self.cv.outputs]
+            return (*kept, gr.skip(), True)
+        who, refusal = authorize(self.lab, pw, profile, sign_in.address_of(self.lab, request),
+                                 lang, browser_key,
+                                 remember=False)
+        if who is None:
+            warn(refusal, lang)
+            return (*class_view.hidden(), gr.update(value=None, visible=False), False)
+        log_class_view(self.lab, who, periodic)
+        return (*class_view.draw(self.lab.submitter.book, since, tz, lang, echo, shown),
+                gr.update(value=log_frame(self.lab, lang), visible=True), True)
+
+    def on_class_tick(self, pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
+                      profile: gr.OAuthProfile | None, shown: list | None = None):
+        return self.on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, shown,
+                        periodic=True)
+
+    def on_class_since(self, pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
+                       profile: gr.OAuthProfile | None, shown: list | None = None):
+        return self.on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, shown,
+                        echo=True)
+
+    @staticmethod
+    def on_mistake(picks, evt: gr.SelectData, request: gr.Request):
+        """Who made the clicked mistake (from this session's last draw, already checked)."""
+        row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        return class_view.who_made(picks, row, lang_of(request))
+
+    def on_export_page(self, pw, with_code, browser_key, request: gr.Request,
+                       profile: gr.OAuthProfile | None):
+        values = self.on_export(pw, with_code, browser_key, request, profile)
+        return _visible(values, gr.Timer(active=values[1] is not None))
+
+    def on_export_learners(self, pw, browser_key=None, request: gr.Request = None,
+                           profile: gr.OAuthProfile | None = None):
+        """One line per learner, a column per exercise (scripts: plain values)."""
+        return self.on_export(pw, False, browser_key, request, profile, per_learner=True)
+
+    def on_export_learners_page(self, pw, browser_key, request: gr.Request,
+                                profile: gr.OAuthProfile | None):
+        values = self.on_export_learners(pw, browser_key, request, profile)
+        return _visible(values, gr.Timer(active=values[1] is not None))
+
+    def on_learner(self, pw, learner_key, browser_key, is_signed, tz, request: gr.Request,
+                   profile: gr.OAuthProfile | None, periodic: bool = False):
+        """One learner's page: checked like every draw of the class view, and logged once
+        per learner per REFRESH_LOG_S (the picker's events and the view's redraws repeat)."""
+        lang = lang_of(request)
+        if not is_signed or (periodic and not learner_key):
+            return gr.skip() if periodic else learner_page_view.page_html(None, lang)
+        who, refusal = authorize(self.lab, pw, profile, sign_in.address_of(self.lab, request),
+                                 lang, browser_key,
+                                 remember=False)
+        if who is None:
+            if not periodic:
+                warn(refusal, lang)
+            return learner_page_view.page_html(None, lang)
+        found = learner_page.load(self.lab.submitter.book, str(learner_key or ""))
+        if found is not None:
+            log_learner_page(self.lab, who, found.learner_id or found.label)
+        return learner_page_view.page_html(found, lang, tz)
+
+    def on_learner_redraw(self, pw, learner_key, browser_key, is_signed, tz, request: gr.Request,
+                          profile: gr.OAuthProfile | None):
+        """The open learner's page follows the class view's redraws (it went stale)."""
+        return self.on_learner(pw, learner_key, browser_key, is_signed, tz, request, profile,
+                          periodic=True)
+
+    def on_row(self, pw, browser_key, is_signed, tz, evt: gr.EventData, request: gr.Request,
+               profile: gr.OAuthProfile | None):
+        """A click on a learner's row in the grid or needs help: the picker shows them and
+        their page opens (checked and logged like a pick)."""
+        key = getattr(evt, "learner", None)
+        if not isinstance(key, str) or not key:
+            return gr.skip(), gr.skip()
+        return gr.update(value=key), self.on_learner(pw, key, browser_key, is_signed, tz, request,
+                                                profile)
+
+    @staticmethod
+    def on_choices(request: gr.Request):
+        """The lesson chooser's exercises, titled in the page's language."""
+        return class_view.exercise_choices(lang_of(request))
+
+    @staticmethod
+    def on_expire(request: gr.Request):
+        """The export's file is gone: so is its link, and the page says how to get a new one."""
+        return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
+                gr.Timer(active=False))
+
+
+@dataclass
+class InstructorPage:
+    """The page's components (built by :func:`_layout`, wired by :func:`_wire`)."""
+
+    password: Any
+    include_code: Any
+    show: Any
+    csv_button: Any
+    learners_button: Any
+    status: Any
+    csv: Any
+    roster_added: Any
+    cv: Any
+    table: Any
+    access: Any
+    expiry: Any
+    signed: Any
+    key: Any
+    api_show: Any
+    api_csv: Any
+    api_learners: Any
+
+
 def build(lab: Lab, learner: sign_in.Identity, tab: gr.Tab | None = None) -> None:
     """Lay out the page inside the current gr.Tab: a sign-in or password form, or "disabled".
 
@@ -118,6 +286,12 @@ def build(lab: Lab, learner: sign_in.Identity, tab: gr.Tab | None = None) -> Non
     says what the server was started with; the check itself never trusts the page. With its
     ``tab``, opening the tab redraws the class view and restarts its timer.
     """
+    p = _layout(lab, learner)
+    _wire(p, InstructorEvents(lab, p.cv), lab, tab)
+
+
+def _layout(lab: Lab, learner: sign_in.Identity) -> InstructorPage:
+    """The form, the class view (who is stuck on what, first), the long table and the log."""
     check_password()
     clean_gradio_copies(lab.exports)
     how = mode()
@@ -159,203 +333,88 @@ def build(lab: Lab, learner: sign_in.Identity, tab: gr.Tab | None = None) -> Non
     api_show = gr.Button(visible=False, elem_id="instructor-api-show")
     api_csv = gr.Button(visible=False, elem_id="instructor-api-csv")
     api_learners = gr.Button(visible=False, elem_id="instructor-api-csv-learners")
+    return InstructorPage(password, include_code, show, csv_button, learners_button, status, csv,
+                          roster_added, cv, table, access, expiry, signed, key, api_show,
+                          api_csv, api_learners)
 
-    def on_show(pw, browser_key=None, request: gr.Request = None,
-                profile: gr.OAuthProfile | None = None):
-        """The API's answer (scripts): plain values, (table, csv, log, status)."""
-        frame, log_frame, text = scores(lab, pw, profile, sign_in.address_of(lab, request),
-                                        lang_of(request), browser_key)
-        if frame is None:
-            warn(text, lang_of(request))
-            return None, None, None, text  # a refusal also hides an earlier table and download
-        return frame, gr.skip(), log_frame, text
 
-    def on_export(pw, with_code, browser_key=None, request: gr.Request = None,
-                  profile: gr.OAuthProfile | None = None, per_learner: bool = False):
-        path, text = export(lab, pw, with_code, profile, sign_in.address_of(lab, request),
-                            lang_of(request), browser_key, per_learner)
-        if path is None:
-            warn(text, lang_of(request))
-            return None, None, None, text
-        return gr.skip(), path, log_frame(lab, lang_of(request)), text  # the log shows the export
-
-    def shown(values: tuple, timer) -> tuple:
-        """The page's answer: what holds something is shown, what is None is hidden (an empty
-        Dataframe is headed "1 2 3"), and the export's expiry timer set."""
-        out = [v if isinstance(v, dict) else gr.update(value=v, visible=v is not None)
-               for v in values[:3]]
-        return (*out, values[3], timer)
-
-    def on_show_page(pw, browser_key, request: gr.Request, profile: gr.OAuthProfile | None):
-        values = on_show(pw, browser_key, request, profile)
-        timer = gr.skip() if values[0] is not None else gr.Timer(active=False)
-        return (*shown(values, timer), values[0] is not None)  # and whether this session is in
-
-    def on_class(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
-                 profile: gr.OAuthProfile | None, shown: list | None = None, echo: bool = False,
-                 periodic: bool = False):
-        """The class view drawn anew: (class outputs..., access log, signed). Nothing is read
-        for a session that never signed in, nor while the view is off screen (its timer
-        stops until the tab is opened again); every draw checks the sign-in again."""
-        lang = lang_of(request)
-        if not is_signed:
-            return (*class_view.hidden(), gr.skip(), False)
-        if not seen:  # everything kept as drawn, the timer stopped
-            kept = [gr.Timer(active=False) if c is cv.timer else gr.skip() for c in cv.outputs]
-            return (*kept, gr.skip(), True)
-        who, refusal = authorize(lab, pw, profile, sign_in.address_of(lab, request), lang, browser_key,
-                                 remember=False)
-        if who is None:
-            warn(refusal, lang)
-            return (*class_view.hidden(), gr.update(value=None, visible=False), False)
-        log_class_view(lab, who, periodic)
-        return (*class_view.draw(lab.submitter.book, since, tz, lang, echo, shown),
-                gr.update(value=log_frame(lab, lang), visible=True), True)
-
-    def on_class_tick(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
-                      profile: gr.OAuthProfile | None, shown: list | None = None):
-        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, shown,
-                        periodic=True)
-
-    def on_class_since(pw, since, browser_key, tz, seen, is_signed, request: gr.Request,
-                       profile: gr.OAuthProfile | None, shown: list | None = None):
-        return on_class(pw, since, browser_key, tz, seen, is_signed, request, profile, shown,
-                        echo=True)
-
-    def on_mistake(picks, evt: gr.SelectData, request: gr.Request):
-        """Who made the clicked mistake (from this session's last draw, already checked)."""
-        row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
-        return class_view.who_made(picks, row, lang_of(request))
-
-    def on_export_page(pw, with_code, browser_key, request: gr.Request,
-                       profile: gr.OAuthProfile | None):
-        values = on_export(pw, with_code, browser_key, request, profile)
-        return shown(values, gr.Timer(active=values[1] is not None))
-
-    def on_export_learners(pw, browser_key=None, request: gr.Request = None,
-                           profile: gr.OAuthProfile | None = None):
-        """One line per learner, a column per exercise (scripts: plain values)."""
-        return on_export(pw, False, browser_key, request, profile, per_learner=True)
-
-    def on_export_learners_page(pw, browser_key, request: gr.Request,
-                                profile: gr.OAuthProfile | None):
-        values = on_export_learners(pw, browser_key, request, profile)
-        return shown(values, gr.Timer(active=values[1] is not None))
-
-    def on_learner(pw, learner_key, browser_key, is_signed, tz, request: gr.Request,
-                   profile: gr.OAuthProfile | None, periodic: bool = False):
-        """One learner's page: checked like every draw of the class view, and logged once
-        per learner per REFRESH_LOG_S (the picker's events and the view's redraws repeat)."""
-        lang = lang_of(request)
-        if not is_signed or (periodic and not learner_key):
-            return gr.skip() if periodic else learner_page_view.page_html(None, lang)
-        who, refusal = authorize(lab, pw, profile, sign_in.address_of(lab, request), lang, browser_key,
-                                 remember=False)
-        if who is None:
-            if not periodic:
-                warn(refusal, lang)
-            return learner_page_view.page_html(None, lang)
-        found = learner_page.load(lab.submitter.book, str(learner_key or ""))
-        if found is not None:
-            log_learner_page(lab, who, found.learner_id or found.label)
-        return learner_page_view.page_html(found, lang, tz)
-
-    def on_learner_redraw(pw, learner_key, browser_key, is_signed, tz, request: gr.Request,
-                          profile: gr.OAuthProfile | None):
-        """The open learner's page follows the class view's redraws (it went stale)."""
-        return on_learner(pw, learner_key, browser_key, is_signed, tz, request, profile,
-                          periodic=True)
-
-    def on_row(pw, browser_key, is_signed, tz, evt: gr.EventData, request: gr.Request,
-               profile: gr.OAuthProfile | None):
-        """A click on a learner's row in the grid or needs help: the picker shows them and
-        their page opens (checked and logged like a pick)."""
-        key = getattr(evt, "learner", None)
-        if not isinstance(key, str) or not key:
-            return gr.skip(), gr.skip()
-        return gr.update(value=key), on_learner(pw, key, browser_key, is_signed, tz, request,
-                                                profile)
-
-    def on_choices(request: gr.Request):
-        """The lesson chooser's exercises, titled in the page's language."""
-        return class_view.exercise_choices(lang_of(request))
-
-    def on_expire(request: gr.Request):
-        """The export's file is gone: so is its link, and the page says how to get a new one."""
-        return (gr.update(value=None, visible=False), tr("instructor.expired", lang_of(request)),
-                gr.Timer(active=False))
-
+def _wire(p: InstructorPage, ev: InstructorEvents, lab: Lab, tab: gr.Tab | None) -> None:
+    """Connect the components to the events (the API's names are the scripts' and tests')."""
     # "undocumented", not "private": Gradio does not enforce "private" on the server (a raw
     # HTTP client can call any event by index), so the protection is the check above, and
     # scripts (and the tests) may call these by name.
     ui = dict(api_visibility="undocumented")
-    outputs = [table, csv, access, status]
-    page_outputs = [*outputs, expiry]
-    expiry.tick(on_expire, None, [csv, status, expiry], api_visibility="private",
-                show_progress="hidden")
-    opened = gr.on([show.click, password.submit], on_show_page, [password, key],
-                   [*page_outputs, signed], api_name="instructor_scores_browser", **ui)
-    cv_in = [password, cv.since, key, cv.tz, cv.seen, signed, cv.exercises]
-    cv_out = [*cv.outputs, access, signed]
-    opened.then(on_class, cv_in, cv_out, js=class_view.OPEN_JS, api_name="instructor_class", **ui)
-    opened.then(on_choices, None, [cv.exercises, cv.comment_exercise, cv.regrade_exercise],
-                api_visibility="private",
-                show_progress="hidden")
-    gr.on([cv.refresh.click, cv.since.submit], on_class, cv_in, cv_out, js=class_view.OPEN_JS,
-          api_name="instructor_class_refresh", **ui)
-    cv.now.click(on_class_since, cv_in, cv_out, js=class_view.NOW_JS,
-                 api_name="instructor_class_now", **ui)
-    cv.everything.click(on_class_since, cv_in, cv_out, js=class_view.ALL_JS,
-                        api_name="instructor_class_all", **ui)
-    cv.exercises.input(on_class, cv_in, cv_out, js=class_view.OPEN_JS,
-                       api_name="instructor_class_exercises", **ui)
+    outputs = [p.table, p.csv, p.access, p.status]
+    page_outputs = [*outputs, p.expiry]
+    p.expiry.tick(ev.on_expire, None, [p.csv, p.status, p.expiry], api_visibility="private",
+                  show_progress="hidden")
+    opened = gr.on([p.show.click, p.password.submit], ev.on_show_page, [p.password, p.key],
+                   [*page_outputs, p.signed], api_name="instructor_scores_browser", **ui)
+    cv_in = [p.password, p.cv.since, p.key, p.cv.tz, p.cv.seen, p.signed, p.cv.exercises]
+    cv_out = [*p.cv.outputs, p.access, p.signed]
+    opened.then(ev.on_class, cv_in, cv_out, js=class_view.OPEN_JS, api_name="instructor_class",
+                **ui)
+    opened.then(ev.on_choices, None,
+                [p.cv.exercises, p.cv.comment_exercise, p.cv.regrade_exercise],
+                api_visibility="private", show_progress="hidden")
+    gr.on([p.cv.refresh.click, p.cv.since.submit], ev.on_class, cv_in, cv_out,
+          js=class_view.OPEN_JS, api_name="instructor_class_refresh", **ui)
+    p.cv.now.click(ev.on_class_since, cv_in, cv_out, js=class_view.NOW_JS,
+                   api_name="instructor_class_now", **ui)
+    p.cv.everything.click(ev.on_class_since, cv_in, cv_out, js=class_view.ALL_JS,
+                          api_name="instructor_class_all", **ui)
+    p.cv.exercises.input(ev.on_class, cv_in, cv_out, js=class_view.OPEN_JS,
+                         api_name="instructor_class_exercises", **ui)
     # New names on the class list are rows of the grid at once (they waited for the timer).
-    roster_added.then(on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
-                      api_visibility="private")
-    cv.timer.tick(on_class_tick, cv_in, cv_out, js=class_view.TICK_JS, show_progress="hidden",
-                  api_name="instructor_class_tick", **ui)
+    p.roster_added.then(ev.on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
+                        api_visibility="private")
+    p.cv.timer.tick(ev.on_class_tick, cv_in, cv_out, js=class_view.TICK_JS, show_progress="hidden",
+                    api_name="instructor_class_tick", **ui)
     if tab is not None:  # back on the tab: drawn at once, and the timer runs again
-        tab.select(on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
+        tab.select(ev.on_class, cv_in, cv_out, js=class_view.OPEN_JS, show_progress="hidden",
                    api_name="instructor_class_open", **ui)
-    cv.mistakes.select(on_mistake, [cv.picks], cv.who, api_visibility="private")
-    learner_in = [password, cv.learner_pick, key, signed, cv.tz]
+    p.cv.mistakes.select(ev.on_mistake, [p.cv.picks], p.cv.who, api_visibility="private")
+    learner_in = [p.password, p.cv.learner_pick, p.key, p.signed, p.cv.tz]
     tz_js = ("(...args) => { args[args.length - 1] = new Date().getTimezoneOffset(); "
              "return args; }")
-    cv.learner_pick.input(on_learner, learner_in, cv.learner_page, js=tz_js,
-                          api_name="instructor_learner", **ui)
-    cv.grid.change(on_learner_redraw, learner_in, cv.learner_page, js=tz_js,
-                   show_progress="hidden", api_visibility="private")
-    acts = teacher_actions.TeacherActions(lab)  # under the learner's page: a comment, a score, a regrade
-    cv.comment_send.click(acts.on_comment, [password, cv.learner_pick, cv.comment_exercise,
-                                            cv.comment, key, signed, cv.tz],
-                          [cv.learner_page, cv.comment], js=tz_js, api_name="instructor_comment",
-                          **ui)
-    score_in = [password, cv.learner_pick, cv.comment_exercise, cv.score, cv.comment, key,
-                signed, cv.tz]
+    p.cv.learner_pick.input(ev.on_learner, learner_in, p.cv.learner_page, js=tz_js,
+                            api_name="instructor_learner", **ui)
+    p.cv.grid.change(ev.on_learner_redraw, learner_in, p.cv.learner_page, js=tz_js,
+                     show_progress="hidden", api_visibility="private")
+    # under the learner's page: a comment, a score, a regrade
+    acts = teacher_actions.TeacherActions(lab)
+    p.cv.comment_send.click(acts.on_comment,
+                            [p.password, p.cv.learner_pick, p.cv.comment_exercise, p.cv.comment,
+                             p.key, p.signed, p.cv.tz],
+                            [p.cv.learner_page, p.cv.comment], js=tz_js,
+                            api_name="instructor_comment", **ui)
+    score_in = [p.password, p.cv.learner_pick, p.cv.comment_exercise, p.cv.score, p.cv.comment,
+                p.key, p.signed, p.cv.tz]
     # then the grid, totals and Needs help at once (the walk's teacher saw the old grid until
     # Refresh and set the score again), logged like the timer's redraws (the score is logged)
     redraw = dict(js=class_view.OPEN_JS, show_progress="hidden", api_visibility="private")
-    cv.score_set.click(acts.on_score, score_in, [cv.learner_page, cv.comment], js=tz_js,
-                       api_name="instructor_score", **ui).then(on_class_tick, cv_in, cv_out,
-                                                               **redraw)
-    cv.score_clear.click(acts.on_score_clear, score_in, [cv.learner_page, cv.comment], js=tz_js,
-                         api_name="instructor_score_clear", **ui).then(on_class_tick, cv_in,
-                                                                       cv_out, **redraw)
-    cv.regrade.click(acts.on_regrade, [password, cv.regrade_exercise, key, signed],
-                     cv.regrade_status, api_name="instructor_regrade", concurrency_id="submit",
-                     **ui)
-    cv.regrade_stop.click(acts.on_regrade_stop, [password, key, signed], cv.regrade_status,
-                          api_name="instructor_regrade_stop", **ui)
-    row_in = [password, key, signed, cv.tz]
-    for rows in (cv.grid, cv.stuck):
-        rows.click(on_row, row_in, [cv.learner_pick, cv.learner_page], js=tz_js,
+    p.cv.score_set.click(acts.on_score, score_in, [p.cv.learner_page, p.cv.comment], js=tz_js,
+                         api_name="instructor_score", **ui).then(
+        ev.on_class_tick, cv_in, cv_out, **redraw)
+    p.cv.score_clear.click(acts.on_score_clear, score_in, [p.cv.learner_page, p.cv.comment],
+                           js=tz_js, api_name="instructor_score_clear", **ui).then(
+        ev.on_class_tick, cv_in, cv_out, **redraw)
+    p.cv.regrade.click(acts.on_regrade, [p.password, p.cv.regrade_exercise, p.key, p.signed],
+                       p.cv.regrade_status, api_name="instructor_regrade", concurrency_id="submit",
+                       **ui)
+    p.cv.regrade_stop.click(acts.on_regrade_stop, [p.password, p.key, p.signed],
+                            p.cv.regrade_status, api_name="instructor_regrade_stop", **ui)
+    row_in = [p.password, p.key, p.signed, p.cv.tz]
+    for rows in (p.cv.grid, p.cv.stuck):
+        rows.click(ev.on_row, row_in, [p.cv.learner_pick, p.cv.learner_page], js=tz_js,
                    show_progress="hidden", api_visibility="private").then(
             None, js=class_view.SHOW_PAGE_JS)
-    csv_button.click(on_export_page, [password, include_code, key], page_outputs,
-                     api_name="instructor_csv_browser", **ui)
-    api_show.click(on_show, [password], outputs, api_name="instructor_scores", **ui)
-    api_csv.click(on_export, [password, include_code], outputs, api_name="instructor_csv", **ui)
-    learners_button.click(on_export_learners_page, [password, key], page_outputs,
-                          api_name="instructor_csv_learners_browser", **ui)
-    api_learners.click(on_export_learners, [password], outputs,
-                       api_name="instructor_csv_learners", **ui)
+    p.csv_button.click(ev.on_export_page, [p.password, p.include_code, p.key], page_outputs,
+                       api_name="instructor_csv_browser", **ui)
+    p.api_show.click(ev.on_show, [p.password], outputs, api_name="instructor_scores", **ui)
+    p.api_csv.click(ev.on_export, [p.password, p.include_code], outputs, api_name="instructor_csv",
+                    **ui)
+    p.learners_button.click(ev.on_export_learners_page, [p.password, p.key], page_outputs,
+                            api_name="instructor_csv_learners_browser", **ui)
+    p.api_learners.click(ev.on_export_learners, [p.password], outputs,
+                         api_name="instructor_csv_learners", **ui)
