@@ -213,8 +213,8 @@ def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
     leave another address's trained model in the explorer's store."""
     import gradio as gr
 
+    from webapp.train import events, training
     from webapp.train import page as train
-    from webapp.train import training
 
     run = training.new_run(training.page_config("reverse", heads=2, d_model=16, layers=1,
                                                 d_ff=32, steps=4))
@@ -225,7 +225,7 @@ def test_the_train_page_files_each_run_under_its_callers_address(monkeypatch):
     def replay(lab, config, stop=None, client=None):  # a cached replay: the attack's cheap run
         yield done, run
 
-    monkeypatch.setattr(train, "run_training", replay)
+    monkeypatch.setattr(events, "run_training", replay)  # the Train click's handler lives there
     from webapp.lab import Lab
     from webapp.pages.links import LessonLinks
     from webapp.serving.wing import Serving
