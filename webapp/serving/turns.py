@@ -172,16 +172,12 @@ class TurnQueue:
             if sum(1 for t in self._live if t.unit == unit) >= self.per_learner:
                 return Refusal("learner_waiting", both("queue.learner_full", n=self.per_learner))
             if len(mine) >= self.per_address and not self._push_out_within(group, unit):
-                wait = self.eta_s(len(mine))
-                return Refusal("address_full", both(f"{self.words}.address_full", n=len(mine),
-                                                    wait=max(1, math.ceil(wait))), wait)
+                return self.full("address_full", len(mine))
             # counted after any push-out above (red team, issue 28: a stale count refused a
             # classmate after a place had been made for them)
             waiting = sum(1 for t in self._live if t.state == "waiting")
             if waiting >= self.max_waiting and not self._push_out(group):
-                wait = self.eta_s(waiting)
-                return Refusal("queue_full", both(f"{self.words}.full", n=waiting,
-                                                  wait=max(1, math.ceil(wait))), wait)
+                return self.full("queue_full", waiting)
             self._see(group, unit)
             self._join(group, unit)
             ticket = Ticket(self, client, self._seq, group, unit, yields=yields)
@@ -189,6 +185,14 @@ class TurnQueue:
             self._changed()
             self._schedule()
             return ticket
+
+    def full(self, reason: str, holding: int) -> Refusal:
+        """Refused because ``holding`` places are taken ("address_full": one address's,
+        "queue_full": the whole line's), with when a retry may succeed (the ETA of that place),
+        in this line's words (grading or training). Also the twins' refusals (twins.py)."""
+        wait = self.eta_s(holding)
+        key = f"{self.words}.address_full" if reason == "address_full" else f"{self.words}.full"
+        return Refusal(reason, both(key, n=holding, wait=max(1, math.ceil(wait))), wait)
 
     def _push_out(self, group: str) -> bool:
         """Make room for ``group`` in a full line (lock held): the address holding the most

@@ -15,7 +15,6 @@ before the line; the Train service (webapp.train.train_queue) registers the runs
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -71,9 +70,7 @@ class Twins:
             leaving = self._twin_to_leave(client)
             here -= leaving is not None
         if here >= line.per_address:
-            wait = line.eta_s(here)
-            return Refusal("address_full", both("trainq.address_full", n=here,
-                                                wait=max(1, math.ceil(wait))), wait), None
+            return line.full("address_full", here), None
         waiting = line.snapshot()["waiting"] + self.by_group.total() - (leaving is not None)
         if waiting >= line.max_waiting and leaving is None:
             # As a full line pushes out the heaviest address's newest ticket (turns.py), the
@@ -82,9 +79,7 @@ class Twins:
             leaving = self._twin_of_heaviest(client)
             waiting -= leaving is not None
         if waiting >= line.max_waiting:
-            wait = line.eta_s(waiting)
-            return Refusal("queue_full", both("trainq.full", n=waiting,
-                                              wait=max(1, math.ceil(wait))), wait), None
+            return line.full("queue_full", waiting), None
         return None, leaving
 
     def _places(self, group: str) -> int:
